@@ -1,0 +1,1 @@
+//! CuTe layout algebra (spec §C). One module per construct.

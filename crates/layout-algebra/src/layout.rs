@@ -1,0 +1,194 @@
+//! `Layout` = shape : stride, plus the *origin shape* of catlass TLA.
+//!
+//! The shape holds the padded structure (e.g. whole 16×16 fractals); the origin holds the valid
+//! logical extent per top-level mode, for tails. `100×100` fp16 in NZ:
+//! `((16,7),(16,7)):((16,256),(1,1792)) origin (100,100)` — 112×112 elements are laid out,
+//! 100×100 are data. The default origin is the per-mode product of the shape and is not printed.
+
+use std::fmt;
+
+use crate::coord::crd_to_offset;
+use crate::domain::IndexValue;
+use crate::error::{AlgebraError, Result};
+use crate::int_tuple::{IntTuple, Tuple};
+
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Layout<T = i64> {
+    shape: Tuple<T>,
+    stride: Tuple<T>,
+    origin: Tuple<T>,
+}
+
+impl<T: IndexValue> Layout<T> {
+    /// `shape:stride` with the default origin. Shape and stride must be congruent and static
+    /// shape leaves positive.
+    pub fn new(shape: Tuple<T>, stride: Tuple<T>) -> Result<Self> {
+        let origin = default_origin(&shape)?;
+        Self::with_origin(shape, stride, origin)
+    }
+
+    /// `shape:stride origin O`. The origin has one extent per top-level mode (see `origin_fits`).
+    pub fn with_origin(shape: Tuple<T>, stride: Tuple<T>, origin: Tuple<T>) -> Result<Self> {
+        if !shape.congruent(&stride) {
+            return Err(AlgebraError::NotCongruent { what: "layout shape and stride", lhs: shape.to_string(), rhs: stride.to_string() });
+        }
+        for leaf in shape.leaves() {
+            if let Some(v) = leaf.as_constant() {
+                if v <= 0 {
+                    return Err(AlgebraError::NotPositive { what: "shape leaf", value: v.to_string() });
+                }
+            }
+        }
+        if !origin_fits(&shape, &origin) {
+            return Err(AlgebraError::NotCongruent { what: "origin (one extent per top-level mode, or per sub-mode)", lhs: origin.to_string(), rhs: shape.to_string() });
+        }
+        for leaf in origin.leaves() {
+            if let Some(v) = leaf.as_constant() {
+                if v < 0 {
+                    return Err(AlgebraError::Invalid(format!("origin extent must be non-negative, got {v}")));
+                }
+            }
+        }
+        Ok(Layout { shape, stride, origin })
+    }
+
+    /// CuTe `make_layout(shape)`: column-major (LayoutLeft) strides = `prefix_product(shape)`.
+    pub fn column_major(shape: Tuple<T>) -> Result<Self> {
+        let stride = shape.prefix_product()?;
+        Self::new(shape, stride)
+    }
+
+    pub fn shape(&self) -> &Tuple<T> {
+        &self.shape
+    }
+    pub fn stride(&self) -> &Tuple<T> {
+        &self.stride
+    }
+    pub fn origin(&self) -> &Tuple<T> {
+        &self.origin
+    }
+
+    pub fn has_default_origin(&self) -> bool {
+        default_origin(&self.shape).map(|o| o == self.origin).unwrap_or(false)
+    }
+
+    pub fn rank(&self) -> usize {
+        self.shape.rank()
+    }
+    pub fn depth(&self) -> usize {
+        self.shape.depth()
+    }
+    /// Number of coordinates: the product of the shape (padded extent for fractal layouts).
+    pub fn size(&self) -> Result<T> {
+        self.shape.size()
+    }
+
+    /// Mode `i` as a layout of its own; its origin is the matching origin entry.
+    pub fn mode(&self, i: usize) -> Result<Layout<T>> {
+        let shape = self.shape.get(i)?.clone();
+        let stride = self.stride.get(i)?.clone();
+        let origin = self.origin.get(i)?.clone();
+        // A mode of a nested layout keeps its own (nested) shape; its origin is one integer,
+        // valid only if that mode is a rank-1 layout: otherwise fall back to the default.
+        match &shape {
+            Tuple::Int(_) => Self::with_origin(shape, stride, origin),
+            Tuple::Tuple(_) => Self::new(shape, stride),
+        }
+    }
+
+    /// Recursive `layout<I0, I1, ...>`.
+    pub fn get_path(&self, path: &[usize]) -> Result<Layout<T>> {
+        let shape = self.shape.get_path(path)?.clone();
+        let stride = self.stride.get_path(path)?.clone();
+        if path.len() == 1 {
+            return self.mode(path[0]);
+        }
+        Self::new(shape, stride)
+    }
+
+    /// The layout function on a coordinate (integer, flat or nested).
+    pub fn crd_to_offset(&self, crd: &Tuple<T>) -> Result<T> {
+        crd_to_offset(crd, &self.shape, &self.stride)
+    }
+
+    /// Same shape and stride, new origin.
+    pub fn with_new_origin(&self, origin: Tuple<T>) -> Result<Self> {
+        Self::with_origin(self.shape.clone(), self.stride.clone(), origin)
+    }
+
+    /// Flattened shape and stride (depth ≤ 1), default origin.
+    pub fn flatten(&self) -> Result<Self> {
+        Self::new(self.shape.flatten(), self.stride.flatten())
+    }
+
+    /// `(shape_i, stride_i)` pairs of all leaves, left to right.
+    pub fn leaf_modes(&self) -> Vec<(T, T)> {
+        self.shape.leaves().into_iter().zip(self.stride.leaves()).collect()
+    }
+}
+
+impl Layout<i64> {
+    /// `1 + Σ (s_i - 1)·|d_i|` (CuTe `cosize`): the extent of the codomain.
+    pub fn cosize(&self) -> Result<i64> {
+        let mut acc: i64 = 1;
+        for (s, d) in self.leaf_modes() {
+            acc = acc.add(&(s - 1).mul(&d.checked_abs().ok_or_else(|| AlgebraError::Invalid("stride overflow".into()))?)?)?;
+        }
+        Ok(acc)
+    }
+
+    /// Build a concrete layout from two flat lists (a convenience for the algebra).
+    pub fn from_leaves(leaves: &[(i64, i64)]) -> Result<Self> {
+        match leaves {
+            [] => Self::new(Tuple::Int(1), Tuple::Int(0)),
+            [(s, d)] => Self::new(Tuple::Int(*s), Tuple::Int(*d)),
+            _ => Self::new(
+                Tuple::Tuple(leaves.iter().map(|(s, _)| Tuple::Int(*s)).collect()),
+                Tuple::Tuple(leaves.iter().map(|(_, d)| Tuple::Int(*d)).collect()),
+            ),
+        }
+    }
+
+    /// Concatenation of layouts as top-level modes (CuTe `make_layout(L0, L1, ...)`).
+    pub fn concat(modes: &[Layout]) -> Result<Self> {
+        Self::new(
+            Tuple::Tuple(modes.iter().map(|l| l.shape.clone()).collect()),
+            Tuple::Tuple(modes.iter().map(|l| l.stride.clone()).collect()),
+        )
+    }
+
+    /// Evaluate the layout on every index `0..size` (small layouts, tests and tables).
+    pub fn offsets(&self) -> Result<Vec<i64>> {
+        let n = self.size()?;
+        (0..n).map(|i| self.crd_to_offset(&IntTuple::Int(i))).collect()
+    }
+}
+
+/// An origin gives one extent per mode of the shape it covers: an integer covers a whole
+/// sub-tree (`(100,100)` for `((16,7),(16,7))`), a tuple descends one level
+/// (`(2,(100,100))` for the batched `(2,((16,7),(16,7)))`).
+fn origin_fits<T: Clone>(shape: &Tuple<T>, origin: &Tuple<T>) -> bool {
+    match (shape, origin) {
+        (_, Tuple::Int(_)) => true,
+        (Tuple::Tuple(s), Tuple::Tuple(o)) => s.len() == o.len() && s.iter().zip(o).all(|(a, b)| origin_fits(a, b)),
+        (Tuple::Int(_), Tuple::Tuple(_)) => false,
+    }
+}
+
+/// Per-top-level-mode product of the shape (catlass default originShape).
+pub fn default_origin<T: IndexValue>(shape: &Tuple<T>) -> Result<Tuple<T>> {
+    match shape {
+        Tuple::Int(v) => Ok(Tuple::Int(v.clone())),
+        Tuple::Tuple(c) => Ok(Tuple::Tuple(c.iter().map(|m| m.size().map(Tuple::Int)).collect::<Result<_>>()?)),
+    }
+}
+
+impl<T: IndexValue> fmt::Display for Layout<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.shape, self.stride)?;
+        if !self.has_default_origin() {
+            write!(f, " origin {}", self.origin)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,268 @@
+//! Text form of tuples and layouts, in CuTe notation.
+//!
+//! Grammar (white space allowed between tokens; printing never emits any):
+//! ```text
+//! tuple  := int | '?' | '(' [tuple (',' tuple)*] ')'
+//! layout := tuple ':' tuple ['origin' tuple]
+//! ```
+//! `?` is a dynamic leaf (a value known only at run time); [`parse_int_tuple`] and
+//! [`parse_layout`] reject it, [`parse_dyn_tuple`] and [`parse_dyn_layout`] keep it as `None`.
+
+use crate::error::{AlgebraError, Result};
+use crate::int_tuple::{IntTuple, Tuple};
+use crate::layout::Layout;
+
+/// A tuple whose leaves may be dynamic (`None` = `?`).
+pub type DynTuple = Tuple<Option<i64>>;
+
+/// Shape, stride and optional origin of a layout whose leaves may be dynamic.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DynLayoutText {
+    pub shape: DynTuple,
+    pub stride: DynTuple,
+    pub origin: Option<DynTuple>,
+}
+
+pub struct Cursor<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Cursor { text, pos: 0 }
+    }
+
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    pub fn rest(&self) -> &'a str {
+        &self.text[self.pos..]
+    }
+
+    pub fn skip_ws(&mut self) {
+        while let Some(c) = self.rest().chars().next() {
+            if c.is_whitespace() {
+                self.pos += c.len_utf8();
+            } else {
+                break;
+            }
+        }
+    }
+
+    pub fn peek(&mut self) -> Option<char> {
+        self.skip_ws();
+        self.rest().chars().next()
+    }
+
+    pub fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(c) {
+            self.pos += c.len_utf8();
+            true
+        } else {
+            false
+        }
+    }
+
+    pub fn expect(&mut self, c: char) -> Result<()> {
+        if self.eat(c) {
+            Ok(())
+        } else {
+            let found = self.found();
+            Err(self.error(format!("expected `{c}`{found}")))
+        }
+    }
+
+    pub fn eat_word(&mut self, word: &str) -> bool {
+        self.skip_ws();
+        let rest = self.rest();
+        let follows_ident = rest[word.len().min(rest.len())..].chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
+        if rest.starts_with(word) && !follows_ident {
+            self.pos += word.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    pub fn at_end(&mut self) -> bool {
+        self.peek().is_none()
+    }
+
+    pub fn found(&self) -> String {
+        match self.rest().trim_start().chars().next() {
+            None => ", found end of input".to_string(),
+            Some(c) => format!(", found `{c}`"),
+        }
+    }
+
+    /// Error located at the current position (1-based column).
+    pub fn error(&self, message: String) -> AlgebraError {
+        AlgebraError::Parse { column: self.text[..self.pos].chars().count() + 1, message }
+    }
+
+    pub fn integer(&mut self) -> Result<i64> {
+        self.skip_ws();
+        let start = self.pos;
+        let rest = self.rest();
+        let mut len = 0;
+        for (i, c) in rest.char_indices() {
+            if c.is_ascii_digit() || (i == 0 && c == '-') {
+                len = i + 1;
+            } else {
+                break;
+            }
+        }
+        let digits = &rest[..len];
+        if digits.is_empty() || digits == "-" {
+            return Err(self.error(format!("expected an integer{}", self.found())));
+        }
+        self.pos += len;
+        digits.parse::<i64>().map_err(|_| AlgebraError::Parse {
+            column: self.text[..start].chars().count() + 1,
+            message: format!("integer `{digits}` does not fit in 64 bits"),
+        })
+    }
+
+    pub fn dyn_tuple(&mut self) -> Result<DynTuple> {
+        match self.peek() {
+            Some('(') => {
+                self.pos += 1;
+                let mut children = Vec::new();
+                if self.eat(')') {
+                    return Ok(Tuple::Tuple(children));
+                }
+                loop {
+                    children.push(self.dyn_tuple()?);
+                    if self.eat(')') {
+                        return Ok(Tuple::Tuple(children));
+                    }
+                    if !self.eat(',') {
+                        let found = self.found();
+                        return Err(self.error(format!("expected `,` or `)`{found}")));
+                    }
+                }
+            }
+            Some('?') => {
+                self.pos += 1;
+                Ok(Tuple::Int(None))
+            }
+            _ => Ok(Tuple::Int(Some(self.integer()?))),
+        }
+    }
+
+    pub fn int_tuple(&mut self) -> Result<IntTuple> {
+        let start = self.pos;
+        let t = self.dyn_tuple()?;
+        to_static(&t).ok_or_else(|| AlgebraError::Parse { column: self.text[..start].chars().count() + 1, message: "dynamic `?` is not allowed here".into() })
+    }
+
+    pub fn dyn_layout(&mut self) -> Result<DynLayoutText> {
+        let shape = self.dyn_tuple()?;
+        self.expect(':')?;
+        let stride = self.dyn_tuple()?;
+        let origin = if self.eat_word("origin") { Some(self.dyn_tuple()?) } else { None };
+        Ok(DynLayoutText { shape, stride, origin })
+    }
+
+    pub fn layout(&mut self) -> Result<Layout> {
+        let start = self.pos;
+        let text = self.dyn_layout()?;
+        let static_or = |t: &DynTuple| {
+            to_static(t).ok_or_else(|| AlgebraError::Parse { column: self.text[..start].chars().count() + 1, message: "dynamic `?` is not allowed here".into() })
+        };
+        let shape = static_or(&text.shape)?;
+        let stride = static_or(&text.stride)?;
+        match &text.origin {
+            None => Layout::new(shape, stride),
+            Some(o) => Layout::with_origin(shape, stride, static_or(o)?),
+        }
+    }
+}
+
+/// The tuple with every leaf static, or `None` if any leaf is `?`.
+pub fn to_static(t: &DynTuple) -> Option<IntTuple> {
+    t.map(&mut |v: &Option<i64>| v.ok_or(())).ok()
+}
+
+fn whole<'a, T>(text: &'a str, f: impl FnOnce(&mut Cursor<'a>) -> Result<T>) -> Result<T> {
+    let mut c = Cursor::new(text);
+    let v = f(&mut c)?;
+    if !c.at_end() {
+        let found = c.found();
+        return Err(c.error(format!("unexpected trailing input{found}")));
+    }
+    Ok(v)
+}
+
+pub fn parse_int_tuple(text: &str) -> Result<IntTuple> {
+    whole(text, Cursor::int_tuple)
+}
+
+pub fn parse_dyn_tuple(text: &str) -> Result<DynTuple> {
+    whole(text, Cursor::dyn_tuple)
+}
+
+pub fn parse_layout(text: &str) -> Result<Layout> {
+    whole(text, Cursor::layout)
+}
+
+pub fn parse_dyn_layout(text: &str) -> Result<DynLayoutText> {
+    whole(text, Cursor::dyn_layout)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printed_values_parse_back() {
+        for s in ["37", "(1,(2,3))", "()", "((16,7),(16,7))", "-5"] {
+            assert_eq!(parse_int_tuple(s).unwrap().to_string(), s);
+        }
+        for s in [
+            "((16,7),(16,7)):((16,256),(1,1792)) origin (100,100)",
+            "(3,(2,3)):(3,(12,1))",
+            "8:2",
+            "(2,4):(-1,8)",
+        ] {
+            assert_eq!(parse_layout(s).unwrap().to_string(), s);
+        }
+        // A default origin is not printed.
+        assert_eq!(parse_layout("(4,3):(1,4) origin (4,3)").unwrap().to_string(), "(4,3):(1,4)");
+        assert_eq!(parse_layout(" ( 4 , 3 ) : ( 1 , 4 ) ").unwrap().to_string(), "(4,3):(1,4)");
+    }
+
+    #[test]
+    fn errors_have_columns() {
+        let e = parse_int_tuple("(1,2").unwrap_err();
+        assert_eq!(e, AlgebraError::Parse { column: 5, message: "expected `,` or `)`, found end of input".into() });
+        assert!(matches!(parse_layout("(4,3):(1,4,5)"), Err(AlgebraError::NotCongruent { .. })));
+        assert!(matches!(parse_int_tuple("99999999999999999999"), Err(AlgebraError::Parse { column: 1, .. })));
+        assert!(parse_layout("(4,?):(1,4)").is_err());
+        assert!(matches!(parse_layout("(4,0):(1,4)"), Err(AlgebraError::NotPositive { .. })));
+        assert!(parse_int_tuple("(1,2)x").is_err());
+    }
+
+    #[test]
+    fn dynamic_leaves() {
+        let l = parse_dyn_layout("((16,?),(16,?)):((16,256),(1,?)) origin (?,100)").unwrap();
+        assert_eq!(l.shape, Tuple::Tuple(vec![
+            Tuple::Tuple(vec![Tuple::Int(Some(16)), Tuple::Int(None)]),
+            Tuple::Tuple(vec![Tuple::Int(Some(16)), Tuple::Int(None)]),
+        ]));
+        assert_eq!(l.origin.unwrap().to_string_dyn(), "(?,100)");
+    }
+}
+
+impl DynTuple {
+    /// Prints `?` for dynamic leaves.
+    pub fn to_string_dyn(&self) -> String {
+        match self {
+            Tuple::Int(Some(v)) => v.to_string(),
+            Tuple::Int(None) => "?".to_string(),
+            Tuple::Tuple(c) => format!("({})", c.iter().map(|t| t.to_string_dyn()).collect::<Vec<_>>().join(",")),
+        }
+    }
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs every system package layout-opt needs on a Debian 12 machine.
+# Idempotent: when everything is present it only runs `dpkg-query` and exits.
+set -euo pipefail
+
+# LLVM/MLIR 22 from Debian (see ../shared/docs/toolchain.md for why each package is here):
+#   llvm-22-dev libmlir-22-dev  - headers + static libraries melior/mlir-sys/inkwell link
+#   libpolly-22-dev             - llvm-config lists Polly; without it linking fails
+#   libzstd-dev                 - -lzstd for LLVM's compression support
+#   libclang1-22 libclang-common-22-dev - bindgen (mlir-sys) needs libclang and stdbool.h
+#   mlir-22-tools llvm-22-tools - mlir-opt, mlir-translate, FileCheck, not, lit
+#   python3-numpy               - reference implementations in benchmarks and tests
+PACKAGES=(
+  llvm-22-dev libmlir-22-dev libpolly-22-dev libzstd-dev libclang1-22
+  libclang-common-22-dev mlir-22-tools llvm-22-tools
+  python3-numpy
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "bootstrap: installing ${missing[*]}" >&2
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
