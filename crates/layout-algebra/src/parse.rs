@@ -86,6 +86,19 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// An identifier `[A-Za-z_][A-Za-z0-9_]*`, if one starts here.
+    pub fn identifier(&mut self) -> Option<&'a str> {
+        self.skip_ws();
+        let rest = self.rest();
+        let first = rest.chars().next()?;
+        if !(first.is_ascii_alphabetic() || first == '_') {
+            return None;
+        }
+        let len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        self.pos += len;
+        Some(&rest[..len])
+    }
+
     pub fn at_end(&mut self) -> bool {
         self.peek().is_none()
     }

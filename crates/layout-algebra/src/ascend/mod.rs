@@ -1,1 +1,18 @@
 //! Ascend layouts: element types and C0, frame patterns, recognition, tile layouts (spec §A, §B.6).
+//!
+//! * [`dtype`]: [`ElementType`] (MLIR spellings), `bits`, `c0 = 256 / bits`.
+//! * [`mod@frame`]: [`FramePattern`] (AscendC names; catlass `zN ≡ NZ`, `nZ ≡ ZN`, `zZ ≡ ZZ`,
+//!   `nN ≡ NN`), [`frame_c0`], the generic builder [`frame_layout`], [`fn@frame`], [`capacity`].
+//! * [`mod@recognize`]: [`fn@recognize`] (AscendC `GetLayoutPattern` priority order) and the catlass
+//!   recognition predicates in [`recognize::catlass`].
+//! * [`tile`]: [`tile_layout`] (catlass `GetTileLayout`).
+
+pub mod dtype;
+pub mod frame;
+pub mod recognize;
+pub mod tile;
+
+pub use dtype::{ElementType, ALL_ELEMENT_TYPES};
+pub use frame::{capacity, frame, frame_c0, frame_layout, FramePattern, ALL_FRAME_PATTERNS, FRACTAL_ROWS, L0C_C0, MX_SCALE_K0};
+pub use recognize::{recognize, Recognized};
+pub use tile::tile_layout;

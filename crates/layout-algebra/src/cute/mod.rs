@@ -1,1 +1,38 @@
-//! CuTe layout algebra (spec §C). One module per construct.
+//! CuTe layout algebra (spec §C), for concrete layouts ([`Layout`](crate::Layout) = `Layout<i64>`).
+//! One module per construct:
+//!
+//! | module | functions | spec |
+//! |---|---|---|
+//! | [`coalesce`](mod@coalesce) | [`coalesce()`], [`coalesce_by`], [`filter`] | §C.1 |
+//! | [`tiler`] | [`Tiler`] (`<B0,B1,…>`, `_`, shapes) | §C.2 |
+//! | [`composition`](mod@composition) | [`composition()`], [`composition_by`], [`compatible`] | §C.2 |
+//! | [`complement`](mod@complement) | [`complement()`], [`complement_default`] | §C.3 |
+//! | [`inverse`] | [`right_inverse`], [`left_inverse`] | §C.4 |
+//! | [`divide`] | [`logical_divide`], [`zipped_divide`], [`tiled_divide`], [`flat_divide`] | §C.5, §C.6 |
+//! | [`product`] | [`logical_product`], [`zipped_product`], [`tiled_product`], [`flat_product`], [`blocked_product`], [`raked_product`] | §C.7, §C.8 |
+//!
+//! Conventions shared by every function here:
+//! * A layout is a function of the integers through the colexicographic split of
+//!   [`crd_to_offset`](crate::crd_to_offset); "`R == A` as functions" means `R(i) == A(i)` for
+//!   every `i < size`.
+//! * Inadmissible arguments (a divisibility or injectivity condition of CuTe fails) give
+//!   [`AlgebraError::Inadmissible`](crate::AlgebraError::Inadmissible) whose `condition` names the
+//!   condition and the numbers; nothing panics; all arithmetic is checked (overflow is an error).
+//! * Results carry the default origin (the origin of an argument is never propagated).
+
+pub mod coalesce;
+pub mod complement;
+pub mod composition;
+pub mod divide;
+pub mod inverse;
+pub mod product;
+pub mod tiler;
+mod util;
+
+pub use coalesce::{coalesce, coalesce_by, filter};
+pub use complement::{complement, complement_default};
+pub use composition::{compatible, composition, composition_by};
+pub use divide::{flat_divide, logical_divide, tiled_divide, zipped_divide};
+pub use inverse::{left_inverse, right_inverse};
+pub use product::{blocked_product, flat_product, logical_product, raked_product, tiled_product, zipped_product};
+pub use tiler::Tiler;

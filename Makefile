@@ -1,0 +1,25 @@
+# layout-opt: the two entry points are `make demo` and `make test`.
+# Both run scripts/bootstrap.sh first, which installs the system packages (a fast no-op when
+# everything is present).
+
+CARGO ?= cargo
+LIT   ?= /usr/lib/llvm-22/bin/lit
+
+.PHONY: demo test bootstrap build test-rust test-lit
+
+bootstrap:
+	@bash scripts/bootstrap.sh
+
+build: bootstrap
+	$(CARGO) build --workspace --quiet
+
+demo: build
+	@bash scripts/demo.sh
+
+test-rust: bootstrap
+	$(CARGO) test --workspace
+
+test-lit: build
+	@bash scripts/run-lit.sh
+
+test: test-rust

@@ -1,0 +1,237 @@
+//! Tile layouts: catlass TLA `GetTileLayout(layout, tileShape, coord)`, spec §B.6.
+
+use crate::domain::IndexValue;
+use crate::error::{AlgebraError, Result};
+use crate::int_tuple::Tuple;
+use crate::layout::Layout;
+
+fn pair<T>(a: Tuple<T>, b: Tuple<T>) -> Tuple<T> {
+    Tuple::Tuple(vec![a, b])
+}
+
+/// The integer inner extent `mode[0]` of a mode (`get<k,0>`; an integer mode is its own inner
+/// extent, as `get<0>(int)` in catlass).
+fn inner_extent<T: IndexValue>(mode: &Tuple<T>, which: usize) -> Result<&T> {
+    mode.get(0)?.as_int().ok_or_else(|| AlgebraError::Incompatible {
+        what: "tile_layout",
+        detail: format!("inner extent of mode {which} of the parent shape must be an integer, got {}", mode.get(0).map(|m| m.to_string()).unwrap_or_default()),
+    })
+}
+
+/// The parent origin as one extent per top-level mode.
+fn origin_extents<T: IndexValue>(parent: &Layout<T>) -> Result<Vec<T>> {
+    let bad = || AlgebraError::Incompatible {
+        what: "tile_layout",
+        detail: format!("the parent origin {} must have one integer extent per top-level mode (batched layouts are not tiled)", parent.origin()),
+    };
+    match parent.origin() {
+        Tuple::Int(o) => Ok(vec![o.clone()]),
+        Tuple::Tuple(os) => os.iter().map(|o| o.as_int().cloned().ok_or_else(bad)).collect(),
+    }
+}
+
+/// The layout of a tile of `parent` (catlass TLA `GetTileLayout`, spec §B.6): the tile of
+/// shape `tile_shape` (elements) whose top-left corner is at `coord` (elements, in the
+/// parent's logical space — not a tile index). Both are flat and of equal rank R.
+///
+/// * stride: inherited, `D' = D` (the memory is the parent's);
+/// * origin: clipped to the parent's valid extent, `O'[k] = min(t[k], max(O[k] − c[k], 0))`;
+/// * shape (never depends on `coord`):
+///   * depth(parent) ≤ 1: `S' = t` (R must equal the parent rank);
+///   * depth > 1 (R must be 2, `(rows, cols) = t`):
+///     * `rank(S[0]) == 1 && rank(S[1]) == 2` (MX scale A): `S' = (rows, (C0, ceil(cols/C0)))`,
+///       `C0 = S[1][0]`;
+///     * `rank(S[0]) == 2 && rank(S[1]) == 1` (MX scale B): `S' = ((C0, ceil(rows/C0)), cols)`,
+///       `C0 = S[0][0]`;
+///     * otherwise `S' = ((S[0][0], ceil(rows/S[0][0])), (S[1][0], ceil(cols/S[1][0])))`.
+///
+/// The tile layout is applied to **parent (global) coordinates**: element `coord + local` of the
+/// tile is at `tile.crd_to_offset(coord + local)`, equal to the parent's offset there, aligned
+/// origin or not (the last sub-mode takes the unreduced quotient). Fractal-aligned origins are
+/// an unchecked precondition of cube data movement (§B.7), not of this function.
+///
+/// Generic: with symbolic `coord` (and constant parent and tile shape) the stride and shape stay
+/// constants and only the origin is symbolic, `min(t, max(O - c, 0))`.
+///
+/// Example: parent zN fp16 100×100 `((16,7),(16,7)):((16,256),(1,1792)) origin (100,100)`,
+/// `t = (32,48)`, `c = (96,96)` → `((16,2),(16,3)):((16,256),(1,1792)) origin (4,4)`;
+/// `c = (8,40)` → origin `(32,48)`; `c = (100,0)` → origin `(0,48)`.
+///
+/// Errors: `t` and `c` of different or zero rank; a static tile extent ≤ 0 or coordinate < 0;
+/// rank mismatch with a depth-1 parent; R ≠ 2 for a deeper parent; a parent whose origin is
+/// nested (batched) or whose inner extents are not integers; a result shape not congruent
+/// with the inherited stride.
+pub fn tile_layout<T: IndexValue>(parent: &Layout<T>, tile_shape: &[T], coord: &[T]) -> Result<Layout<T>> {
+    let r = tile_shape.len();
+    if r == 0 || coord.len() != r {
+        return Err(AlgebraError::Incompatible {
+            what: "tile_layout",
+            detail: format!("tile shape has rank {r} and coordinate rank {}; both must have the same positive rank", coord.len()),
+        });
+    }
+    for t in tile_shape {
+        if let Some(v) = t.as_constant() {
+            if v <= 0 {
+                return Err(AlgebraError::NotPositive { what: "tile extent", value: v.to_string() });
+            }
+        }
+    }
+    for c in coord {
+        if let Some(v) = c.as_constant() {
+            if v < 0 {
+                return Err(AlgebraError::Incompatible { what: "tile_layout", detail: format!("tile coordinate must be non-negative, got {v}") });
+            }
+        }
+    }
+
+    let shape = parent.shape();
+    let depth = parent.depth();
+    let new_shape = if depth <= 1 {
+        if parent.rank() != r {
+            return Err(AlgebraError::Incompatible {
+                what: "tile_layout",
+                detail: format!("tile shape has rank {r} but the parent {} has rank {}", shape, parent.rank()),
+            });
+        }
+        match shape {
+            Tuple::Int(_) => Tuple::Int(tile_shape[0].clone()),
+            Tuple::Tuple(_) => Tuple::Tuple(tile_shape.iter().cloned().map(Tuple::Int).collect()),
+        }
+    } else {
+        if r != 2 || parent.rank() != 2 {
+            return Err(AlgebraError::Incompatible {
+                what: "tile_layout",
+                detail: format!("a nested parent needs rank 2 and a (rows, cols) tile; parent {} has rank {}, tile rank {r}", shape, parent.rank()),
+            });
+        }
+        let (rows, cols) = (&tile_shape[0], &tile_shape[1]);
+        let (s0, s1) = (shape.get(0)?, shape.get(1)?);
+        match (s0.rank(), s1.rank()) {
+            (1, 2) => {
+                let c0 = inner_extent(s1, 1)?;
+                pair(Tuple::Int(rows.clone()), pair(Tuple::Int(c0.clone()), Tuple::Int(cols.ceil_div(c0)?)))
+            }
+            (2, 1) => {
+                let c0 = inner_extent(s0, 0)?;
+                pair(pair(Tuple::Int(c0.clone()), Tuple::Int(rows.ceil_div(c0)?)), Tuple::Int(cols.clone()))
+            }
+            _ => {
+                let (i0, i1) = (inner_extent(s0, 0)?, inner_extent(s1, 1)?);
+                pair(
+                    pair(Tuple::Int(i0.clone()), Tuple::Int(rows.ceil_div(i0)?)),
+                    pair(Tuple::Int(i1.clone()), Tuple::Int(cols.ceil_div(i1)?)),
+                )
+            }
+        }
+    };
+
+    let origin = origin_extents(parent)?;
+    if origin.len() != r {
+        return Err(AlgebraError::Incompatible {
+            what: "tile_layout",
+            detail: format!("the parent origin {} has {} extents, the tile rank is {r}", parent.origin(), origin.len()),
+        });
+    }
+    let zero = T::constant(0);
+    let clipped = origin
+        .iter()
+        .zip(tile_shape.iter().zip(coord))
+        .map(|(o, (t, c))| t.min(&o.sub(c)?.max(&zero)?))
+        .collect::<Result<Vec<T>>>()?;
+    let new_origin = match parent.origin() {
+        Tuple::Int(_) => Tuple::Int(clipped[0].clone()),
+        Tuple::Tuple(_) => Tuple::Tuple(clipped.into_iter().map(Tuple::Int).collect()),
+    };
+    Layout::with_origin(new_shape, parent.stride().clone(), new_origin)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ascend::{frame, ElementType, FramePattern};
+    use crate::parse::{parse_int_tuple, parse_layout};
+    use crate::sym::SymExpr;
+
+    fn t(s: &str) -> Tuple<i64> {
+        parse_int_tuple(s).unwrap()
+    }
+
+    fn tile(parent: &str, ts: &[i64], c: &[i64]) -> String {
+        tile_layout(&parse_layout(parent).unwrap(), ts, c).unwrap().to_string()
+    }
+
+    #[test]
+    fn spec_b6_examples() {
+        assert_eq!(tile("((4,2),(4,3)):((4,16),(1,32)) origin (8,12)", &[4, 4], &[6, 10]), "((4,1),(4,1)):((4,16),(1,32)) origin (2,2)");
+        let zn = frame(FramePattern::NZ, ElementType::F16, &[100, 100]).unwrap();
+        let at = |c: &[i64]| tile_layout(&zn, &[32, 48], c).unwrap();
+        assert_eq!(at(&[96, 96]).to_string(), "((16,2),(16,3)):((16,256),(1,1792)) origin (4,4)");
+        assert_eq!(at(&[8, 40]).origin(), &t("(32,48)"));
+        assert_eq!(at(&[8, 40]).shape(), &t("((16,2),(16,3))"));
+        assert_eq!(at(&[100, 0]).origin(), &t("(0,48)"));
+        assert_eq!(at(&[500, 500]).origin(), &t("(0,0)"));
+        // RowMajor (8,16): GetTile(t, coord (6,10), shape (4,8)) -> origin (2,6)
+        let rm = frame(FramePattern::ND, ElementType::F16, &[8, 16]).unwrap();
+        let tl = tile_layout(&rm, &[4, 8], &[6, 10]).unwrap();
+        assert_eq!(tl.to_string(), "(4,8):(16,1) origin (2,6)");
+    }
+
+    #[test]
+    fn mx_scale_shapes() {
+        // catlass MakeMxScaleLayout RowMajor A (32 x 10): (rows,(2,ceil(cols/2))):(RoundUp(cols,2),(1,2))
+        assert_eq!(tile("(32,(2,5)):(10,(1,2))", &[16, 6], &[16, 4]), "(16,(2,3)):(10,(1,2))"); // origin (16,6) = default, not printed
+        assert_eq!(tile("(32,(2,5)):(10,(1,2))", &[16, 5], &[20, 8]), "(16,(2,3)):(10,(1,2)) origin (12,2)");
+        // RowMajor B (10 x 32): ((2,ceil(rows/2)),cols):((1,cols*2),2)
+        assert_eq!(tile("((2,5),32):((1,64),2)", &[4, 16], &[8, 0]), "((2,2),16):((1,64),2) origin (2,16)");
+        assert_eq!(tile("((2,5),32):((1,64),2)", &[3, 16], &[0, 0]), "((2,2),16):((1,64),2) origin (3,16)");
+    }
+
+    #[test]
+    fn coordinate_never_changes_shape_or_stride() {
+        let zn = frame(FramePattern::ZN, ElementType::F32, &[100, 60]).unwrap();
+        let first = tile_layout(&zn, &[24, 40], &[0, 0]).unwrap();
+        for c in [[0i64, 0], [8, 16], [99, 59], [1000, 3], [5, 7]] {
+            let l = tile_layout(&zn, &[24, 40], &c).unwrap();
+            assert_eq!((l.shape(), l.stride()), (first.shape(), first.stride()));
+        }
+    }
+
+    #[test]
+    fn rank_one_and_flat_parents() {
+        assert_eq!(tile("100:1", &[32], &[80]), "32:1 origin 20");
+        assert_eq!(tile("(100):(1)", &[32], &[10]), "(32):(1)");
+        assert_eq!(tile("(4,5,6):(30,6,1)", &[2, 2, 4], &[3, 4, 3]), "(2,2,4):(30,6,1) origin (1,1,3)");
+    }
+
+    #[test]
+    fn bad_input_is_a_typed_error() {
+        let zn = frame(FramePattern::NZ, ElementType::F16, &[100, 100]).unwrap();
+        assert!(tile_layout(&zn, &[32], &[0]).is_err());
+        assert!(tile_layout(&zn, &[32, 32], &[0]).is_err());
+        assert!(tile_layout::<i64>(&zn, &[], &[]).is_err());
+        assert!(matches!(tile_layout(&zn, &[0, 32], &[0, 0]), Err(AlgebraError::NotPositive { .. })));
+        assert!(tile_layout(&zn, &[16, 32], &[-1, 0]).is_err());
+        assert!(tile_layout(&zn, &[16, 32, 4], &[0, 0, 0]).is_err());
+        let batched = frame(FramePattern::NZ, ElementType::F16, &[2, 100, 100]).unwrap();
+        assert!(tile_layout(&batched, &[16, 16], &[0, 0]).is_err());
+        assert!(tile_layout(&parse_layout("(4,5):(5,1)").unwrap(), &[2, 2, 2], &[0, 0, 0]).is_err());
+        // a nested parent whose modes do not have two sub-modes: shape not congruent with stride
+        assert!(tile_layout(&parse_layout("((4,2,2),(4,3)):((4,16,32),(1,64))").unwrap(), &[4, 4], &[0, 0]).is_err());
+        assert!(tile_layout(&parse_layout("(((2,2),2),(4,3)):(((4,8),16),(1,64))").unwrap(), &[4, 4], &[0, 0]).is_err());
+        let huge = parse_layout("(4,5):(5,1)").unwrap();
+        assert!(tile_layout(&huge, &[2, 2], &[i64::MIN + 1, 0]).is_err());
+    }
+
+    #[test]
+    fn symbolic_coordinate_leaves_only_the_origin_symbolic() {
+        let zn = frame(FramePattern::NZ, ElementType::F16, &[100, 100]).unwrap();
+        let to_sym = |x: &Tuple<i64>| x.map(&mut |v: &i64| Ok::<_, AlgebraError>(SymExpr::Const(*v))).unwrap();
+        let parent = Layout::with_origin(to_sym(zn.shape()), to_sym(zn.stride()), to_sym(zn.origin())).unwrap();
+        let c = [SymExpr::sym("i"), SymExpr::sym("j")];
+        let l = tile_layout(&parent, &[SymExpr::Const(32), SymExpr::Const(48)], &c).unwrap();
+        assert!(l.shape().leaves().iter().chain(l.stride().leaves().iter()).all(|v| v.as_constant().is_some()));
+        assert_eq!(l.shape(), &to_sym(&t("((16,2),(16,3))")));
+        assert_eq!(l.stride(), zn.stride().map(&mut |v: &i64| Ok::<_, AlgebraError>(SymExpr::Const(*v))).as_ref().unwrap());
+        assert_eq!(l.origin().to_string(), "(min(32, max(100 - i, 0)),min(48, max(100 - j, 0)))");
+    }
+}

@@ -1,0 +1,165 @@
+//! Logical division and its zipped / tiled / flat arrangements (spec §C.5, §C.6).
+
+use crate::error::{AlgebraError, Result};
+use crate::layout::Layout;
+
+use super::complement::complement;
+use super::composition::composition;
+use super::tiler::Tiler;
+use super::util::{by_mode, modes, plain, trivial};
+
+/// `A ⊘ B = A ∘ (B, B*)` with `B* = complement(B, size(A))`: mode 0 is the tile `A ∘ B` (the
+/// elements of `A` that `B` selects), mode 1 the rest `A ∘ B*` (which tile).
+///
+/// With a by-mode tiler `<B0, B1, …>` each mode `i` of `A` is divided by `Bi`
+/// (`((TileM,RestM),(TileN,RestN),L,…)`); `Keep` (`_`) leaves a mode undivided. Admissibility is
+/// that of [`complement`] and [`composition`]. Post: for a layout tiler, rank 2,
+/// `compatible(B, R[0])` and `R(i) == A((B,B*)(i))`.
+///
+/// Example: `(4,2,3):(2,1,8) ⊘ 4:2`: `B* = complement(4:2, 24) = (2,3):(1,8)`;
+/// `A ∘ 4:2 = (2,2):(4,1)` and `A ∘ (2,3):(1,8) = (2,3):(2,8)`, so the result is
+/// `((2,2),(2,3)):((4,1),(2,8))`. By mode: `(9,(4,8)):(59,(13,1)) ⊘ <3:3, (2,4):(1,8)> =
+/// ((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))`.
+pub fn logical_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
+    match tiler {
+        Tiler::Keep => plain(a),
+        Tiler::Layout(b) => {
+            let rest = complement(b, a.size()?)?;
+            composition(a, &Layout::concat(&[plain(b)?, rest])?)
+        }
+        Tiler::ByMode(parts) => by_mode(a, parts, "logical_divide", logical_divide),
+    }
+}
+
+/// The tile and rest parts of `A ⊘ tiler`, gathered across modes (CuTe `tile_unzip`): for a
+/// layout tiler the two modes of the logical divide; for `<T0,…>` the tiles of the divided modes
+/// and the rests followed by the undivided modes; `Keep` counts the whole mode as its tile with
+/// a trivial rest `1:0` (the tile then equals `composition_by`, which keeps the mode).
+fn divide_parts(a: &Layout, tiler: &Tiler) -> Result<(Layout, Layout)> {
+    match tiler {
+        Tiler::Keep => Ok((plain(a)?, trivial()?)),
+        Tiler::Layout(_) => {
+            let d = logical_divide(a, tiler)?;
+            Ok((d.mode(0)?, d.mode(1)?))
+        }
+        Tiler::ByMode(parts) => {
+            let ms = modes(a)?;
+            if parts.len() > ms.len() {
+                return Err(AlgebraError::Incompatible {
+                    what: "divide",
+                    detail: format!("tiler of rank {} for layout {a} of rank {}", parts.len(), ms.len()),
+                });
+            }
+            let mut tiles = Vec::with_capacity(parts.len());
+            let mut rests = Vec::with_capacity(ms.len());
+            for (m, p) in ms.iter().zip(parts) {
+                let (t, r) = divide_parts(m, p)?;
+                tiles.push(t);
+                rests.push(r);
+            }
+            rests.extend(ms[parts.len()..].iter().cloned());
+            Ok((Layout::concat(&tiles)?, Layout::concat(&rests)?))
+        }
+    }
+}
+
+/// `((TileM,TileN,…),(RestM,RestN,…,L,…))`: the logical divide with the tiles gathered in
+/// mode 0 and the rests (then the untiled modes) in mode 1. Invariant:
+/// `layout<0>(zipped_divide(A, T)) == composition_by(A, T)` when `T` is a layout or covers every
+/// mode of `A` (otherwise `composition_by` also keeps the untiled modes, which go to mode 1 here).
+///
+/// Example: `zipped_divide((4,4):(4,1), <2:1,2:1>)`: mode 0 `4:4 ⊘ 2:1 = (2,2):(4,8)`, mode 1
+/// `4:1 ⊘ 2:1 = (2,2):(1,2)`, gathered: `((2,2),(2,2)):((4,1),(8,2))`.
+/// `zipped_divide((4,4):(4,1), 2:1) = (2,(2,4)):(4,(8,1))` (= the logical divide).
+pub fn zipped_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
+    let (t, r) = divide_parts(a, tiler)?;
+    Layout::concat(&[t, r])
+}
+
+/// `((TileM,TileN,…),RestM,RestN,…,L,…)`: [`zipped_divide`] with mode 1 unpacked.
+///
+/// Example: `tiled_divide((9,(4,8)):(59,(13,1)), <3:3,(2,4):(1,8)>) =
+/// ((3,(2,4)),3,(2,2)):((177,(13,2)),59,(26,1))`.
+pub fn tiled_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
+    let (t, r) = divide_parts(a, tiler)?;
+    let mut out = vec![t];
+    out.extend(modes(&r)?);
+    Layout::concat(&out)
+}
+
+/// `(TileM,TileN,…,RestM,RestN,…,L,…)`: [`zipped_divide`] with both modes unpacked.
+///
+/// Example: `flat_divide((9,(4,8)):(59,(13,1)), <3:3,(2,4):(1,8)>) =
+/// (3,(2,4),3,(2,2)):(177,(13,2),59,(26,1))`.
+pub fn flat_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
+    let (t, r) = divide_parts(a, tiler)?;
+    let mut out = modes(&t)?;
+    out.extend(modes(&r)?);
+    Layout::concat(&out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cute::composition_by;
+    use crate::int_tuple::Tuple;
+    use crate::parse::parse_layout;
+
+    fn l(s: &str) -> Layout {
+        parse_layout(s).unwrap()
+    }
+    fn t(s: &str) -> Tiler {
+        Tiler::parse(s).unwrap()
+    }
+
+    #[test]
+    fn spec_c5_logical_divide() {
+        let a = l("(4,2,3):(2,1,8)");
+        let r = logical_divide(&a, &t("4:2")).unwrap();
+        assert_eq!(r.to_string(), "((2,2),(2,3)):((4,1),(2,8))");
+        // R(i) == A((B, B*)(i))
+        let bb = l("(4,(2,3)):(2,(1,8))");
+        for i in 0..24 {
+            let j = bb.crd_to_offset(&Tuple::Int(i)).unwrap();
+            assert_eq!(r.crd_to_offset(&Tuple::Int(i)).unwrap(), a.crd_to_offset(&Tuple::Int(j)).unwrap());
+        }
+        let a = l("(9,(4,8)):(59,(13,1))");
+        assert_eq!(logical_divide(&a, &t("<3:3,(2,4):(1,8)>")).unwrap().to_string(), "((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))");
+        assert_eq!(logical_divide(&l("16:1"), &t("4:1")).unwrap().to_string(), "(4,4):(1,4)");
+    }
+
+    #[test]
+    fn spec_c6_zipped_tiled_flat() {
+        let a = l("(9,(4,8)):(59,(13,1))");
+        let b = t("<3:3,(2,4):(1,8)>");
+        assert_eq!(zipped_divide(&a, &b).unwrap().to_string(), "((3,(2,4)),(3,(2,2))):((177,(13,2)),(59,(26,1)))");
+        assert_eq!(tiled_divide(&a, &b).unwrap().to_string(), "((3,(2,4)),3,(2,2)):((177,(13,2)),59,(26,1))");
+        assert_eq!(flat_divide(&a, &b).unwrap().to_string(), "(3,(2,4),3,(2,2)):(177,(13,2),59,(26,1))");
+        assert_eq!(zipped_divide(&l("(4,4):(4,1)"), &t("2:1")).unwrap().to_string(), "(2,(2,4)):(4,(8,1))");
+        assert_eq!(zipped_divide(&l("(4,4):(4,1)"), &t("<2:1,2:1>")).unwrap().to_string(), "((2,2),(2,2)):((4,1),(8,2))");
+        assert_eq!(tiled_divide(&l("(4,4):(4,1)"), &t("2:1")).unwrap().to_string(), "(2,2,4):(4,8,1)");
+        assert_eq!(flat_divide(&l("(4,4):(4,1)"), &t("<2:1,2:1>")).unwrap().to_string(), "(2,2,2,2):(4,1,8,2)");
+        assert_eq!(zipped_divide(&a, &b).unwrap().mode(0).unwrap(), composition_by(&a, &b).unwrap());
+    }
+
+    #[test]
+    fn untiled_modes_and_keep() {
+        // (M,N,L) by <TileM,TileN>: ((TileM,TileN),(RestM,RestN,L))
+        let a = l("(8,6,2):(1,8,48)");
+        assert_eq!(zipped_divide(&a, &t("(4,3)")).unwrap().to_string(), "((4,3),(2,2,2)):((1,8),(4,24,48))");
+        assert_eq!(tiled_divide(&a, &t("(4,3)")).unwrap().to_string(), "((4,3),2,2,2):((1,8),4,24,48)");
+        assert_eq!(flat_divide(&a, &t("(4,3)")).unwrap().to_string(), "(4,3,2,2,2):(1,8,4,24,48)");
+        assert_eq!(logical_divide(&a, &t("<_,3:1>")).unwrap().to_string(), "(8,(3,2),2):(1,(8,24),48)");
+        assert_eq!(zipped_divide(&a, &t("<_,3:1>")).unwrap().to_string(), "((8,3),(1,2,2)):((1,8),(0,24,48))");
+        assert_eq!(logical_divide(&a, &Tiler::Keep).unwrap(), a);
+        assert!(matches!(zipped_divide(&a, &t("<2:1,2:1,2:1,2:1>")), Err(AlgebraError::Incompatible { .. })));
+    }
+
+    #[test]
+    fn inadmissible_divides_are_errors() {
+        // complement of the tiler is not admissible
+        assert!(matches!(logical_divide(&l("24:1"), &t("(2,2):(1,1)")), Err(AlgebraError::Inadmissible { op: "complement", .. })));
+        // composition is not admissible: 3:1 splits the 2-mode of (2,3):(1,10)... (3 vs 2)
+        assert!(matches!(logical_divide(&l("(2,3):(1,10)"), &t("3:1")), Err(AlgebraError::Inadmissible { op: "composition", .. })));
+    }
+}

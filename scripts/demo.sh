@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `make demo`: run the main job on the bundled examples and print the results.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+calc=target/debug/layout-calc
+echo "== layout-calc < examples/layouts.calc"
+while IFS= read -r line; do
+  case "$line" in
+    ''|'#'*) echo "$line" ;;
+    *) printf '%s\n  => %s\n' "$line" "$("$calc" "$line")" ;;
+  esac
+done < examples/layouts.calc
+echo
+echo "== layout-calc table 'frame(NZ,f32,10,12)'   (fp32: C0 = 8, fractals of 16x8)"
+"$calc" table 'frame(NZ,f32,10,12)'

@@ -1,0 +1,97 @@
+//! `layout-calc`: evaluate layout expressions.
+//!
+//! * `layout-calc EXPR...`: one output line per argument.
+//! * `layout-calc` (no argument): reads expressions from stdin, one per line; blank lines and
+//!   lines starting with `#` print nothing; every other line prints exactly one line.
+//! * `layout-calc table EXPR`: the offset grid of a rank-2 layout.
+//!
+//! A failing expression prints `error: ...` (to stdout, in order) and the rest continue; the
+//! exit status is 1 if any expression failed.
+
+mod error;
+mod expr;
+mod functions;
+mod table;
+mod value;
+
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+
+use error::CalcError;
+use value::Value;
+
+fn help() -> String {
+    let mut s = String::from(
+        "layout-calc: evaluate CuTe and Ascend layout expressions\n\n\
+         usage: layout-calc EXPR...        evaluate each argument\n\
+        \x20      layout-calc               read expressions from stdin, one per line\n\
+        \x20      layout-calc table EXPR    print the offset grid of a rank-2 layout\n\n\
+         values: 37  (1,(2,3))  SHAPE:STRIDE  SHAPE:STRIDE origin ORIGIN  names (NZ, f16, _)\n\
+         example: crd2offset(((4,2),(4,3)):((4,16),(1,32)),(1,5))  ->  37\n\nfunctions:\n",
+    );
+    let width = functions::FUNCTIONS.iter().map(|f| f.usage.len()).max().unwrap_or(0);
+    for f in functions::FUNCTIONS {
+        s.push_str(&format!("  {:width$}  {}\n", f.usage, f.help));
+    }
+    s
+}
+
+fn line_result(text: &str) -> Result<Value, CalcError> {
+    if text.trim_start().starts_with("table ") {
+        return Err(CalcError::Type("`table` prints many lines; run `layout-calc table EXPR`".into()));
+    }
+    expr::evaluate(text)
+}
+
+fn print_result(out: &mut impl Write, r: Result<Value, CalcError>) -> io::Result<bool> {
+    match r {
+        Ok(v) => writeln!(out, "{v}").map(|_| true),
+        Err(e) => writeln!(out, "error: {e}").map(|_| false),
+    }
+}
+
+fn run() -> io::Result<bool> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        write!(out, "{}", help())?;
+        return Ok(true);
+    }
+    if args.first().map(String::as_str) == Some("table") {
+        let text = args[1..].join(" ");
+        let rendered = expr::evaluate(&text).and_then(|v| v.expect_layout("table's argument")).and_then(|l| table::render(&l));
+        return match rendered {
+            Ok(t) => write!(out, "{t}").map(|_| true),
+            Err(e) => writeln!(out, "error: {e}").map(|_| false),
+        };
+    }
+    let mut ok = true;
+    if args.is_empty() {
+        for line in io::stdin().lock().lines() {
+            let line = line?;
+            let trimmed = line.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            ok &= print_result(&mut out, line_result(trimmed))?;
+        }
+    } else {
+        for a in &args {
+            ok &= print_result(&mut out, line_result(a))?;
+        }
+    }
+    Ok(ok)
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("layout-calc: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! End-to-end tests of the `layout-calc` line protocol.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn calc_args(args: &[&str]) -> (String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_layout-calc")).args(args).output().expect("run layout-calc");
+    (String::from_utf8(out.stdout).unwrap(), out.status.code().unwrap())
+}
+
+fn calc_stdin(input: &str) -> (String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_layout-calc"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run layout-calc");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (String::from_utf8(out.stdout).unwrap(), out.status.code().unwrap())
+}
+
+fn eval(expr: &str) -> String {
+    let (out, code) = calc_args(&[expr]);
+    assert_eq!(code, 0, "`{expr}` failed: {out}");
+    out.trim_end().to_string()
+}
+
+#[test]
+fn issue_examples() {
+    assert_eq!(eval("crd2offset(((4,2),(4,3)):((4,16),(1,32)),(1,5))"), "37");
+    assert_eq!(eval("frame(NZ,f16,100,100)"), "((16,7),(16,7)):((16,256),(1,1792)) origin (100,100)");
+    assert_eq!(eval("tile(frame(NZ,f16,100,100),(32,48),(96,96))"), "((16,2),(16,3)):((16,256),(1,1792)) origin (4,4)");
+    assert_eq!(eval("composition((12,(4,8)):(59,(13,1)),(3:4,8:2))"), "(3,(2,4)):(236,(26,1))");
+}
+
+#[test]
+fn catlass_and_ascendc_names_mean_the_same_layout() {
+    assert_eq!(eval("frame(zN,f16,100,100)"), eval("frame(NZ,f16,100,100)"));
+    assert_eq!(eval("frame(nZ,f32,100,100)"), "((8,13),(16,7)):((1,896),(8,128)) origin (100,100)");
+    assert_eq!(eval("pattern(frame(zN,i8,100,100))"), "NZ(c0=32)");
+    assert_eq!(eval("pattern((4,5):(4,5))"), "none");
+    assert_eq!(eval("c0(f8E4M3FN)"), "32");
+    assert_eq!(eval("c0(f32)"), "8");
+}
+
+#[test]
+fn queries_and_cute_functions() {
+    let l = "(3,(2,3)):(3,(12,1))";
+    assert_eq!(eval(&format!("size({l})")), "18");
+    assert_eq!(eval(&format!("cosize({l})")), "21");
+    assert_eq!(eval(&format!("rank({l})")), "2");
+    assert_eq!(eval(&format!("depth({l})")), "2");
+    assert_eq!(eval(&format!("crd2idx({l},16)")), "17");
+    assert_eq!(eval(&format!("get({l},1)")), "(2,3):(12,1)");
+    assert_eq!(eval(&format!("get({l},1,0)")), "2:12");
+    assert_eq!(eval("idx2crd(16,(3,(2,3)))"), "(1,(1,2))");
+    assert_eq!(eval("make_layout((2,3))"), "(2,3):(1,2)");
+    assert_eq!(eval("make_layout((2,3),(3,1),(2,2))"), "(2,3):(3,1) origin (2,2)");
+    assert_eq!(eval("shape_div(((3,4),6),36)"), "((1,1),2)");
+    assert_eq!(eval("prefix_product(((2,3),4))"), "((1,2),6)");
+    assert_eq!(eval("coalesce((2,(1,6)):(1,(6,2)))"), "12:1");
+    assert_eq!(eval("coalesce((2,(1,6)):(1,(6,2)),(1,1))"), "(2,6):(1,2)");
+    assert_eq!(eval("complement(4:2,24)"), "(2,3):(1,8)");
+    assert_eq!(eval("right_inverse((8,4):(4,1))"), "(4,8):(8,1)");
+    assert_eq!(eval("logical_divide((4,2,3):(2,1,8),4:2)"), "((2,2),(2,3)):((4,1),(2,8))");
+    assert_eq!(eval("blocked_product((2,5):(5,1),(3,4):(1,3))"), "((2,3),(5,4)):((5,10),(1,30))");
+    assert_eq!(eval("raked_product((2,5):(5,1),(3,4):(1,3))"), "((3,2),(4,5)):((10,5),(30,1))");
+}
+
+#[test]
+fn stdin_prints_one_line_per_expression_in_order() {
+    let input = "# a comment\n\nsize((2,3))\n   \nbogus(1)\nrank((1,2,3))\n# trailing comment\ncrd2offset(4:2,(1,2))\n";
+    let (out, code) = calc_stdin(input);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert_eq!(lines[0], "6");
+    assert!(lines[1].starts_with("error: unknown function `bogus`"), "{}", lines[1]);
+    assert_eq!(lines[2], "3");
+    assert!(lines[3].starts_with("error: "), "{}", lines[3]);
+    assert_eq!(code, 1);
+    let (out, code) = calc_stdin("size(4:1)\n");
+    assert_eq!((out.as_str(), code), ("4\n", 0));
+}
+
+#[test]
+fn bad_input_is_an_error_line_not_a_crash() {
+    for bad in [
+        "(1,2",
+        "make_layout((2,3),(1,2,3))",
+        "composition(6:2,(4,3):(3,1)",
+        "size(4:1) extra",
+        "crd2offset((2,3):(1,2),(1,2,3))",
+        "frame(QQ,f16,4,4)",
+        "frame(NZ,f99,4,4)",
+        "frame(NZ,f16,0,4)",
+        "size((4294967296,4294967296))",
+        "99999999999999999999",
+        "make_layout((2,0))",
+        "complement((2,2):(1,1),4)",
+        "get((1,2),5)",
+        "table (2,3):(1,2)",
+        "",
+        ")",
+    ] {
+        let (out, code) = calc_args(&[bad]);
+        assert_eq!(code, 1, "`{bad}` should fail: {out}");
+        assert_eq!(out.lines().count(), 1, "`{bad}`: {out}");
+        assert!(out.starts_with("error: "), "`{bad}`: {out}");
+    }
+    let (out, _) = calc_args(&["(1,2"]);
+    assert_eq!(out, "error: column 5: expected `,` or `)` in tuple, found end of input\n");
+    let (out, _) = calc_args(&["compositon(1:1,1:1)"]);
+    assert!(out.contains("did you mean `composition`"), "{out}");
+}
+
+#[test]
+fn printed_values_parse_back() {
+    for expr in [
+        "frame(NZ,f16,100,100)",
+        "frame(ZN,i8,33,70)",
+        "frame(NZ,f16,2,100,100)",
+        "tile(frame(ZZ,f32,50,60),(16,16),(48,56))",
+        "zipped_divide((9,(4,8)):(59,(13,1)),(3:3,(2,4):(1,8)))",
+        "idx2crd(16,(3,(2,3)))",
+    ] {
+        let once = eval(expr);
+        let twice = eval(&once);
+        assert_eq!(once, twice, "{expr}");
+    }
+}
+
+#[test]
+fn table_marks_padding() {
+    let (out, code) = calc_args(&["table", "(4,3):(1,4) origin (3,2)"]);
+    assert_eq!(code, 0, "{out}");
+    let want = "\
+(4,3):(1,4) origin (3,2)
+4x3 cells, origin 3x2; padding in [brackets]
+     0    1    2
+0    0    4  [ 8]
+1    1    5  [ 9]
+2    2    6  [10]
+3  [ 3] [ 7] [11]
+";
+    assert_eq!(out, want);
+    let (out, code) = calc_args(&["table", "frame(NZ,f16,20,20)"]);
+    assert_eq!(code, 0);
+    // 32 x 32 padded grid; (1,0) is at 16 and (0,16) at 512 = align(20,16)*16.
+    let row1: Vec<&str> = out.lines().nth(4).unwrap().split_whitespace().collect();
+    assert_eq!(row1[0], "1");
+    assert_eq!(row1[1], "16");
+    let row0: Vec<&str> = out.lines().nth(3).unwrap().split_whitespace().collect();
+    assert_eq!(row0[17], "512");
+    assert_eq!(calc_args(&["table", "(2,3,4):(1,2,6)"]).1, 1);
+}
