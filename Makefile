@@ -22,4 +22,4 @@ test-rust: bootstrap
 test-lit: build
 	@bash scripts/run-lit.sh
 
-test: test-rust
+test: test-rust test-lit

@@ -1,0 +1,394 @@
+//! The rewrite rules, named after `shared/docs/index-simplification.md` §6.
+//!
+//! Notation: `/` and `%` are floor division and modulo, `?c…`/`?k…` bind classes that the
+//! condition requires to be **constants** (pinned by the analysis), `lo(y)`/`hi(y)` are the
+//! analysis bounds of a class and "`y ∈ [0, c)`" means `0 ≤ lo(y) ∧ hi(y) < c` — both ends
+//! *proven*. An infinite (unknown) bound makes every range condition false, so no rule marked
+//! `needs_range` can fire on a symbol without declared facts.
+//!
+//! | name | lhs ⇒ rhs | condition | why it holds |
+//! |---|---|---|---|
+//! | D0 | `y / c ⇒ 0` | `y ∈ [0, lo(c))` | `0 ≤ y < c` |
+//! | D1 | `(x·c1 + y) / c2 ⇒ x·(c1/c2) + y / c2` | `c2 > 0`, `c2 ∣ c1` | `x·c1/c2` is an integer |
+//! | D1m | `(a + y) / c ⇒ a / c + y / c` | `c > 0`, `a ≡ 0 (mod c)` proven | same, via the modular fact |
+//! | D2 | `(x·c + y) / c ⇒ x` | `c > 0`, `y ∈ [0, c)` | D1 then D0 |
+//! | D3 | `(x·c1 + y) / c2 ⇒ x / (c2/c1)` | `c1 > 0`, `c1 ∣ c2`, `y ∈ [0, c1)` | `⌊(x·c1+y)/c1⌋ = x`, then `⌊⌊v/a⌋/b⌋ = ⌊v/ab⌋` |
+//! | D4 | `(x / c1) / c2 ⇒ x / (c1·c2)` | `c1, c2 > 0`, no overflow | nested floor division |
+//! | D5 | `(x·c1) / c2 ⇒ x / (c2/c1)` | `c1 > 0`, `c1 ∣ c2` | cancel `c1` |
+//! | D6 | `(x·c1) / c2 ⇒ x·(c1/c2)` | `c2 > 0`, `c2 ∣ c1` | exact division |
+//! | D7 | `(x·y) / y ⇒ x` | `y ≠ 0` proven | exact division |
+//! | M0 | `y % c ⇒ y` | `y ∈ [0, lo(c))` | `0 ≤ y < c` |
+//! | M0s | `y % c ⇒ y − q·c` | `c > 0`, `⌊lo(y)/c⌋ = ⌊hi(y)/c⌋ = q` | one residue block |
+//! | M1 | `(x·c1 + y) % c2 ⇒ y % c2` | `c2 > 0`, `c2 ∣ c1` | `x·c1 ≡ 0` |
+//! | M1m | `(a + y) % c ⇒ y % c` | `c > 0`, `a ≡ 0 (mod c)` proven | same, via the modular fact |
+//! | M2 | `(x·c1 + y) % c2 ⇒ (x % (c2/c1))·c1 + y` | `c1 > 0`, `c1 ∣ c2`, `y ∈ [0, c1)` | mixed radix |
+//! | M3 | `(x % c1) % c2 ⇒ x % c2` | `c1, c2 > 0`, `c2 ∣ c1` | `x % c1 ≡ x (mod c2)` |
+//! | M4 | `x % c ⇒ r % c` | `c > 0`, `x ≡ r (mod m)` proven with `c ∣ m` | modular set |
+//! | M6 | `(x·y) % y ⇒ 0` | `y ≠ 0` proven | |
+//! | S1 | `(x % c1) / c2 ⇒ (x / c2) % (c1/c2)` | `c1, c2 > 0`, `c2 ∣ c1` | split of an iterator |
+//! | R0 | `(x / c)·k ⇒ x·(k/c)` | `c > 0`, `c ∣ k`, `x ≡ 0 (mod c)` proven | exact division |
+//! | R1 | `(x / c)·c + x % c ⇒ x` (both orders) | `c > 0` | definition of floor mod |
+//! | R1s | `(x % c)·k + (x / c)·(c·k) ⇒ x·k` (both orders) | `c > 0`, no overflow | R1 scaled by `k` |
+//! | R2 | `((x / c1) % c2)·c1 + x % c1 ⇒ x % (c1·c2)` (both orders) | `c1, c2 > 0`, no overflow | iter_map fuse |
+//! | P1 | `x / 2^k ⇒ x >> k` | `lo(x) ≥ 0` | only emitted for proven non-negative values |
+//! | P2 | `x % 2^k ⇒ x & (2^k − 1)` | `lo(x) ≥ 0` | idem |
+//! | B1 | `x >> k ⇒ x / 2^k` | `0 ≤ k ≤ 62` | arithmetic shift is floor division |
+//! | B2 | `x & (2^k − 1) ⇒ x % 2^k` | mask form | two's complement |
+//! | B3 | `x << k ⇒ x · 2^k` | `0 ≤ k ≤ 62` | |
+//! | N1 | `min(a, b) ⇒ a` / `⇒ b` | `hi(a) ≤ lo(b)` / `hi(b) ≤ lo(a)` | |
+//! | N2 | `max(a, b) ⇒ a` / `⇒ b` | `lo(a) ≥ hi(b)` / `lo(b) ≥ hi(a)` | |
+//! | I* | `x + 0`, `0 + x`, `x · 1`, `x / 1`, `x − 0 ⇒ x`; `x − x ⇒ 0` | none | identities |
+//!
+//! P1/P2 are guarded by non-negativity although the identities hold for every `x` in two's
+//! complement: the pass lowers shifts and masks to `shrui`/`andi` (unsigned), and AscendC
+//! parameters are unsigned, so only proven non-negative values may take that form.
+//!
+//! Associativity/commutativity are **not** rules: sums are normalized outside the e-graph and
+//! inserted with each term "peeled" to the front (see `simplify`), which is what the binary
+//! `(+ (* ?x ?c1) ?y)` patterns need.
+
+use std::sync::Arc;
+
+use egg::{Applier, Id, Pattern, PatternAst, Rewrite, Subst, Symbol, Var};
+
+use crate::analysis::{Data, IGraph, IndexAnalysis, IndexLang};
+use crate::expr::{power_of_two_exp, Op};
+
+/// Description of one rule.
+#[derive(Clone, Debug)]
+pub struct RuleInfo {
+    pub name: &'static str,
+    /// The left-hand side as an egg pattern (s-expression).
+    pub lhs: &'static str,
+    /// True when the condition reads interval facts (a proven bound): such a rule cannot fire
+    /// on a symbol of unknown range. (D1m, M1m and M4 read congruences, which come from
+    /// declared divisors or from the structure, like `x·16 ≡ 0 (mod 16)`.)
+    pub needs_range: bool,
+}
+
+/// Access to the match inside a rule's right-hand side builder.
+pub(crate) struct Cx<'a> {
+    eg: &'a mut IGraph,
+    subst: &'a Subst,
+}
+
+impl Cx<'_> {
+    fn var(name: &str) -> Option<Var> {
+        name.parse().ok()
+    }
+    fn id(&self, v: &str) -> Option<Id> {
+        self.subst.get(Cx::var(v)?).copied()
+    }
+    fn data(&self, v: &str) -> Option<Data> {
+        Some(self.eg[self.id(v)?].data)
+    }
+    /// Any constant.
+    fn k(&self, v: &str) -> Option<i64> {
+        self.data(v)?.konst()
+    }
+    /// A positive constant.
+    fn pk(&self, v: &str) -> Option<i64> {
+        self.data(v)?.pos_const()
+    }
+    fn num(&mut self, k: i64) -> Id {
+        self.eg.add(IndexLang::Num(k))
+    }
+    /// Adds `a op b`, skipping the trivial `·1`, `/1`, `+0` so rules need no cleanup round.
+    fn op(&mut self, op: Op, a: Id, b: Id) -> Id {
+        let kb = self.eg[b].data.konst();
+        match (op, kb) {
+            (Op::Mul | Op::FloorDiv, Some(1)) | (Op::Add | Op::Sub, Some(0)) => a,
+            _ => self.eg.add(IndexLang::from_op(op, [a, b])),
+        }
+    }
+    fn op_k(&mut self, op: Op, a: Id, k: i64) -> Id {
+        let b = self.num(k);
+        self.op(op, a, b)
+    }
+    /// `y ∈ [0, c)`: proven `0 ≤ lo(y)` and `hi(y) < c`.
+    fn within(&self, y: &str, c: i64) -> bool {
+        self.data(y).is_some_and(|d| d.range.within(c))
+    }
+    fn nonzero(&self, v: &str) -> bool {
+        self.data(v).is_some_and(|d| matches!(d.range.lo, Some(l) if l >= 1) || matches!(d.range.hi, Some(h) if h <= -1))
+    }
+}
+
+type Build = dyn Fn(&mut Cx) -> Option<Id> + Send + Sync;
+
+/// An applier that computes the right-hand side (constants like `c1/c2`) and checks the
+/// condition; `None` means "does not apply".
+struct Compute(Arc<Build>);
+
+impl Applier<IndexLang, IndexAnalysis> for Compute {
+    fn apply_one(&self, egraph: &mut IGraph, eclass: Id, subst: &Subst, _ast: Option<&PatternAst<IndexLang>>, _rule: Symbol) -> Vec<Id> {
+        let mut cx = Cx { eg: egraph, subst };
+        match (self.0)(&mut cx) {
+            Some(new) if egraph.union(eclass, new) => vec![eclass],
+            _ => vec![],
+        }
+    }
+}
+
+/// A rule with its description.
+pub struct RuleDef {
+    pub info: RuleInfo,
+    pub rewrite: Rewrite<IndexLang, IndexAnalysis>,
+}
+
+fn rule(
+    name: &'static str,
+    lhs: &'static str,
+    needs_range: bool,
+    f: impl Fn(&mut Cx) -> Option<Id> + Send + Sync + 'static,
+) -> Option<RuleDef> {
+    let pattern: Pattern<IndexLang> = lhs.parse().ok()?;
+    let rewrite = Rewrite::new(name, pattern, Compute(Arc::new(f))).ok()?;
+    Some(RuleDef { info: RuleInfo { name, lhs, needs_range }, rewrite })
+}
+
+/// The whole rule set. `bit_ops` enables P1/P2 (floor ops → shifts/masks on non-negative
+/// values). Never panics: a rule whose pattern failed to parse would simply be missing, and
+/// the unit tests check that none is.
+pub fn rule_set(bit_ops: bool) -> Vec<RuleDef> {
+    let mut v: Vec<Option<RuleDef>> = vec![
+        // ---- division ----
+        rule("D0", "(/ ?y ?c)", true, |cx| {
+            let c = cx.data("?c")?.range.lo.filter(|l| *l >= 1)?;
+            cx.within("?y", c).then(|| cx.num(0))
+        }),
+        rule("D1", "(/ (+ (* ?x ?c1) ?y) ?c2)", false, |cx| {
+            let (c1, c2) = (cx.k("?c1")?, cx.pk("?c2")?);
+            if c1 % c2 != 0 {
+                return None;
+            }
+            let (x, y, c2id) = (cx.id("?x")?, cx.id("?y")?, cx.id("?c2")?);
+            let xq = cx.op_k(Op::Mul, x, c1 / c2);
+            let yd = cx.op(Op::FloorDiv, y, c2id);
+            Some(cx.op(Op::Add, xq, yd))
+        }),
+        rule("D1m", "(/ (+ ?a ?y) ?c)", false, |cx| {
+            let c = cx.pk("?c")?;
+            if !cx.data("?a")?.modular.multiple_of(c) {
+                return None;
+            }
+            let (a, y, cid) = (cx.id("?a")?, cx.id("?y")?, cx.id("?c")?);
+            let ad = cx.op(Op::FloorDiv, a, cid);
+            let yd = cx.op(Op::FloorDiv, y, cid);
+            Some(cx.op(Op::Add, ad, yd))
+        }),
+        rule("D2", "(/ (+ (* ?x ?c) ?y) ?c)", true, |cx| {
+            let c = cx.pk("?c")?;
+            if cx.within("?y", c) {
+                cx.id("?x")
+            } else {
+                None
+            }
+        }),
+        rule("D3", "(/ (+ (* ?x ?c1) ?y) ?c2)", true, |cx| {
+            let (c1, c2) = (cx.pk("?c1")?, cx.pk("?c2")?);
+            if c2 % c1 != 0 || !cx.within("?y", c1) {
+                return None;
+            }
+            let x = cx.id("?x")?;
+            Some(cx.op_k(Op::FloorDiv, x, c2 / c1))
+        }),
+        rule("D4", "(/ (/ ?x ?c1) ?c2)", false, |cx| {
+            let c = cx.pk("?c1")?.checked_mul(cx.pk("?c2")?)?;
+            let x = cx.id("?x")?;
+            Some(cx.op_k(Op::FloorDiv, x, c))
+        }),
+        rule("D5", "(/ (* ?x ?c1) ?c2)", false, |cx| {
+            let (c1, c2) = (cx.pk("?c1")?, cx.pk("?c2")?);
+            if c2 % c1 != 0 {
+                return None;
+            }
+            let x = cx.id("?x")?;
+            Some(cx.op_k(Op::FloorDiv, x, c2 / c1))
+        }),
+        rule("D6", "(/ (* ?x ?c1) ?c2)", false, |cx| {
+            let (c1, c2) = (cx.k("?c1")?, cx.pk("?c2")?);
+            if c1 % c2 != 0 {
+                return None;
+            }
+            let x = cx.id("?x")?;
+            Some(cx.op_k(Op::Mul, x, c1 / c2))
+        }),
+        rule("D7", "(/ (* ?x ?y) ?y)", true, |cx| if cx.nonzero("?y") { cx.id("?x") } else { None }),
+        // ---- modulo ----
+        rule("M0", "(% ?y ?c)", true, |cx| {
+            let c = cx.data("?c")?.range.lo.filter(|l| *l >= 1)?;
+            if cx.within("?y", c) {
+                cx.id("?y")
+            } else {
+                None
+            }
+        }),
+        rule("M0s", "(% ?y ?c)", true, |cx| {
+            let c = cx.pk("?c")?;
+            let r = cx.data("?y")?.range;
+            let (lo, hi) = (r.lo?, r.hi?);
+            let q = crate::expr::floor_div(lo, c)?;
+            if q == 0 || crate::expr::floor_div(hi, c)? != q {
+                return None;
+            }
+            let shift = q.checked_mul(c)?.checked_neg()?;
+            let y = cx.id("?y")?;
+            Some(cx.op_k(Op::Add, y, shift))
+        }),
+        rule("M1", "(% (+ (* ?x ?c1) ?y) ?c2)", false, |cx| {
+            let (c1, c2) = (cx.k("?c1")?, cx.pk("?c2")?);
+            if c1 % c2 != 0 {
+                return None;
+            }
+            let (y, c2id) = (cx.id("?y")?, cx.id("?c2")?);
+            Some(cx.op(Op::FloorMod, y, c2id))
+        }),
+        rule("M1m", "(% (+ ?a ?y) ?c)", false, |cx| {
+            let c = cx.pk("?c")?;
+            if !cx.data("?a")?.modular.multiple_of(c) {
+                return None;
+            }
+            let (y, cid) = (cx.id("?y")?, cx.id("?c")?);
+            Some(cx.op(Op::FloorMod, y, cid))
+        }),
+        rule("M2", "(% (+ (* ?x ?c1) ?y) ?c2)", true, |cx| {
+            let (c1, c2) = (cx.pk("?c1")?, cx.pk("?c2")?);
+            if c2 % c1 != 0 || !cx.within("?y", c1) {
+                return None;
+            }
+            let (x, y, c1id) = (cx.id("?x")?, cx.id("?y")?, cx.id("?c1")?);
+            let xm = cx.op_k(Op::FloorMod, x, c2 / c1);
+            let xs = cx.op(Op::Mul, xm, c1id);
+            Some(cx.op(Op::Add, xs, y))
+        }),
+        rule("M3", "(% (% ?x ?c1) ?c2)", false, |cx| {
+            let (c1, c2) = (cx.pk("?c1")?, cx.pk("?c2")?);
+            if c1 % c2 != 0 {
+                return None;
+            }
+            let (x, c2id) = (cx.id("?x")?, cx.id("?c2")?);
+            Some(cx.op(Op::FloorMod, x, c2id))
+        }),
+        rule("M4", "(% ?x ?c)", false, |cx| {
+            let c = cx.pk("?c")?;
+            let m = cx.data("?x")?.modular;
+            if m.m > 0 && m.m % c == 0 {
+                Some(cx.num(m.r % c))
+            } else {
+                None
+            }
+        }),
+        rule("M6", "(% (* ?x ?y) ?y)", true, |cx| if cx.nonzero("?y") { Some(cx.num(0)) } else { None }),
+        // ---- split / recombine ----
+        rule("S1", "(/ (% ?x ?c1) ?c2)", false, |cx| {
+            let (c1, c2) = (cx.pk("?c1")?, cx.pk("?c2")?);
+            if c1 % c2 != 0 {
+                return None;
+            }
+            let (x, c2id) = (cx.id("?x")?, cx.id("?c2")?);
+            let xd = cx.op(Op::FloorDiv, x, c2id);
+            Some(cx.op_k(Op::FloorMod, xd, c1 / c2))
+        }),
+        rule("R1", "(+ (* (/ ?x ?c) ?c) (% ?x ?c))", false, |cx| {
+            cx.pk("?c")?;
+            cx.id("?x")
+        }),
+        rule("R1b", "(+ (% ?x ?c) (* (/ ?x ?c) ?c))", false, |cx| {
+            cx.pk("?c")?;
+            cx.id("?x")
+        }),
+        rule("R1s", "(+ (* (% ?x ?c) ?k) (* (/ ?x ?c) ?ck))", false, r1s),
+        rule("R1sb", "(+ (* (/ ?x ?c) ?ck) (* (% ?x ?c) ?k))", false, r1s),
+        rule("R0", "(* (/ ?x ?c) ?k)", false, |cx| {
+            let (c, k) = (cx.pk("?c")?, cx.k("?k")?);
+            if k % c != 0 || !cx.data("?x")?.modular.multiple_of(c) {
+                return None;
+            }
+            let x = cx.id("?x")?;
+            Some(cx.op_k(Op::Mul, x, k / c))
+        }),
+        rule("R2", "(+ (* (% (/ ?x ?c1) ?c2) ?c1) (% ?x ?c1))", false, r2),
+        rule("R2b", "(+ (% ?x ?c1) (* (% (/ ?x ?c1) ?c2) ?c1))", false, r2),
+        // ---- shifts and masks ----
+        rule("B1", "(>> ?x ?k)", false, |cx| {
+            let k = cx.k("?k").filter(|k| (0..=62).contains(k))?;
+            let x = cx.id("?x")?;
+            Some(cx.op_k(Op::FloorDiv, x, 1i64 << k))
+        }),
+        rule("B2", "(& ?x ?m)", false, |cx| {
+            let k = crate::expr::low_mask_width(cx.k("?m")?)?;
+            let x = cx.id("?x")?;
+            Some(cx.op_k(Op::FloorMod, x, 1i64 << k))
+        }),
+        rule("B3", "(<< ?x ?k)", false, |cx| {
+            let k = cx.k("?k").filter(|k| (0..=62).contains(k))?;
+            let x = cx.id("?x")?;
+            Some(cx.op_k(Op::Mul, x, 1i64 << k))
+        }),
+        // ---- min / max ----
+        rule("N1", "(min ?a ?b)", true, |cx| {
+            let (a, b) = (cx.data("?a")?.range, cx.data("?b")?.range);
+            match (a.hi, b.lo, b.hi, a.lo) {
+                (Some(ah), Some(bl), _, _) if ah <= bl => cx.id("?a"),
+                (_, _, Some(bh), Some(al)) if bh <= al => cx.id("?b"),
+                _ => None,
+            }
+        }),
+        rule("N2", "(max ?a ?b)", true, |cx| {
+            let (a, b) = (cx.data("?a")?.range, cx.data("?b")?.range);
+            match (a.lo, b.hi, b.lo, a.hi) {
+                (Some(al), Some(bh), _, _) if al >= bh => cx.id("?a"),
+                (_, _, Some(bl), Some(ah)) if bl >= ah => cx.id("?b"),
+                _ => None,
+            }
+        }),
+        // ---- identities ----
+        rule("I-add0", "(+ ?x 0)", false, |cx| cx.id("?x")),
+        rule("I-0add", "(+ 0 ?x)", false, |cx| cx.id("?x")),
+        rule("I-mul1", "(* ?x 1)", false, |cx| cx.id("?x")),
+        rule("I-div1", "(/ ?x 1)", false, |cx| cx.id("?x")),
+        rule("I-sub0", "(- ?x 0)", false, |cx| cx.id("?x")),
+        rule("I-subx", "(- ?x ?x)", false, |cx| Some(cx.num(0))),
+    ];
+    if bit_ops {
+        v.push(rule("P1", "(/ ?x ?c)", true, |cx| {
+            let k = power_of_two_exp(cx.pk("?c")?).filter(|k| *k >= 1)?;
+            if !cx.data("?x")?.range.non_negative() {
+                return None;
+            }
+            let x = cx.id("?x")?;
+            Some(cx.op_k(Op::Shr, x, k as i64))
+        }));
+        v.push(rule("P2", "(% ?x ?c)", true, |cx| {
+            let c = cx.pk("?c")?;
+            power_of_two_exp(c).filter(|k| *k >= 1)?;
+            if !cx.data("?x")?.range.non_negative() {
+                return None;
+            }
+            let x = cx.id("?x")?;
+            Some(cx.op_k(Op::And, x, c - 1))
+        }));
+    }
+    v.into_iter().flatten().collect()
+}
+
+fn r1s(cx: &mut Cx) -> Option<Id> {
+    let (c, k, ck) = (cx.pk("?c")?, cx.k("?k")?, cx.k("?ck")?);
+    if c.checked_mul(k)? != ck {
+        return None;
+    }
+    let x = cx.id("?x")?;
+    Some(cx.op_k(Op::Mul, x, k))
+}
+
+fn r2(cx: &mut Cx) -> Option<Id> {
+    let c = cx.pk("?c1")?.checked_mul(cx.pk("?c2")?)?;
+    let x = cx.id("?x")?;
+    Some(cx.op_k(Op::FloorMod, x, c))
+}
+
+/// Names and descriptions of all rules (including P1/P2).
+pub fn rule_catalog() -> Vec<RuleInfo> {
+    rule_set(true).into_iter().map(|r| r.info).collect()
+}

@@ -1,0 +1,276 @@
+//! Typed views of `!layout.tensor<...>` and `#layout.target<...>`.
+//!
+//! IRDL-defined types and attributes have no C-API accessors for their parameters, so these
+//! helpers read the printed form (which MLIR produces canonically) and build values by parsing
+//! text. Turning the layout/origin strings into `layout-algebra` values is the verifier's and
+//! folder's job (issue 3, next steps); this module only splits the parameters.
+
+use melior::{
+    ir::{Attribute, Type},
+    Context,
+};
+use std::fmt;
+
+/// The four parameters of `!layout.tensor<ELEM, "SPACE", "LAYOUT", "ORIGIN">`, as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorType {
+    /// The element type as MLIR prints it (`f16`, `i8`, ...).
+    pub elem: String,
+    /// Memory space name (not yet checked against [`MemorySpace`]).
+    pub space: String,
+    /// Pattern name (`NZ`, `zN`, ...) or CuTe layout (`((16,?),(16,?)):((16,256),(1,?))`).
+    pub layout: String,
+    /// Valid extent, e.g. `(100,?)`.
+    pub origin: String,
+}
+
+impl TensorType {
+    /// Reads a `!layout.tensor` type; `None` for any other type.
+    pub fn from_type(ty: Type) -> Option<Self> {
+        Self::parse(&ty.to_string())
+    }
+
+    /// Parses the printed form `!layout.tensor<...>`.
+    pub fn parse(text: &str) -> Option<Self> {
+        let body = text
+            .trim()
+            .strip_prefix("!layout.tensor<")?
+            .strip_suffix('>')?;
+        let params = split_params(body)?;
+        if params.len() != 4 {
+            return None;
+        }
+        Some(Self {
+            elem: params[0].trim().to_string(),
+            space: unquote(params[1].trim())?,
+            layout: unquote(params[2].trim())?,
+            origin: unquote(params[3].trim())?,
+        })
+    }
+
+    /// Builds the MLIR type (fails if the element type is not accepted by the dialect).
+    pub fn to_type<'c>(&self, context: &'c Context) -> Option<Type<'c>> {
+        Type::parse(context, &self.to_string())
+    }
+}
+
+impl fmt::Display for TensorType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "!layout.tensor<{}, {}, {}, {}>",
+            self.elem,
+            quote(&self.space),
+            quote(&self.layout),
+            quote(&self.origin)
+        )
+    }
+}
+
+/// The value of a `#layout.target<"NAME">` attribute, or `None` if `attribute` is not one.
+pub fn target_name(attribute: Attribute) -> Option<String> {
+    let text = attribute.to_string();
+    let body = text
+        .trim()
+        .strip_prefix("#layout.target<")?
+        .strip_suffix('>')?;
+    unquote(body.trim())
+}
+
+/// Memory spaces of the Ascend AI core (spec §1, §D.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemorySpace {
+    Gm,
+    L1,
+    L0a,
+    L0b,
+    L0c,
+    Ub,
+    /// MX scale buffer feeding L0A (Ascend 950 only).
+    L0aScale,
+    /// MX scale buffer feeding L0B (Ascend 950 only).
+    L0bScale,
+}
+
+impl MemorySpace {
+    pub const ALL: [MemorySpace; 8] = [
+        Self::Gm,
+        Self::L1,
+        Self::L0a,
+        Self::L0b,
+        Self::L0c,
+        Self::Ub,
+        Self::L0aScale,
+        Self::L0bScale,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Gm => "gm",
+            Self::L1 => "l1",
+            Self::L0a => "l0a",
+            Self::L0b => "l0b",
+            Self::L0c => "l0c",
+            Self::Ub => "ub",
+            Self::L0aScale => "l0a_scale",
+            Self::L0bScale => "l0b_scale",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|space| space.name() == name)
+    }
+
+    /// Whether the space exists on `target`.
+    pub fn exists_on(self, target: Target) -> bool {
+        !matches!(
+            (self, target),
+            (Self::L0aScale | Self::L0bScale, Target::A2)
+        )
+    }
+}
+
+/// Hardware targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Atlas A2/A3 (NPU arch 2201).
+    A2,
+    /// Ascend 950 (NPU arch 3510).
+    A5,
+}
+
+impl Target {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::A2 => "a2",
+            Self::A5 => "a5",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "a2" => Some(Self::A2),
+            "a5" => Some(Self::A5),
+            _ => None,
+        }
+    }
+}
+
+/// Splits on top-level commas, respecting quotes and brackets.
+fn split_params(body: &str) -> Option<Vec<&str>> {
+    let mut params = Vec::new();
+    let mut depth = 0i32;
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut start = 0;
+    for (i, c) in body.char_indices() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '<' | '(' | '[' | '{' => depth += 1,
+            '>' | ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                params.push(&body[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if in_string || depth != 0 {
+        return None;
+    }
+    params.push(&body[start..]);
+    Some(params)
+}
+
+/// Decodes an MLIR string literal (`\\`, `\"`, `\n`, `\t` and `\XX` hex escapes).
+fn unquote(text: &str) -> Option<String> {
+    let inner = text.strip_prefix('"')?.strip_suffix('"')?;
+    let bytes = inner.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            out.push(bytes[i]);
+            i += 1;
+            continue;
+        }
+        let next = *bytes.get(i + 1)?;
+        match next {
+            b'\\' | b'"' => {
+                out.push(next);
+                i += 2;
+            }
+            b'n' => {
+                out.push(b'\n');
+                i += 2;
+            }
+            b't' => {
+                out.push(b'\t');
+                i += 2;
+            }
+            _ => {
+                let hex = inner.get(i + 1..i + 3)?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 3;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+fn quote(text: &str) -> String {
+    let mut out = String::from("\"");
+    for b in text.bytes() {
+        match b {
+            b'"' | b'\\' => out.push_str(&format!("\\{:02X}", b)),
+            0x20..=0x7e => out.push(b as char),
+            _ => out.push_str(&format!("\\{:02X}", b)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_printed_tensor_type() {
+        let t = TensorType::parse(
+            r#"!layout.tensor<f16, "l1", "((16,?),(16,?)):((16,256),(1,?))", "(100,?)">"#,
+        )
+        .expect("parse");
+        assert_eq!(t.elem, "f16");
+        assert_eq!(t.layout, "((16,?),(16,?)):((16,256),(1,?))");
+        assert_eq!(t.origin, "(100,?)");
+        assert_eq!(TensorType::parse(&t.to_string()), Some(t));
+        assert_eq!(TensorType::parse("memref<?xf16>"), None);
+        assert_eq!(TensorType::parse(r#"!layout.tensor<f16, "l1">"#), None);
+    }
+
+    #[test]
+    fn unquote_escapes() {
+        assert_eq!(unquote(r#""a\22b\\c""#).as_deref(), Some("a\"b\\c"));
+        assert_eq!(unquote(r#""a\2""#), None);
+    }
+
+    #[test]
+    fn spaces_and_targets() {
+        assert_eq!(
+            MemorySpace::from_name("l0a_scale"),
+            Some(MemorySpace::L0aScale)
+        );
+        assert!(!MemorySpace::L0aScale.exists_on(Target::A2));
+        assert_eq!(Target::from_name("a3"), None);
+    }
+}

@@ -1,0 +1,42 @@
+//! The Rust passes of `layout-opt`.
+//!
+//! Layout: one module per pass (`verify.rs` = `layout-verify`, later `fold.rs` = `layout-fold`,
+//! ...). Each module exposes `pub fn create() -> Pass` and a [`PassInfo`] entry in [`PASSES`];
+//! `layout-opt` builds its `--help`, its per-pass flags and its pipeline parser from that table.
+//!
+//! Rust passes cannot be registered by name in MLIR's pass registry, so pipelines that mix them
+//! with upstream passes are assembled by `layout-opt` (see `tools/layout-opt/src/pipeline.rs`).
+
+pub mod verify;
+
+use melior::pass::Pass;
+use std::ffi::CString;
+
+/// A Rust pass as the command line knows it.
+pub struct PassInfo {
+    /// Pipeline name and flag (`layout-verify` → `--layout-verify`).
+    pub argument: &'static str,
+    /// One-line description for `--help`.
+    pub description: &'static str,
+    /// Creates a fresh pass object.
+    pub create: fn() -> Pass,
+}
+
+/// Every Rust pass, in `--help` order.
+pub const PASSES: &[PassInfo] = &[PassInfo {
+    argument: verify::ARGUMENT,
+    description: verify::DESCRIPTION,
+    create: verify::create,
+}];
+
+/// Looks a Rust pass up by its pipeline name.
+pub fn find(argument: &str) -> Option<&'static PassInfo> {
+    PASSES.iter().find(|info| info.argument == argument)
+}
+
+/// Emits an error diagnostic at `location` through the context's diagnostic handlers.
+pub fn emit_error(location: melior::ir::Location, message: &str) {
+    let message = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
+    // Safety: valid location and NUL-terminated string for the duration of the call.
+    unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
+}
