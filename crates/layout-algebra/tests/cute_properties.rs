@@ -298,6 +298,12 @@ fn composition_is_function_composition() {
                 err += 1;
             }
         }
+        // Completeness: A composed with the identity of its own size, or with the compact layout
+        // of its own shape, is admissible and is A again.
+        for id in [Layout::new(Tuple::Int(a.size().unwrap()), Tuple::Int(1)).unwrap(), Layout::column_major(a.shape().clone()).unwrap()] {
+            let r = composition(&a, &id).unwrap_or_else(|e| panic!("{a} ∘ {id}: {e}"));
+            assert_eq!(offsets(&r), offsets(&a), "{a} ∘ {id} = {r}");
+        }
         // A compact layout composes with anything (its coalesced form is n:1; for size 1 it
         // is 1:0, which does not extend past the domain, hence the size > 1).
         let compact = Layout::column_major(a.shape().clone()).unwrap();
@@ -388,6 +394,12 @@ fn complement_fills_the_holes() {
         if !injective(&fa) {
             assert!(complement(&a, m).is_err(), "complement({a},{m}) of a non-injective layout");
         }
+        // Completeness: a structured layout (each stride a multiple of the extent of the leaves
+        // with smaller strides) is always complementable, whatever order its leaves are in.
+        let s = random_layout(&mut rng, Strides::Structured);
+        let m = rng.range(1, 2 * s.cosize().unwrap() + 8);
+        let r = complement(&s, m).unwrap_or_else(|e| panic!("complement({s},{m}): {e}"));
+        assert!(injective(&Layout::concat(&[filter(&s).unwrap(), r]).unwrap()));
     }
     eprintln!("complement: ok {ok} (nontrivial {nontrivial}), inadmissible {err}");
     assert!(ok > 1500 && nontrivial > 800 && err > 300, "ok {ok} nontrivial {nontrivial} err {err}");
@@ -405,6 +417,16 @@ fn right_inverse_is_a_right_inverse() {
         }
         if r.size().unwrap() >= 4 {
             long += 1;
+        }
+        // Appending a copy of one leaf as a new mode adds no offset, so it must not shrink the
+        // right inverse (a duplicate stride must be skipped, not end the chain).
+        let leaves = a.leaf_modes();
+        let k = rng.below(leaves.len() as u64) as usize;
+        let dup = Layout::concat(&[a.clone(), Layout::from_leaves(&[leaves[k]]).unwrap()]).unwrap();
+        let rd = right_inverse(&dup).unwrap();
+        assert_eq!(rd.size().unwrap(), r.size().unwrap(), "right_inverse({dup}) = {rd} vs right_inverse({a}) = {r}");
+        for i in 0..rd.size().unwrap() {
+            assert_eq!(at(&dup, at(&rd, i)), i);
         }
         // a bijection onto [0, size) has a full inverse
         let mut o = offsets(&a);
@@ -448,6 +470,19 @@ fn left_inverse_is_a_left_inverse() {
             }
         }
     }
+    // Completeness: injective structured layouts always have a left inverse.
+    let mut structured = 0;
+    for _ in 0..1000 {
+        let a = random_layout(&mut rng, Strides::Structured);
+        if injective(&a) {
+            structured += 1;
+            let r = left_inverse(&a).unwrap_or_else(|e| panic!("left_inverse({a}): {e}"));
+            for i in 0..a.size().unwrap() {
+                assert_eq!(at(&r, at(&a, i)), i, "R(A({i})) for A = {a}, R = {r}");
+            }
+        }
+    }
+    assert!(structured > 300, "{structured}");
     eprintln!("left_inverse: ok {ok}, inadmissible injective {err}, non-injective {noninj}");
     assert!(ok > 1000 && noninj > 300, "ok {ok} err {err} noninj {noninj}");
 }
@@ -482,7 +517,7 @@ fn divides_follow_composition() {
                 let comp = modes_of(&composition_by(&a, &t).unwrap());
                 assert_eq!(tiles.len(), parts.len());
                 assert_eq!(tiles[..], comp[..parts.len()], "{a} ⊘ {t}: {zd}");
-                if parts.len() == a.rank() && a.shape().is_int() == false {
+                if parts.len() == a.rank() && !a.shape().is_int() {
                     assert_eq!(zd.mode(0).unwrap(), composition_by(&a, &t).unwrap(), "{a} ⊘ {t}: {zd}");
                 }
             }
@@ -530,6 +565,20 @@ fn divides_follow_composition() {
             }
             Tiler::Keep => unreachable!(),
         }
+    }
+    // Completeness: dividing each mode by its own first leaf is always admissible, and the
+    // tile is that leaf.
+    for _ in 0..1000 {
+        let a = random_layout_in(&mut rng, 3, 6, 128, Strides::Mixed);
+        let ms = modes_of(&a);
+        let t = Tiler::ByMode(ms.iter().map(|m| Tiler::Layout(Layout::new(Tuple::Int(m.leaf_modes()[0].0), Tuple::Int(1)).unwrap())).collect());
+        let zd = zipped_divide(&a, &t).unwrap_or_else(|e| panic!("{a} ⊘ {t}: {e}"));
+        let tiles = modes_of(&zd.mode(0).unwrap());
+        for (m, tile) in ms.iter().zip(&tiles) {
+            let (s0, d0) = m.leaf_modes()[0];
+            assert_eq!(offsets(tile), (0..s0).map(|i| i * d0).collect::<Vec<_>>(), "{a} ⊘ {t}: {zd}");
+        }
+        assert_eq!(multiset(&zd), multiset(&a), "{a} ⊘ {t}: {zd}");
     }
     eprintln!("divide: ok {ok} (by mode {by_mode}), inadmissible {err}");
     assert!(ok > 1000 && by_mode > 500 && err > 100, "ok {ok} by-mode {by_mode} err {err}");
@@ -653,6 +702,16 @@ fn blocked_and_raked_products_zip_the_modes() {
         for j in 0..am[0].size().unwrap() {
             assert_eq!(at(&blm[0], j), at(&am[0], j));
         }
+    }
+    // Completeness: a compact block can be multiplied by anything (its complement is one mode).
+    for _ in 0..1000 {
+        let a = Layout::column_major(random_layout_in(&mut rng, 3, 4, 64, Strides::Mixed).shape().clone()).unwrap();
+        let b = random_layout_in(&mut rng, 3, 4, 16, Strides::Mixed);
+        let bl = blocked_product(&a, &b).unwrap_or_else(|e| panic!("blocked_product({a}, {b}): {e}"));
+        let rk = raked_product(&a, &b).unwrap_or_else(|e| panic!("raked_product({a}, {b}): {e}"));
+        let lp = logical_product(&a, &Tiler::Layout(b.clone())).unwrap();
+        assert_eq!(multiset(&bl), multiset(&lp));
+        assert_eq!(multiset(&rk), multiset(&lp));
     }
     eprintln!("blocked/raked: ok {ok}, inadmissible {err}");
     assert!(ok > 1200 && err > 100, "ok {ok} err {err}");

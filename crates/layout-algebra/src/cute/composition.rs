@@ -249,6 +249,10 @@ mod tests {
         // 7 at (2,1) where A(B(2,1)) = A(7) = 11.
         let e = composition(&l("(6,4):(1,10)"), &l("(3,2):(2,3)")).unwrap_err();
         assert!(matches!(&e, AlgebraError::Inadmissible { condition, .. } if condition.starts_with("right-distributivity: the modes of B together reach coordinate 7 >= 6 in mode 0 (6:1)")), "{e}");
+        // exactly at the boundary: 4 + 2 = 6 carries into the next mode (A(6) = 10, not 6)
+        let e = composition(&l("(6,4):(1,10)"), &l("(3,2):(2,2)")).unwrap_err();
+        assert!(matches!(&e, AlgebraError::Inadmissible { condition, .. } if condition.starts_with("right-distributivity: the modes of B together reach coordinate 6 >= 6")), "{e}");
+        assert_eq!(compose("(8,4):(1,10)", "(3,2):(2,2)").to_string(), "(3,2):(2,2)");
         // the same modes fit in a larger mode, and anything fits in the last (unbounded) mode
         assert_eq!(compose("(12,4):(1,20)", "(3,2):(2,3)").to_string(), "(3,2):(2,3)");
         assert_eq!(compose("6:1", "(3,2):(2,3)").to_string(), "(3,2):(2,3)");
