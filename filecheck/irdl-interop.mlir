@@ -11,6 +11,9 @@
 // RUN: mlir-opt --irdl-file=%layout_irdl %S/ops/offset.mlir | layout-opt | FileCheck %S/ops/offset.mlir
 // RUN: mlir-opt --irdl-file=%layout_irdl %S/ops/structure-errors.mlir --split-input-file --verify-diagnostics
 // RUN: mlir-opt --irdl-file=%layout_irdl %S/verify/verify-errors.mlir --split-input-file > /dev/null
+// RUN: mlir-opt --irdl-file=%layout_irdl %S/verify/verify-ok.mlir --split-input-file > /dev/null
+// RUN: mlir-opt --irdl-file=%layout_irdl %S/fold/fold.mlir --split-input-file > /dev/null
+// RUN: mlir-opt --irdl-file=%layout_irdl %S/../examples/gemm_tile.mlir | layout-opt --layout-verify --layout-fold | FileCheck %S/examples/gemm-tile.mlir
 // RUN: not mlir-opt --irdl-file=%layout_irdl %S/misspelled-op.mlir 2>&1 | FileCheck %S/misspelled-op.mlir --check-prefix=STOCK
 // RUN: mlir-opt --irdl-file=%layout_irdl %s | FileCheck %s
 

@@ -16,6 +16,14 @@
 //             or an explicit CuTe layout "((16,?),(16,?)):((16,256),(1,?))" where `?` is a
 //             dynamic leaf (bound by index operands of the op that creates the value)
 //     ORIGIN  the valid (logical) extent, CuTe int-tuple syntax: "(100,100)", "(?,64)"
+//             (catlass originShape; a pattern name is expanded for these dims, e.g. "NZ" with
+//             "(100,100)" covers 112x112 elements of which 100x100 are data). On "l0c", "NZ" is
+//             the accumulator layout with 16x16 fractals whatever ELEM (catlass L0C).
+//
+//   `?` leaves and their binding order (defined in dialects/layout/src/tensor_layout.rs):
+//   ORIGIN leaves left to right, then (explicit LAYOUT only) shape leaves, then stride leaves.
+//   The `dyn` operands of view/alloc bind them in this order; in a `tile` result type `?`
+//   leaves are derived values (computed from the parent and the coordinates), not operands.
 //
 //   #layout.target<"a2">   (module attribute `layout.target`; "a2" = Atlas A2/A3, arch 2201,
 //                           "a5" = Ascend 950, arch 3510)
@@ -68,8 +76,12 @@ irdl.dialect @layout {
     irdl.results(result: %result)
   }
 
-  // catlass GetTileLayout: the tile of static shape `shape` at tile coordinate `coord`
-  // (one index per mode); the result origin is clipped at tails.
+  // catlass GetTileLayout: the tile of static shape `shape` (elements, one extent per mode)
+  // whose top-left corner is at `coord`: ELEMENT coordinates in the parent's logical space
+  // (not a tile index), one index per mode. The result keeps the parent's strides; its shape
+  // is rebuilt from the parent's inner blocks and its origin is clipped at the tails,
+  // min(shape, max(parent origin - coord, 0)). Its layout applies to the parent's (global)
+  // coordinates. Tiles of fractal layouts must be fractal-aligned (layout-verify, spec B.7).
   irdl.operation @tile {
     %source = irdl.base @layout::@tensor
     %index = irdl.is index
@@ -106,7 +118,8 @@ irdl.dialect @layout {
     irdl.attributes { "accumulate" = %acc }
   }
 
-  // crd2offset: the element offset of coordinate `coord` (one index per mode).
+  // crd2offset: the element offset of coordinate `coord` (one index per mode) under the
+  // operand's layout (for a tile: the parent's coordinates give the parent's offset).
   irdl.operation @offset {
     %source = irdl.base @layout::@tensor
     %index = irdl.is index

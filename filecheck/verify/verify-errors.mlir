@@ -1,4 +1,4 @@
-// Errors of the Rust pass layout-verify (skeleton rules: target, memory spaces).
+// Errors of the Rust pass layout-verify: one case per rule (rule ids as in passes/src/verify/mod.rs).
 // RUN: layout-opt %s --split-input-file --verify-diagnostics --layout-verify
 
 // expected-error@+1 {{unknown target "a3"; expected "a2" (Atlas A2/A3, arch 2201) or "a5" (Ascend 950, arch 3510) (Atlas A3 is target "a2")}}
@@ -64,6 +64,532 @@ module attributes {layout.target = #layout.target<"a5">} {
 
 module {
   func.func @g() {
+    return
+  }
+}
+
+// -----
+// T2: element type unknown to the algebra.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    // expected-error@+1 {{invalid type !layout.tensor<i3, "l1", "NZ", "(16,16)">: unsupported element type: unknown element type `i3`}}
+    %0 = "layout.alloc"() : () -> !layout.tensor<i3, "l1", "NZ", "(16,16)">
+    return
+  }
+}
+
+// -----
+// T3: pattern names are case-sensitive.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    // expected-error@+1 {{invalid LAYOUT "Nz": unknown frame pattern `Nz`; pattern names are case-sensitive}}
+    %0 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "Nz", "(16,16)">
+    return
+  }
+}
+
+// -----
+// T3: CuTe syntax error, with the column inside the string.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    // expected-error@+1 {{invalid LAYOUT "((16,2),(16,2):((16,256),(1,512))": parse error at column 15}}
+    %0 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "((16,2),(16,2):((16,256),(1,512))", "(32,32)">
+    return
+  }
+}
+
+// -----
+// T3: ORIGIN syntax.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    // expected-error@+1 {{invalid ORIGIN "(16;16)"}}
+    %0 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16;16)">
+    return
+  }
+}
+
+// -----
+// T3: shape and stride not congruent.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<64xf16>) {
+    // expected-error@+1 {{layout "(8,8):(8,1,1)" with ORIGIN "(8,8)": layout shape and stride: (8,8) is not congruent with (8,1,1)}}
+    %0 = "layout.view"(%m) : (memref<64xf16>) -> !layout.tensor<f16, "gm", "(8,8):(8,1,1)", "(8,8)">
+    return
+  }
+}
+
+// -----
+// T3: no fractal layouts for 64-bit types.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    // expected-error@+1 {{layout NZ for i64: frame pattern: NZ does not support the 64-bit element type i64}}
+    %0 = "layout.alloc"() : () -> !layout.tensor<i64, "l1", "NZ", "(16,16)">
+    return
+  }
+}
+
+// -----
+// T3: shape arithmetic overflow is an error, not a panic.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    // expected-error@+1 {{integer overflow}}
+    %0 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(9223372036854775807,16)">
+    return
+  }
+}
+
+// -----
+// T4: L0A is ZZ on Atlas A2/A3 ...
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    // expected-error@+1 {{layout NZ is not legal for f16 in l0a on target "a2"; legal: ZZ}}
+    %0 = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "NZ", "(16,16)">
+    return
+  }
+}
+
+// -----
+// T4: ... and NZ on Ascend 950 (catlass spelling zZ = ZZ).
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @f() {
+    // expected-error@+1 {{layout zZ (= ZZ) is not legal for f16 in l0a on target "a5"; legal: NZ}}
+    %0 = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "zZ", "(16,16)">
+    return
+  }
+}
+
+// -----
+// T4: L0B is ZN.
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @f() {
+    // expected-error@+1 {{layout NZ is not legal for f16 in l0b on target "a5"; legal: ZN}}
+    %0 = "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "NZ", "(16,16)">
+    return
+  }
+}
+
+// -----
+// T4: L0C holds NZ with 16x16 fractals only.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    // expected-error@+1 {{layout ZN is not legal for f32 in l0c on target "a2"; legal: L0C}}
+    %0 = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "ZN", "(16,16)">
+    return
+  }
+}
+
+// -----
+// T4: L1 ZZ/NN only for MX scales on a5.
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @f() {
+    // expected-error@+1 {{layout ZZ is not legal for f16 in l1 on target "a5"; legal: NZ, ZN, NC1HWC0}}
+    %0 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "ZZ", "(16,16)">
+    return
+  }
+}
+
+// -----
+// T4: GM holds ND/DN/NZ..., not the L0A order on a2.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf16>) {
+    // expected-error@+1 {{layout ZZ is not legal for f16 in gm on target "a2"}}
+    %0 = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ZZ", "(16,16)">
+    return
+  }
+}
+
+// -----
+// T4: an explicit layout counts as the pattern it is recognized as.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    // expected-error@+1 {{layout "((16,2),(16,2)):((16,256),(1,512))" (recognized as NZ) is not legal for f16 in l0a on target "a2"; legal: ZZ}}
+    %0 = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "((16,2),(16,2)):((16,256),(1,512))", "(32,32)">
+    return
+  }
+}
+
+// -----
+// T4: unrecognized explicit layouts only in gm/ub.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    // expected-error@+1 {{the layout "(16,16):(17,2)" is not a frame pattern; in l1 on target "a2" the layout must be one of NZ, ZN, NC1HWC0}}
+    %0 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "(16,16):(17,2)", "(16,16)">
+    return
+  }
+}
+
+// -----
+// T5: C0 must match the element type (f32: C0 = 8, not 16).
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    // expected-error@+1 {{the explicit layout is NZ with C0 = 16, but NZ of f32 in l1 on target "a2" has C0 = 8}}
+    %0 = "layout.alloc"() : () -> !layout.tensor<f32, "l1", "((16,2),(16,2)):((16,256),(1,512))", "(32,32)">
+    return
+  }
+}
+
+// -----
+// T5: on l0c C0 is 16 whatever the element type.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    // expected-error@+1 {{the explicit layout is L0C with C0 = 8, but L0C of f32 in l0c on target "a2" has C0 = 16}}
+    %0 = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "((16,2),(8,4)):((8,128),(1,256))", "(32,32)">
+    return
+  }
+}
+
+// -----
+// V1: views are in gm, allocs on chip.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf16>) {
+    // expected-error@+1 {{layout.view binds a global-memory buffer, so its result must be in "gm", got "l1"}}
+    %0 = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
+    // expected-error@+1 {{layout.alloc allocates on-chip buffers}}
+    %1 = "layout.alloc"() : () -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    return
+  }
+}
+
+// -----
+// V2: one dyn operand per `?` leaf.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<?xf16>, %n: index) {
+    // expected-error@+1 {{layout.view needs 2 dynamic-leaf operand(s), one per `?` of !layout.tensor<f16, "gm", "ND", "(?,?)"> (origin leaves first, then layout leaves), got 1}}
+    %0 = "layout.view"(%m, %n) : (memref<?xf16>, index) -> !layout.tensor<f16, "gm", "ND", "(?,?)">
+    // expected-error@+1 {{layout.alloc needs 0 dynamic-leaf operand(s)}}
+    %1 = "layout.alloc"(%n) : (index) -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
+    return
+  }
+}
+
+// -----
+// V3: constant dyn operands must give a valid type.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    %c = arith.constant -16 : index
+    // expected-error@+1 {{the constant dynamic-leaf operands give an invalid type}}
+    %0 = "layout.alloc"(%c) : (index) -> !layout.tensor<f16, "l1", "NZ", "(?,16)">
+    return
+  }
+}
+
+// -----
+// V4: memref element type and size.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf32>, %s: memref<200xf16>) {
+    // expected-error@+1 {{the memref element type f32 differs from the tensor element type f16}}
+    %0 = "layout.view"(%m) : (memref<256xf32>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    // expected-error@+1 {{the layout (16,16):(16,1) spans 256 elements but the memref has only 200}}
+    %1 = "layout.view"(%s) : (memref<200xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    return
+  }
+}
+
+// -----
+// L1: load goes towards the cube, store takes results out.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf32>) {
+    %g = "layout.view"(%m) : (memref<256xf32>) -> !layout.tensor<f32, "gm", "ND", "(16,16)">
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
+    // expected-error@+1 {{layout.load moves data towards the cube; l0c -> gm goes the other way: use layout.store}}
+    "layout.load"(%c, %g) : (!layout.tensor<f32, "l0c", "NZ", "(16,16)">, !layout.tensor<f32, "gm", "ND", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+// L1: store in the load direction.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf16>) {
+    %g = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    %b = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
+    // expected-error@+1 {{layout.store takes results out of the cube; gm -> l1 goes the other way: use layout.load}}
+    "layout.store"(%g, %b) : (!layout.tensor<f16, "gm", "ND", "(16,16)">, !layout.tensor<f16, "l1", "NZ", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+// L1: Ascend 950 has no GM -> L0 path.
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @f(%m: memref<256xf16>) {
+    %g = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ZN", "(16,16)">
+    %b = "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "ZN", "(16,16)">
+    // expected-error@+1 {{layout.load: Ascend 950 (target "a5") has no gm -> l0b path; load through l1}}
+    "layout.load"(%g, %b) : (!layout.tensor<f16, "gm", "ZN", "(16,16)">, !layout.tensor<f16, "l0b", "ZN", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+// L1: no path between the two L0 buffers.
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @f() {
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "NZ", "(16,16)">
+    %b = "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "ZN", "(16,16)">
+    // expected-error@+1 {{layout.load: there is no data path l0a -> l0b}}
+    "layout.load"(%a, %b) : (!layout.tensor<f16, "l0a", "NZ", "(16,16)">, !layout.tensor<f16, "l0b", "ZN", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+// L2: DN -> NZ (DN2NZ) exists only on Ascend 950.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf16>) {
+    %g = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "DN", "(16,16)">
+    %b = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
+    // expected-error@+1 {{layout.load: no gm DN -> l1 NZ copy on target "a2"; legal pairs: ND->NZ, ND->ZN}}
+    "layout.load"(%g, %b) : (!layout.tensor<f16, "gm", "DN", "(16,16)">, !layout.tensor<f16, "l1", "NZ", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+// L2: L1 -> L0A must produce the target's L0A order (a5: NZ; ZN -> NZ is the transposed load).
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @f() {
+    %b = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
+    %s = "layout.alloc"() : () -> !layout.tensor<f16, "ub", "ND", "(16,16)">
+    // expected-error@+1 {{layout.store: no l1 NZ -> ub ND copy on target "a5"; legal pairs: ND->ND, DN->DN, NZ->NZ}}
+    "layout.store"(%b, %s) : (!layout.tensor<f16, "l1", "NZ", "(16,16)">, !layout.tensor<f16, "ub", "ND", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+// L2: NZ2DN out of L0C is Ascend 950 only.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf32>) {
+    %g = "layout.view"(%m) : (memref<256xf32>) -> !layout.tensor<f32, "gm", "DN", "(16,16)">
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
+    // expected-error@+1 {{layout.store: no l0c L0C -> gm DN copy on target "a2"}}
+    "layout.store"(%c, %g) : (!layout.tensor<f32, "l0c", "NZ", "(16,16)">, !layout.tensor<f32, "gm", "DN", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+// L2: a general strided GM view is no frame pattern, so it cannot feed the cube.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<1024xf16>) {
+    %g = "layout.view"(%m) : (memref<1024xf16>) -> !layout.tensor<f16, "gm", "(16,16):(2,32)", "(16,16)">
+    %b = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
+    // expected-error@+1 {{layout.load: gm "(16,16):(2,32)" -> l1 NZ: data movement needs layouts that are frame patterns}}
+    "layout.load"(%g, %b) : (!layout.tensor<f16, "gm", "(16,16):(2,32)", "(16,16)">, !layout.tensor<f16, "l1", "NZ", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+// L3: element types: equal, or a Fixpipe conversion out of L0C.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf32>) {
+    %g = "layout.view"(%m) : (memref<256xf32>) -> !layout.tensor<f32, "gm", "ND", "(16,16)">
+    %b = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
+    // expected-error@+1 {{layout.load: cannot convert f32 to f16 on the way gm -> l1}}
+    "layout.load"(%g, %b) : (!layout.tensor<f32, "gm", "ND", "(16,16)">, !layout.tensor<f16, "l1", "NZ", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+// L4: the source must fit the destination.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<8192xf16>) {
+    %g = "layout.view"(%m) : (memref<8192xf16>) -> !layout.tensor<f16, "gm", "ND", "(128,64)">
+    %b = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,64)">
+    // expected-error@+1 {{layout.load: the source extent 128 of mode 0 does not fit the destination extent 64}}
+    "layout.load"(%g, %b) : (!layout.tensor<f16, "gm", "ND", "(128,64)">, !layout.tensor<f16, "l1", "NZ", "(64,64)">) -> ()
+    return
+  }
+}
+
+// -----
+// X1: operand spaces.
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @f() {
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
+    %b = "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "ZN", "(16,16)">
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
+    // expected-error@+1 {{layout.matmul: operand A must be in l0a, got l1}}
+    "layout.matmul"(%a, %b, %c) {accumulate = false} : (!layout.tensor<f16, "l1", "NZ", "(16,16)">, !layout.tensor<f16, "l0b", "ZN", "(16,16)">, !layout.tensor<f32, "l0c", "NZ", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+// X2: f16 x f16 accumulates in f32.
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @f() {
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "NZ", "(16,16)">
+    %b = "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "ZN", "(16,16)">
+    %c = "layout.alloc"() : () -> !layout.tensor<i32, "l0c", "NZ", "(16,16)">
+    // expected-error@+1 {{layout.matmul: f16 x f16 accumulates in f32, but C is i32}}
+    "layout.matmul"(%a, %b, %c) {accumulate = true} : (!layout.tensor<f16, "l0a", "NZ", "(16,16)">, !layout.tensor<f16, "l0b", "ZN", "(16,16)">, !layout.tensor<i32, "l0c", "NZ", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+// X2: fp8 needs Ascend 950.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    %a = "layout.alloc"() : () -> !layout.tensor<f8E4M3FN, "l0a", "ZZ", "(16,32)">
+    %b = "layout.alloc"() : () -> !layout.tensor<f8E4M3FN, "l0b", "ZN", "(32,16)">
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
+    // expected-error@+1 {{layout.matmul: f8E4M3FN x f8E4M3FN matmul needs Ascend 950 (target "a5")}}
+    "layout.matmul"(%a, %b, %c) {accumulate = false} : (!layout.tensor<f8E4M3FN, "l0a", "ZZ", "(16,32)">, !layout.tensor<f8E4M3FN, "l0b", "ZN", "(32,16)">, !layout.tensor<f32, "l0c", "NZ", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+// X2: A and B must have the same element type.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(16,16)">
+    %b = "layout.alloc"() : () -> !layout.tensor<bf16, "l0b", "ZN", "(16,16)">
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
+    // expected-error@+1 {{layout.matmul: the cube does not multiply f16 by bf16}}
+    "layout.matmul"(%a, %b, %c) {accumulate = false} : (!layout.tensor<f16, "l0a", "ZZ", "(16,16)">, !layout.tensor<bf16, "l0b", "ZN", "(16,16)">, !layout.tensor<f32, "l0c", "NZ", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+// X3: A is M x K, B is K x N, C is M x N.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(128,64)">
+    %b = "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "ZN", "(32,256)">
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(128,256)">
+    // expected-error@+1 {{layout.matmul: K (A cols vs B rows) differs: 64 vs 32}}
+    "layout.matmul"(%a, %b, %c) {accumulate = false} : (!layout.tensor<f16, "l0a", "ZZ", "(128,64)">, !layout.tensor<f16, "l0b", "ZN", "(32,256)">, !layout.tensor<f32, "l0c", "NZ", "(128,256)">) -> ()
+    return
+  }
+}
+
+// -----
+// X3: M differs.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(128,64)">
+    %b = "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "ZN", "(64,256)">
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(64,256)">
+    // expected-error@+1 {{layout.matmul: M (A rows vs C rows) differs: 128 vs 64}}
+    "layout.matmul"(%a, %b, %c) {accumulate = false} : (!layout.tensor<f16, "l0a", "ZZ", "(128,64)">, !layout.tensor<f16, "l0b", "ZN", "(64,256)">, !layout.tensor<f32, "l0c", "NZ", "(64,256)">) -> ()
+    return
+  }
+}
+
+// -----
+// G1: one coordinate and one extent per mode.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%i: index) {
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,64)">
+    // expected-error@+1 {{layout.tile: the parent has 2 mode(s); give one coordinate and one `shape` extent per mode (got 1 coordinate(s), 2 extent(s))}}
+    %t = "layout.tile"(%a, %i) {shape = array<i64: 16, 16>} : (!layout.tensor<f16, "l1", "NZ", "(64,64)">, index) -> !layout.tensor<f16, "l1", "((16,1),(16,1)):((16,256),(1,1024))", "(?,?)">
+    return
+  }
+}
+
+// -----
+// G1: the shape attribute is an i64 array of positive extents.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%i: index) {
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,64)">
+    // expected-error@+1 {{layout.tile: `shape` must be an array<i64: ...> of tile extents}}
+    %t = "layout.tile"(%a, %i, %i) {shape = array<i32: 16, 16>} : (!layout.tensor<f16, "l1", "NZ", "(64,64)">, index, index) -> !layout.tensor<f16, "l1", "((16,1),(16,1)):((16,256),(1,1024))", "(?,?)">
+    // expected-error@+1 {{layout.tile: tile extents must be positive, got 0}}
+    %u = "layout.tile"(%a, %i, %i) {shape = array<i64: 0, 16>} : (!layout.tensor<f16, "l1", "NZ", "(64,64)">, index, index) -> !layout.tensor<f16, "l1", "((16,1),(16,1)):((16,256),(1,1024))", "(?,?)">
+    return
+  }
+}
+
+// -----
+// G1: the tile keeps the parent's element type and space.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%i: index) {
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,64)">
+    // expected-error@+1 {{layout.tile: the tile keeps the parent's element type and memory space (f16, "l1"), got (f16, "ub")}}
+    %t = "layout.tile"(%a, %i, %i) {shape = array<i64: 16, 16>} : (!layout.tensor<f16, "l1", "NZ", "(64,64)">, index, index) -> !layout.tensor<f16, "ub", "((16,1),(16,1)):((16,256),(1,1024))", "(?,?)">
+    return
+  }
+}
+
+// -----
+// G2: the result type must agree with GetTileLayout (here: the clipped origin is (4,4)).
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    %c96 = arith.constant 96 : index
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(100,100)">
+    // expected-error@+1 {{layout.tile: the result type does not match the tile: origin leaf 0 is 32 but the tile's is 4; the tile is LAYOUT "((16,2),(16,3)):((16,256),(1,1792))" ORIGIN "(4,4)"}}
+    %t = "layout.tile"(%a, %c96, %c96) {shape = array<i64: 32, 48>} : (!layout.tensor<f16, "l1", "NZ", "(100,100)">, index, index) -> !layout.tensor<f16, "l1", "((16,2),(16,3)):((16,256),(1,1792))", "(32,48)">
+    return
+  }
+}
+
+// -----
+// G2: a static claim about a value that depends on a dynamic coordinate.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%i: index) {
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(100,100)">
+    // expected-error@+1 {{origin leaf 0 is declared 32 but it is dynamic (min(32, max(100 - c0, 0))}}
+    %t = "layout.tile"(%a, %i, %i) {shape = array<i64: 32, 48>} : (!layout.tensor<f16, "l1", "NZ", "(100,100)">, index, index) -> !layout.tensor<f16, "l1", "((16,2),(16,3)):((16,256),(1,1792))", "(32,?)">
+    return
+  }
+}
+
+// -----
+// G2: wrong strides (a tile inherits the parent's strides).
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%i: index) {
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(100,100)">
+    // expected-error@+1 {{stride leaf 3 is 768 but the tile's is 1792}}
+    %t = "layout.tile"(%a, %i, %i) {shape = array<i64: 32, 48>} : (!layout.tensor<f16, "l1", "NZ", "(100,100)">, index, index) -> !layout.tensor<f16, "l1", "((16,2),(16,3)):((16,256),(1,768))", "(?,?)">
+    return
+  }
+}
+
+// -----
+// G3: tiles of fractal layouts start on fractal boundaries (spec B.7) ...
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    %c8 = arith.constant 8 : index
+    %c0 = arith.constant 0 : index
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(100,100)">
+    // expected-error@+1 {{layout.tile: coordinate 0 = 8 is not a multiple of the 16×16 inner block of NZ; cube data movement needs fractal-aligned tile origins}}
+    %t = "layout.tile"(%a, %c8, %c0) {shape = array<i64: 32, 48>} : (!layout.tensor<f16, "l1", "NZ", "(100,100)">, index, index) -> !layout.tensor<f16, "l1", "((16,2),(16,3)):((16,256),(1,1792))", "(?,?)">
+    return
+  }
+}
+
+// -----
+// G3: ... and cover whole fractals (f32 NZ: 16x8 inner block).
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%i: index) {
+    %a = "layout.alloc"() : () -> !layout.tensor<f32, "l1", "NZ", "(64,64)">
+    // expected-error@+1 {{layout.tile: tile extent 1 = 12 is not a multiple of the 16×8 inner block of NZ}}
+    %t = "layout.tile"(%a, %i, %i) {shape = array<i64: 16, 12>} : (!layout.tensor<f32, "l1", "NZ", "(64,64)">, index, index) -> !layout.tensor<f32, "l1", "((16,1),(8,2)):((8,128),(1,512))", "(?,?)">
+    return
+  }
+}
+
+// -----
+// O1: one coordinate per mode, non-negative, offset within i64.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%i: index) {
+    %neg = arith.constant -1 : index
+    %big = arith.constant 9223372036854775807 : index
+    %zero = arith.constant 0 : index
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,64)">
+    // expected-error@+1 {{layout.offset: the layout has 2 mode(s) but 1 coordinate(s) were given}}
+    %o = "layout.offset"(%a, %i) : (!layout.tensor<f16, "l1", "NZ", "(64,64)">, index) -> index
+    // expected-error@+1 {{layout.offset: coordinates must be non-negative, got -1}}
+    %p = "layout.offset"(%a, %neg, %i) : (!layout.tensor<f16, "l1", "NZ", "(64,64)">, index, index) -> index
+    // expected-error@+1 {{layout.offset: integer overflow}}
+    %q = "layout.offset"(%a, %zero, %big) : (!layout.tensor<f16, "l1", "NZ", "(64,64)">, index, index) -> index
     return
   }
 }

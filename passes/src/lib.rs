@@ -1,12 +1,14 @@
 //! The Rust passes of `layout-opt`.
 //!
-//! Layout: one module per pass (`verify.rs` = `layout-verify`, later `fold.rs` = `layout-fold`,
-//! ...). Each module exposes `pub fn create() -> Pass` and a [`PassInfo`] entry in [`PASSES`];
+//! Layout: one module per pass (`verify/` = `layout-verify`, `fold.rs` = `layout-fold`, ...). Each module exposes `pub fn create() -> Pass` and a [`PassInfo`] entry in [`PASSES`];
 //! `layout-opt` builds its `--help`, its per-pass flags and its pipeline parser from that table.
 //!
 //! Rust passes cannot be registered by name in MLIR's pass registry, so pipelines that mix them
 //! with upstream passes are assembled by `layout-opt` (see `tools/layout-opt/src/pipeline.rs`).
 
+pub mod fold;
+pub mod ir;
+pub mod tile;
 pub mod verify;
 
 use melior::pass::Pass;
@@ -23,11 +25,18 @@ pub struct PassInfo {
 }
 
 /// Every Rust pass, in `--help` order.
-pub const PASSES: &[PassInfo] = &[PassInfo {
-    argument: verify::ARGUMENT,
-    description: verify::DESCRIPTION,
-    create: verify::create,
-}];
+pub const PASSES: &[PassInfo] = &[
+    PassInfo {
+        argument: verify::ARGUMENT,
+        description: verify::DESCRIPTION,
+        create: verify::create,
+    },
+    PassInfo {
+        argument: fold::ARGUMENT,
+        description: fold::DESCRIPTION,
+        create: fold::create,
+    },
+];
 
 /// Looks a Rust pass up by its pipeline name.
 pub fn find(argument: &str) -> Option<&'static PassInfo> {

@@ -4,9 +4,22 @@
 //! into each context at start-up with MLIR's IRDL loader, so MLIR itself parses and structurally
 //! verifies `layout` ops and types, and a misspelled op name is an error.
 //!
+//! Rust API:
+//! - [`types`]: [`TensorType`] (the four parameters of `!layout.tensor` as text), [`MemorySpace`],
+//!   [`Target`];
+//! - [`tensor_layout`]: the typed accessors into `layout-algebra` values and back —
+//!   [`TensorType::resolve`] → [`TensorLayout`] (`elem: ElementType`, `space`, `pattern()`,
+//!   `layout: Layout<SymExpr>` with the origin, `?` leaves as symbols `d0, d1, ...` in the one
+//!   documented binding order), [`TensorType::bind`], [`TensorType::from_layout`],
+//!   `layout_strings` (print `?` for non-constant leaves);
+//! - [`legality`]: per-target hardware tables (layouts per memory space, copy pairs and their
+//!   direction, cube element types).
+//!
 //! Only the dialects the project uses are registered (not `register_all_dialects`): this keeps
 //! start-up fast and the binaries small (see `tools/layout-opt/README.md`).
 
+pub mod legality;
+pub mod tensor_layout;
 pub mod types;
 
 use melior::{
@@ -16,6 +29,7 @@ use melior::{
     Context, StringRef,
 };
 
+pub use tensor_layout::{LayoutParam, LayoutTypeError, TensorLayout};
 pub use types::{MemorySpace, Target, TensorType};
 
 /// The IRDL definition of the `layout` dialect.

@@ -2,8 +2,8 @@
 //!
 //! IRDL-defined types and attributes have no C-API accessors for their parameters, so these
 //! helpers read the printed form (which MLIR produces canonically) and build values by parsing
-//! text. Turning the layout/origin strings into `layout-algebra` values is the verifier's and
-//! folder's job (issue 3, next steps); this module only splits the parameters.
+//! text. Turning the layout/origin strings into `layout-algebra` values is done in
+//! [`crate::tensor_layout`]; this module only splits the parameters.
 
 use melior::{
     ir::{Attribute, Type},

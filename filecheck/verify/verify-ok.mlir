@@ -1,0 +1,77 @@
+// Programs layout-verify accepts: legal layouts per space and target, legal copy pairs in
+// both directions, the cube's element types, aligned tiles, bound dynamic leaves.
+// RUN: layout-opt %s --split-input-file --layout-verify | FileCheck %s
+
+// CHECK-LABEL: func.func @a2_pipeline
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @a2_pipeline(%ma: memref<?xf16>, %mb: memref<?xf16>, %mc: memref<?xf32>, %m: index, %n: index, %k: index, %i: index) {
+    %ga = "layout.view"(%ma, %m, %k) : (memref<?xf16>, index, index) -> !layout.tensor<f16, "gm", "ND", "(?,?)">
+    %gb = "layout.view"(%mb, %k, %n) : (memref<?xf16>, index, index) -> !layout.tensor<f16, "gm", "DN", "(?,?)">
+    %gc = "layout.view"(%mc, %m, %n) : (memref<?xf32>, index, index) -> !layout.tensor<f32, "gm", "ND", "(?,?)">
+    %ta = "layout.tile"(%ga, %i, %i) {shape = array<i64: 128, 64>} : (!layout.tensor<f16, "gm", "ND", "(?,?)">, index, index) -> !layout.tensor<f16, "gm", "(128,64):(?,1)", "(?,?)">
+    %tb = "layout.tile"(%gb, %i, %i) {shape = array<i64: 64, 256>} : (!layout.tensor<f16, "gm", "DN", "(?,?)">, index, index) -> !layout.tensor<f16, "gm", "(64,256):(1,?)", "(?,?)">
+    %a1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "zN", "(128,64)">
+    %b1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "nZ", "(64,256)">
+    "layout.load"(%ta, %a1) : (!layout.tensor<f16, "gm", "(128,64):(?,1)", "(?,?)">, !layout.tensor<f16, "l1", "zN", "(128,64)">) -> ()
+    "layout.load"(%tb, %b1) : (!layout.tensor<f16, "gm", "(64,256):(1,?)", "(?,?)">, !layout.tensor<f16, "l1", "nZ", "(64,256)">) -> ()
+    %a0 = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(128,64)">
+    %b0 = "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "ZN", "(64,256)">
+    %c0 = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(128,256)">
+    "layout.load"(%a1, %a0) : (!layout.tensor<f16, "l1", "zN", "(128,64)">, !layout.tensor<f16, "l0a", "ZZ", "(128,64)">) -> ()
+    "layout.load"(%b1, %b0) : (!layout.tensor<f16, "l1", "nZ", "(64,256)">, !layout.tensor<f16, "l0b", "ZN", "(64,256)">) -> ()
+    "layout.matmul"(%a0, %b0, %c0) {accumulate = false} : (!layout.tensor<f16, "l0a", "ZZ", "(128,64)">, !layout.tensor<f16, "l0b", "ZN", "(64,256)">, !layout.tensor<f32, "l0c", "NZ", "(128,256)">) -> ()
+    %tc = "layout.tile"(%gc, %i, %i) {shape = array<i64: 128, 256>} : (!layout.tensor<f32, "gm", "ND", "(?,?)">, index, index) -> !layout.tensor<f32, "gm", "(128,256):(?,1)", "(?,?)">
+    "layout.store"(%c0, %tc) : (!layout.tensor<f32, "l0c", "NZ", "(128,256)">, !layout.tensor<f32, "gm", "(128,256):(?,1)", "(?,?)">) -> ()
+    return
+  }
+}
+
+// -----
+
+// Ascend 950: L0A is NZ, DN -> NZ exists, int8 accumulates in int32, fp8 in f32, L0C -> UB,
+// NZ2DN, MX scales in ZZ/NN.
+// CHECK-LABEL: func.func @a5_paths
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @a5_paths(%mg: memref<4096xi8>, %mo: memref<1024xi32>, %ms: memref<64xf8E8M0FNU>) {
+    %g = "layout.view"(%mg) : (memref<4096xi8>) -> !layout.tensor<i8, "gm", "DN", "(32,64)">
+    %a1 = "layout.alloc"() : () -> !layout.tensor<i8, "l1", "NZ", "(32,64)">
+    "layout.load"(%g, %a1) : (!layout.tensor<i8, "gm", "DN", "(32,64)">, !layout.tensor<i8, "l1", "NZ", "(32,64)">) -> ()
+    %a0 = "layout.alloc"() : () -> !layout.tensor<i8, "l0a", "NZ", "(32,64)">
+    "layout.load"(%a1, %a0) : (!layout.tensor<i8, "l1", "NZ", "(32,64)">, !layout.tensor<i8, "l0a", "NZ", "(32,64)">) -> ()
+    %b0 = "layout.alloc"() : () -> !layout.tensor<i8, "l0b", "ZN", "(64,32)">
+    %b1 = "layout.alloc"() : () -> !layout.tensor<i8, "l1", "NZ", "(64,32)">
+    "layout.load"(%b1, %b0) : (!layout.tensor<i8, "l1", "NZ", "(64,32)">, !layout.tensor<i8, "l0b", "ZN", "(64,32)">) -> ()
+    %c0 = "layout.alloc"() : () -> !layout.tensor<i32, "l0c", "zN", "(32,32)">
+    "layout.matmul"(%a0, %b0, %c0) {accumulate = true} : (!layout.tensor<i8, "l0a", "NZ", "(32,64)">, !layout.tensor<i8, "l0b", "ZN", "(64,32)">, !layout.tensor<i32, "l0c", "zN", "(32,32)">) -> ()
+    %o = "layout.view"(%mo) : (memref<1024xi32>) -> !layout.tensor<i32, "gm", "DN", "(32,32)">
+    "layout.store"(%c0, %o) : (!layout.tensor<i32, "l0c", "zN", "(32,32)">, !layout.tensor<i32, "gm", "DN", "(32,32)">) -> ()
+    %u = "layout.alloc"() : () -> !layout.tensor<f16, "ub", "ND", "(32,32)">
+    "layout.store"(%c0, %u) : (!layout.tensor<i32, "l0c", "zN", "(32,32)">, !layout.tensor<f16, "ub", "ND", "(32,32)">) -> ()
+    %e = "layout.alloc"() : () -> !layout.tensor<f8E4M3FN, "l0a", "NZ", "(16,32)">
+    %f = "layout.alloc"() : () -> !layout.tensor<f8E5M2, "l0b", "ZN", "(32,16)">
+    %h = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
+    "layout.matmul"(%e, %f, %h) {accumulate = false} : (!layout.tensor<f8E4M3FN, "l0a", "NZ", "(16,32)">, !layout.tensor<f8E5M2, "l0b", "ZN", "(32,16)">, !layout.tensor<f32, "l0c", "NZ", "(16,16)">) -> ()
+    %sg = "layout.view"(%ms) : (memref<64xf8E8M0FNU>) -> !layout.tensor<f8E8M0FNU, "gm", "ScaleADN", "(16,4)">
+    %s1 = "layout.alloc"() : () -> !layout.tensor<f8E8M0FNU, "l1", "ZZ", "(16,4)">
+    "layout.load"(%sg, %s1) : (!layout.tensor<f8E8M0FNU, "gm", "ScaleADN", "(16,4)">, !layout.tensor<f8E8M0FNU, "l1", "ZZ", "(16,4)">) -> ()
+    %s0 = "layout.alloc"() : () -> !layout.tensor<f8E8M0FNU, "l0a_scale", "ZZ", "(16,4)">
+    "layout.load"(%s1, %s0) : (!layout.tensor<f8E8M0FNU, "l1", "ZZ", "(16,4)">, !layout.tensor<f8E8M0FNU, "l0a_scale", "ZZ", "(16,4)">) -> ()
+    return
+  }
+}
+
+// -----
+
+// Explicit layouts equal to patterns, aligned constant tiles with the algebra's type, tails.
+// CHECK-LABEL: func.func @explicit
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @explicit() -> index {
+    %c96 = arith.constant 96 : index
+    %c0 = arith.constant 0 : index
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "((16,7),(16,7)):((16,256),(1,1792))", "(100,100)">
+    %t = "layout.tile"(%a, %c96, %c96) {shape = array<i64: 32, 48>} : (!layout.tensor<f16, "l1", "((16,7),(16,7)):((16,256),(1,1792))", "(100,100)">, index, index) -> !layout.tensor<f16, "l1", "((16,2),(16,3)):((16,256),(1,1792))", "(4,4)">
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "((16,2),(16,2)):((16,256),(1,512))", "(32,32)">
+    %o = "layout.offset"(%t, %c96, %c0) : (!layout.tensor<f16, "l1", "((16,2),(16,3)):((16,256),(1,1792))", "(4,4)">, index, index) -> index
+    return %o : index
+  }
+}

@@ -1,0 +1,193 @@
+//! `layout-verify`: semantic checks that IRDL cannot express, each a located error
+//! (`file:line:col: error: ...` at the op that defines the offending value or the op that
+//! breaks the rule).
+//!
+//! Rules (each has a case in `filecheck/verify/verify-errors.mlir`):
+//!
+//! Module
+//! - M1 a module that uses the `layout` dialect carries `layout.target = #layout.target<"a2"|"a5">`
+//!   (known name, `#layout.target` attribute).
+//!
+//! Types (`types.rs`; every `!layout.tensor` result and block argument)
+//! - T1 the memory space is known and exists on the target (MX scale buffers only on a5);
+//! - T2 the element type is one the algebra knows (`ElementType`);
+//! - T3 LAYOUT is a pattern name or CuTe `shape:stride`, ORIGIN a CuTe int tuple (`?` allowed);
+//!   the layout is well formed (frame_layout/Layout errors: congruence, 64-bit fractals, odd
+//!   NN rows, ...), and all shape arithmetic stays in i64 (overflow is an error);
+//! - T4 the layout is legal for the memory space on the target (`legality::legal_patterns`; an
+//!   explicit layout counts as the pattern it is recognized as; unrecognized layouts only in
+//!   gm/ub). Not applied to `layout.tile` results, whose legality is the parent's (G2 checks
+//!   them against the algebra);
+//! - T5 an explicit layout recognized as a fractal pattern has the C0 of its element type
+//!   (`frame_c0`: f16 → 16, f32 → 8, i8 → 32, L0C → 16, MX scales → 2).
+//!
+//! Ops (`ops.rs`)
+//! - V1 `layout.view` produces a gm tensor; `layout.alloc` an on-chip one (not gm);
+//! - V2 view/alloc: one `dyn` operand per `?` leaf of the result type (binding order: origin
+//!   leaves, then layout leaves; see `layout_dialect::tensor_layout`);
+//! - V3 view/alloc: `dyn` operands that are constants give a valid type (no negative extents);
+//! - V4 view: the memref element type is the tensor's, and a static memref holds the layout's
+//!   cosize when both are static;
+//! - L1 load/store: a data path exists between the spaces on the target and goes the op's way
+//!   (load towards the cube, store out of it);
+//! - L2 load/store: the (src layout → dst layout) pair is legal on the target (spec §D.2/§D.3);
+//! - L3 load/store: element types equal, or a Fixpipe conversion out of l0c;
+//! - L4 load/store: static origins have the same rank and the source fits the destination;
+//! - X1 matmul: A in l0a, B in l0b, C in l0c;
+//! - X2 matmul: element types A × B → C legal on the target (f16/bf16/f32 → f32, i8 → i32,
+//!   fp8/fp4 → f32 on a5);
+//! - X3 matmul: origins are M×K, K×N, M×N (checked when static);
+//! - G1 tile: `shape` is `array<i64>` with one positive extent per coordinate, one coordinate
+//!   per mode of the parent; the result has the parent's element type and space;
+//! - G2 tile: the result type agrees with `tile_layout(parent, shape, coord)` (every static leaf
+//!   equal, `?` only where the algebra gives a value, never a static claim on a dynamic value);
+//! - G3 tile: tiles of fractal layouts (NZ ZN ZZ NN L0C) have static coordinates and extents
+//!   that are multiples of the inner block (16 × C0, C0 × 16, 16 × 16), as cube data movement
+//!   requires (spec §B.7); dynamic coordinates are a run-time precondition;
+//! - O1 offset: one coordinate per mode; constant coordinates are non-negative and their
+//!   offset fits in i64.
+
+mod ops;
+mod types;
+
+use crate::emit_error;
+use layout_dialect::{types::target_name, Target, TARGET_ATTRIBUTE};
+use melior::{
+    ir::{
+        operation::{OperationLike, WalkOrder, WalkResult},
+        r#type::TypeId,
+        BlockLike, Location, OperationRef, RegionLike, ValueLike,
+    },
+    pass::{create_external, ExternalPass, Pass},
+};
+
+pub const ARGUMENT: &str = "layout-verify";
+pub const DESCRIPTION: &str =
+    "Check layout-dialect semantics: target, space x layout legality, copy pairs, matmul, tiles, dynamic leaves, C0";
+
+#[repr(align(8))]
+struct PassId;
+static PASS_ID: PassId = PassId;
+
+/// Creates the pass. It runs on any operation; the target is read from the nearest enclosing
+/// op (or the op itself) that carries `layout.target`.
+pub fn create() -> Pass {
+    create_external(
+        run,
+        TypeId::create(&PASS_ID),
+        "LayoutVerify",
+        ARGUMENT,
+        DESCRIPTION,
+        "",
+        &[],
+    )
+}
+
+fn run(root: OperationRef, pass: ExternalPass) {
+    if !verify(root) {
+        pass.signal_failure();
+    }
+}
+
+/// Collects errors; every error is emitted at once.
+pub(crate) struct Checker {
+    pub target: Option<Target>,
+    pub ok: bool,
+}
+
+impl Checker {
+    pub fn error(&mut self, location: Location, message: &str) {
+        emit_error(location, message);
+        self.ok = false;
+    }
+}
+
+/// Finds the target on `root` or its nearest ancestor: `Ok(None)` when there is none,
+/// `Err(())` after emitting an error for a malformed one.
+pub(crate) fn find_target(root: OperationRef) -> Result<Option<Target>, ()> {
+    let mut holder = Some(root);
+    while let Some(op) = holder {
+        if let Ok(attr) = op.attribute(TARGET_ATTRIBUTE) {
+            let location = op.location();
+            return match target_name(attr) {
+                None => {
+                    emit_error(
+                        location,
+                        &format!(
+                            "'{TARGET_ATTRIBUTE}' must be #layout.target<\"a2\"> or #layout.target<\"a5\">, got {attr}"
+                        ),
+                    );
+                    Err(())
+                }
+                Some(name) => match Target::from_name(&name) {
+                    Some(t) => Ok(Some(t)),
+                    None => {
+                        let hint = if name == "a3" {
+                            " (Atlas A3 is target \"a2\")"
+                        } else {
+                            ""
+                        };
+                        emit_error(
+                            location,
+                            &format!(
+                                "unknown target \"{name}\"; expected \"a2\" (Atlas A2/A3, arch 2201) or \"a5\" (Ascend 950, arch 3510){hint}"
+                            ),
+                        );
+                        Err(())
+                    }
+                },
+            };
+        }
+        holder = op.parent_operation();
+    }
+    Ok(None)
+}
+
+/// Runs every check on `root` and what it contains; returns false after emitting errors.
+pub fn verify(root: OperationRef) -> bool {
+    let (target, has_target, mut ok) = match find_target(root) {
+        Ok(t) => (t, t.is_some(), true),
+        Err(()) => (None, true, false),
+    };
+    let mut checker = Checker { target, ok: true };
+
+    let mut uses_layout = false;
+    root.walk(WalkOrder::PreOrder, |op| {
+        let name = crate::ir::op_name(&op);
+        if name.starts_with("layout.") {
+            uses_layout = true;
+        }
+        let location = op.location();
+        // A tile's result type may leave `?` where the algebra knows the value; its legality
+        // is its parent's (same strides and inner blocks), and G2 checks it against the algebra.
+        let derived = name == "layout.tile";
+        for result in op.results() {
+            uses_layout |= types::check_type(result.r#type(), location, derived, &mut checker);
+        }
+        for region in op.regions() {
+            let mut block = region.first_block();
+            while let Some(b) = block {
+                for index in 0..b.argument_count() {
+                    if let Ok(argument) = b.argument(index) {
+                        uses_layout |=
+                            types::check_type(argument.r#type(), location, false, &mut checker);
+                    }
+                }
+                block = b.next_in_region();
+            }
+        }
+        ops::check_op(&op, &name, &mut checker);
+        WalkResult::Advance
+    });
+
+    if uses_layout && !has_target {
+        emit_error(
+            root.location(),
+            &format!(
+                "the layout dialect is used but no enclosing op has a '{TARGET_ATTRIBUTE}' attribute (add `attributes {{{TARGET_ATTRIBUTE} = #layout.target<\"a2\">}}` or \"a5\" to the module)"
+            ),
+        );
+        ok = false;
+    }
+    ok && checker.ok
+}

@@ -1,0 +1,457 @@
+//! Rules V*, L*, X*, G*, O*: the `layout` ops (see the list in `mod.rs`).
+
+use super::Checker;
+use crate::{
+    ir::{constant_int, defining_op, i64_array, memref_info, op_name, tensor_of},
+    tile,
+};
+use layout_algebra::{ascend::FramePattern, IndexValue};
+use layout_dialect::{
+    legality::{copy_element_types, direction, legal_pairs, matmul_accumulator, Direction},
+    tensor_layout::layout_strings,
+    MemorySpace, TensorLayout, TensorType,
+};
+use melior::ir::{operation::OperationLike, Location, OperationRef, ValueLike};
+
+/// The resolved type of operand `i`; `None` if it is not a valid tensor (reported at its
+/// definition).
+fn operand_layout(op: &OperationRef, i: usize) -> Option<(TensorType, TensorLayout)> {
+    let t = tensor_of(op.operand(i).ok()?)?;
+    let r = t.resolve().ok()?;
+    Some((t, r))
+}
+
+fn result_layout(op: &OperationRef) -> Option<(TensorType, TensorLayout)> {
+    let t = tensor_of(op.result(0).ok()?.into())?;
+    let r = t.resolve().ok()?;
+    Some((t, r))
+}
+
+pub(super) fn check_op(op: &OperationRef, name: &str, c: &mut Checker) {
+    let location = op.location();
+    match name {
+        "layout.view" | "layout.alloc" => check_view_alloc(op, name, location, c),
+        "layout.load" => check_copy(op, Direction::Load, location, c),
+        "layout.store" => check_copy(op, Direction::Store, location, c),
+        "layout.matmul" => check_matmul(op, location, c),
+        "layout.tile" => check_tile(op, location, c),
+        "layout.offset" => check_offset(op, location, c),
+        _ => {}
+    }
+}
+
+fn check_view_alloc(op: &OperationRef, name: &str, location: Location, c: &mut Checker) {
+    let Some((ty, r)) = result_layout(op) else {
+        return;
+    };
+    // V1.
+    let is_view = name == "layout.view";
+    if is_view && r.space != MemorySpace::Gm {
+        c.error(location, &format!("layout.view binds a global-memory buffer, so its result must be in \"gm\", got \"{}\" (on-chip buffers come from layout.alloc)", r.space.name()));
+    }
+    if !is_view && r.space == MemorySpace::Gm {
+        c.error(location, "layout.alloc allocates on-chip buffers (l1, l0a, l0b, l0c, ub, ...); a \"gm\" tensor comes from layout.view of a memref");
+    }
+    // V2.
+    let first_dyn = usize::from(is_view);
+    let dyn_count = op.operand_count().saturating_sub(first_dyn);
+    if dyn_count != r.num_dynamic() {
+        c.error(
+            location,
+            &format!(
+                "{name} needs {} dynamic-leaf operand(s), one per `?` of {ty} (origin leaves first, then layout leaves), got {dyn_count}",
+                r.num_dynamic()
+            ),
+        );
+        return;
+    }
+    // V3.
+    let values: Vec<Option<i64>> = (first_dyn..op.operand_count())
+        .map(|i| op.operand(i).ok().and_then(constant_int))
+        .collect();
+    let mut bound = r.clone();
+    if values.iter().any(Option::is_some) {
+        match ty.bind(&values).and_then(|b| b.resolve()) {
+            Ok(b) => bound = b,
+            Err(e) => {
+                c.error(
+                    location,
+                    &format!("the constant dynamic-leaf operands give an invalid type: {e}"),
+                );
+                return;
+            }
+        }
+    }
+    // V4.
+    if is_view {
+        let Some((elem, count)) = op.operand(0).ok().and_then(|v| memref_info(v.r#type())) else {
+            return;
+        };
+        if elem != ty.elem {
+            c.error(
+                location,
+                &format!(
+                    "the memref element type {elem} differs from the tensor element type {}",
+                    ty.elem
+                ),
+            );
+        }
+        if let (Some(count), Some(layout)) = (count, bound.static_layout()) {
+            match layout.cosize() {
+                Ok(need) if need > count => c.error(
+                    location,
+                    &format!(
+                        "the layout {layout} spans {need} elements but the memref has only {count}"
+                    ),
+                ),
+                Ok(_) => {}
+                Err(e) => c.error(location, &format!("the extent of {layout} overflows: {e}")),
+            }
+        }
+    }
+}
+
+/// The pattern of operand `i`: recognized from its type, or for a tile result whose type
+/// leaves `?` the parent's pattern (a tile keeps the parent's strides and inner blocks).
+fn pattern_of(op: &OperationRef, i: usize) -> Option<FramePattern> {
+    let value = op.operand(i).ok()?;
+    if let Some((p, _)) = tensor_of(value)
+        .and_then(|t| t.resolve().ok())
+        .and_then(|r| r.recognized_pattern())
+    {
+        return Some(p);
+    }
+    let def = defining_op(value)?;
+    if op_name(&def) == "layout.tile" {
+        pattern_of(&def, 0)
+    } else {
+        None
+    }
+}
+
+fn show(t: &TensorLayout, pattern: Option<FramePattern>) -> String {
+    match pattern {
+        Some(p) => format!("{} {p}", t.space.name()),
+        None => format!("{} \"{}\"", t.space.name(), layout_strings(&t.layout).0),
+    }
+}
+
+fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Checker) {
+    let (Some((_, src)), Some((_, dst))) = (operand_layout(op, 0), operand_layout(op, 1)) else {
+        return;
+    };
+    let Some(target) = c.target else {
+        return;
+    };
+    let op_name = this.op_name();
+    // L1.
+    match direction(src.space, dst.space, target) {
+        Err(reason) => {
+            c.error(location, &format!("{op_name}: {reason}"));
+            return;
+        }
+        Ok(d) if d != this => {
+            let why = match this {
+                Direction::Load => "layout.load moves data towards the cube",
+                Direction::Store => "layout.store takes results out of the cube",
+            };
+            c.error(
+                location,
+                &format!(
+                    "{why}; {} -> {} goes the other way: use {}",
+                    src.space.name(),
+                    dst.space.name(),
+                    d.op_name()
+                ),
+            );
+            return;
+        }
+        Ok(_) => {}
+    }
+    // L2.
+    let pairs = legal_pairs(src.space, dst.space, target);
+    let list = pairs
+        .iter()
+        .map(|(a, b)| format!("{a}->{b}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (sp, dp) = (pattern_of(op, 0), pattern_of(op, 1));
+    match (sp, dp) {
+        (Some(sp), Some(dp)) if pairs.contains(&(sp, dp)) => {}
+        (Some(_), Some(_)) => c.error(
+            location,
+            &format!(
+                "{op_name}: no {} -> {} copy on target \"{}\"; legal pairs: {}",
+                show(&src, sp),
+                show(&dst, dp),
+                target.name(),
+                if list.is_empty() { "none".into() } else { list }
+            ),
+        ),
+        _ => c.error(
+            location,
+            &format!(
+                "{op_name}: {} -> {}: data movement needs layouts that are frame patterns (the algebra recognizes none here)",
+                show(&src, sp),
+                show(&dst, dp)
+            ),
+        ),
+    }
+    // L3.
+    let allowed = copy_element_types(src.space, src.elem);
+    if !allowed.contains(&dst.elem) {
+        c.error(
+            location,
+            &format!(
+                "{op_name}: cannot convert {} to {} on the way {} -> {}",
+                src.elem,
+                dst.elem,
+                src.space.name(),
+                dst.space.name()
+            ),
+        );
+    }
+    // L4.
+    let (so, dst_o) = (src.layout.origin(), dst.layout.origin());
+    if so.rank() != dst_o.rank() {
+        c.error(
+            location,
+            &format!(
+                "{op_name}: source origin {} and destination origin {} have different ranks",
+                src.layout.origin(),
+                dst.layout.origin()
+            ),
+        );
+        return;
+    }
+    for (k, (s, d)) in so.leaves().iter().zip(dst_o.leaves()).enumerate() {
+        if let (Some(s), Some(d)) = (s.as_constant(), d.as_constant()) {
+            if s > d {
+                c.error(location, &format!("{op_name}: the source extent {s} of mode {k} does not fit the destination extent {d}"));
+                return;
+            }
+        }
+    }
+}
+
+fn dims(t: &TensorLayout) -> Option<[Option<i64>; 2]> {
+    let leaves = match t.layout.origin() {
+        layout_algebra::Tuple::Tuple(m) if m.len() == 2 && m.iter().all(|x| x.is_int()) => {
+            t.layout.origin().leaves()
+        }
+        _ => return None,
+    };
+    Some([leaves[0].as_constant(), leaves[1].as_constant()])
+}
+
+fn check_matmul(op: &OperationRef, location: Location, c: &mut Checker) {
+    let (Some((_, a)), Some((_, b)), Some((_, acc))) = (
+        operand_layout(op, 0),
+        operand_layout(op, 1),
+        operand_layout(op, 2),
+    ) else {
+        return;
+    };
+    // X1.
+    for (what, t, want) in [
+        ("A", &a, MemorySpace::L0a),
+        ("B", &b, MemorySpace::L0b),
+        ("C", &acc, MemorySpace::L0c),
+    ] {
+        if t.space != want {
+            c.error(
+                location,
+                &format!(
+                    "layout.matmul: operand {what} must be in {}, got {}",
+                    want.name(),
+                    t.space.name()
+                ),
+            );
+            return;
+        }
+    }
+    // X2.
+    if let Some(target) = c.target {
+        match matmul_accumulator(a.elem, b.elem, target) {
+            Err(reason) => c.error(location, &format!("layout.matmul: {reason}")),
+            Ok(want) if want != acc.elem => c.error(
+                location,
+                &format!(
+                    "layout.matmul: {} x {} accumulates in {want}, but C is {}",
+                    a.elem, b.elem, acc.elem
+                ),
+            ),
+            Ok(_) => {}
+        }
+    }
+    // X3.
+    let (Some([m, k]), Some([k2, n]), Some([m2, n2])) = (dims(&a), dims(&b), dims(&acc)) else {
+        c.error(
+            location,
+            "layout.matmul: A, B and C need rank-2 origins (M×K, K×N, M×N)",
+        );
+        return;
+    };
+    for (what, x, y) in [
+        ("K (A cols vs B rows)", k, k2),
+        ("M (A rows vs C rows)", m, m2),
+        ("N (B cols vs C cols)", n, n2),
+    ] {
+        if let (Some(x), Some(y)) = (x, y) {
+            if x != y {
+                c.error(
+                    location,
+                    &format!("layout.matmul: {what} differs: {x} vs {y}"),
+                );
+                return;
+            }
+        }
+    }
+}
+
+fn check_tile(op: &OperationRef, location: Location, c: &mut Checker) {
+    let Some(parent_ty) = op.operand(0).ok().and_then(tensor_of) else {
+        return;
+    };
+    let Ok(parent) = tile::parent_layout(&parent_ty) else {
+        return;
+    };
+    let Some(result_ty) = op.result(0).ok().and_then(|v| tensor_of(v.into())) else {
+        return;
+    };
+    // G1.
+    let Some(shape) = op.attribute("shape").ok().and_then(i64_array) else {
+        c.error(
+            location,
+            "layout.tile: `shape` must be an array<i64: ...> of tile extents",
+        );
+        return;
+    };
+    let coords: Vec<Option<i64>> = (1..op.operand_count())
+        .map(|i| op.operand(i).ok().and_then(constant_int))
+        .collect();
+    if shape.len() != coords.len() || coords.len() != parent.rank() {
+        c.error(
+            location,
+            &format!(
+                "layout.tile: the parent has {} mode(s); give one coordinate and one `shape` extent per mode (got {} coordinate(s), {} extent(s))",
+                parent.rank(),
+                coords.len(),
+                shape.len()
+            ),
+        );
+        return;
+    }
+    if let Some(bad) = shape.iter().find(|v| **v <= 0) {
+        c.error(
+            location,
+            &format!("layout.tile: tile extents must be positive, got {bad}"),
+        );
+        return;
+    }
+    if let Some(bad) = coords.iter().flatten().find(|v| **v < 0) {
+        c.error(
+            location,
+            &format!("layout.tile: coordinates must be non-negative, got {bad}"),
+        );
+        return;
+    }
+    if result_ty.elem != parent_ty.elem || result_ty.space != parent_ty.space {
+        c.error(location, &format!("layout.tile: the tile keeps the parent's element type and memory space ({}, \"{}\"), got ({}, \"{}\")", parent_ty.elem, parent_ty.space, result_ty.elem, result_ty.space));
+        return;
+    }
+    // G2.
+    let expected = match tile::expected_tile(&parent, &shape, &coords) {
+        Ok(e) => e,
+        Err(e) => {
+            c.error(location, &format!("layout.tile: {e}"));
+            return;
+        }
+    };
+    if let Ok(declared) = result_ty.resolve_with_prefix("r") {
+        if let Err(why) = tile::check_declared(&declared.layout, &expected) {
+            let (l, o) = layout_strings(&expected);
+            c.error(location, &format!("layout.tile: the result type does not match the tile: {why}; the tile is LAYOUT \"{l}\" ORIGIN \"{o}\" (`?` = dynamic)"));
+        }
+    }
+    // G3.
+    if let Some((pattern, _)) = parent.recognized_pattern() {
+        if pattern.is_fractal() {
+            check_alignment(&parent, pattern, &shape, &coords, location, c);
+        }
+    }
+}
+
+fn check_alignment(
+    parent: &TensorLayout,
+    pattern: FramePattern,
+    shape: &[i64],
+    coords: &[Option<i64>],
+    location: Location,
+    c: &mut Checker,
+) {
+    let inner: Vec<Option<i64>> = (0..2)
+        .map(|k| {
+            parent
+                .layout
+                .shape()
+                .get_path(&[k, 0])
+                .ok()
+                .and_then(|t| t.as_int())
+                .and_then(|v| v.as_constant())
+        })
+        .collect();
+    let (Some(r_in), Some(c_in)) = (inner[0], inner[1]) else {
+        return;
+    };
+    let block = [r_in, c_in];
+    for k in 0..2 {
+        if let Some(v) = coords[k] {
+            if v % block[k] != 0 {
+                c.error(location, &format!(
+                    "layout.tile: coordinate {k} = {v} is not a multiple of the {r_in}×{c_in} inner block of {pattern}; cube data movement needs fractal-aligned tile origins (spec §B.7)"
+                ));
+                return;
+            }
+        }
+        if shape[k] % block[k] != 0 {
+            c.error(location, &format!(
+                "layout.tile: tile extent {k} = {} is not a multiple of the {r_in}×{c_in} inner block of {pattern}; tiles of fractal layouts cover whole fractals (use the origin for tails)",
+                shape[k]
+            ));
+            return;
+        }
+    }
+}
+
+fn check_offset(op: &OperationRef, location: Location, c: &mut Checker) {
+    let Some((_, t)) = operand_layout(op, 0) else {
+        return;
+    };
+    let n = op.operand_count() - 1;
+    if n != t.rank() {
+        c.error(
+            location,
+            &format!(
+                "layout.offset: the layout has {} mode(s) but {n} coordinate(s) were given",
+                t.rank()
+            ),
+        );
+        return;
+    }
+    let coords: Vec<Option<i64>> = (1..op.operand_count())
+        .map(|i| op.operand(i).ok().and_then(constant_int))
+        .collect();
+    if let Some(bad) = coords.iter().flatten().find(|v| **v < 0) {
+        c.error(
+            location,
+            &format!("layout.offset: coordinates must be non-negative, got {bad}"),
+        );
+        return;
+    }
+    if let Some(all) = coords.iter().copied().collect::<Option<Vec<i64>>>() {
+        if let Err(e) = tile::constant_offset(&t.layout, &all) {
+            c.error(location, &format!("layout.offset: {e}"));
+        }
+    }
+}
