@@ -7,6 +7,7 @@
 //! with upstream passes are assembled by `layout-opt` (see `tools/layout-opt/src/pipeline.rs`).
 
 pub mod fold;
+pub mod index_arith;
 pub mod ir;
 pub mod tile;
 pub mod verify;

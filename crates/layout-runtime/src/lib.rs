@@ -1,0 +1,116 @@
+//! The CPU runtime of layout-opt: everything between a kernel in upstream MLIR dialects
+//! (`func`, `scf`, `arith`, `memref`, `affine`, `index`, `cf`) and numbers in host memory.
+//!
+//! - [`create_context`]: the `layout-dialect` context plus what lowering and translation need.
+//! - [`lower_layout_ops`] (module [`layout_lowering`]): **the hook for the layout-op lowering**.
+//! - [`lower_to_llvm_dialect`], [`translate_to_llvm_ir`], [`compile_to_llvm_ir`]: to the LLVM
+//!   dialect, then LLVM IR optimized at O2 (module [`lower`]).
+//! - [`Jit`]: an MLIR execution engine with signature-checked calls on [`layout_npy::Array`]s
+//!   (module [`jit`]).
+//! - [`diagnostics`]: MLIR diagnostics as located data, rendered `file:line:col: error: ...`.
+//!
+//! Every MLIR object here is `!Send`: use one context per thread.
+
+pub mod diagnostics;
+pub mod jit;
+pub mod layout_lowering;
+pub mod lower;
+
+pub use diagnostics::{Capture, Diag, Position, Severity, Sources};
+pub use jit::{Arg, Jit, ParamType, Scalar, Signature, StridedMemRef};
+pub use layout_lowering::lower_layout_ops;
+pub use layout_npy::{Array, Data, ElemType};
+pub use lower::{compile_to_llvm_ir, lower_to_llvm_dialect, translate_to_llvm_ir, PIPELINE};
+
+use melior::{
+    dialect::{DialectHandle, DialectRegistry},
+    Context,
+};
+
+/// Errors of this crate.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// MLIR reported problems (parse, verification, a pass, translation); located when MLIR
+    /// knows where.
+    #[error("{what}{}", render_inline(.diagnostics))]
+    Mlir {
+        what: String,
+        diagnostics: Vec<Diag>,
+    },
+    /// A call does not match the function's MLIR signature, or the function cannot be called.
+    #[error("{0}")]
+    Call(String),
+    /// The LLVM side (target machine, optimization, execution engine) failed.
+    #[error("{0}")]
+    Llvm(String),
+}
+
+fn render_inline(diagnostics: &[Diag]) -> String {
+    diagnostics.iter().map(|d| format!("\n{d}")).collect()
+}
+
+impl Error {
+    pub(crate) fn mlir(what: impl Into<String>, diagnostics: Vec<Diag>) -> Error {
+        Error::Mlir {
+            what: what.into(),
+            diagnostics,
+        }
+    }
+
+    /// The located diagnostics, if any (for `file:line:col` rendering with [`Sources`]).
+    pub fn diagnostics(&self) -> &[Diag] {
+        match self {
+            Error::Mlir { diagnostics, .. } => diagnostics,
+            _ => &[],
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The dialects the runtime adds to the `layout-dialect` context: `affine` (kernels may use it)
+/// and `llvm` (the target of the lowering).
+pub fn runtime_dialect_registry() -> DialectRegistry {
+    let registry = DialectRegistry::new();
+    // Safety: the C API returns valid static handles.
+    for handle in unsafe {
+        [
+            DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__affine__()),
+            DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__llvm__()),
+        ]
+    } {
+        handle.insert_dialect(&registry);
+    }
+    registry
+}
+
+// The MLIR C API has no per-dialect "register LLVM IR translation" function; its only one,
+// `mlirRegisterAllLLVMTranslations`, lives in the object file that also registers every dialect
+// and pass, which would link all of MLIR into our binaries. We call the two C++ functions we
+// need directly (Itanium-mangled names; `MLIRContext&` is passed as a pointer). These symbols
+// are in libMLIRBuiltinToLLVMIRTranslation.a / libMLIRLLVMToLLVMIRTranslation.a of LLVM 22.
+unsafe extern "C" {
+    #[link_name = "_ZN4mlir33registerBuiltinDialectTranslationERNS_11MLIRContextE"]
+    fn register_builtin_dialect_translation(context: *mut std::ffi::c_void);
+    #[link_name = "_ZN4mlir30registerLLVMDialectTranslationERNS_11MLIRContextE"]
+    fn register_llvm_dialect_translation(context: *mut std::ffi::c_void);
+}
+
+/// Makes `context` able to lower and translate: adds the runtime dialects and registers the
+/// builtin and LLVM dialect translations to LLVM IR. Idempotent.
+pub fn prepare_context(context: &Context) {
+    context.append_dialect_registry(&runtime_dialect_registry());
+    // Safety: a valid context; the functions only add interfaces to its registry.
+    unsafe {
+        register_builtin_dialect_translation(context.to_raw().ptr);
+        register_llvm_dialect_translation(context.to_raw().ptr);
+    }
+}
+
+/// A single-threaded context with the `layout` dialect (so kernels that still contain layout
+/// ops parse), the upstream dialects of kernels, and the LLVM dialect and translations.
+pub fn create_context() -> Result<Context> {
+    let context = layout_dialect::create_context().map_err(Error::Llvm)?;
+    prepare_context(&context);
+    Ok(context)
+}

@@ -1,0 +1,466 @@
+//! `layout-run`: JIT-compile a kernel and run it on the CPU.
+//!
+//! ```text
+//! layout-run KERNEL.mlir --entry NAME [--input [K=]FILE.npy ...] [--zero K ...] [--arg K=VALUE ...]
+//!            [--seed N] [--out-dir DIR] [--emit=llvm|llvm-dialect] [--time]
+//! ```
+//! Thin: argument parsing and wiring; the work is in `crates/layout-runtime`.
+
+use layout_npy::{random::Rng, Array, ElemType};
+use layout_runtime::{Arg, Diag, Error, Jit, ParamType, Scalar, Sources};
+use std::{cell::RefCell, path::PathBuf, process::ExitCode, rc::Rc, time::Instant};
+
+const USAGE: &str =
+    "OVERVIEW: layout-run: lower a kernel to LLVM, JIT it, run it on .npy or seeded inputs
+
+USAGE: layout-run KERNEL.mlir --entry NAME [options]
+
+The entry function must have the `llvm.emit_c_interface` attribute. Its memref arguments are
+read from .npy files or generated from the seed (static shapes only); after the call every
+memref argument K is written to OUT_DIR/argK.npy and summarized on stdout.
+
+OPTIONS:
+  --entry NAME           Function to call (required unless --emit is given)
+  --input [K=]FILE       .npy file for memref argument K; without K=, inputs fill the memref
+                         arguments in order (repeatable)
+  --zero K               Start memref argument K as zeros instead of random values
+  --arg K=VALUE          Value of scalar argument K (index, i8-i64, f32, f64)
+  --seed N               Seed of the input generator (default 0)
+  --out-dir DIR          Where argK.npy files go (default: the current directory)
+  --emit=llvm            Print the O2-optimized LLVM IR instead of running
+  --emit=llvm-dialect    Print the module lowered to the LLVM dialect instead of running
+  --time                 Print the time of each stage to stderr
+  --repeat N             Call the function N times (timing; outputs are those after the
+                         last call, so kernels that accumulate into an argument accumulate)
+  --help                 This text
+
+ELEMENT TYPES: f16, bf16, f32, f64, i8, i16, i32, i64. A bf16 argument reads a '<u2' file
+(bfloat16 bits; see crates/npy/src/npy.rs for the marker convention); i8/i16 accept u1/u2 files.
+";
+
+#[derive(Default, Debug)]
+struct Options {
+    kernel: Option<String>,
+    entry: Option<String>,
+    /// (argument index or None for "next memref", path)
+    inputs: Vec<(Option<usize>, String)>,
+    zeros: Vec<usize>,
+    args: Vec<(usize, String)>,
+    seed: u64,
+    out_dir: Option<String>,
+    emit: Option<String>,
+    time: bool,
+    repeat: usize,
+}
+
+fn parse_index(text: &str, what: &str) -> Result<usize, String> {
+    text.parse()
+        .map_err(|_| format!("{what}: '{text}' is not an argument number"))
+}
+
+fn parse_args(args: Vec<String>) -> Result<Option<Options>, String> {
+    let mut options = Options::default();
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        if !arg.starts_with('-') || arg == "-" {
+            if options.kernel.replace(arg.clone()).is_some() {
+                return Err(format!("more than one kernel file given ('{arg}')"));
+            }
+            continue;
+        }
+        let long = arg.trim_start_matches('-');
+        let (name, inline) = match long.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (long, None),
+        };
+        let mut value = |inline: Option<String>| -> Result<String, String> {
+            inline
+                .or_else(|| args.next())
+                .ok_or_else(|| format!("'--{name}' needs a value"))
+        };
+        match name {
+            "help" | "h" => return Ok(None),
+            "entry" => options.entry = Some(value(inline)?),
+            "input" => {
+                let v = value(inline)?;
+                match v.split_once('=') {
+                    Some((k, path)) if k.chars().all(|c| c.is_ascii_digit()) && !k.is_empty() => {
+                        options
+                            .inputs
+                            .push((Some(parse_index(k, "--input")?), path.into()))
+                    }
+                    _ => options.inputs.push((None, v)),
+                }
+            }
+            "zero" => options.zeros.push(parse_index(&value(inline)?, "--zero")?),
+            "arg" => {
+                let v = value(inline)?;
+                let (k, x) = v
+                    .split_once('=')
+                    .ok_or_else(|| format!("--arg: expected K=VALUE, got '{v}'"))?;
+                options.args.push((parse_index(k, "--arg")?, x.to_string()));
+            }
+            "seed" => {
+                let v = value(inline)?;
+                options.seed = v
+                    .parse()
+                    .map_err(|_| format!("--seed: '{v}' is not a non-negative integer"))?;
+            }
+            "out-dir" | "o" => options.out_dir = Some(value(inline)?),
+            "emit" => {
+                let v = value(inline)?;
+                if v != "llvm" && v != "llvm-dialect" {
+                    return Err(format!("--emit: unknown kind '{v}' (llvm, llvm-dialect)"));
+                }
+                options.emit = Some(v);
+            }
+            "time" => options.time = true,
+            "repeat" => {
+                let v = value(inline)?;
+                options.repeat = v
+                    .parse()
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .ok_or_else(|| format!("--repeat: '{v}' is not a positive integer"))?;
+            }
+            _ => return Err(format!("unknown option '{arg}' (see --help)")),
+        }
+    }
+    if options.kernel.is_none() {
+        return Err("no kernel file given (see --help)".into());
+    }
+    if options.entry.is_none() && options.emit.is_none() {
+        return Err("--entry NAME is required".into());
+    }
+    Ok(Some(options))
+}
+
+/// A failure: rendered diagnostics (already `file:line:col: error: ...`) or a plain message.
+enum Failure {
+    Message(String),
+    Diagnostics(String),
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::Message(message)
+    }
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("layout-run: error: {message}");
+    ExitCode::FAILURE
+}
+
+const STACK_BYTES: usize = 256 << 20;
+
+fn main() -> ExitCode {
+    let driver = std::thread::Builder::new()
+        .stack_size(STACK_BYTES)
+        .spawn(|| {
+            std::panic::catch_unwind(|| {
+                let options = match parse_args(std::env::args().skip(1).collect()) {
+                    Ok(Some(options)) => options,
+                    Ok(None) => {
+                        print!("{USAGE}");
+                        return ExitCode::SUCCESS;
+                    }
+                    Err(message) => return fail(&message),
+                };
+                match run(&options) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(Failure::Message(message)) => fail(&message),
+                    Err(Failure::Diagnostics(text)) => {
+                        eprint!("{text}");
+                        ExitCode::FAILURE
+                    }
+                }
+            })
+            .unwrap_or_else(|_| {
+                fail("internal error (a bug in layout-run; please report the input)")
+            })
+        });
+    match driver.map(|handle| handle.join()) {
+        Ok(Ok(code)) => code,
+        _ => fail("internal error: cannot run the driver thread"),
+    }
+}
+
+struct Timer {
+    enabled: bool,
+    last: Instant,
+}
+
+impl Timer {
+    fn lap(&mut self, stage: &str) {
+        let now = Instant::now();
+        if self.enabled {
+            eprintln!(
+                "layout-run: time: {stage}: {:.3} ms",
+                (now - self.last).as_secs_f64() * 1e3
+            );
+        }
+        self.last = now;
+    }
+}
+
+fn run(options: &Options) -> Result<(), Failure> {
+    let mut timer = Timer {
+        enabled: options.time,
+        last: Instant::now(),
+    };
+    let path = options.kernel.as_deref().unwrap_or_default();
+    let text = std::fs::read(path).map_err(|e| format!("cannot open kernel file '{path}': {e}"))?;
+    let text = String::from_utf8_lossy(&text).into_owned();
+    let mut sources = Sources::default();
+    sources.add(path, &text);
+    let render = |sources: &mut Sources, diags: &[Diag]| {
+        let fixed: Vec<Diag> = diags.iter().cloned().map(|d| name_input(d, path)).collect();
+        Failure::Diagnostics(sources.render_all(&fixed))
+    };
+
+    let context = layout_runtime::create_context().map_err(|e| e.to_string())?;
+    timer.lap("context");
+    // Parse errors come through this handler (located, with the file name as given).
+    let parse_diags: Rc<RefCell<Vec<Diag>>> = Rc::default();
+    {
+        let sink = parse_diags.clone();
+        let display = path.to_string();
+        context.attach_diagnostic_handler(move |diagnostic| {
+            sink.borrow_mut()
+                .push(Diag::from_mlir(&diagnostic, &display));
+            true
+        });
+    }
+    let Some(mut module) = layout_dialect::parse_file(&context, path) else {
+        let diags = parse_diags.borrow().clone();
+        if diags.is_empty() {
+            return Err(format!("cannot parse '{path}'").into());
+        }
+        return Err(render(&mut sources, &diags));
+    };
+    timer.lap("parse");
+    let located = |sources: &mut Sources, error: Error| -> Failure {
+        if error.diagnostics().is_empty() {
+            Failure::Message(error.to_string())
+        } else {
+            render(sources, error.diagnostics())
+        }
+    };
+
+    // THE HOOK: layout ops are lowered to upstream dialects here (crates/layout-runtime/src/
+    // layout_lowering.rs); today this fails with a located error if any are present.
+    layout_runtime::lower_layout_ops(&mut module).map_err(|e| located(&mut sources, e))?;
+    timer.lap("layout lowering");
+
+    match options.emit.as_deref() {
+        Some("llvm") => {
+            let ir = layout_runtime::compile_to_llvm_ir(&module)
+                .map_err(|e| located(&mut sources, e))?;
+            timer.lap("lower + translate + O2");
+            print!("{ir}");
+            return Ok(());
+        }
+        Some(_) => {
+            let mut copy = layout_runtime::lower::clone_module(&module);
+            layout_runtime::lower_to_llvm_dialect(&mut copy)
+                .map_err(|e| located(&mut sources, e))?;
+            timer.lap("lower");
+            println!("{}", layout_runtime::lower::print_module(&copy));
+            return Ok(());
+        }
+        None => {}
+    }
+
+    let entry = options.entry.as_deref().unwrap_or_default();
+    let signatures = layout_runtime::jit::signatures(&module);
+    let mut lowered = layout_runtime::lower::clone_module(&module);
+    layout_runtime::lower_to_llvm_dialect(&mut lowered).map_err(|e| located(&mut sources, e))?;
+    timer.lap("lower to LLVM dialect");
+    let jit = Jit::from_llvm_dialect(&lowered, signatures).map_err(|e| located(&mut sources, e))?;
+    timer.lap("JIT engine creation");
+    let signature = jit.callable(entry).map_err(|e| e.to_string())?.clone();
+
+    // Arguments.
+    let mut arrays: Vec<Option<Array>> = Vec::new();
+    let mut scalars: Vec<Option<Arg<'static>>> = Vec::new();
+    let memref_positions: Vec<usize> = signature
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| matches!(p, ParamType::MemRef { .. }))
+        .map(|(i, _)| i)
+        .collect();
+    let mut assigned: Vec<Option<String>> = vec![None; signature.params.len()];
+    let mut next_memref = memref_positions.iter();
+    for (index, file) in &options.inputs {
+        let k = match index {
+            Some(k) => *k,
+            None => *next_memref.next().ok_or_else(|| {
+                format!("more --input files than memref arguments of {signature}")
+            })?,
+        };
+        if !memref_positions.contains(&k) {
+            return Err(format!(
+                "--input {k}={file}: argument #{k} of {signature} is not a memref"
+            )
+            .into());
+        }
+        if assigned[k].replace(file.clone()).is_some() {
+            return Err(format!("argument #{k} is given twice").into());
+        }
+    }
+    for k in &options.zeros {
+        if !memref_positions.contains(k) {
+            return Err(format!("--zero {k}: argument #{k} of {signature} is not a memref").into());
+        }
+    }
+    let mut given_scalars: Vec<Option<&str>> = vec![None; signature.params.len()];
+    for (k, value) in &options.args {
+        match signature.params.get(*k) {
+            Some(ParamType::MemRef { .. }) | None => {
+                return Err(
+                    format!("--arg {k}=...: argument #{k} of {signature} is not a scalar").into(),
+                )
+            }
+            Some(_) => given_scalars[*k] = Some(value),
+        }
+    }
+    let mut rng = Rng::new(options.seed);
+    for (k, param) in signature.params.iter().enumerate() {
+        match param {
+            ParamType::MemRef {
+                elem, shape, text, ..
+            } => {
+                let array = if let Some(file) = &assigned[k] {
+                    let array = layout_npy::read_npy(file)
+                        .map_err(|e| format!("argument #{k}: {file}: {e}"))?;
+                    coerce(array, *elem).map_err(|held| {
+                        format!("argument #{k} ({text}): {file} holds {held} elements")
+                    })?
+                } else {
+                    let dims: Option<Vec<usize>> = shape.iter().copied().collect();
+                    let dims = dims.ok_or_else(|| {
+                        format!("argument #{k} ({text}) has a dynamic shape: give it with --input {k}=FILE.npy")
+                    })?;
+                    if options.zeros.contains(&k) {
+                        Array::zeros(*elem, &dims)
+                    } else {
+                        rng.array(*elem, &dims)
+                    }
+                };
+                arrays.push(Some(array));
+                scalars.push(None);
+            }
+            other => {
+                let value = given_scalars[k].ok_or_else(|| {
+                    format!("scalar argument #{k} ({other}) needs --arg {k}=VALUE")
+                })?;
+                let arg = match other {
+                    ParamType::F32 | ParamType::F64 => Arg::Float(
+                        value
+                            .parse()
+                            .map_err(|_| format!("--arg {k}={value}: not a number"))?,
+                    ),
+                    ParamType::Index => Arg::Index(
+                        value
+                            .parse()
+                            .map_err(|_| format!("--arg {k}={value}: not an integer"))?,
+                    ),
+                    _ => Arg::Int(
+                        value
+                            .parse()
+                            .map_err(|_| format!("--arg {k}={value}: not an integer"))?,
+                    ),
+                };
+                arrays.push(None);
+                scalars.push(Some(arg));
+            }
+        }
+    }
+    timer.lap("inputs");
+    let result = {
+        let mut args: Vec<Arg> = arrays
+            .iter_mut()
+            .zip(scalars)
+            .map(|(array, scalar)| match (array, scalar) {
+                (Some(array), _) => Arg::MemRef(array),
+                (None, Some(scalar)) => scalar,
+                (None, None) => unreachable!("every parameter got a value"),
+            })
+            .collect();
+        let mut result = None;
+        for run in 0..options.repeat.max(1) {
+            result = jit.call(entry, &mut args).map_err(|e| e.to_string())?;
+            timer.lap(&format!("call @{entry} #{}", run + 1));
+        }
+        result
+    };
+
+    // Outputs: encode all, then write each atomically; on failure remove what this run wrote.
+    let out_dir = PathBuf::from(options.out_dir.as_deref().unwrap_or("."));
+    std::fs::create_dir_all(&out_dir).map_err(|e| {
+        format!(
+            "cannot create output directory '{}': {e}",
+            out_dir.display()
+        )
+    })?;
+    let mut written: Vec<PathBuf> = Vec::new();
+    let mut lines = Vec::new();
+    for (k, array) in arrays.iter().enumerate() {
+        let Some(array) = array else { continue };
+        let file = out_dir.join(format!("arg{k}.npy"));
+        if let Err(error) = layout_npy::write_npy(&file, array) {
+            for done in &written {
+                let _ = std::fs::remove_file(done);
+            }
+            return Err(format!("cannot write output: {error}").into());
+        }
+        lines.push(format!("arg{k}: {} -> {}", array.summary(), file.display()));
+        written.push(file);
+    }
+    if let Some(result) = result {
+        lines.push(match result {
+            Scalar::Index(v) | Scalar::Int(v) => format!("result: {} {v}", signature.results[0]),
+            Scalar::Float(v) => format!("result: {} {v}", signature.results[0]),
+        });
+    }
+    timer.lap("outputs");
+    for line in lines {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// Buffers in MLIR are named by the input file path; diagnostics from strings get the path.
+fn name_input(mut diag: Diag, path: &str) -> Diag {
+    if let Some(position) = &mut diag.position {
+        if position.file == "<input>" {
+            position.file = path.to_string();
+        }
+    }
+    diag.notes = diag
+        .notes
+        .into_iter()
+        .map(|n| name_input(n, path))
+        .collect();
+    diag
+}
+
+/// Accepts `array` for an argument of element type `elem`: same type, or the 16-bit raw-bits
+/// reading (`<u2` file for bf16). Returns the held type on mismatch.
+fn coerce(array: Array, elem: ElemType) -> Result<Array, ElemType> {
+    let held = array.elem();
+    if held == elem
+        || matches!(
+            (elem, held),
+            (ElemType::I8, ElemType::U8) | (ElemType::I16, ElemType::U16)
+        )
+    {
+        return Ok(array);
+    }
+    if elem == ElemType::BF16 && held == ElemType::U16 {
+        return array.reinterpret_16(ElemType::BF16).ok_or(held);
+    }
+    Err(held)
+}

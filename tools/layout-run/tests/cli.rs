@@ -1,0 +1,345 @@
+//! End-to-end tests of the `layout-run` binary: run kernels, read the `.npy` outputs, compare
+//! with references computed here. (This test binary does not link MLIR.)
+
+use layout_npy::{encode_npy, random::Rng, read_npy, write_npy, Array, Bf16, Data, ElemType, F16};
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, Output},
+};
+
+const BIN: &str = env!("CARGO_BIN_EXE_layout-run");
+
+fn kernel(name: &str) -> String {
+    format!("{}/kernels/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh directory under target/ for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("layout-run-{test}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("runs")
+}
+
+fn ok(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn error(output: &Output) -> String {
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "stdout: {}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn i8_gemm_with_seeded_inputs_matches_reference() {
+    let out = scratch("i8");
+    let stdout = ok(&run(&[
+        &kernel("gemm_i8_static.mlir"),
+        "--entry",
+        "gemm_i8",
+        "--seed",
+        "42",
+        "--out-dir",
+        out.to_str().unwrap(),
+    ]));
+    assert_eq!(stdout.lines().count(), 3, "{stdout}");
+    assert!(stdout.starts_with("arg0: i8[32x48] "), "{stdout}");
+    let (a, b, c) = (
+        read_npy(out.join("arg0.npy")).unwrap(),
+        read_npy(out.join("arg1.npy")).unwrap(),
+        read_npy(out.join("arg2.npy")).unwrap(),
+    );
+    // The inputs are the documented generator's stream, argument by argument.
+    let mut rng = Rng::new(42);
+    assert_eq!(a, rng.array(ElemType::I8, &[32, 48]));
+    assert_eq!(b, rng.array(ElemType::I8, &[48, 16]));
+    let (Data::I8(av), Data::I8(bv), Data::I32(cv)) = (a.data(), b.data(), c.data()) else {
+        panic!("types")
+    };
+    for i in 0..32 {
+        for j in 0..16 {
+            let expected: i32 = (0..48)
+                .map(|p| av[i * 48 + p] as i32 * bv[p * 16 + j] as i32)
+                .sum();
+            assert_eq!(cv[i * 16 + j], expected, "C[{i},{j}]");
+        }
+    }
+}
+
+#[test]
+fn f16_gemm_from_npy_inputs_with_scalar_argument() {
+    let out = scratch("f16");
+    let mut rng = Rng::new(7);
+    let (m, k, n) = (9, 33, 5);
+    let a = rng.array(ElemType::F16, &[m, k]);
+    let b = rng.array(ElemType::F16, &[k, n]);
+    write_npy(out.join("a.npy"), &a).unwrap();
+    write_npy(out.join("b.npy"), &b).unwrap();
+    write_npy(out.join("c.npy"), &Array::zeros(ElemType::F32, &[m, n])).unwrap();
+    write_npy(out.join("h.npy"), &Array::zeros(ElemType::F16, &[m, n])).unwrap();
+    let path = |f: &str| out.join(f).to_str().unwrap().to_string();
+    let results = out.join("results");
+    let stdout = ok(&run(&[
+        &kernel("gemm_f16.mlir"),
+        "--entry=gemm_f16",
+        "--input",
+        &path("a.npy"),
+        "--input",
+        &path("b.npy"),
+        "--input",
+        &format!("3={}", path("h.npy")),
+        "--input",
+        &format!("2={}", path("c.npy")),
+        "--arg",
+        "4=0.5",
+        "--out-dir",
+        results.to_str().unwrap(),
+    ]));
+    assert!(stdout.contains("arg3: f16[9x5]"), "{stdout}");
+    let c = read_npy(results.join("arg2.npy")).unwrap();
+    let h = read_npy(results.join("arg3.npy")).unwrap();
+    assert_eq!(read_npy(results.join("arg0.npy")).unwrap(), a);
+    let (Data::F32(cv), Data::F16(hv)) = (c.data(), h.data()) else {
+        panic!("types")
+    };
+    for i in 0..m {
+        for j in 0..n {
+            let mut acc = 0f32;
+            for p in 0..k {
+                acc += a.get_f64(i * k + p) as f32 * b.get_f64(p * n + j) as f32;
+            }
+            assert_eq!(cv[i * n + j], acc, "C[{i},{j}]");
+            assert_eq!(hv[i * n + j], F16::from_f32(acc * 0.5), "H[{i},{j}]");
+        }
+    }
+}
+
+const BF16_KERNEL: &str = r#"func.func @double(%x: memref<4xbf16>, %y: memref<4xbf16>) attributes {llvm.emit_c_interface} {
+  affine.for %i = 0 to 4 {
+    %v = affine.load %x[%i] : memref<4xbf16>
+    %w = arith.extf %v : bf16 to f32
+    %d = arith.addf %w, %w : f32
+    %t = arith.truncf %d : f32 to bf16
+    affine.store %t, %y[%i] : memref<4xbf16>
+  }
+  return
+}
+"#;
+
+#[test]
+fn bf16_arguments_from_marked_and_raw_u16_files() {
+    let out = scratch("bf16");
+    std::fs::write(out.join("k.mlir"), BF16_KERNEL).unwrap();
+    let values = [1.5f32, -0.25, 3.0, 100.0];
+    let x = Array::new(vec![4], Data::BF16(values.map(Bf16::from_f32).to_vec())).unwrap();
+    write_npy(out.join("x.npy"), &x).unwrap();
+    let raw = Array::new(
+        vec![4],
+        Data::U16(values.map(|v| Bf16::from_f32(v).0).to_vec()),
+    )
+    .unwrap();
+    write_npy(out.join("raw.npy"), &raw).unwrap();
+    for input in ["x.npy", "raw.npy"] {
+        let results = out.join(format!("out-{input}"));
+        ok(&run(&[
+            out.join("k.mlir").to_str().unwrap(),
+            "--entry",
+            "double",
+            "--input",
+            out.join(input).to_str().unwrap(),
+            "--zero",
+            "1",
+            "--out-dir",
+            results.to_str().unwrap(),
+        ]));
+        let y = read_npy(results.join("arg1.npy")).unwrap();
+        assert_eq!(
+            y.data(),
+            &Data::BF16(values.map(|v| Bf16::from_f32(2.0 * v)).to_vec())
+        );
+    }
+}
+
+#[test]
+fn emit_llvm_prints_optimized_ir_and_runs_nothing() {
+    let out = scratch("emit");
+    let output = run(&[
+        &kernel("gemm_f32_256.mlir"),
+        "--emit=llvm",
+        "--out-dir",
+        out.to_str().unwrap(),
+    ]);
+    let ir = ok(&output);
+    assert!(ir.contains("define void @_mlir_ciface_gemm("), "{ir}");
+    assert!(ir.contains("target datalayout"), "{ir}");
+    assert!(!ir.contains("alloca"), "{ir}");
+    // Optimized: the affine/memref address arithmetic is folded into GEPs with constant
+    // strides (an unoptimized translation keeps the `mul i64 %i, 256` index computations and
+    // descriptor insert/extract chains).
+    assert!(
+        !ir.contains("insertvalue"),
+        "descriptor structs not optimized away:\n{ir}"
+    );
+    assert!(files(&out).is_empty());
+    let dialect = ok(&run(&[&kernel("gemm_f32_256.mlir"), "--emit=llvm-dialect"]));
+    assert!(
+        dialect.contains("llvm.func @_mlir_ciface_gemm"),
+        "{dialect}"
+    );
+}
+
+#[test]
+fn ir_errors_are_located_and_leave_no_outputs() {
+    let out = scratch("errors");
+    let bad = out.join("bad.mlir");
+    std::fs::write(&bad, "func.func @f(%a: memref<4xf32>) attributes {llvm.emit_c_interface} {\n  %x = arith.addf %a, %a : f32\n  return\n}\n").unwrap();
+    let results = out.join("results");
+    let stderr = error(&run(&[
+        bad.to_str().unwrap(),
+        "--entry",
+        "f",
+        "--out-dir",
+        results.to_str().unwrap(),
+    ]));
+    let prefix = format!("{}:2:", bad.display());
+    assert!(
+        stderr.starts_with(&prefix) && stderr.contains(": error: "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("^"), "caret line: {stderr}");
+    assert!(!results.exists());
+
+    let layout = out.join("layout.mlir");
+    std::fs::write(&layout, "func.func @k() attributes {llvm.emit_c_interface} {\n  %a = \"layout.alloc\"() : () -> !layout.tensor<f16, \"l1\", \"NZ\", \"(128,64)\">\n  return\n}\n").unwrap();
+    let stderr = error(&run(&[layout.to_str().unwrap(), "--entry", "k"]));
+    assert!(
+        stderr.starts_with(&format!(
+            "{}:2:8: error: layout op 'layout.alloc' cannot be lowered yet",
+            layout.display()
+        )),
+        "{stderr}"
+    );
+    let stderr = error(&run(&[layout.to_str().unwrap(), "--emit=llvm"]));
+    assert!(stderr.contains("cannot be lowered yet"), "{stderr}");
+}
+
+#[test]
+fn argument_errors_are_clear_and_leave_no_outputs() {
+    let out = scratch("args");
+    let results = out.join("results");
+    let r = results.to_str().unwrap();
+    let gemm = kernel("gemm_f16.mlir");
+    let i8_kernel = kernel("gemm_i8_static.mlir");
+    std::fs::write(
+        out.join("f32.npy"),
+        encode_npy(&Array::zeros(ElemType::F32, &[2, 2])),
+    )
+    .unwrap();
+    std::fs::write(
+        out.join("broken.npy"),
+        &encode_npy(&Array::zeros(ElemType::F16, &[2, 2]))[..130],
+    )
+    .unwrap();
+    let f32_npy = out.join("f32.npy");
+    let broken = out.join("broken.npy");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec![&gemm, "--entry", "gemm_f16", "--out-dir", r],
+            "has a dynamic shape: give it with --input 0=FILE.npy",
+        ),
+        (
+            vec![
+                &gemm,
+                "--entry",
+                "gemm_f16",
+                "--input",
+                f32_npy.to_str().unwrap(),
+                "--out-dir",
+                r,
+            ],
+            "holds f32 elements",
+        ),
+        (
+            vec![
+                &gemm,
+                "--entry",
+                "gemm_f16",
+                "--input",
+                broken.to_str().unwrap(),
+                "--out-dir",
+                r,
+            ],
+            "truncated data",
+        ),
+        (
+            vec![&gemm, "--entry", "nope", "--out-dir", r],
+            "no function @nope",
+        ),
+        (
+            vec![&gemm, "--entry", "gemm_f16", "--arg", "0=1", "--out-dir", r],
+            "not a scalar",
+        ),
+        (vec![&gemm, "--bogus"], "unknown option"),
+        (vec!["--entry", "x"], "no kernel file"),
+        (
+            vec!["/nonexistent.mlir", "--entry", "x"],
+            "cannot open kernel file",
+        ),
+        (
+            vec![&i8_kernel, "--entry", "gemm_i8", "--input", "5=x.npy"],
+            "not a memref",
+        ),
+    ];
+    for (args, expected) in cases {
+        let stderr = error(&run(&args));
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("layout-run: error: "), "{stderr}");
+    }
+    // Scalar arguments are required.
+    let a = out.join("a.npy");
+    write_npy(&a, &Array::zeros(ElemType::F16, &[2, 2])).unwrap();
+    let a = a.to_str().unwrap();
+    let stderr = error(&run(&[
+        &gemm,
+        "--entry",
+        "gemm_f16",
+        "--input",
+        a,
+        "--input",
+        a,
+        "--input",
+        f32_npy.to_str().unwrap(),
+        "--input",
+        a,
+        "--out-dir",
+        r,
+    ]));
+    assert!(stderr.contains("needs --arg 4=VALUE"), "{stderr}");
+    assert!(!results.exists());
+    assert!(ok(&run(&["--help"])).contains("USAGE"));
+}
