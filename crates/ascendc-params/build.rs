@@ -1,0 +1,16 @@
+//! Builds the C ABI of the CPU model (model/ascendc_model_abi.cpp) into the static library
+//! `ascendc_model`, linked into this crate so `ascendc_params::ffi` can call it and hand its
+//! symbols to a JIT (`ffi::c_abi_symbols`).
+fn main() {
+    for f in ["model/ascendc_model_abi.cpp", "model/ascendc_model_abi.h", "model/ascendc_model_impl.h"] {
+        println!("cargo:rerun-if-changed={f}");
+    }
+    cc::Build::new()
+        .cpp(true)
+        .std("c++17")
+        .include("model")
+        .file("model/ascendc_model_abi.cpp")
+        .warnings(true)
+        .compile("ascendc_model");
+    println!("cargo:include={}/model", std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
+}

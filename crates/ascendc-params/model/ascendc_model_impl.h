@@ -1,0 +1,297 @@
+// ascendc_model_impl.h — the one implementation of the CPU model of the AscendC intrinsics.
+//
+// Both consumers call these functions: the C++ API (ascendc_model.h) directly, the C ABI
+// (ascendc_model_abi.cpp, built into a static library by build.rs) through thin wrappers.
+// Header-only so that an emitted kernel compiles with a single `g++ -std=c++17 kernel.cpp`.
+//
+// Semantics implemented (documented AscendC behaviour, see crates/ascendc-params docs):
+// * ND2NZ DataCopy: for each of ndNum matrices, rows r < nValue, cols c < dValue:
+//   dst[(c/C0)*dstNzC0Stride*C0 + r*dstNzNStride*C0 + c%C0] = src[r*srcDValue + c]; the tail
+//   of the last incomplete C0 block of every written row (cols dValue..align(dValue,C0)) is
+//   zero-filled; rows past nValue are not touched (spec §A.7).
+// * DataCopy (DataCopyParams): blockCount blocks of blockLen*32 B; between blocks the source
+//   skips srcStride*32 B and the destination dstStride*32 B.
+// * LoadData2D: for r < repeatTimes, the 512-B fractal at src index startIndex + r*srcStride
+//   goes to dst index r*(dstGap+1); with ifTranspose each 16x16 16-bit fractal is transposed
+//   (8-bit and 32-bit transposes are LoadDataWithTranspose on hardware: not modelled).
+// * LoadData2DParamsV2 (3510): for kk < kStep, mm < mStep: fractal
+//   (kStartPosition+kk)*srcStride + mStartPosition+mm -> kk*dstStride + mm (no transpose).
+// * Mmad: C[i][j] (=|+=) sum_{kk<k} A[i][kk]*B[kk][j] for i<m, j<n (real sizes), A read in
+//   ZZ (2201) or NZ (3510) with K1 = ceil(k/C0), M1 = ceil(m/16); B in ZN with N1 = ceil(n/16);
+//   C in L0C NZ (16x16 fractals, M1 row fractals per column block). f16/bf16/f32 -> f32
+//   accumulated in float (products of f16/bf16 are exact in float), i8 -> i32 exact. Only the
+//   valid m x n elements of C are written; padding in A/B is never read.
+// * Fixpipe NZ2ND: dst[j*dstStride + c] = quant(src[(c/16)*srcStride*16 + j*16 + c%16]) for
+//   j < mSize, c < nSize; NoQuant, F322F16, F322BF16 (round to nearest even), optional ReLU.
+#ifndef ASCENDC_MODEL_IMPL_H
+#define ASCENDC_MODEL_IMPL_H
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+
+#include "ascendc_model_abi.h"
+
+namespace ascendc_model {
+
+// ---- IEEE half / bfloat16 conversions (round to nearest even) --------------------------------
+inline uint16_t f32_to_f16_bits(float f) {
+    uint32_t x;
+    std::memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    uint32_t exp = (x >> 23) & 0xffu;
+    uint32_t mant = x & 0x7fffffu;
+    if (exp == 0xffu) return (uint16_t)(sign | 0x7c00u | (mant ? (0x200u | (mant >> 13)) : 0u));
+    int32_t e = (int32_t)exp - 127 + 15;
+    if (e >= 31) return (uint16_t)(sign | 0x7c00u);
+    if (e <= 0) {
+        if (e < -10) return (uint16_t)sign;
+        mant |= 0x800000u;
+        uint32_t shift = (uint32_t)(14 - e);
+        uint32_t h = mant >> shift;
+        uint32_t rem = mant & ((1u << shift) - 1u);
+        uint32_t halfway = 1u << (shift - 1u);
+        if (rem > halfway || (rem == halfway && (h & 1u))) h++;
+        return (uint16_t)(sign | h);
+    }
+    uint32_t h = ((uint32_t)e << 10) | (mant >> 13);
+    uint32_t rem = mant & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) h++;  // a carry into the exponent is correct
+    return (uint16_t)(sign | h);
+}
+
+inline float f16_bits_to_f32(uint16_t h) {
+    uint32_t sign = ((uint32_t)h & 0x8000u) << 16;
+    uint32_t exp = ((uint32_t)h >> 10) & 0x1fu;
+    uint32_t mant = (uint32_t)h & 0x3ffu;
+    uint32_t x;
+    if (exp == 0) {
+        if (mant == 0) {
+            x = sign;
+        } else {  // subnormal: normalize
+            int32_t e = -1;
+            do { mant <<= 1; e++; } while ((mant & 0x400u) == 0);
+            mant &= 0x3ffu;
+            x = sign | ((uint32_t)(127 - 15 - e) << 23) | (mant << 13);
+        }
+    } else if (exp == 31) {
+        x = sign | 0x7f800000u | (mant << 13);
+    } else {
+        x = sign | ((exp + 112u) << 23) | (mant << 13);
+    }
+    float f;
+    std::memcpy(&f, &x, 4);
+    return f;
+}
+
+inline uint16_t f32_to_bf16_bits(float f) {
+    uint32_t x;
+    std::memcpy(&x, &f, 4);
+    if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu)) return (uint16_t)((x >> 16) | 0x40u);
+    uint32_t rounding = 0x7fffu + ((x >> 16) & 1u);
+    return (uint16_t)((x + rounding) >> 16);
+}
+
+inline float bf16_bits_to_f32(uint16_t b) {
+    uint32_t x = (uint32_t)b << 16;
+    float f;
+    std::memcpy(&f, &x, 4);
+    return f;
+}
+
+// ---- errors -----------------------------------------------------------------------------------
+inline char* error_buffer() {
+    static char buf[256] = {0};
+    return buf;
+}
+
+inline int32_t fail(int32_t code, const char* what) {
+    std::snprintf(error_buffer(), 256, "%s", what);
+    return code;
+}
+
+inline bool valid_target(uint32_t t) { return t == ASCENDC_MODEL_ARCH_A2 || t == ASCENDC_MODEL_ARCH_A5; }
+
+inline bool valid_bits(uint32_t b) { return b == 8 || b == 16 || b == 32; }
+
+constexpr uint64_t C0_BYTES = 32;
+constexpr uint64_t FRACTAL_BYTES = 512;
+
+// ---- DataCopy ---------------------------------------------------------------------------------
+inline int32_t data_copy_nd2nz(void* dst, const void* src, uint32_t elem_bits, const ascendc_model_nd2nz_params& p,
+                               uint32_t target) {
+    if (!valid_target(target)) return fail(ASCENDC_MODEL_E_INVALID, "DataCopy(Nd2NzParams): unknown target");
+    if (!valid_bits(elem_bits)) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "DataCopy(Nd2NzParams): element size must be 8, 16 or 32 bits");
+    const uint64_t eb = elem_bits / 8, c0 = C0_BYTES / eb;
+    uint8_t* d = static_cast<uint8_t*>(dst);
+    const uint8_t* s = static_cast<const uint8_t*>(src);
+    const uint64_t dpad = (p.dValue + c0 - 1) / c0 * c0;
+    for (uint64_t nd = 0; nd < p.ndNum; ++nd) {
+        const uint8_t* sm = s + nd * p.srcNdMatrixStride * eb;
+        uint8_t* dm = d + nd * (uint64_t)p.dstNzMatrixStride * eb;
+        for (uint64_t r = 0; r < p.nValue; ++r) {
+            for (uint64_t c = 0; c < dpad; ++c) {
+                uint8_t* to = dm + ((c / c0) * p.dstNzC0Stride * c0 + r * p.dstNzNStride * c0 + c % c0) * eb;
+                if (c < p.dValue)
+                    std::memcpy(to, sm + (r * p.srcDValue + c) * eb, eb);
+                else
+                    std::memset(to, 0, eb);
+            }
+        }
+    }
+    return ASCENDC_MODEL_OK;
+}
+
+inline int32_t data_copy(void* dst, const void* src, const ascendc_model_data_copy_params& p, uint32_t target) {
+    if (!valid_target(target)) return fail(ASCENDC_MODEL_E_INVALID, "DataCopy(DataCopyParams): unknown target");
+    uint8_t* d = static_cast<uint8_t*>(dst);
+    const uint8_t* s = static_cast<const uint8_t*>(src);
+    const uint64_t len = (uint64_t)p.blockLen * C0_BYTES;
+    for (uint64_t b = 0; b < p.blockCount; ++b) {
+        std::memmove(d + b * ((uint64_t)p.blockLen + p.dstStride) * C0_BYTES,
+                     s + b * ((uint64_t)p.blockLen + p.srcStride) * C0_BYTES, len);
+    }
+    return ASCENDC_MODEL_OK;
+}
+
+// ---- LoadData ---------------------------------------------------------------------------------
+inline void copy_fractal(uint8_t* d, const uint8_t* s, uint32_t elem_bits, bool transpose) {
+    if (!transpose) {
+        std::memcpy(d, s, FRACTAL_BYTES);
+        return;
+    }
+    // 16-bit: a 16x16 fractal, element (i, j) -> (j, i).
+    (void)elem_bits;
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 16; ++j) std::memcpy(d + (j * 16 + i) * 2, s + (i * 16 + j) * 2, 2);
+}
+
+inline int32_t load_data_2d(void* dst, const void* src, uint32_t elem_bits, const ascendc_model_load_data_2d_params& p,
+                            uint32_t target) {
+    if (!valid_target(target)) return fail(ASCENDC_MODEL_E_INVALID, "LoadData(LoadData2DParams): unknown target");
+    if (!valid_bits(elem_bits)) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "LoadData(LoadData2DParams): element size must be 8, 16 or 32 bits");
+    if (p.ifTranspose && elem_bits != 16)
+        return fail(ASCENDC_MODEL_E_UNSUPPORTED,
+                    "LoadData(LoadData2DParams): ifTranspose is modelled for 16-bit types only (8/32-bit use LoadDataWithTranspose)");
+    if (p.addrMode != 0) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "LoadData(LoadData2DParams): only addrMode 0 (increasing) is modelled");
+    uint8_t* d = static_cast<uint8_t*>(dst);
+    const uint8_t* s = static_cast<const uint8_t*>(src);
+    for (uint64_t r = 0; r < p.repeatTimes; ++r) {
+        const uint64_t sf = (uint64_t)p.startIndex + r * p.srcStride;
+        const uint64_t df = r * ((uint64_t)p.dstGap + 1);
+        copy_fractal(d + df * FRACTAL_BYTES, s + sf * FRACTAL_BYTES, elem_bits, p.ifTranspose);
+    }
+    return ASCENDC_MODEL_OK;
+}
+
+inline int32_t load_data_2d_v2(void* dst, const void* src, uint32_t elem_bits, const ascendc_model_load_data_2d_params_v2& p,
+                               uint32_t target) {
+    if (target != ASCENDC_MODEL_ARCH_A5) return fail(ASCENDC_MODEL_E_INVALID, "LoadData(LoadData2DParamsV2) exists on arch 3510 only");
+    if (!valid_bits(elem_bits)) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "LoadData(LoadData2DParamsV2): element size must be 8, 16 or 32 bits");
+    if (p.ifTranspose) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "LoadData(LoadData2DParamsV2): ifTranspose is not modelled");
+    if (p.srcStride < 0) return fail(ASCENDC_MODEL_E_INVALID, "LoadData(LoadData2DParamsV2): negative srcStride");
+    uint8_t* d = static_cast<uint8_t*>(dst);
+    const uint8_t* s = static_cast<const uint8_t*>(src);
+    for (uint64_t kk = 0; kk < p.kStep; ++kk)
+        for (uint64_t mm = 0; mm < p.mStep; ++mm) {
+            const uint64_t sf = ((uint64_t)p.kStartPosition + kk) * (uint64_t)p.srcStride + p.mStartPosition + mm;
+            const uint64_t df = kk * p.dstStride + mm;
+            std::memcpy(d + df * FRACTAL_BYTES, s + sf * FRACTAL_BYTES, FRACTAL_BYTES);
+        }
+    return ASCENDC_MODEL_OK;
+}
+
+// ---- Mmad -------------------------------------------------------------------------------------
+inline uint32_t dtype_bytes(uint32_t t) {
+    switch (t) {
+        case ASCENDC_MODEL_F16: case ASCENDC_MODEL_BF16: return 2;
+        case ASCENDC_MODEL_F32: case ASCENDC_MODEL_I32: return 4;
+        case ASCENDC_MODEL_I8: return 1;
+        default: return 0;
+    }
+}
+
+inline float load_float(const uint8_t* p, uint32_t t) {
+    if (t == ASCENDC_MODEL_F16) { uint16_t h; std::memcpy(&h, p, 2); return f16_bits_to_f32(h); }
+    if (t == ASCENDC_MODEL_BF16) { uint16_t h; std::memcpy(&h, p, 2); return bf16_bits_to_f32(h); }
+    float f; std::memcpy(&f, p, 4); return f;
+}
+
+inline int32_t mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, uint32_t c_dtype, const ascendc_model_mmad_params& p,
+                    uint32_t target) {
+    if (!valid_target(target)) return fail(ASCENDC_MODEL_E_INVALID, "Mmad: unknown target");
+    const bool is_int = ab_dtype == ASCENDC_MODEL_I8;
+    if (is_int ? c_dtype != ASCENDC_MODEL_I32
+               : (c_dtype != ASCENDC_MODEL_F32 || (ab_dtype != ASCENDC_MODEL_F16 && ab_dtype != ASCENDC_MODEL_BF16 && ab_dtype != ASCENDC_MODEL_F32)))
+        return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Mmad: supported (A/B -> C): f16/bf16/f32 -> f32, i8 -> i32");
+    if (p.isBias || p.cmatrixSource || p.enSsparse || p.enWinogradA || p.enWinogradB || p.fmOffset != 0)
+        return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Mmad: bias, sparse, winograd and fmOffset are not modelled");
+    const uint64_t eb = dtype_bytes(ab_dtype), c0 = C0_BYTES / eb, frac = 16 * c0;
+    const uint64_t m1 = (p.m + 15u) / 16u, k1 = (p.k + c0 - 1) / c0, n1 = (p.n + 15u) / 16u;
+    const uint8_t* A = static_cast<const uint8_t*>(a);
+    const uint8_t* B = static_cast<const uint8_t*>(b);
+    for (uint64_t i = 0; i < p.m; ++i)
+        for (uint64_t j = 0; j < p.n; ++j) {
+            const uint64_t coff = (j / 16) * m1 * 256 + (i / 16) * 256 + (i % 16) * 16 + j % 16;
+            float facc = 0.0f;
+            int32_t iacc = 0;
+            for (uint64_t kk = 0; kk < p.k; ++kk) {
+                const uint64_t in_a = (i % 16) * c0 + kk % c0;
+                const uint64_t aoff = target == ASCENDC_MODEL_ARCH_A2 ? (i / 16) * k1 * frac + (kk / c0) * frac + in_a   // ZZ
+                                                                      : (kk / c0) * m1 * frac + (i / 16) * frac + in_a;  // NZ
+                const uint64_t boff = (kk / c0) * n1 * frac + (j / 16) * frac + (j % 16) * c0 + kk % c0;  // ZN
+                if (is_int) {
+                    iacc += (int32_t)(int8_t)A[aoff] * (int32_t)(int8_t)B[boff];
+                } else {
+                    facc += load_float(A + aoff * eb, ab_dtype) * load_float(B + boff * eb, ab_dtype);
+                }
+            }
+            if (is_int) {
+                int32_t* C = static_cast<int32_t*>(c);
+                C[coff] = p.cmatrixInitVal ? iacc : (int32_t)((uint32_t)C[coff] + (uint32_t)iacc);
+            } else {
+                float* C = static_cast<float*>(c);
+                C[coff] = p.cmatrixInitVal ? facc : C[coff] + facc;
+            }
+        }
+    return ASCENDC_MODEL_OK;
+}
+
+// ---- Fixpipe ----------------------------------------------------------------------------------
+inline int32_t fixpipe_nz2nd(void* dst, const void* src, uint32_t dst_dtype, uint32_t src_dtype, const ascendc_model_fixpipe_params_v220& p,
+                             uint32_t target) {
+    if (!valid_target(target)) return fail(ASCENDC_MODEL_E_INVALID, "Fixpipe: unknown target");
+    if (p.ndNum != 1) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Fixpipe: only ndNum = 1 is modelled");
+    if (p.isChannelSplit) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Fixpipe: isChannelSplit is not modelled");
+    const bool ok = (p.quantPre == ASCENDC_MODEL_QUANT_NOQUANT && dst_dtype == src_dtype && (src_dtype == ASCENDC_MODEL_F32 || src_dtype == ASCENDC_MODEL_I32)) ||
+                    (p.quantPre == ASCENDC_MODEL_QUANT_F322F16 && src_dtype == ASCENDC_MODEL_F32 && dst_dtype == ASCENDC_MODEL_F16) ||
+                    (p.quantPre == ASCENDC_MODEL_QUANT_F322BF16 && src_dtype == ASCENDC_MODEL_F32 && dst_dtype == ASCENDC_MODEL_BF16);
+    if (!ok) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Fixpipe: supported quantPre: NoQuant f32->f32 / i32->i32, F322F16, F322BF16");
+    uint8_t* d = static_cast<uint8_t*>(dst);
+    const uint8_t* s = static_cast<const uint8_t*>(src);
+    const uint32_t db = dtype_bytes(dst_dtype);
+    for (uint64_t j = 0; j < p.mSize; ++j)
+        for (uint64_t c = 0; c < p.nSize; ++c) {
+            const uint64_t so = (c / 16) * (uint64_t)p.srcStride * 16 + j * 16 + c % 16;
+            uint8_t* to = d + (j * (uint64_t)p.dstStride + c) * db;
+            if (src_dtype == ASCENDC_MODEL_I32) {
+                int32_t v; std::memcpy(&v, s + so * 4, 4);
+                if (p.reluEn && v < 0) v = 0;
+                std::memcpy(to, &v, 4);
+                continue;
+            }
+            float v; std::memcpy(&v, s + so * 4, 4);
+            if (p.reluEn && v < 0) v = 0.0f;
+            if (dst_dtype == ASCENDC_MODEL_F32) {
+                std::memcpy(to, &v, 4);
+            } else {
+                uint16_t h = dst_dtype == ASCENDC_MODEL_F16 ? f32_to_f16_bits(v) : f32_to_bf16_bits(v);
+                std::memcpy(to, &h, 2);
+            }
+        }
+    return ASCENDC_MODEL_OK;
+}
+
+}  // namespace ascendc_model
+
+#endif

@@ -1,0 +1,106 @@
+//! `Mmad` with `MmadParams`: C (L0C, NZ 16×16) = / += A (L0A) × B (L0B, ZN).
+
+use layout_algebra::ascend::{frame_c0, frame_layout, ElementType, FramePattern, L0C_C0};
+use layout_algebra::IndexValue;
+
+use crate::error::{ParamError, Result};
+use crate::field::{CType, Checker, FieldSpec};
+use crate::instr::{Access, Derived, Instr, Intrinsic};
+use crate::operand::{Fractal, Operand};
+use crate::target::{Buffer, Target};
+
+/// AscendC `MmadParams`: `m, n, k` (`uint16_t`, documented range [0, 4095], the **real** tile
+/// sizes), `isBias`, `fmOffset` (`int32_t`), `enSsparse`, `enWinogradA/B`, `unitFlag`
+/// (`uint8_t`), `kDirectionAlign`, `cmatrixSource` (false = L0C), `cmatrixInitVal` (**true =
+/// overwrite C, false = accumulate**). Constructor order in the samples:
+/// `{m, n, k, unitFlag, cmatrixSource, cmatrixInitVal}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MmadParams<V = i64> {
+    pub m: V,
+    pub n: V,
+    pub k: V,
+    pub unit_flag: V,
+    pub cmatrix_source: bool,
+    pub cmatrix_init_val: bool,
+    pub k_direction_align: bool,
+}
+
+impl<V> MmadParams<V> {
+    pub fn fields(&self) -> [(&'static str, &V); 4] {
+        [("m", &self.m), ("n", &self.n), ("k", &self.k), ("unitFlag", &self.unit_flag)]
+    }
+
+    pub fn specs() -> [FieldSpec; 4] {
+        use CType::*;
+        [FieldSpec::ranged("m", U16, 0, 4095), FieldSpec::ranged("n", U16, 0, 4095), FieldSpec::ranged("k", U16, 0, 4095), FieldSpec::full("unitFlag", U8)]
+    }
+}
+
+const MMAD: &str = "Mmad(MmadParams)";
+
+/// `Mmad(c, a, b, MmadParams)`. `m, k` = A's valid extent (origin), `n` = B's valid columns;
+/// B's valid rows must equal `k`. The cube infers the operand layouts from `m, n, k` alone, so
+/// the given layouts must equal the ones the hardware implies — checked by building them with
+/// the algebra: `frame_layout(L0A pattern of the target, C0, [m, k])`, `frame_layout(ZN, C0,
+/// [k, n])`, `frame_layout(L0C, 16, [m, n])` (equal strides and shape). `accumulate` sets
+/// `cmatrixInitVal = false`. Supported types (A/B → C): f16, bf16, f32 → f32; i8 → i32.
+pub fn mmad<V: IndexValue>(
+    c: &Operand<V>,
+    a: &Operand<V>,
+    b: &Operand<V>,
+    ab: ElementType,
+    acc: ElementType,
+    target: Target,
+    accumulate: bool,
+) -> Result<Derived<V>> {
+    use ElementType as E;
+    if !matches!((ab, acc), (E::F16 | E::BF16 | E::F32, E::F32) | (E::I8, E::I32)) {
+        return Err(ParamError::Unsupported { instr: MMAD, detail: format!("{ab} × {ab} → {acc} (supported: f16/bf16/f32 → f32, i8 → i32)") });
+    }
+    let l0a = target.l0a_pattern();
+    let c0 = frame_c0(l0a, ab)?;
+    Fractal::of(MMAD, "A (L0A)", a.layout, &[l0a])?;
+    Fractal::of(MMAD, "B (L0B)", b.layout, &[FramePattern::ZN])?;
+    Fractal::of(MMAD, "C (L0C)", c.layout, &[FramePattern::NZ])?;
+    let mut ck = Checker::new(MMAD);
+    let (m, k) = (a.extent(0)?, a.extent(1)?);
+    let (kb, n) = (b.extent(0)?, b.extent(1)?);
+    ck.equal("k", &kb, &k, || format!("B has {kb} valid rows but A has {k} valid columns"))?;
+    // The layouts the cube implies from m, n, k.
+    let implied = [
+        ("A (L0A)", a, frame_layout(l0a, c0, &[m.clone(), k.clone()])?),
+        ("B (L0B)", b, frame_layout(FramePattern::ZN, c0, &[k.clone(), n.clone()])?),
+        ("C (L0C)", c, frame_layout(FramePattern::L0C, L0C_C0, &[m.clone(), n.clone()])?),
+    ];
+    for (who, op, want) in &implied {
+        for (x, y) in op.layout.stride().leaves().iter().zip(want.stride().leaves()).chain(op.layout.shape().leaves().iter().zip(want.shape().leaves())) {
+            ck.equal("operand layout", x, &y, || format!("{who} layout {} is not the one Mmad reads for m={m}, n={n}, k={k}: {want}", op.layout))?;
+        }
+    }
+    let specs = MmadParams::<V>::specs();
+    let p = MmadParams {
+        m: ck.field(specs[0], m)?,
+        n: ck.field(specs[1], n)?,
+        k: ck.field(specs[2], k)?,
+        unit_flag: ck.field(specs[3], V::constant(0))?,
+        cmatrix_source: false,
+        cmatrix_init_val: !accumulate,
+        k_direction_align: false,
+    };
+    let zero = V::constant(0);
+    let eab = i64::from(ab.bits() / 8);
+    let eacc = i64::from(acc.bits() / 8);
+    let (co, ao, bo) = (c.offset()?, a.offset()?, b.offset()?);
+    ck.aligned("C", Buffer::L0C, &c.base_bytes, &co, &zero, eacc)?;
+    ck.aligned("A", Buffer::L0A, &a.base_bytes, &ao, &zero, eab)?;
+    ck.aligned("B", Buffer::L0B, &b.base_bytes, &bo, &zero, eab)?;
+    Ok(Derived {
+        instrs: vec![Instr {
+            intrinsic: Intrinsic::Mmad(p),
+            dst: Access { buffer: Buffer::L0C, offset: co, step: zero.clone() },
+            srcs: vec![Access { buffer: Buffer::L0A, offset: ao, step: zero.clone() }, Access { buffer: Buffer::L0B, offset: bo, step: zero }],
+            repeat: V::constant(1),
+        }],
+        assumptions: ck.assumptions,
+    })
+}

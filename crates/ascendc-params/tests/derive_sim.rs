@@ -1,0 +1,321 @@
+//! Parameter derivations proven by simulation: the derived instructions run on the CPU model
+//! (C ABI) and every destination element is compared with `crd_to_offset` of the destination
+//! layout — the model knows only the documented instruction semantics, the derivation only the
+//! layouts.
+
+mod common;
+
+use ascendc_params::exec::execute;
+use ascendc_params::*;
+use common::*;
+use layout_algebra::ascend::{frame, tile_layout, ElementType, FramePattern};
+use layout_algebra::Layout;
+
+const POISON: u8 = 0xA5;
+
+/// GM tile → L1, then checks every valid element and the zero-filled C0 tail.
+fn check_gm_to_l1(parent: &Layout, tile: [i64; 2], at: [i64; 2], dst_pattern: FramePattern, t: ElementType, target: Target) -> Vec<u8> {
+    let src_l = tile_layout(parent, &tile, &at).unwrap();
+    let rows = tile[0].min(parent.origin().get(0).unwrap().as_int().copied().unwrap() - at[0]);
+    let cols = tile[1].min(parent.origin().get(1).unwrap().as_int().copied().unwrap() - at[1]);
+    let dst_l = frame(dst_pattern, t, &[tile[0], tile[1]]).unwrap();
+    let src = Operand::new(&src_l).at(at[0], at[1]);
+    let d = gm_nd_to_l1_nz(&src, &Operand::new(&dst_l), t, target).unwrap();
+    assert!(d.assumptions.is_empty());
+    let n = parent.cosize().unwrap() as usize;
+    let mut gm = vec![0u8; n * eb(t)];
+    for i in 0..n {
+        set(&mut gm, t, i, pattern(t, i));
+    }
+    let mut l1 = vec![POISON; dst_l.cosize().unwrap() as usize * eb(t)];
+    run1(&d, &mut l1, &gm, t, target);
+    for r in 0..rows {
+        for c in 0..cols {
+            let want = get(&gm, t, off(parent, at[0] + r, at[1] + c));
+            assert_eq!(get(&l1, t, off(&dst_l, r, c)), want, "{target:?} {t} ({r},{c}) of {tile:?} at {at:?}");
+        }
+    }
+    // Zero-filled tail of the last C0 block along the ND row (along columns for ND→NZ, along
+    // rows for DN→ZN, where the "ND row" is a column of the logical matrix).
+    let c0 = t.c0();
+    if dst_pattern == FramePattern::NZ {
+        for r in 0..rows {
+            for c in cols..(cols + c0 - 1) / c0 * c0 {
+                assert_eq!(get(&l1, t, off(&dst_l, r, c)), 0, "zero fill ({r},{c})");
+            }
+        }
+    } else {
+        for c in 0..cols {
+            for r in rows..(rows + c0 - 1) / c0 * c0 {
+                assert_eq!(get(&l1, t, off(&dst_l, r, c)), 0, "zero fill ({r},{c})");
+            }
+        }
+    }
+    l1
+}
+
+#[test]
+fn spec_worked_example_nd2nz() {
+    let gm = frame(FramePattern::ND, ElementType::F16, &[40, 56]).unwrap();
+    let l1 = frame(FramePattern::NZ, ElementType::F16, &[40, 56]).unwrap();
+    assert_eq!(l1.to_string(), "((16,3),(16,4)):((16,256),(1,768)) origin (40,56)");
+    for target in [Target::A2, Target::A5] {
+        let d = gm_nd_to_l1_nz(&Operand::new(&gm), &Operand::new(&l1), ElementType::F16, target).unwrap();
+        assert_eq!(d.instrs.len(), 1);
+        let Intrinsic::DataCopyNd2Nz(p) = &d.instrs[0].intrinsic else { panic!() };
+        assert_eq!(
+            p,
+            &Nd2NzParams { nd_num: 1, n_value: 40, d_value: 56, src_nd_matrix_stride: 0, src_d_value: 56, dst_nz_c0_stride: 48, dst_nz_n_stride: 1, dst_nz_matrix_stride: 0 }
+        );
+    }
+    check_gm_to_l1(&gm, [40, 56], [0, 0], FramePattern::NZ, ElementType::F16, Target::A2);
+}
+
+#[test]
+fn gm_to_l1_aligned_unaligned_and_tiles() {
+    for t in [ElementType::F16, ElementType::I8, ElementType::F32] {
+        for target in [Target::A2, Target::A5] {
+            for (m, k) in [(64, 64), (40, 56), (17, 33), (1, 1), (96, 100)] {
+                let gm = frame(FramePattern::ND, t, &[m, k]).unwrap();
+                check_gm_to_l1(&gm, [m, k], [0, 0], FramePattern::NZ, t, target);
+                // DN source → ZN (B given transposed in GM)
+                let dn = frame(FramePattern::DN, t, &[m, k]).unwrap();
+                check_gm_to_l1(&dn, [m, k], [0, 0], FramePattern::ZN, t, target);
+            }
+            // tiles of a larger matrix, interior and clipped at the tail
+            let gm = frame(FramePattern::ND, t, &[100, 70]).unwrap();
+            for at in [[0, 0], [32, 16], [64, 48], [96, 64]] {
+                check_gm_to_l1(&gm, [32, 32], at, FramePattern::NZ, t, target);
+            }
+            let dn = frame(FramePattern::DN, t, &[70, 100]).unwrap();
+            check_gm_to_l1(&dn, [32, 48], [64, 96], FramePattern::ZN, t, target);
+        }
+    }
+}
+
+/// L1 (filled with distinct values) → L0; every element of the destination's padded extent is
+/// compared with the source at the same logical coordinate.
+fn check_l1_to_l0(src_l: &Layout, at: [i64; 2], dst_l: &Layout, t: ElementType, target: Target, buffer: Buffer) -> Derived<i64> {
+    let mut l1 = vec![0u8; src_l.cosize().unwrap() as usize * eb(t)];
+    for i in 0..src_l.cosize().unwrap() as usize {
+        set(&mut l1, t, i, pattern(t, i));
+    }
+    let src = Operand::new(src_l).at(at[0], at[1]);
+    let d = l1_to_l0(&src, &Operand::new(dst_l), t, target, buffer).unwrap_or_else(|e| panic!("{e}"));
+    let mut l0 = vec![POISON; dst_l.cosize().unwrap() as usize * eb(t)];
+    run1(&d, &mut l0, &l1, t, target);
+    let rows = dst_l.mode(0).unwrap().size().unwrap();
+    let cols = dst_l.mode(1).unwrap().size().unwrap();
+    for r in 0..rows {
+        for c in 0..cols {
+            assert_eq!(get(&l0, t, off(dst_l, r, c)), get(&l1, t, off(src_l, at[0] + r, at[1] + c)), "{target:?} {t} ({r},{c}) {src_l} -> {dst_l}");
+        }
+    }
+    d
+}
+
+#[test]
+fn l1_to_l0a_both_targets() {
+    for t in [ElementType::F16, ElementType::I8, ElementType::F32] {
+        for target in [Target::A2, Target::A5] {
+            for (m, k) in [(64, 64), (40, 56), (17, 33), (1, 1), (128, 96)] {
+                let l1 = frame(FramePattern::NZ, t, &[m, k]).unwrap();
+                let l0a = frame(target.l0a_pattern(), t, &[m, k]).unwrap();
+                let d = check_l1_to_l0(&l1, [0, 0], &l0a, t, target, Buffer::L0A);
+                if target == Target::A2 {
+                    // catlass: one LoadData per row of fractals, repeatTimes = K1, srcStride = M1
+                    let m1 = (m + 15) / 16;
+                    let k1 = (k + t.c0() - 1) / t.c0();
+                    assert_eq!(d.instrs[0].repeat, m1);
+                    let Intrinsic::LoadData2D(p) = &d.instrs[0].intrinsic else { panic!() };
+                    assert_eq!((p.repeat_times, p.src_stride, p.dst_gap, p.if_transpose), (k1, m1, 0, false));
+                }
+            }
+            // a sub-tile of a bigger L1 buffer at a fractal-aligned coordinate
+            let big = frame(FramePattern::NZ, t, &[96, 4 * t.c0()]).unwrap();
+            let l0a = frame(target.l0a_pattern(), t, &[32, 2 * t.c0()]).unwrap();
+            check_l1_to_l0(&big, [48, t.c0()], &l0a, t, target, Buffer::L0A);
+        }
+    }
+    // f16 A given transposed (DN in GM → ZN in L1) → ZZ on A2 with per-fractal transpose
+    let zn = frame(FramePattern::ZN, ElementType::F16, &[40, 56]).unwrap();
+    let zz = frame(FramePattern::ZZ, ElementType::F16, &[40, 56]).unwrap();
+    let d = check_l1_to_l0(&zn, [0, 0], &zz, ElementType::F16, Target::A2, Buffer::L0A);
+    let Intrinsic::LoadData2D(p) = &d.instrs[0].intrinsic else { panic!() };
+    assert!(p.if_transpose);
+}
+
+#[test]
+fn l1_to_l0b_both_targets() {
+    for (m_k, n) in [(64, 48), (56, 24), (33, 5), (1, 1), (96, 80)] {
+        // A2 f16: L1 NZ(K,N) → L0B ZN(K,N), transposed per 16×16 fractal
+        let nz = frame(FramePattern::NZ, ElementType::F16, &[m_k, n]).unwrap();
+        let zn = frame(FramePattern::ZN, ElementType::F16, &[m_k, n]).unwrap();
+        let d = check_l1_to_l0(&nz, [0, 0], &zn, ElementType::F16, Target::A2, Buffer::L0B);
+        let Intrinsic::LoadData2D(p) = &d.instrs[0].intrinsic else { panic!() };
+        assert!(p.if_transpose);
+        // ZN → ZN without transpose, every type, both targets
+        for t in [ElementType::F16, ElementType::I8, ElementType::F32] {
+            for target in [Target::A2, Target::A5] {
+                let l1 = frame(FramePattern::ZN, t, &[m_k, n]).unwrap();
+                let l0b = frame(FramePattern::ZN, t, &[m_k, n]).unwrap();
+                check_l1_to_l0(&l1, [0, 0], &l0b, t, target, Buffer::L0B);
+            }
+        }
+    }
+}
+
+#[test]
+fn repeat_times_over_255_is_split_and_still_correct() {
+    let t = ElementType::F16;
+    let (m, k) = (32, 16 * 300);
+    let l1 = frame(FramePattern::NZ, t, &[m, k]).unwrap();
+    let zz = frame(FramePattern::ZZ, t, &[m, k]).unwrap();
+    let d = check_l1_to_l0(&l1, [0, 0], &zz, t, Target::A2, Buffer::L0A);
+    assert_eq!(d.instrs.len(), 2);
+    let reps: Vec<i64> = d.instrs.iter().map(|i| match &i.intrinsic { Intrinsic::LoadData2D(p) => p.repeat_times, _ => 0 }).collect();
+    assert_eq!(reps, vec![255, 45]);
+}
+
+#[test]
+fn gm_row_stride_over_u16_splits_per_row_on_a2() {
+    let t = ElementType::F16;
+    let parent = Layout::new(common::crd(5, 40), common::crd(70_000, 1)).unwrap();
+    let a2 = check_gm_to_l1(&parent, [5, 40], [0, 0], FramePattern::NZ, t, Target::A2);
+    let a5 = check_gm_to_l1(&parent, [5, 40], [0, 0], FramePattern::NZ, t, Target::A5);
+    assert_eq!(a2, a5);
+    let dst = frame(FramePattern::NZ, t, &[5, 40]).unwrap();
+    let d = gm_nd_to_l1_nz(&Operand::new(&parent), &Operand::new(&dst), t, Target::A2).unwrap();
+    let Intrinsic::DataCopyNd2Nz(p) = &d.instrs[0].intrinsic else { panic!() };
+    assert_eq!((d.instrs[0].repeat, p.n_value, d.instrs[0].srcs[0].step), (5, 1, 70_000));
+    let d = gm_nd_to_l1_nz(&Operand::new(&parent), &Operand::new(&dst), t, Target::A5).unwrap();
+    let Intrinsic::DataCopyNd2Nz(p) = &d.instrs[0].intrinsic else { panic!() };
+    assert_eq!((d.instrs[0].repeat, p.n_value, p.src_d_value), (1, 5, 70_000));
+}
+
+#[test]
+fn nz_to_nz_data_copy() {
+    let t = ElementType::F16;
+    let gm = frame(FramePattern::NZ, t, &[100, 100]).unwrap();
+    let l1 = frame(FramePattern::NZ, t, &[32, 48]).unwrap();
+    let src_l = tile_layout(&gm, &[32, 48], &[32, 16]).unwrap();
+    let d = copy_nz_to_nz(&Operand::new(&src_l).at(32, 16), &Operand::new(&l1), Buffer::Gm, Buffer::L1, t).unwrap();
+    let Intrinsic::DataCopy(p) = &d.instrs[0].intrinsic else { panic!() };
+    assert_eq!(p, &DataCopyParams { block_count: 3, block_len: 32, src_stride: 112 - 32, dst_stride: 0 });
+    let mut g = vec![0u8; gm.cosize().unwrap() as usize * 2];
+    for i in 0..g.len() / 2 {
+        set(&mut g, t, i, pattern(t, i));
+    }
+    let mut l = vec![POISON; l1.cosize().unwrap() as usize * 2];
+    run1(&d, &mut l, &g, t, Target::A2);
+    for r in 0..32 {
+        for c in 0..48 {
+            assert_eq!(get(&l, t, off(&l1, r, c)), get(&g, t, off(&gm, 32 + r, 16 + c)));
+        }
+    }
+}
+
+/// Full GEMM from derived parameters only, run on the model, against a reference loop.
+fn gemm(t: ElementType, target: Target, m: i64, k: i64, n: i64, b_dn: bool) {
+    let acc = if t == ElementType::I8 { ElementType::I32 } else { ElementType::F32 };
+    let a_gm = frame(FramePattern::ND, t, &[m, k]).unwrap();
+    let b_gm = frame(if b_dn { FramePattern::DN } else { FramePattern::ND }, t, &[k, n]).unwrap();
+    let c_gm = frame(FramePattern::ND, acc, &[m, n]).unwrap();
+    let a_l1 = frame(FramePattern::NZ, t, &[m, k]).unwrap();
+    let b_l1 = frame(if b_dn { FramePattern::ZN } else { FramePattern::NZ }, t, &[k, n]).unwrap();
+    let a_l0 = frame(target.l0a_pattern(), t, &[m, k]).unwrap();
+    let b_l0 = frame(FramePattern::ZN, t, &[k, n]).unwrap();
+    let c_l0 = frame(FramePattern::L0C, acc, &[m, n]).unwrap();
+    let vals = |i: usize, salt: usize| -> i64 { ((i * 7919 + salt * 104729) % 17) as i64 - 8 };
+    let enc = |v: i64| -> u32 {
+        match t {
+            ElementType::I8 => v as i8 as u8 as u32,
+            // small integers are exact in f16: sign, exponent, mantissa by hand
+            _ => half_bits(v as f32) as u32,
+        }
+    };
+    let mut a = vec![0u8; (m * k) as usize * eb(t)];
+    let mut b = vec![0u8; (k * n) as usize * eb(t)];
+    for r in 0..m {
+        for c in 0..k {
+            set(&mut a, t, off(&a_gm, r, c), enc(vals((r * k + c) as usize, 1)));
+        }
+    }
+    for r in 0..k {
+        for c in 0..n {
+            set(&mut b, t, off(&b_gm, r, c), enc(vals((r * n + c) as usize, 2)));
+        }
+    }
+    let mut a1 = vec![POISON; a_l1.cosize().unwrap() as usize * eb(t)];
+    let mut b1 = vec![POISON; b_l1.cosize().unwrap() as usize * eb(t)];
+    let mut a0 = vec![POISON; a_l0.cosize().unwrap() as usize * eb(t)];
+    let mut b0 = vec![POISON; b_l0.cosize().unwrap() as usize * eb(t)];
+    let mut c0 = vec![POISON; c_l0.cosize().unwrap() as usize * 4];
+    let mut out = vec![POISON; (m * n) as usize * 4];
+    run1(&gm_nd_to_l1_nz(&Operand::new(&a_gm), &Operand::new(&a_l1), t, target).unwrap(), &mut a1, &a, t, target);
+    run1(&gm_nd_to_l1_nz(&Operand::new(&b_gm), &Operand::new(&b_l1), t, target).unwrap(), &mut b1, &b, t, target);
+    run1(&l1_to_l0a(&Operand::new(&a_l1), &Operand::new(&a_l0), t, target).unwrap(), &mut a0, &a1, t, target);
+    run1(&l1_to_l0b(&Operand::new(&b_l1), &Operand::new(&b_l0), t, target).unwrap(), &mut b0, &b1, t, target);
+    let mm = mmad(&Operand::new(&c_l0), &Operand::new(&a_l0), &Operand::new(&b_l0), t, acc, target, false).unwrap();
+    let Intrinsic::Mmad(p) = &mm.instrs[0].intrinsic else { panic!() };
+    assert_eq!((p.m, p.n, p.k, p.cmatrix_init_val), (m, n, k, true));
+    execute(&mm.instrs[0], &mut c0, &[&a0, &b0], &[acc, t, t], target).unwrap();
+    let fx = l0c_to_gm_nd(&Operand::new(&c_l0), &Operand::new(&c_gm), acc, acc, target).unwrap();
+    execute(&fx.instrs[0], &mut out, &[&c0], &[acc, acc], target).unwrap();
+    for r in 0..m {
+        for c in 0..n {
+            let want: i64 = (0..k).map(|x| vals((r * k + x) as usize, 1) * vals((x * n + c) as usize, 2)).sum();
+            let got = get(&out, acc, off(&c_gm, r, c));
+            let got = if acc == ElementType::I32 { got as i32 as i64 } else { f32::from_bits(got) as i64 };
+            assert_eq!(got, want, "{t} {target:?} {m}x{k}x{n} C[{r}][{c}]");
+        }
+    }
+}
+
+/// f16 bits of a small integer-valued float (exact).
+fn half_bits(f: f32) -> u16 {
+    if f == 0.0 {
+        return 0;
+    }
+    let sign = if f < 0.0 { 0x8000u16 } else { 0 };
+    let a = f.abs();
+    let e = a.log2().floor() as i32;
+    let mant = ((a / 2f32.powi(e) - 1.0) * 1024.0).round() as u16;
+    sign | (((e + 15) as u16) << 10) | mant
+}
+
+#[test]
+fn gemm_from_derived_parameters_is_exact() {
+    for target in [Target::A2, Target::A5] {
+        for (m, k, n) in [(64, 64, 48), (40, 56, 24), (17, 33, 5), (1, 1, 1), (33, 70, 20)] {
+            gemm(ElementType::I8, target, m, k, n, true);
+            gemm(ElementType::F16, target, m, k, n, true);
+            if target == Target::A2 {
+                gemm(ElementType::F16, target, m, k, n, false);
+            }
+        }
+    }
+}
+
+#[test]
+fn accumulate_sets_cmatrix_init_val_false() {
+    let t = ElementType::F16;
+    let a = frame(FramePattern::ZZ, t, &[32, 32]).unwrap();
+    let b = frame(FramePattern::ZN, t, &[32, 16]).unwrap();
+    let c = frame(FramePattern::L0C, ElementType::F32, &[32, 16]).unwrap();
+    let d = mmad(&Operand::new(&c), &Operand::new(&a), &Operand::new(&b), t, ElementType::F32, Target::A2, true).unwrap();
+    let Intrinsic::Mmad(p) = &d.instrs[0].intrinsic else { panic!() };
+    assert!(!p.cmatrix_init_val && !p.cmatrix_source);
+}
+
+#[test]
+fn fixpipe_parameters_for_a_tail_tile() {
+    // C 100x70 f16 in GM, tile (32,48) at (96,48): mSize 4, nSize 22 (tails), srcStride 32
+    let gm = frame(FramePattern::ND, ElementType::F16, &[100, 70]).unwrap();
+    let tile = tile_layout(&gm, &[32, 48], &[96, 48]).unwrap();
+    let l0c = frame(FramePattern::L0C, ElementType::F32, &[32, 48]).unwrap();
+    let d = l0c_to_gm_nd(&Operand::new(&l0c), &Operand::new(&tile).at(96, 48), ElementType::F32, ElementType::F16, Target::A2).unwrap();
+    let Intrinsic::FixpipeNz2Nd(p) = &d.instrs[0].intrinsic else { panic!() };
+    assert_eq!((p.n_size, p.m_size, p.src_stride, p.dst_stride, p.quant_pre), (22, 4, 32, 70, QuantMode::F322F16));
+    assert_eq!(d.instrs[0].dst.offset, 96 * 70 + 48);
+}
