@@ -91,8 +91,11 @@ pub fn fold(root: OperationRef) -> usize {
 }
 
 fn set_type(value: Value, ty: &TensorType, location: Location) -> bool {
-    // Safety: the context outlives the pass run.
-    let context = unsafe { location.context().to_ref() };
+    // `to_ref` reinterprets the `ContextRef` itself, so it must outlive the reference: keep it
+    // in a local (a temporary would leave `context` dangling; release builds crash on that).
+    let context_ref = location.context();
+    // Safety: the context outlives the pass run and `context_ref` outlives `context`.
+    let context = unsafe { context_ref.to_ref() };
     let Some(new) = ty.to_type(context) else {
         return false;
     };
@@ -202,8 +205,11 @@ fn fold_offset(op: &OperationRef) -> bool {
         return false;
     };
     let location = op.location();
-    // Safety: the context outlives the pass run.
-    let context = unsafe { location.context().to_ref() };
+    // `to_ref` reinterprets the `ContextRef` itself, so it must outlive the reference: keep it
+    // in a local (a temporary would leave `context` dangling; release builds crash on that).
+    let context_ref = location.context();
+    // Safety: the context outlives the pass run and `context_ref` outlives `context`.
+    let context = unsafe { context_ref.to_ref() };
     let index = Type::index(context);
     let constant = arith::constant(
         context,

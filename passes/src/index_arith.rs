@@ -19,7 +19,7 @@ use layout_algebra::sym::{BinOp, SymExpr};
 use melior::{
     dialect::arith,
     ir::{
-        attribute::IntegerAttribute, operation::OperationLike, Location, Operation, OperationRef,
+        attribute::IntegerAttribute, Location, Operation, OperationRef,
         Type, Value,
     },
     Context,
@@ -106,6 +106,7 @@ mod tests {
     use super::*;
     use layout_algebra::{parse_layout, IndexValue, Tuple};
     use melior::ir::{
+        operation::OperationLike,
         attribute::{StringAttribute, TypeAttribute},
         block::BlockLike,
         r#type::FunctionType,

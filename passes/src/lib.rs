@@ -9,6 +9,9 @@
 pub mod fold;
 pub mod index_arith;
 pub mod ir;
+pub mod lower_to_ascendc;
+pub mod lower_to_loops;
+pub mod simplify_offsets;
 pub mod tile;
 pub mod verify;
 
@@ -36,6 +39,18 @@ pub const PASSES: &[PassInfo] = &[
         argument: fold::ARGUMENT,
         description: fold::DESCRIPTION,
         create: fold::create,
+    },
+    PassInfo { argument: lower_to_ascendc::ARGUMENT, description: lower_to_ascendc::DESCRIPTION, create: lower_to_ascendc::create },
+    PassInfo { argument: lower_to_ascendc::SYNC_GRAPH_ARGUMENT, description: lower_to_ascendc::SYNC_GRAPH_DESCRIPTION, create: lower_to_ascendc::create_print_sync_graph },
+    PassInfo {
+        argument: lower_to_loops::ARGUMENT,
+        description: lower_to_loops::DESCRIPTION,
+        create: lower_to_loops::create,
+    },
+    PassInfo {
+        argument: simplify_offsets::ARGUMENT,
+        description: simplify_offsets::DESCRIPTION,
+        create: simplify_offsets::create,
     },
 ];
 

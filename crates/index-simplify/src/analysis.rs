@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use egg::{define_language, Analysis, DidMerge, EGraph, Id, Language, Symbol};
 
-use crate::expr::{floor_div, floor_mod, power_of_two_exp, Op};
+use crate::expr::{floor_div, floor_mod, power_of_two_exp, IndexExpr, Op};
 use crate::facts::{Facts, SymFact};
 
 define_language! {
@@ -466,9 +466,10 @@ impl Data {
         self
     }
 
-    fn from_fact(f: &SymFact) -> Data {
+    /// The data of a symbol with the declared fact `f`.
+    pub fn from_fact(f: &SymFact) -> Data {
         let modular = match f.divisor {
-            Some(d) if d > 0 => Modular { m: d, r: 0 },
+            Some(d) if d > 0 => Modular::make(d as i128, f.residue as i128),
             _ => Modular::TOP,
         };
         Data { range: Interval { lo: f.lo, hi: f.hi }, modular, conflict: false }.normalized()
@@ -512,6 +513,34 @@ impl Data {
         };
         Data { range, modular, conflict: a.conflict || b.conflict }.normalized()
     }
+}
+
+/// The analysis of a whole tree outside any e-graph: the interval and congruence the rules
+/// would see for `expr` under `facts` (bottom-up [`Data::apply`]; a symbol without facts is
+/// unknown). Used by passes to decide how to read and emit ops (for example whether a signed
+/// division equals a floor division: its dividend is proven non-negative). Iterative, so any
+/// depth is fine.
+pub fn analyze(expr: &IndexExpr, facts: &Facts) -> Data {
+    // Post-order with an explicit stack.
+    let mut out: Vec<Data> = Vec::new();
+    let mut stack: Vec<(&IndexExpr, bool)> = vec![(expr, false)];
+    while let Some((e, done)) = stack.pop() {
+        match e {
+            IndexExpr::Const(v) => out.push(Data::exact(*v)),
+            IndexExpr::Sym(n) => out.push(facts.get(n).map(Data::from_fact).unwrap_or(Data::TOP)),
+            IndexExpr::Bin(op, a, b) => {
+                if done {
+                    let (Some(y), Some(x)) = (out.pop(), out.pop()) else { return Data::TOP };
+                    out.push(Data::apply(*op, &x, &y));
+                } else {
+                    stack.push((e, true));
+                    stack.push((b, false));
+                    stack.push((a, false));
+                }
+            }
+        }
+    }
+    out.pop().unwrap_or(Data::TOP)
 }
 
 /// The e-class analysis. Holds the declared facts so `make` can read symbol ranges.
@@ -600,7 +629,21 @@ mod tests {
 
     #[test]
     fn divisor_fact_tightens_range() {
-        let d = Data::from_fact(&SymFact { lo: Some(1), hi: Some(100), divisor: Some(16) });
+        let d = Data::from_fact(&SymFact { lo: Some(1), hi: Some(100), divisor: Some(16), residue: 0 });
         assert_eq!(d.range, Interval::new(16, 96));
+        // i ≡ 3 (mod 4) in [0, 15]: 3, 7, 11, 15.
+        let d = Data::from_fact(&SymFact { lo: Some(0), hi: Some(15), divisor: Some(4), residue: 3 });
+        assert_eq!((d.range, d.modular), (Interval::new(3, 15), Modular { m: 4, r: 3 }));
+    }
+
+    #[test]
+    fn analyze_a_tree() {
+        use crate::expr::sym;
+        let facts = Facts::new().range("i", 0, 15).congruent("t", 0, 16).range("t", 0, 96);
+        let d = analyze(&(sym("t") + sym("i")), &facts);
+        assert_eq!(d.range, Interval::new(0, 111));
+        let d = analyze(&(sym("t") * 3 + 5), &facts);
+        assert_eq!(d.modular, Modular { m: 48, r: 5 });
+        assert_eq!(analyze(&(sym("x") / 16), &facts).range, Interval::TOP);
     }
 }

@@ -12,8 +12,12 @@ use std::collections::BTreeMap;
 pub struct SymFact {
     pub lo: Option<i64>,
     pub hi: Option<i64>,
-    /// The symbol is a multiple of this positive number.
+    /// The symbol is a multiple of this positive number (plus [`SymFact::residue`]).
     pub divisor: Option<i64>,
+    /// With a divisor `d`: the symbol is `≡ residue (mod d)` (0 = a multiple of `d`). Ignored
+    /// without a divisor. Set by [`Facts::congruent`]; a loop `for i = 3 to n step 4` gives
+    /// `i ≡ 3 (mod 4)`.
+    pub residue: i64,
 }
 
 /// Facts for a set of symbols.
@@ -60,6 +64,15 @@ impl Facts {
         self
     }
 
+    /// `name ≡ residue (mod modulus)` (`modulus > 0`; other values are reported by
+    /// [`Facts::check`]). `congruent(n, 0, d)` is [`Facts::divisible`]`(n, d)`.
+    pub fn congruent(mut self, name: &str, residue: i64, modulus: i64) -> Self {
+        let f = self.syms.entry(name.to_string()).or_default();
+        f.divisor = Some(modulus);
+        f.residue = if modulus > 0 { residue.rem_euclid(modulus) } else { residue };
+        self
+    }
+
     /// Sets the whole fact of one symbol.
     pub fn set(&mut self, name: &str, fact: SymFact) {
         self.syms.insert(name.to_string(), fact);
@@ -88,11 +101,11 @@ impl Facts {
                     return err(format!("empty range [{lo}, {hi}]"));
                 }
                 if let Some(d) = f.divisor {
-                    // Smallest multiple of d that is ≥ lo, in i128 so it cannot overflow.
-                    let (lo, hi, d) = (lo as i128, hi as i128, d as i128);
-                    let first = lo + (d - lo.rem_euclid(d)) % d;
+                    // Smallest value ≡ residue (mod d) that is ≥ lo, in i128 so it cannot overflow.
+                    let (lo, hi, d, r) = (lo as i128, hi as i128, d as i128, f.residue as i128);
+                    let first = lo + (r - lo).rem_euclid(d);
                     if first > hi {
-                        return err(format!("no multiple of {d} in [{lo}, {hi}]"));
+                        return err(format!("no value ≡ {r} (mod {d}) in [{lo}, {hi}]"));
                     }
                 }
             }

@@ -17,8 +17,9 @@
 //! any tensor extent).
 //!
 //! ## Method
-//! * **Facts.** Each symbol may carry a range `[lo, hi]` and a known divisor
-//!   ([`Facts::range`], [`Facts::divisible`]). A symbol without facts has an unknown range.
+//! * **Facts.** Each symbol may carry a range `[lo, hi]` and a known divisor or congruence
+//!   ([`Facts::range`], [`Facts::divisible`], [`Facts::congruent`]). A symbol without facts has
+//!   an unknown range. [`analyze`] gives the interval and congruence of a whole tree.
 //! * **Analysis** ([`analysis`]). Every e-class carries an interval and a modular fact
 //!   `x ≡ r (mod m)`, computed bottom-up (`[a,b] + [c,d] = [a+c, b+d]`,
 //!   `⌊[a,b] / c⌋ = [⌊a/c⌋, ⌊b/c⌋]` for `c > 0`, `[a,b] mod c = [a,b]` if `0 ≤ a ∧ b < c`
@@ -76,7 +77,7 @@ pub mod simplify;
 #[cfg(test)]
 mod tests;
 
-pub use analysis::{Interval, Modular};
+pub use analysis::{analyze, Data, Interval, Modular};
 pub use expr::{floor_div, floor_mod, sym, IndexExpr, IndexVisitor, Op};
 pub use facts::{Facts, InconsistentFact, SymFact};
 pub use rules::{rule_catalog, RuleInfo};

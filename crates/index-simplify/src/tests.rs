@@ -63,7 +63,12 @@ fn random_fact(rng: &mut Rng) -> SymFact {
             f.hi = Some(lo + w);
         }
         if rng.chance(0.2) {
-            f.divisor = Some(rng.pick(&[2, 4, 8, 16, 32]));
+            let d = rng.pick(&[2, 4, 8, 16, 32]);
+            f.divisor = Some(d);
+            // Half of them with a non-zero residue (loop induction variables `lb + k·step`).
+            if rng.chance(0.5) {
+                f.residue = rng.range(0, d - 1);
+            }
         }
         let mut facts = Facts::new();
         facts.set("s", f);
@@ -78,8 +83,9 @@ fn sample(rng: &mut Rng, f: &SymFact, edge: usize) -> i64 {
     let lo = f.lo.unwrap_or(-300);
     let hi = f.hi.unwrap_or(300);
     let d = f.divisor.unwrap_or(1);
-    let first = lo + (d - lo.rem_euclid(d)) % d;
-    let last = hi - hi.rem_euclid(d);
+    let r = if f.divisor.is_some() { f.residue } else { 0 };
+    let first = lo + (r - lo).rem_euclid(d);
+    let last = hi - (hi - r).rem_euclid(d);
     if first > last {
         // Only possible for an unknown end combined with a divisor that skips the window.
         return first;
@@ -174,7 +180,7 @@ fn instantiate(rng: &mut Rng, lhs: &PatternAst<IndexLang>, facts: &mut Facts) ->
             let e = if rng.chance(0.12) {
                 // A symbolic positive divisor (exercises D0/M0 with a non-constant divisor).
                 let s = format!("d{}", vars.len());
-                facts.set(&s, SymFact { lo: Some(rng.range(1, 40)), hi: Some(rng.range(40, 80)), divisor: None });
+                facts.set(&s, SymFact { lo: Some(rng.range(1, 40)), hi: Some(rng.range(40, 80)), divisor: None, residue: 0 });
                 IndexExpr::Sym(s)
             } else if rng.chance(0.9) {
                 IndexExpr::Const(rng.pick(&[1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 256]))

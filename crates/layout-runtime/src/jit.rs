@@ -336,6 +336,22 @@ impl Jit {
         &self.signatures
     }
 
+    /// Makes external symbols visible to the JIT-compiled code (e.g. the C ABI of the AscendC CPU
+    /// model, `ascendc_params::ffi::c_abi_symbols()`), so calls to functions the module only
+    /// declares resolve to them. Call before the first [`Jit::lookup`] / [`Jit::call`] (code
+    /// is materialized lazily, on first lookup).
+    ///
+    /// # Safety
+    /// Every address must be a function with the signature the module declares for `name`,
+    /// alive as long as the engine.
+    pub unsafe fn register_symbols(&self, symbols: &[(&str, *const c_void)]) {
+        for (name, address) in symbols {
+            let name = melior::StringRef::new(name);
+            // Safety: a valid engine and name; the address is the caller's promise.
+            unsafe { mlir_sys::mlirExecutionEngineRegisterSymbol(self.engine, name.to_raw(), *address as *mut c_void) };
+        }
+    }
+
     /// The address of a JIT symbol (e.g. `_mlir_ciface_gemm`), or None. Calling it directly is
     /// up to the caller (with [`StridedMemRef`] descriptors).
     pub fn lookup(&self, symbol: &str) -> Option<*mut c_void> {

@@ -1,42 +1,58 @@
 //! THE HOOK for the layout-op lowering (issue 4, part 1).
 //!
 //! [`lower_layout_ops`] is the one place where `layout.*` ops are turned into upstream
-//! `scf`/`memref`/`arith` before the LLVM pipeline. `layout-run` and
-//! [`crate::Jit::new`] call it first. Until the lowering pass exists it only checks that no layout
-//! op is present and otherwise fails with a located error
-//! ("layout op 'layout.load' cannot be lowered yet").
-//!
-//! To plug in the pass: run it here (e.g. a `PassManager` with the Rust pass from `passes/` on
-//! `module`), capturing diagnostics with [`crate::Capture`] and returning them in
-//! [`crate::Error::Mlir`]; keep the final scan as a post-condition.
+//! `scf`/`memref`/`arith` before the LLVM pipeline; `layout-run` and `layout-opt --emit=llvm`
+//! call it first. It runs `layout-verify` (lowerings assume verified input) and then
+//! `layout-lower-to-loops` (crate `layout-passes`, module `lower_to_loops`: the CPU reference
+//! semantics of every layout op, documented there and in this crate's README), capturing their
+//! diagnostics into [`crate::Error::Mlir`]. A final scan is the post-condition: no layout op
+//! may survive.
 
-use crate::{diagnostics::position_of, Diag, Error, Result};
-use melior::ir::{
-    operation::{OperationLike, WalkOrder, WalkResult},
-    Module,
+use crate::{diagnostics::position_of, Capture, Diag, Error, Result};
+use melior::{
+    ir::{
+        operation::{OperationLike, WalkOrder, WalkResult},
+        Module,
+    },
+    pass::PassManager,
 };
 
 /// The prefix of the ops this hook must remove.
 pub const LAYOUT_OP_PREFIX: &str = "layout.";
 
-/// Lowers every `layout.*` op of `module` to upstream dialects. Currently: succeeds when there
-/// is none; otherwise returns one located error per distinct op name (first occurrence).
+/// Lowers every `layout.*` op of `module` to upstream dialects (after `layout-verify`). A
+/// module without layout ops is left unchanged (and not verified).
 pub fn lower_layout_ops(module: &mut Module) -> Result<()> {
-    // The lowering pass will be invoked here.
+    if layout_ops(module).is_empty() {
+        return Ok(());
+    }
+    let capture = Capture::for_module(module, "<input>");
+    // Safety: the context outlives this function.
+    let context_ref = module.context();
+    // Safety: as above; `to_ref` borrows `context_ref`, which lives to the end of the function.
+    let context = unsafe { context_ref.to_ref() };
+    let manager = PassManager::new(context);
+    manager.add_pass(layout_passes::verify::create());
+    manager.add_pass(layout_passes::lower_to_loops::create());
+    let ok = manager.run(module).is_ok();
+    let diagnostics = capture.take();
+    if !ok {
+        return Err(Error::mlir("lowering the layout ops failed", diagnostics));
+    }
+    post_condition(module)
+}
+
+/// Fails with one located error per distinct layout op name still present.
+pub(crate) fn post_condition(module: &Module) -> Result<()> {
     let remaining = layout_ops(module);
     if remaining.is_empty() {
         return Ok(());
     }
     let diagnostics = remaining
         .into_iter()
-        .map(|(name, position)| {
-            Diag::error(
-                position,
-                format!("layout op '{name}' cannot be lowered yet (the layout lowering pass is not implemented)"),
-            )
-        })
+        .map(|(name, position)| Diag::error(position, format!("layout op '{name}' survived the layout lowering")))
         .collect();
-    Err(Error::mlir("the kernel contains layout ops", diagnostics))
+    Err(Error::mlir("the kernel still contains layout ops", diagnostics))
 }
 
 /// The distinct `layout.*` op names in `module`, each with the position of its first

@@ -38,6 +38,9 @@ pub const IRDL_SOURCE: &str = include_str!("../layout.irdl.mlir");
 /// The name under which diagnostics located in the embedded IRDL source are reported.
 pub const IRDL_BUFFER_NAME: &str = "dialects/layout/layout.irdl.mlir";
 
+/// The IRDL definition of the `ascendc` target dialect (issue 6), loaded next to `layout`.
+pub const ASCENDC_IRDL_SOURCE: &str = include_str!("../../ascendc/ascendc.irdl.mlir");
+
 /// Name of the module attribute that carries the target (`#layout.target<"a2">`).
 pub const TARGET_ATTRIBUTE: &str = "layout.target";
 
@@ -69,6 +72,7 @@ pub fn dialect_registry() -> DialectRegistry {
 pub fn create_context() -> Result<Context, String> {
     let context = Context::new_with_registry(&dialect_registry(), false);
     load_layout_dialect(&context)?;
+    load_ascendc_dialect(&context)?;
     Ok(context)
 }
 
@@ -80,6 +84,17 @@ pub fn load_layout_dialect(context: &Context) -> Result<(), String> {
     })?;
     if !load_irdl_dialects(&module) {
         return Err("the embedded IRDL definition of the layout dialect failed to load".into());
+    }
+    Ok(())
+}
+
+/// Loads the `ascendc` target dialect (`dialects/ascendc/ascendc.irdl.mlir`) into `context`.
+pub fn load_ascendc_dialect(context: &Context) -> Result<(), String> {
+    let module = parse_source(context, ASCENDC_IRDL_SOURCE).ok_or_else(|| {
+        "the embedded IRDL definition of the ascendc dialect does not parse".to_string()
+    })?;
+    if !load_irdl_dialects(&module) {
+        return Err("the embedded IRDL definition of the ascendc dialect failed to load".into());
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! passes in `passes/`. See README.md for usage and measurements.
 
 mod diagnostics;
+mod emit;
 mod pipeline;
 mod upstream;
 
@@ -32,13 +33,18 @@ struct Options {
     print_debuginfo: bool,
     print_ir_after_all: bool,
     pipeline: Option<String>,
+    /// `--default-pipeline`: run [`pipeline::default_pipeline`].
+    default_pipeline: bool,
     /// Pass flags in command-line order.
     pass_flags: Vec<String>,
+    /// `--emit=KIND` (see `emit.rs`).
+    emit: emit::Emit,
 }
 
 enum Parsed {
     Run(Options),
     Help,
+    PrintDefaultPipeline,
 }
 
 fn usage() -> String {
@@ -55,14 +61,19 @@ OPTIONS:
   --verify-diagnostics          Check diagnostics against 'expected-error@+1 {{...}}' comments
                                 (error|warning|note|remark; @+N, @-N, @above, @below, @unknown)
   --pass-pipeline=<pipeline>    e.g. 'builtin.module(layout-verify,canonicalize,func.func(cse))'
-  --mlir-print-op-generic       Print operations in generic form
+  --default-pipeline            Run the default pipeline (verify, fold, lower to loops,
+                                simplify offsets, clean up; printed by --print-default-pipeline)
+  --print-default-pipeline      Print the default pipeline's text and exit
+  --emit=<kind>                 What to print after the passes:
+{EMIT_KINDS}  --mlir-print-op-generic       Print operations in generic form
   --mlir-print-debuginfo        Print locations
   --mlir-print-ir-after-all     Print the IR after each pass (to stderr)
   --help                        This text
 
 PASSES (each also a flag, e.g. --layout-verify; flags run in command-line order):
 ",
-    );
+    )
+    .replace("{EMIT_KINDS}", &emit::Emit::help());
     for info in layout_passes::PASSES {
         text.push_str(&format!("  --{:<28} {}\n", info.argument, info.description));
     }
@@ -141,6 +152,18 @@ fn parse_args(args: Vec<String>) -> Result<Parsed, String> {
                     return Err("'--pass-pipeline' given twice".into());
                 }
             }
+            "default-pipeline" => {
+                flag(&value)?;
+                options.default_pipeline = true
+            }
+            "print-default-pipeline" => {
+                flag(&value)?;
+                return Ok(Parsed::PrintDefaultPipeline);
+            }
+            "emit" => {
+                let kind = value.as_deref().ok_or("'--emit' needs a kind: --emit=KIND")?;
+                options.emit = emit::Emit::parse(kind)?;
+            }
             "allow-unregistered-dialect" => {
                 return Err("'--allow-unregistered-dialect' is not supported: every op must be registered, so a misspelled op name is an error".into())
             }
@@ -153,6 +176,12 @@ fn parse_args(args: Vec<String>) -> Result<Parsed, String> {
     }
     if options.pipeline.is_some() && !options.pass_flags.is_empty() {
         return Err("'--pass-pipeline' cannot be combined with pass flags".into());
+    }
+    if options.default_pipeline && (options.pipeline.is_some() || !options.pass_flags.is_empty()) {
+        return Err("'--default-pipeline' cannot be combined with '--pass-pipeline' or pass flags".into());
+    }
+    if options.default_pipeline {
+        options.pipeline = Some(pipeline::default_pipeline());
     }
     Ok(Parsed::Run(options))
 }
@@ -284,6 +313,10 @@ fn run() -> ExitCode {
             print!("{}", usage());
             return ExitCode::SUCCESS;
         }
+        Ok(Parsed::PrintDefaultPipeline) => {
+            println!("{}", pipeline::default_pipeline());
+            return ExitCode::SUCCESS;
+        }
         Err(message) => return fail(&message),
     };
 
@@ -327,6 +360,8 @@ fn run() -> ExitCode {
         Ok(context) => context,
         Err(message) => return fail(&message),
     };
+    // LLVM dialect and translations for --emit=llvm.
+    layout_runtime::prepare_context(&context);
     let captured: Rc<RefCell<Vec<Diag>>> = Rc::default();
     {
         let captured = captured.clone();
@@ -381,7 +416,23 @@ fn run() -> ExitCode {
         let mut printed = None;
         if let Some(mut module) = module {
             ok = manager.run(&mut module).is_ok();
-            if ok {
+            if ok && options.emit == emit::Emit::Llvm {
+                match emit::llvm_ir(&mut module) {
+                    Ok(ir) => printed = Some(ir),
+                    Err(error) => {
+                        report.push_str(&format!("{display}: error: {error}\n"));
+                        ok = false;
+                    }
+                }
+            } else if ok && matches!(options.emit, emit::Emit::AscendC | emit::Emit::AscendCLlvm) {
+                match emit::ascendc(&module, options.emit) {
+                    Ok(text) => printed = Some(text),
+                    Err(error) => {
+                        report.push_str(&format!("{display}: error: {error}\n"));
+                        ok = false;
+                    }
+                }
+            } else if ok {
                 let mut flags = OperationPrintingFlags::new();
                 if options.print_generic {
                     flags = flags.print_generic_operation_form();

@@ -61,6 +61,26 @@ fn render_list(elements: &[Element], out: &mut String) {
     }
 }
 
+/// The lowering pass whose address arithmetic `layout-simplify-offsets` cleans up; part of the
+/// default pipeline as soon as it is registered in `layout_passes::PASSES`.
+pub const LOWER_TO_LOOPS: &str = "layout-lower-to-loops";
+
+/// The default pipeline (`layout-opt --default-pipeline`):
+///
+/// `layout-verify, layout-fold, [layout-lower-to-loops,] canonicalize,
+/// layout-simplify-offsets, canonicalize, cse, loop-invariant-code-motion`
+///
+/// verify first (every later pass assumes valid layouts); fold static layout facts; lower the
+/// layout ops to loops (when that pass exists); canonicalize so constants are folded and
+/// hoisted; simplify the address arithmetic with loop-range facts (after the lowering that
+/// emits it); clean up and hoist loop-invariant address parts (strides of dynamic sizes).
+pub fn default_pipeline() -> String {
+    let lower = if layout_passes::find(LOWER_TO_LOOPS).is_some() { "layout-lower-to-loops," } else { "" };
+    format!(
+        "builtin.module(layout-verify,layout-fold,{lower}canonicalize,layout-simplify-offsets,canonicalize,cse,loop-invariant-code-motion)"
+    )
+}
+
 /// Parses `builtin.module(...)` and returns the elements inside the anchor.
 pub fn parse(text: &str) -> Result<Vec<Element>, String> {
     let mut parser = Parser { text, pos: 0 };
@@ -286,6 +306,25 @@ mod tests {
         );
         assert!(elements[0].has_rust_pass());
         assert!(!elements[2].has_rust_pass());
+    }
+
+    #[test]
+    fn default_pipeline_parses_and_simplifies_after_lowering() {
+        let text = default_pipeline();
+        let elements = parse(&text).expect("default pipeline");
+        let names: Vec<String> = elements
+            .iter()
+            .filter_map(|e| match e {
+                Element::Pass { name, .. } => Some(name.clone()),
+                Element::Nested { .. } => None,
+            })
+            .collect();
+        let at = |n: &str| names.iter().position(|x| x == n);
+        let simplify = at("layout-simplify-offsets").expect("simplify-offsets in the default pipeline");
+        if let Some(lower) = at(LOWER_TO_LOOPS) {
+            assert!(lower < simplify, "{text}");
+        }
+        assert!(at("layout-verify") == Some(0), "{text}");
     }
 
     #[test]

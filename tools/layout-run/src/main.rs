@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! layout-run KERNEL.mlir --entry NAME [--input [K=]FILE.npy ...] [--zero K ...] [--arg K=VALUE ...]
-//!            [--seed N] [--out-dir DIR] [--emit=llvm|llvm-dialect] [--time]
+//!            [--seed N] [--out-dir DIR] [--emit=llvm|llvm-dialect] [--time] [--self-check]
+//! layout-run --compare A.npy B.npy [--tolerance T]
 //! ```
 //! Thin: argument parsing and wiring; the work is in `crates/layout-runtime`.
 
@@ -30,6 +31,12 @@ OPTIONS:
   --emit=llvm            Print the O2-optimized LLVM IR instead of running
   --emit=llvm-dialect    Print the module lowered to the LLVM dialect instead of running
   --time                 Print the time of each stage to stderr
+  --self-check           Before running, check every address the layout lowering computes
+                         against the layout algebra (every coordinate of every tensor;
+                         index arguments of the entry from --arg); prints a summary
+  --compare A.npy B.npy  Compare two arrays (no kernel): print the element count and the
+                         max |A - B|; fail when it exceeds --tolerance (default 0)
+  --tolerance T          Tolerance of --compare
   --repeat N             Call the function N times (timing; outputs are those after the
                          last call, so kernels that accumulate into an argument accumulate)
   --help                 This text
@@ -51,6 +58,9 @@ struct Options {
     emit: Option<String>,
     time: bool,
     repeat: usize,
+    self_check: bool,
+    compare: Option<(String, String)>,
+    tolerance: f64,
 }
 
 fn parse_index(text: &str, what: &str) -> Result<usize, String> {
@@ -115,6 +125,20 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>, String> {
                 options.emit = Some(v);
             }
             "time" => options.time = true,
+            "self-check" => options.self_check = true,
+            "compare" => {
+                let a = value(inline)?;
+                let b = args.next().ok_or("'--compare' needs two .npy files")?;
+                options.compare = Some((a, b));
+            }
+            "tolerance" => {
+                let v = value(inline)?;
+                options.tolerance = v
+                    .parse()
+                    .ok()
+                    .filter(|t: &f64| *t >= 0.0)
+                    .ok_or_else(|| format!("--tolerance: '{v}' is not a non-negative number"))?;
+            }
             "repeat" => {
                 let v = value(inline)?;
                 options.repeat = v
@@ -125,6 +149,9 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>, String> {
             }
             _ => return Err(format!("unknown option '{arg}' (see --help)")),
         }
+    }
+    if options.compare.is_some() {
+        return Ok(Some(options));
     }
     if options.kernel.is_none() {
         return Err("no kernel file given (see --help)".into());
@@ -204,7 +231,34 @@ impl Timer {
     }
 }
 
+/// `--compare A B`: element count and max |A - B|; an error above the tolerance.
+fn compare(a: &str, b: &str, tolerance: f64) -> Result<(), Failure> {
+    let read = |p: &str| layout_npy::read_npy(p).map_err(|e| format!("{p}: {e}"));
+    let (x, y) = (read(a)?, read(b)?);
+    if x.shape() != y.shape() {
+        return Err(format!("--compare: shapes differ: {a} is {:?}, {b} is {:?}", x.shape(), y.shape()).into());
+    }
+    let mut max = 0.0f64;
+    let mut worst = None;
+    for i in 0..x.len() {
+        let (u, v) = (x.get_f64(i), y.get_f64(i));
+        let d = if u.is_nan() && v.is_nan() { 0.0 } else if u.is_nan() || v.is_nan() { f64::INFINITY } else { (u - v).abs() };
+        if d > max || worst.is_none() {
+            max = max.max(d);
+            worst = Some(i);
+        }
+    }
+    println!("compare: {} elements ({} vs {}), max |a - b| = {max} (tolerance {tolerance})", x.len(), x.elem(), y.elem());
+    if max > tolerance {
+        return Err(format!("--compare: max error {max} at flat index {} exceeds the tolerance {tolerance}", worst.unwrap_or(0)).into());
+    }
+    Ok(())
+}
+
 fn run(options: &Options) -> Result<(), Failure> {
+    if let Some((a, b)) = &options.compare {
+        return compare(a, b, options.tolerance);
+    }
     let mut timer = Timer {
         enabled: options.time,
         last: Instant::now(),
@@ -248,10 +302,20 @@ fn run(options: &Options) -> Result<(), Failure> {
         }
     };
 
-    // THE HOOK: layout ops are lowered to upstream dialects here (crates/layout-runtime/src/
-    // layout_lowering.rs); today this fails with a located error if any are present.
+    // THE HOOK: layout ops are lowered to upstream dialects here (layout-verify, then
+    // layout-lower-to-loops; crates/layout-runtime/src/layout_lowering.rs).
+    let unlowered = options.self_check.then(|| layout_runtime::lower::clone_module(&module));
     layout_runtime::lower_layout_ops(&mut module).map_err(|e| located(&mut sources, e))?;
     timer.lap("layout lowering");
+    if let Some(unlowered) = unlowered {
+        // The hook has verified the kernel; now every lowered address against the algebra.
+        let values: std::collections::HashMap<usize, i64> =
+            options.args.iter().filter_map(|(k, v)| v.parse().ok().map(|v| (*k, v))).collect();
+        let report = layout_runtime::self_check(&unlowered, options.entry.as_deref(), &values)
+            .map_err(|e| located(&mut sources, e))?;
+        timer.lap("self-check");
+        println!("{report}");
+    }
 
     match options.emit.as_deref() {
         Some("llvm") => {

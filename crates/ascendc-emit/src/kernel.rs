@@ -1,0 +1,453 @@
+//! The walk: a `func.func` of `ascendc` ops (plus `arith` index arithmetic and `scf.for`) read
+//! into a small kernel description both printers use.
+
+use melior::ir::{
+    block::BlockLike,
+    operation::{OperationLike, OperationRef},
+    Attribute, AttributeLike, BlockRef, RegionLike, Type, TypeLike, Value, ValueLike,
+};
+use std::collections::HashMap;
+
+/// An integer: a constant or a named index value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Val {
+    Const(i64),
+    Var(String),
+}
+
+/// Index arithmetic (one `arith` op).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arith {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Min,
+    Max,
+}
+
+/// The intrinsic families, with the C ABI struct of each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    DataCopyNd2Nz,
+    DataCopy,
+    LoadData2D,
+    LoadData2DV2,
+    Mmad,
+    Fixpipe,
+}
+
+impl Kind {
+    fn from_op(name: &str) -> Option<Kind> {
+        Some(match name {
+            "ascendc.data_copy_nd2nz" => Kind::DataCopyNd2Nz,
+            "ascendc.data_copy" => Kind::DataCopy,
+            "ascendc.load_data_2d" => Kind::LoadData2D,
+            "ascendc.load_data_2d_v2" => Kind::LoadData2DV2,
+            "ascendc.mmad" => Kind::Mmad,
+            "ascendc.fixpipe" => Kind::Fixpipe,
+            _ => return None,
+        })
+    }
+
+    /// The AscendC parameter struct.
+    pub fn struct_name(self) -> &'static str {
+        match self {
+            Kind::DataCopyNd2Nz => "Nd2NzParams",
+            Kind::DataCopy => "DataCopyParams",
+            Kind::LoadData2D => "LoadData2DParams",
+            Kind::LoadData2DV2 => "LoadData2DParamsV2",
+            Kind::Mmad => "MmadParams",
+            Kind::Fixpipe => "FixpipeParamsV220",
+        }
+    }
+
+    /// The fields of the C ABI struct (`ascendc_model_abi.h`), in order, with their LLVM types
+    /// (`bool` is `i8`). Fields the kernel does not set are 0.
+    pub fn abi_fields(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Kind::DataCopyNd2Nz => &[
+                ("ndNum", "i16"),
+                ("nValue", "i16"),
+                ("dValue", "i32"),
+                ("srcNdMatrixStride", "i64"),
+                ("srcDValue", "i64"),
+                ("dstNzC0Stride", "i16"),
+                ("dstNzNStride", "i16"),
+                ("dstNzMatrixStride", "i32"),
+            ],
+            Kind::DataCopy => &[("blockCount", "i16"), ("blockLen", "i16"), ("srcStride", "i16"), ("dstStride", "i16")],
+            Kind::LoadData2D => &[
+                ("startIndex", "i16"),
+                ("repeatTimes", "i8"),
+                ("srcStride", "i16"),
+                ("sid", "i8"),
+                ("dstGap", "i16"),
+                ("ifTranspose", "i8"),
+                ("addrMode", "i8"),
+            ],
+            Kind::LoadData2DV2 => &[
+                ("mStartPosition", "i32"),
+                ("kStartPosition", "i32"),
+                ("mStep", "i16"),
+                ("kStep", "i16"),
+                ("srcStride", "i32"),
+                ("dstStride", "i16"),
+                ("ifTranspose", "i8"),
+                ("sid", "i8"),
+            ],
+            Kind::Mmad => &[
+                ("m", "i16"),
+                ("n", "i16"),
+                ("k", "i16"),
+                ("isBias", "i8"),
+                ("fmOffset", "i32"),
+                ("enSsparse", "i8"),
+                ("enWinogradA", "i8"),
+                ("enWinogradB", "i8"),
+                ("unitFlag", "i8"),
+                ("kDirectionAlign", "i8"),
+                ("cmatrixSource", "i8"),
+                ("cmatrixInitVal", "i8"),
+            ],
+            Kind::Fixpipe => &[
+                ("nSize", "i16"),
+                ("mSize", "i16"),
+                ("srcStride", "i16"),
+                ("dstStride", "i32"),
+                ("reluEn", "i8"),
+                ("quantPre", "i32"),
+                ("deqScalar", "i64"),
+                ("ndNum", "i16"),
+                ("srcNdStride", "i16"),
+                ("dstNdStride", "i32"),
+                ("unitFlag", "i8"),
+                ("isChannelSplit", "i8"),
+            ],
+        }
+    }
+}
+
+/// A kernel parameter.
+#[derive(Clone, Debug)]
+pub enum Param {
+    /// A GM buffer (`GM_ADDR`), from a memref argument; `elem` is the MLIR element type and
+    /// `memref` the argument's type text.
+    Gm { name: String, elem: String, memref: String },
+    /// A scalar (`index` argument) → `int64_t`.
+    Index { name: String },
+}
+
+/// A buffer an intrinsic reads or writes.
+#[derive(Clone, Debug)]
+pub struct Buf {
+    pub name: String,
+    /// MLIR element type (`f16`).
+    pub elem: String,
+    /// `None` for GM tensors; `Some((position, memory byte offset, bytes))` on chip.
+    pub local: Option<(String, i64, i64)>,
+    /// For GM: the parameter index.
+    pub param: Option<usize>,
+    pub layout: String,
+}
+
+/// One intrinsic call: `for (r < repeat) F(op0[off0 + r·step0], ...)`.
+#[derive(Clone, Debug)]
+pub struct Call {
+    pub kind: Kind,
+    /// Buffer indices, in call order (destination first).
+    pub bufs: Vec<usize>,
+    /// Every integer field, static or dynamic (AscendC spelling), in attribute order.
+    pub fields: HashMap<String, Val>,
+    /// Boolean fields (`ifTranspose`, `cmatrixInitVal`, ...).
+    pub bools: HashMap<String, bool>,
+    /// `quantPre` of Fixpipe.
+    pub quant: Option<String>,
+    pub notes: Vec<(String, String)>,
+}
+
+impl Call {
+    pub fn field(&self, name: &str) -> Val {
+        self.fields.get(name).cloned().unwrap_or(Val::Const(0))
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Const { name: String, value: i64 },
+    Arith { name: String, op: Arith, a: Val, b: Val },
+    For { var: String, lo: Val, hi: Val, step: Val, body: Vec<Stmt> },
+    Call(Call),
+    Flag { set: bool, event: String, id: i64 },
+    Barrier(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    pub name: String,
+    pub params: Vec<Param>,
+    pub bufs: Vec<Buf>,
+    pub body: Vec<Stmt>,
+}
+
+fn text(attr: Attribute) -> Option<String> {
+    // Safety: valid attribute.
+    unsafe {
+        if mlir_sys::mlirAttributeIsAString(attr.to_raw()) {
+            let s = mlir_sys::mlirStringAttrGetValue(attr.to_raw());
+            let bytes = std::slice::from_raw_parts(s.data as *const u8, s.length);
+            return Some(String::from_utf8_lossy(bytes).into_owned());
+        }
+    }
+    None
+}
+
+fn int(attr: Attribute) -> Option<i64> {
+    // Safety: valid attribute.
+    unsafe { mlir_sys::mlirAttributeIsAInteger(attr.to_raw()).then(|| mlir_sys::mlirIntegerAttrGetValueInt(attr.to_raw())) }
+}
+
+fn boolean(attr: Attribute) -> Option<bool> {
+    // Safety: valid attribute.
+    unsafe { mlir_sys::mlirAttributeIsABool(attr.to_raw()).then(|| mlir_sys::mlirBoolAttrGetValue(attr.to_raw())) }
+}
+
+fn dict(attr: Attribute) -> Vec<(String, Attribute)> {
+    let mut out = Vec::new();
+    // Safety: valid attribute; indices in range.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADictionary(attr.to_raw()) {
+            return out;
+        }
+        for i in 0..mlir_sys::mlirDictionaryAttrGetNumElements(attr.to_raw()) {
+            let named = mlir_sys::mlirDictionaryAttrGetElement(attr.to_raw(), i);
+            let name = mlir_sys::mlirIdentifierStr(named.name);
+            let bytes = std::slice::from_raw_parts(name.data as *const u8, name.length);
+            out.push((String::from_utf8_lossy(bytes).into_owned(), Attribute::from_raw(named.attribute)));
+        }
+    }
+    out
+}
+
+fn array(attr: Attribute) -> Vec<Attribute> {
+    // Safety: as above.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsAArray(attr.to_raw()) {
+            return Vec::new();
+        }
+        (0..mlir_sys::mlirArrayAttrGetNumElements(attr.to_raw())).map(|i| Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(attr.to_raw(), i))).collect()
+    }
+}
+
+fn name_of(op: &OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("").to_string()
+}
+
+fn key(v: Value) -> usize {
+    v.to_raw().ptr as usize
+}
+
+fn memref_elem(ty: Type) -> Option<String> {
+    // Safety: valid type.
+    unsafe {
+        let raw = ty.to_raw();
+        mlir_sys::mlirTypeIsAMemRef(raw).then(|| Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)).to_string())
+    }
+}
+
+/// Element type text of `!ascendc.global<f16>` / `!ascendc.local<f16, "A1">`.
+fn buffer_elem(ty: Type) -> Option<String> {
+    let t = ty.to_string();
+    let inner = t.strip_prefix("!ascendc.global<").or_else(|| t.strip_prefix("!ascendc.local<"))?;
+    Some(inner.split([',', '>']).next()?.trim().to_string())
+}
+
+struct Walker {
+    names: HashMap<usize, String>,
+    bufs: Vec<Buf>,
+    buf_of: HashMap<usize, usize>,
+    count: HashMap<String, usize>,
+    params: Vec<Param>,
+}
+
+impl Walker {
+    fn fresh(&mut self, base: &str) -> String {
+        let n = self.count.entry(base.to_string()).or_insert(0);
+        *n += 1;
+        if *n == 1 && base != "v" && base != "i" {
+            base.to_string()
+        } else {
+            format!("{base}{}", *n - 1)
+        }
+    }
+
+    fn val(&self, v: Value) -> Result<Val, String> {
+        self.names.get(&key(v)).map(|n| Val::Var(n.clone())).ok_or_else(|| format!("value {v} is not an index value the emitter knows"))
+    }
+
+    fn block(&mut self, block: BlockRef) -> Result<Vec<Stmt>, String> {
+        let mut out = Vec::new();
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            self.op(op, &mut out)?;
+            next = op.next_in_block();
+        }
+        Ok(out)
+    }
+
+    fn op(&mut self, op: OperationRef, out: &mut Vec<Stmt>) -> Result<(), String> {
+        let name = name_of(&op);
+        let result = || -> Result<Value, String> { op.result(0).map(Into::into).map_err(|e| e.to_string()) };
+        match name.as_str() {
+            "arith.constant" => {
+                let value = op.attribute("value").ok().and_then(int).ok_or("arith.constant: only integer constants are emitted")?;
+                let n = self.fresh("v");
+                self.names.insert(key(result()?), n.clone());
+                out.push(Stmt::Const { name: n, value });
+            }
+            "arith.addi" | "arith.subi" | "arith.muli" | "arith.divsi" | "arith.remsi" | "arith.minsi" | "arith.maxsi" | "arith.floordivsi" | "arith.divui" | "arith.remui" => {
+                let a = self.val(op.operand(0).map_err(|e| e.to_string())?)?;
+                let b = self.val(op.operand(1).map_err(|e| e.to_string())?)?;
+                let arith = match name.as_str() {
+                    "arith.addi" => Arith::Add,
+                    "arith.subi" => Arith::Sub,
+                    "arith.muli" => Arith::Mul,
+                    "arith.divsi" | "arith.floordivsi" | "arith.divui" => Arith::Div,
+                    "arith.remsi" | "arith.remui" => Arith::Rem,
+                    "arith.minsi" => Arith::Min,
+                    _ => Arith::Max,
+                };
+                let n = self.fresh("v");
+                self.names.insert(key(result()?), n.clone());
+                out.push(Stmt::Arith { name: n, op: arith, a, b });
+            }
+            "arith.index_cast" => {
+                let a = self.val(op.operand(0).map_err(|e| e.to_string())?)?;
+                let n = self.fresh("v");
+                self.names.insert(key(result()?), n.clone());
+                out.push(Stmt::Arith { name: n, op: Arith::Add, a, b: Val::Const(0) });
+            }
+            "scf.for" => {
+                let lo = self.val(op.operand(0).map_err(|e| e.to_string())?)?;
+                let hi = self.val(op.operand(1).map_err(|e| e.to_string())?)?;
+                let step = self.val(op.operand(2).map_err(|e| e.to_string())?)?;
+                if op.result_count() > 0 {
+                    return Err("scf.for with iteration arguments is not emitted".into());
+                }
+                let body = op.region(0).map_err(|e| e.to_string())?.first_block().ok_or("scf.for without body")?;
+                let var = self.fresh("i");
+                self.names.insert(key(body.argument(0).map_err(|e| e.to_string())?.into()), var.clone());
+                let inner = self.block(body)?;
+                out.push(Stmt::For { var, lo, hi, step, body: inner });
+            }
+            "scf.yield" | "func.return" => {}
+            "ascendc.global_tensor" => {
+                let src = op.operand(0).map_err(|e| e.to_string())?;
+                let param = self.names.get(&key(src)).and_then(|n| self.params.iter().position(|p| matches!(p, Param::Gm { name, .. } if name == n)));
+                let pname = param.and_then(|i| match &self.params[i] {
+                    Param::Gm { name, .. } => Some(name.clone()),
+                    _ => None,
+                });
+                let pname = pname.ok_or("ascendc.global_tensor: the source must be a memref argument of the kernel")?;
+                let n = self.fresh(&format!("{pname}Gm"));
+                let r = result()?;
+                self.buf_of.insert(key(r), self.bufs.len());
+                self.bufs.push(Buf {
+                    name: n,
+                    elem: buffer_elem(r.r#type()).ok_or("bad global type")?,
+                    local: None,
+                    param,
+                    layout: op.attribute("layout").ok().and_then(text).unwrap_or_default(),
+                });
+            }
+            "ascendc.alloc" => {
+                let r = result()?;
+                let ty = r.r#type().to_string();
+                let position = ty.rsplit('"').nth(1).unwrap_or("A1").to_string();
+                let n = self.fresh(&position.to_lowercase());
+                let offset = op.attribute("offset").ok().and_then(int).ok_or("alloc without offset")?;
+                let size = op.attribute("size").ok().and_then(int).ok_or("alloc without size")?;
+                self.buf_of.insert(key(r), self.bufs.len());
+                self.bufs.push(Buf {
+                    name: n,
+                    elem: buffer_elem(r.r#type()).ok_or("bad local type")?,
+                    local: Some((position, offset, size)),
+                    param: None,
+                    layout: op.attribute("layout").ok().and_then(text).unwrap_or_default(),
+                });
+            }
+            "ascendc.set_flag" | "ascendc.wait_flag" => {
+                let event = op.attribute("event").ok().and_then(text).ok_or("flag without event")?;
+                let id = op.attribute("id").ok().and_then(int).ok_or("flag without id")?;
+                out.push(Stmt::Flag { set: name == "ascendc.set_flag", event, id });
+            }
+            "ascendc.pipe_barrier" => {
+                out.push(Stmt::Barrier(op.attribute("pipe").ok().and_then(text).unwrap_or_else(|| "PIPE_ALL".into())));
+            }
+            _ => {
+                let kind = Kind::from_op(&name).ok_or_else(|| format!("cannot emit `{name}` (only ascendc ops, arith index arithmetic and scf.for)"))?;
+                let nbufs = if kind == Kind::Mmad { 3 } else { 2 };
+                let mut bufs = Vec::new();
+                for i in 0..nbufs {
+                    let v = op.operand(i).map_err(|e| e.to_string())?;
+                    bufs.push(*self.buf_of.get(&key(v)).ok_or("intrinsic operand is not an ascendc buffer")?);
+                }
+                let mut fields = HashMap::new();
+                let mut bools = HashMap::new();
+                let mut quant = None;
+                for (k, a) in dict(op.attribute("params").map_err(|e| e.to_string())?) {
+                    if let Some(b) = boolean(a) {
+                        bools.insert(k, b);
+                    } else if let Some(i) = int(a) {
+                        fields.insert(k, Val::Const(i));
+                    } else if let Some(s) = text(a) {
+                        quant = Some(s);
+                    }
+                }
+                let dyn_names: Vec<String> = op.attribute("dyn_fields").map(array).unwrap_or_default().into_iter().filter_map(text).collect();
+                for (i, f) in dyn_names.into_iter().enumerate() {
+                    let v = op.operand(nbufs + i).map_err(|e| e.to_string())?;
+                    fields.insert(f, self.val(v)?);
+                }
+                let notes = op.attribute("notes").map(dict).unwrap_or_default().into_iter().filter_map(|(k, a)| Some((k, text(a)?))).collect();
+                out.push(Stmt::Call(Call { kind, bufs, fields, bools, quant, notes }));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads every `func.func` of `module` that contains ascendc ops.
+pub fn kernels(module: &melior::ir::Module) -> Result<Vec<Kernel>, String> {
+    let mut out = Vec::new();
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if name_of(&op) != "func.func" {
+            continue;
+        }
+        let fname = op.attribute("sym_name").ok().and_then(text).unwrap_or_else(|| "kernel".into());
+        let body = op.region(0).map_err(|e| e.to_string())?.first_block().ok_or("function without body")?;
+        let mut w = Walker { names: HashMap::new(), bufs: Vec::new(), buf_of: HashMap::new(), count: HashMap::new(), params: Vec::new() };
+        for i in 0..body.argument_count() {
+            let arg: Value = body.argument(i).map_err(|e| e.to_string())?.into();
+            let n = format!("arg{i}");
+            let ty = arg.r#type();
+            if let Some(elem) = memref_elem(ty) {
+                w.params.push(Param::Gm { name: n.clone(), elem, memref: ty.to_string() });
+            } else if ty.is_index() {
+                w.params.push(Param::Index { name: n.clone() });
+            } else {
+                return Err(format!("@{fname}: argument {i} has type {ty}; kernels take memrefs (GM) and index scalars"));
+            }
+            w.names.insert(key(arg), n);
+        }
+        let stmts = w.block(body).map_err(|e| format!("@{fname}: {e}"))?;
+        if w.bufs.is_empty() {
+            continue;
+        }
+        out.push(Kernel { name: fname, params: w.params, bufs: w.bufs, body: stmts });
+    }
+    Ok(out)
+}

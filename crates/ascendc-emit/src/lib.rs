@@ -1,0 +1,56 @@
+//! # ascendc-emit
+//!
+//! Printers for the `ascendc` dialect produced by `layout-lower-to-ascendc`:
+//! - [`cpp`]: `layout-opt --emit=ascendc`, a complete AscendC C++ kernel, compiled on the host
+//!   with `g++ -std=c++17 -I crates/ascendc-emit/host -I crates/ascendc-params/model`
+//!   (`host/kernel_operator.h` maps `GM_ADDR` and the device builtins onto the CPU model);
+//! - [`llvm`]: `layout-opt --emit=ascendc-llvm`, LLVM IR where each intrinsic is a call to the
+//!   model's stable C ABI (one function per intrinsic, parameter structs as in C++); run it in
+//!   the runtime's JIT after `Jit::register_symbols(ascendc_params::ffi::c_abi_symbols())`.
+//!
+//! Both walk the module once ([`kernel::kernels`]) into the same kernel description.
+
+pub mod cpp;
+pub mod kernel;
+pub mod llvm;
+
+use melior::ir::{operation::OperationLike, Module};
+
+/// Directory of the host `kernel_operator.h` shim.
+pub const HOST_INCLUDE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/host");
+
+/// The target (`a2`/`a5`) of a module (`layout.target`), `a2` when absent.
+pub fn target_of(module: &Module) -> String {
+    module
+        .as_operation()
+        .attribute(layout_dialect::TARGET_ATTRIBUTE)
+        .ok()
+        .and_then(layout_dialect::types::target_name)
+        .unwrap_or_else(|| "a2".into())
+}
+
+/// `--emit=ascendc`: the AscendC C++ of every kernel in `module`.
+pub fn emit_cpp(module: &Module) -> Result<String, String> {
+    let ks = kernel::kernels(module)?;
+    if ks.is_empty() {
+        return Err("no ascendc kernel in the module (run --layout-lower-to-ascendc first)".into());
+    }
+    cpp::translation_unit(&ks, &target_of(module))
+}
+
+/// The MLIR (upstream dialects + llvm) form of the kernels, calling the model's C ABI.
+pub fn emit_llvm_mlir(module: &Module) -> Result<String, String> {
+    let ks = kernel::kernels(module)?;
+    if ks.is_empty() {
+        return Err("no ascendc kernel in the module (run --layout-lower-to-ascendc first)".into());
+    }
+    llvm::mlir_module(&ks, &target_of(module))
+}
+
+/// `--emit=ascendc-llvm`: LLVM IR (optimized at O2 by `layout-runtime`).
+pub fn emit_llvm_ir(module: &Module) -> Result<String, String> {
+    let text = emit_llvm_mlir(module)?;
+    let context = layout_runtime::create_context().map_err(|e| e.to_string())?;
+    let m = Module::parse(&context, &text).ok_or("internal error: the generated LLVM-form module does not parse")?;
+    layout_runtime::compile_to_llvm_ir(&m).map_err(|e| e.to_string())
+}

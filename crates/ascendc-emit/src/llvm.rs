@@ -1,0 +1,308 @@
+//! `--emit=ascendc-llvm`: the same kernel as LLVM IR in which every intrinsic is a call to the
+//! stable C ABI of the CPU model (`crates/ascendc-params/model/ascendc_model_abi.h`): one
+//! function per intrinsic family, the parameter struct passed by pointer with the C layout of
+//! the AscendC struct (field by field, `bool` as `i8`), plus the element width / type codes and
+//! the target arch:
+//!
+//! | intrinsic | C ABI function |
+//! |---|---|
+//! | `DataCopy` + `Nd2NzParams` | `int32_t ascendc_model_data_copy_nd2nz(void* dst, const void* src, uint32_t elem_bits, const ascendc_model_nd2nz_params*, uint32_t target)` |
+//! | `DataCopy` + `DataCopyParams` | `int32_t ascendc_model_data_copy(void* dst, const void* src, const ascendc_model_data_copy_params*, uint32_t target)` |
+//! | `LoadData` + `LoadData2DParams` | `int32_t ascendc_model_load_data_2d(void*, const void*, uint32_t elem_bits, const ascendc_model_load_data_2d_params*, uint32_t)` |
+//! | `LoadData` + `LoadData2DParamsV2` | `int32_t ascendc_model_load_data_2d_v2(void*, const void*, uint32_t elem_bits, const ascendc_model_load_data_2d_params_v2*, uint32_t)` |
+//! | `Mmad` | `int32_t ascendc_model_mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, uint32_t c_dtype, const ascendc_model_mmad_params*, uint32_t)` |
+//! | `Fixpipe` (NZ2ND) | `int32_t ascendc_model_fixpipe_nz2nd(void* dst, const void* src, uint32_t dst_dtype, uint32_t src_dtype, const ascendc_model_fixpipe_params_v220*, uint32_t)` |
+//! | `SetFlag` / `WaitFlag` / `PipeBarrier` | `ascendc_model_set_flag(src_pipe, dst_pipe, id)`, `..._wait_flag`, `ascendc_model_pipe_barrier(pipe)` |
+//!
+//! Built as MLIR text (`func` + `scf` + `arith` + `memref` + `llvm`): the kernel keeps its
+//! memref arguments (`llvm.emit_c_interface`, so the runtime's `Jit::call` checks and passes
+//! them), on-chip memories are zero-initialized module globals (`ascendc_l1`, `ascendc_l0a`,
+//! ...) and buffers are byte offsets into them. [`crate::llvm_ir`] lowers it with
+//! `layout-runtime` and translates to LLVM IR.
+
+use crate::cpp::elem_bytes;
+use crate::kernel::{Arith, Call, Kernel, Kind, Param, Stmt, Val};
+use std::fmt::Write as _;
+
+const DECLS: &str = r#"  llvm.func @ascendc_model_data_copy_nd2nz(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_data_copy(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_load_data_2d(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_load_data_2d_v2(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_mmad(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_fixpipe_nz2nd(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_set_flag(i32, i32, i32)
+  llvm.func @ascendc_model_wait_flag(i32, i32, i32)
+  llvm.func @ascendc_model_pipe_barrier(i32)
+"#;
+
+/// Memory globals: (name, bytes). Sizes cover both targets (L0C 256 KiB on a5).
+const MEMORIES: &[(&str, &str, i64)] = &[("L1", "ascendc_l1", 512 << 10), ("L0A", "ascendc_l0a", 64 << 10), ("L0B", "ascendc_l0b", 64 << 10), ("L0C", "ascendc_l0c", 256 << 10)];
+
+fn memory(position: &str) -> &'static str {
+    match position {
+        "A1" | "B1" => "ascendc_l1",
+        "A2" => "ascendc_l0a",
+        "B2" => "ascendc_l0b",
+        _ => "ascendc_l0c",
+    }
+}
+
+/// Model dtype codes (ASCENDC_MODEL_F16 ...).
+fn dtype_code(elem: &str) -> Result<i64, String> {
+    Ok(match elem {
+        "f16" => 1,
+        "bf16" => 2,
+        "f32" => 3,
+        "i8" => 4,
+        "i32" => 5,
+        other => return Err(format!("{other} has no dtype code in the model's C ABI")),
+    })
+}
+
+fn quant_code(q: &str) -> Result<i64, String> {
+    Ok(match q {
+        "NoQuant" => 0,
+        "F322F16" => 1,
+        "F322BF16" => 2,
+        other => return Err(format!("quant mode {other} is not in the model's C ABI")),
+    })
+}
+
+/// AscendC `pipe_t` numbering of the model (`PIPE_S` = 0, ...).
+fn pipe_code(p: &str) -> i64 {
+    match p {
+        "S" => 0,
+        "V" => 1,
+        "M" => 2,
+        "MTE1" => 3,
+        "MTE2" => 4,
+        "MTE3" => 5,
+        "ALL" | "PIPE_ALL" => 6,
+        "FIX" => 7,
+        _ => 6,
+    }
+}
+
+fn llvm_elem(elem: &str) -> &str {
+    match elem {
+        "ui8" => "i8",
+        e => e,
+    }
+}
+
+struct Gen<'k> {
+    k: &'k Kernel,
+    target: i64,
+    entry: String,
+    body: String,
+    tmp: usize,
+    structs: usize,
+}
+
+impl Gen<'_> {
+    fn t(&mut self) -> String {
+        self.tmp += 1;
+        format!("%t{}", self.tmp)
+    }
+
+    fn line(&mut self, depth: usize, s: &str) {
+        let _ = writeln!(self.body, "{}{s}", "  ".repeat(depth + 2));
+    }
+
+    /// An index SSA value for `v`.
+    fn index(&mut self, depth: usize, v: &Val) -> String {
+        match v {
+            Val::Var(n) => format!("%{n}"),
+            Val::Const(c) => {
+                let t = self.t();
+                self.line(depth, &format!("{t} = arith.constant {c} : index"));
+                t
+            }
+        }
+    }
+
+    fn int(&mut self, depth: usize, v: &Val, ty: &str) -> String {
+        match v {
+            Val::Const(c) => {
+                let t = self.t();
+                self.line(depth, &format!("{t} = llvm.mlir.constant({c} : {ty}) : {ty}"));
+                t
+            }
+            Val::Var(n) => {
+                let t = self.t();
+                self.line(depth, &format!("{t} = arith.index_cast %{n} : index to {ty}"));
+                t
+            }
+        }
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt], depth: usize) -> Result<(), String> {
+        for s in stmts {
+            match s {
+                Stmt::Const { name, value } => self.line(depth, &format!("%{name} = arith.constant {value} : index")),
+                Stmt::Arith { name, op, a, b } => {
+                    let (a, b) = (self.index(depth, a), self.index(depth, b));
+                    let o = match op {
+                        Arith::Add => "addi",
+                        Arith::Sub => "subi",
+                        Arith::Mul => "muli",
+                        Arith::Div => "divsi",
+                        Arith::Rem => "remsi",
+                        Arith::Min => "minsi",
+                        Arith::Max => "maxsi",
+                    };
+                    self.line(depth, &format!("%{name} = arith.{o} {a}, {b} : index"));
+                }
+                Stmt::For { var, lo, hi, step, body } => {
+                    let (lo, hi, step) = (self.index(depth, lo), self.index(depth, hi), self.index(depth, step));
+                    self.line(depth, &format!("scf.for %{var} = {lo} to {hi} step {step} {{"));
+                    self.stmts(body, depth + 1)?;
+                    self.line(depth, "}");
+                }
+                Stmt::Flag { set, event, id } => {
+                    let (src, dst) = event.split_once('_').unwrap_or(("ALL", "ALL"));
+                    let (a, b, c) = (self.int(depth, &Val::Const(pipe_code(src)), "i32"), self.int(depth, &Val::Const(pipe_code(dst)), "i32"), self.int(depth, &Val::Const(*id), "i32"));
+                    self.line(depth, &format!("llvm.call @ascendc_model_{}({a}, {b}, {c}) : (i32, i32, i32) -> ()", if *set { "set_flag" } else { "wait_flag" }));
+                }
+                Stmt::Barrier(pipe) => {
+                    let a = self.int(depth, &Val::Const(pipe_code(pipe)), "i32");
+                    self.line(depth, &format!("llvm.call @ascendc_model_pipe_barrier({a}) : (i32) -> ()"));
+                }
+                Stmt::Call(c) => self.call(c, depth)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn call(&mut self, c: &Call, depth: usize) -> Result<(), String> {
+        let fields = c.kind.abi_fields();
+        let st = format!("!llvm.struct<({})>", fields.iter().map(|f| f.1).collect::<Vec<_>>().join(", "));
+        self.structs += 1;
+        let sp = format!("%params{}", self.structs);
+        let _ = writeln!(self.entry, "    {sp} = llvm.alloca %one x {st} : (i64) -> !llvm.ptr");
+        for (i, (name, ty)) in fields.iter().enumerate() {
+            let v = if let Some(b) = c.bools.get(*name) {
+                Val::Const(i64::from(*b))
+            } else if *name == "quantPre" {
+                Val::Const(quant_code(c.quant.as_deref().unwrap_or("NoQuant"))?)
+            } else {
+                c.field(name)
+            };
+            let x = self.int(depth, &v, ty);
+            let f = self.t();
+            self.line(depth, &format!("{f} = llvm.getelementptr {sp}[0, {i}] : (!llvm.ptr) -> !llvm.ptr, {st}"));
+            self.line(depth, &format!("llvm.store {x}, {f} : {ty}, !llvm.ptr"));
+        }
+        let repeat = c.field("repeat");
+        let looped = repeat != Val::Const(1);
+        let mut d = depth;
+        let r = if looped {
+            let (lo, hi, one) = (self.index(depth, &Val::Const(0)), self.index(depth, &repeat), self.index(depth, &Val::Const(1)));
+            let r = self.t();
+            self.line(depth, &format!("scf.for {r} = {lo} to {hi} step {one} {{"));
+            d += 1;
+            Some(r)
+        } else {
+            None
+        };
+        let mut ptrs = Vec::new();
+        for (i, &b) in c.bufs.iter().enumerate() {
+            let buf = &self.k.bufs[b];
+            let off = self.index(d, &c.field(&format!("off{i}")));
+            let off = match &r {
+                Some(r) => {
+                    let step = self.index(d, &c.field(&format!("step{i}")));
+                    let (m, s) = (self.t(), self.t());
+                    self.line(d, &format!("{m} = arith.muli {r}, {step} : index"));
+                    self.line(d, &format!("{s} = arith.addi {off}, {m} : index"));
+                    s
+                }
+                None => off,
+            };
+            let o64 = self.t();
+            self.line(d, &format!("{o64} = arith.index_cast {off} : index to i64"));
+            let p = self.t();
+            self.line(d, &format!("{p} = llvm.getelementptr %{}[{o64}] : (!llvm.ptr, i64) -> !llvm.ptr, {}", buf.name, llvm_elem(&buf.elem)));
+            ptrs.push(p);
+        }
+        let elem = |i: usize| self.k.bufs[c.bufs[i]].elem.clone();
+        let target = self.int(d, &Val::Const(self.target), "i32");
+        let status = self.t();
+        let (fname, args, tys) = match c.kind {
+            Kind::DataCopyNd2Nz | Kind::LoadData2D | Kind::LoadData2DV2 => {
+                let bits = self.int(d, &Val::Const(elem_bytes(&elem(0))? * 8), "i32");
+                let f = match c.kind {
+                    Kind::DataCopyNd2Nz => "data_copy_nd2nz",
+                    Kind::LoadData2D => "load_data_2d",
+                    _ => "load_data_2d_v2",
+                };
+                (f, format!("{}, {}, {bits}, {sp}, {target}", ptrs[0], ptrs[1]), "(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32)")
+            }
+            Kind::DataCopy => ("data_copy", format!("{}, {}, {sp}, {target}", ptrs[0], ptrs[1]), "(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32)"),
+            Kind::Mmad => {
+                let ab = self.int(d, &Val::Const(dtype_code(&elem(1))?), "i32");
+                let cc = self.int(d, &Val::Const(dtype_code(&elem(0))?), "i32");
+                ("mmad", format!("{}, {}, {}, {ab}, {cc}, {sp}, {target}", ptrs[0], ptrs[1], ptrs[2]), "(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32)")
+            }
+            Kind::Fixpipe => {
+                let dd = self.int(d, &Val::Const(dtype_code(&elem(0))?), "i32");
+                let sd = self.int(d, &Val::Const(dtype_code(&elem(1))?), "i32");
+                ("fixpipe_nz2nd", format!("{}, {}, {dd}, {sd}, {sp}, {target}", ptrs[0], ptrs[1]), "(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32)")
+            }
+        };
+        self.line(d, &format!("{status} = llvm.call @ascendc_model_{fname}({args}) : {tys} -> i32"));
+        if looped {
+            self.line(depth, "}");
+        }
+        Ok(())
+    }
+}
+
+/// MLIR text (upstream dialects + `llvm`) of the kernels, calling the model's C ABI.
+pub fn mlir_module(kernels: &[Kernel], target: &str) -> Result<String, String> {
+    let arch = if target == "a5" { 3510 } else { 2201 };
+    let mut out = String::from("module {\n");
+    out.push_str(DECLS);
+    for (_, name, bytes) in MEMORIES {
+        let _ = writeln!(
+            out,
+            "  llvm.mlir.global internal @{name}() {{addr_space = 0 : i32, alignment = 4096 : i64}} : !llvm.array<{bytes} x i8> {{\n    %z = llvm.mlir.zero : !llvm.array<{bytes} x i8>\n    llvm.return %z : !llvm.array<{bytes} x i8>\n  }}"
+        );
+    }
+    for k in kernels {
+        let mut g = Gen { k, target: arch, entry: String::new(), body: String::new(), tmp: 0, structs: 0 };
+        let params: Vec<String> = k
+            .params
+            .iter()
+            .map(|p| match p {
+                Param::Gm { name, memref, .. } => format!("%{name}: {memref}"),
+                Param::Index { name } => format!("%{name}: index"),
+            })
+            .collect();
+        // Buffer base pointers.
+        let mut bases = String::new();
+        for b in &k.bufs {
+            match (&b.local, b.param.and_then(|i| k.params.get(i))) {
+                (Some((pos, offset, _)), _) => {
+                    let _ = writeln!(bases, "    %{}_mem = llvm.mlir.addressof @{} : !llvm.ptr", b.name, memory(pos));
+                    let _ = writeln!(bases, "    %{} = llvm.getelementptr %{}_mem[{offset}] : (!llvm.ptr) -> !llvm.ptr, i8", b.name, b.name);
+                }
+                (None, Some(Param::Gm { name, memref, .. })) => {
+                    let _ = writeln!(bases, "    %{}_idx = memref.extract_aligned_pointer_as_index %{name} : {memref} -> index", b.name);
+                    let _ = writeln!(bases, "    %{}_i64 = arith.index_cast %{}_idx : index to i64", b.name, b.name);
+                    let _ = writeln!(bases, "    %{} = llvm.inttoptr %{}_i64 : i64 to !llvm.ptr", b.name, b.name);
+                }
+                _ => return Err(format!("buffer {} has no storage", b.name)),
+            }
+        }
+        g.stmts(&k.body, 0)?;
+        let _ = writeln!(out, "  func.func @{}({}) attributes {{llvm.emit_c_interface}} {{", k.name, params.join(", "));
+        out.push_str("    %one = llvm.mlir.constant(1 : i64) : i64\n");
+        out.push_str(&g.entry);
+        out.push_str(&bases);
+        out.push_str(&g.body);
+        out.push_str("    return\n  }\n");
+    }
+    out.push_str("}\n");
+    Ok(out)
+}

@@ -1,0 +1,189 @@
+//! The self-check ("verified lowering", issue 4 part 2): every address the lowering computes
+//! is compared with the layout algebra.
+//!
+//! [`self_check`] lowers a copy of the kernel with `lower_to_loops::Options::self_check`, which
+//! adds one side function per tensor value (view, alloc, tile): it writes the *lowered*
+//! address of every coordinate of the tensor's padded domain (the same address code the ops
+//! use) into an `i64` memref. The side functions are JIT-compiled and called; each entry is
+//! compared with `crd_to_offset` of the algebra on `i64`, on the concrete layout. Any
+//! difference is an error naming the tensor, the coordinate and the parameter values.
+//!
+//! Values of the symbols a layout depends on:
+//! - a function argument of the entry function: the value given by the caller (`--arg`);
+//! - the induction variable of an `scf.for` with constant bounds: every value it takes;
+//! - another tile coordinate: every multiple of the tile extent below the parent's extent.
+//! Tensors that depend on anything else (or on an argument without a value) are reported as
+//! not checked, with the reason.
+
+use std::collections::HashMap;
+
+use crate::{Arg, Capture, Error, Jit, Result};
+use layout_algebra::{crd_to_offset, IntTuple, Layout, SymExpr, Tuple};
+use layout_npy::{Array, Data, ElemType};
+use layout_passes::lower_to_loops::{self, CheckSpec, SymOrigin};
+use melior::ir::Module;
+
+/// Most parameter combinations tried per tensor.
+pub const MAX_INSTANCES: usize = 4096;
+
+/// What the self-check covered.
+#[derive(Clone, Debug, Default)]
+pub struct SelfCheckReport {
+    /// Tensor values whose addresses were compared (at least one instance).
+    pub tensors: usize,
+    /// (tensor, parameter values) combinations.
+    pub instances: usize,
+    /// Coordinates compared in total.
+    pub coordinates: u64,
+    /// Tensors not checked, with the reason.
+    pub unchecked: Vec<String>,
+}
+
+impl std::fmt::Display for SelfCheckReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "self-check: {} tensors, {} instances, {} coordinates: every lowered address equals the algebra's crd_to_offset; {} tensors not checked",
+            self.tensors,
+            self.instances,
+            self.coordinates,
+            self.unchecked.len()
+        )?;
+        for u in &self.unchecked {
+            write!(f, "\n  not checked: {u}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs the self-check on a copy of `module` (which may contain layout ops; it is not verified
+/// here). `entry` names the
+/// function whose `index` arguments have values in `args` (argument number → value).
+pub fn self_check(module: &Module, entry: Option<&str>, args: &HashMap<usize, i64>) -> Result<SelfCheckReport> {
+    let copy = crate::lower::clone_module(module);
+    // Safety: the context outlives this function.
+    let context_ref = module.context();
+    // Safety: as above; `to_ref` borrows `context_ref`, which lives to the end of the function.
+    let context = unsafe { context_ref.to_ref() };
+    for dialect in ["arith", "scf", "memref", "func"] {
+        context.get_or_load_dialect(dialect);
+    }
+    // The input is assumed verified (layout-run runs the hook, with layout-verify, first).
+    let capture = Capture::for_module(&copy, "<input>");
+    let lowered = lower_to_loops::lower(copy.as_operation(), &lower_to_loops::Options { self_check: true }).ok();
+    let diagnostics = capture.take();
+    let Some(lowered) = lowered else {
+        return Err(Error::mlir("self-check: lowering the layout ops failed", diagnostics));
+    };
+    crate::layout_lowering::post_condition(&copy)?;
+    let jit = Jit::new(&copy)?;
+    let mut report = SelfCheckReport { unchecked: lowered.unchecked, ..Default::default() };
+    for spec in &lowered.checks {
+        let instances = match instances(spec, entry, args) {
+            Ok(list) => list,
+            Err(reason) => {
+                report.unchecked.push(format!("{}: {reason}", spec.tensor));
+                continue;
+            }
+        };
+        for env in &instances {
+            report.coordinates += check_instance(&jit, spec, env)?;
+            report.instances += 1;
+        }
+        if !instances.is_empty() {
+            report.tensors += 1;
+        }
+    }
+    Ok(report)
+}
+
+/// The parameter values to try, as symbol environments.
+fn instances(spec: &CheckSpec, entry: Option<&str>, args: &HashMap<usize, i64>) -> Result<Vec<HashMap<String, i64>>, String> {
+    let mut envs = vec![HashMap::new()];
+    for (symbol, origin) in &spec.params {
+        let mut next = Vec::new();
+        for env in &envs {
+            let values: Vec<i64> = match origin {
+                SymOrigin::Arg { function, index } => match (entry, args.get(index)) {
+                    (Some(e), Some(v)) if e == function => vec![*v],
+                    _ => return Err(format!("depends on argument #{index} of @{function}; give its value (layout-run --arg {index}=N with --entry {function})")),
+                },
+                SymOrigin::Loop { lo, hi, step } => (*lo..*hi).step_by(*step as usize).collect(),
+                SymOrigin::TileCoord { extent, parent_extent } => {
+                    let end = parent_extent.eval(env).map_err(|_| format!("the extent {parent_extent} around tile coordinate {symbol} is not known"))?;
+                    (0..end.max(0)).step_by((*extent).max(1) as usize).collect()
+                }
+                SymOrigin::Other => return Err(format!("depends on {symbol}, whose values are unknown")),
+            };
+            for v in values {
+                let mut e = env.clone();
+                e.insert(symbol.clone(), v);
+                next.push(e);
+            }
+            if next.len() > MAX_INSTANCES {
+                return Err(format!("more than {MAX_INSTANCES} parameter combinations"));
+            }
+        }
+        envs = next;
+    }
+    Ok(envs)
+}
+
+fn eval_tuple(t: &Tuple<SymExpr>, env: &HashMap<String, i64>) -> std::result::Result<IntTuple, String> {
+    t.map(&mut |e: &SymExpr| e.eval(env).map_err(|err| err.to_string()))
+}
+
+/// Calls the side function of `spec` for one instance (`env`: a value per parameter) and
+/// compares every coordinate with the algebra; returns how many. (Public for tests that
+/// tamper with a spec to show that a wrong address is caught.)
+pub fn check_instance(jit: &Jit, spec: &CheckSpec, env: &HashMap<String, i64>) -> Result<u64> {
+    let fail = |what: String| Error::Call(format!("self-check: {}: {what}", spec.tensor));
+    let shown: Vec<String> = spec.params.iter().map(|(s, o)| format!("{}={}", describe(s, o), env[s])).collect();
+    let shown = if shown.is_empty() { String::new() } else { format!(" [{}]", shown.join(", ")) };
+    let layout = Layout::with_origin(
+        eval_tuple(spec.layout.shape(), env).map_err(&fail)?,
+        eval_tuple(spec.layout.stride(), env).map_err(&fail)?,
+        eval_tuple(spec.layout.origin(), env).map_err(&fail)?,
+    )
+    .map_err(|e| fail(e.to_string()))?;
+    let coord: Vec<i64> = spec.coord.iter().map(|c| c.eval(env)).collect::<std::result::Result<_, _>>().map_err(|e| fail(e.to_string()))?;
+    let extents: Vec<usize> = spec
+        .extents
+        .iter()
+        .map(|e| e.eval(env).map(|v| v.max(0) as usize))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|e| fail(e.to_string()))?;
+    let mut out = Array::zeros(ElemType::I64, &extents);
+    let mut call_args = vec![Arg::MemRef(&mut out)];
+    call_args.extend(spec.params.iter().map(|(s, _)| Arg::Index(env[s])));
+    jit.call(&spec.side_function, &mut call_args)?;
+    let Data::I64(got) = out.data() else { return Err(fail("internal: output is not i64".into())) };
+    let count = got.len();
+    let mut local = vec![0usize; extents.len()];
+    for (n, lowered) in got.iter().enumerate() {
+        // Row-major enumeration of the local coordinate.
+        let mut rest = n;
+        for k in (0..extents.len()).rev() {
+            local[k] = rest % extents[k];
+            rest /= extents[k];
+        }
+        let global: Vec<i64> = coord.iter().zip(&local).map(|(c, l)| c + *l as i64).collect();
+        let crd = layout.origin().unflatten(&global).map_err(|e| fail(e.to_string()))?;
+        let expected = crd_to_offset(&crd, layout.shape(), layout.stride()).map_err(|e| fail(format!("algebra at {crd}: {e}")))?;
+        if *lowered != expected {
+            return Err(fail(format!(
+                "at coordinate {crd} (local {local:?}){shown}: the lowered address is {lowered}, the algebra's crd_to_offset is {expected} (layout {layout})"
+            )));
+        }
+    }
+    Ok(count as u64)
+}
+
+fn describe(symbol: &str, origin: &SymOrigin) -> String {
+    match origin {
+        SymOrigin::Arg { function, index } => format!("@{function} arg #{index}"),
+        SymOrigin::Loop { .. } => format!("loop variable {symbol}"),
+        SymOrigin::TileCoord { .. } => format!("tile coordinate {symbol}"),
+        SymOrigin::Other => symbol.to_string(),
+    }
+}

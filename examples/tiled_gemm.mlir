@@ -1,0 +1,77 @@
+// A tiled GEMM on Atlas A2 (target "a2"), run on the CPU by `make demo`:
+//
+//   C (M x N, f32, row-major) = A (M x 256, f16, row-major) x B (256 x N, f16, row-major)
+//
+// M and N are dynamic (function arguments): the last row/column blocks are tail tiles whose
+// origins the layout algebra clips at run time (catlass GetTileLayout). Per 128 x 128 block of C:
+// GM ND -> L1 NZ panels (ND2NZ zero-fills the tail of the last C0 block of every valid row),
+// then a K loop over 64-wide slices: L1 NZ -> L0A ZZ and L1 NZ -> L0B ZN, the cube accumulates
+// into L0C (slice 0 overwrites, the others accumulate), and Fixpipe stores NZ -> ND, clipped.
+// `examples/gemm_reference.mlir` computes the same product with plain loops on logical indices.
+//
+// Run: layout-run examples/tiled_gemm.mlir --entry tiled_gemm --input 0=A.npy --input 1=B.npy
+//        --input 2=C.npy --arg 3=M --arg 4=N [--self-check]
+
+!gmA = !layout.tensor<f16, "gm", "ND", "(?,256)">
+!gmB = !layout.tensor<f16, "gm", "ND", "(256,?)">
+!gmC = !layout.tensor<f32, "gm", "ND", "(?,?)">
+!l1A = !layout.tensor<f16, "l1", "NZ", "(128,256)">
+!l1B = !layout.tensor<f16, "l1", "NZ", "(256,128)">
+!l0A = !layout.tensor<f16, "l0a", "ZZ", "(128,64)">
+!l0B = !layout.tensor<f16, "l0b", "ZN", "(64,128)">
+!l0C = !layout.tensor<f32, "l0c", "NZ", "(128,128)">
+// Tile types: every leaf is left to the layout algebra.
+!gmT16 = !layout.tensor<f16, "gm", "(?,?):(?,?)", "(?,?)">
+!gmT32 = !layout.tensor<f32, "gm", "(?,?):(?,?)", "(?,?)">
+!l1T = !layout.tensor<f16, "l1", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
+
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @tiled_gemm(%A: memref<?x256xf16>, %B: memref<256x?xf16>, %C: memref<?x?xf32>,
+                        %M: index, %N: index) attributes {llvm.emit_c_interface} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+
+    %ga = "layout.view"(%A, %M) : (memref<?x256xf16>, index) -> !gmA
+    %gb = "layout.view"(%B, %N) : (memref<256x?xf16>, index) -> !gmB
+    %gc = "layout.view"(%C, %M, %N) : (memref<?x?xf32>, index, index) -> !gmC
+
+    %a1 = "layout.alloc"() : () -> !l1A
+    %b1 = "layout.alloc"() : () -> !l1B
+    %a0 = "layout.alloc"() : () -> !l0A
+    %b0 = "layout.alloc"() : () -> !l0B
+    %acc = "layout.alloc"() : () -> !l0C
+
+    scf.for %m0 = %c0 to %M step %c128 {
+      scf.for %n0 = %c0 to %N step %c128 {
+        // GM -> L1: the A panel (rows m0..) and the B panel (cols n0..), clipped at the tails.
+        %ta = "layout.tile"(%ga, %m0, %c0) {shape = array<i64: 128, 256>} : (!gmA, index, index) -> !gmT16
+        %tb = "layout.tile"(%gb, %c0, %n0) {shape = array<i64: 256, 128>} : (!gmB, index, index) -> !gmT16
+        "layout.load"(%ta, %a1) : (!gmT16, !l1A) -> ()
+        "layout.load"(%tb, %b1) : (!gmT16, !l1B) -> ()
+
+        // K slice 0: overwrite the accumulator.
+        %a1k = "layout.tile"(%a1, %c0, %c0) {shape = array<i64: 128, 64>} : (!l1A, index, index) -> !l1T
+        %b1k = "layout.tile"(%b1, %c0, %c0) {shape = array<i64: 64, 128>} : (!l1B, index, index) -> !l1T
+        "layout.load"(%a1k, %a0) : (!l1T, !l0A) -> ()
+        "layout.load"(%b1k, %b0) : (!l1T, !l0B) -> ()
+        "layout.matmul"(%a0, %b0, %acc) {accumulate = false} : (!l0A, !l0B, !l0C) -> ()
+
+        // K slices 1..3: accumulate.
+        scf.for %k = %c64 to %c256 step %c64 {
+          %a1d = "layout.tile"(%a1, %c0, %k) {shape = array<i64: 128, 64>} : (!l1A, index, index) -> !l1T
+          %b1d = "layout.tile"(%b1, %k, %c0) {shape = array<i64: 64, 128>} : (!l1B, index, index) -> !l1T
+          "layout.load"(%a1d, %a0) : (!l1T, !l0A) -> ()
+          "layout.load"(%b1d, %b0) : (!l1T, !l0B) -> ()
+          "layout.matmul"(%a0, %b0, %acc) {accumulate = true} : (!l0A, !l0B, !l0C) -> ()
+        }
+
+        // L0C -> GM (Fixpipe NZ -> ND); the tile's origin clips the M/N tails.
+        %tc = "layout.tile"(%gc, %m0, %n0) {shape = array<i64: 128, 128>} : (!gmC, index, index) -> !gmT32
+        "layout.store"(%acc, %tc) : (!l0C, !gmT32) -> ()
+      }
+    }
+    return
+  }
+}

@@ -1,0 +1,107 @@
+// Every parameter that cannot fit its field, every misaligned operand and every buffer that
+// does not fit its memory is a located compile-time error naming the value and the field.
+// RUN: layout-opt --split-input-file --verify-diagnostics --layout-lower-to-ascendc %s
+
+// Fixpipe nSize is uint16_t with documented range [1, 4095]: 4096 columns do not fit (the L0C
+// buffer itself fits the 256 KiB of a5).
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @fixpipe_nsize(%C: memref<?xf32>) {
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,4096)">
+    %g = "layout.view"(%C) : (memref<?xf32>) -> !layout.tensor<f32, "gm", "ND", "(16,4096)">
+    // expected-error@+1 {{Fixpipe(FixpipeParamsV220).nSize = 4096 does not fit: the field is uint16_t with documented range [1, 4095]}}
+    "layout.store"(%c, %g) : (!layout.tensor<f32, "l0c", "NZ", "(16,4096)">, !layout.tensor<f32, "gm", "ND", "(16,4096)">) -> ()
+    return
+  }
+}
+
+// -----
+
+// Fixpipe dstStride (GM row stride, elements) is uint32_t.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @fixpipe_dst_stride(%C: memref<?xf32>) {
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
+    %g = "layout.view"(%C) : (memref<?xf32>) -> !layout.tensor<f32, "gm", "(16,16):(5000000000,1)", "(16,16)">
+    // expected-error@+1 {{Fixpipe(FixpipeParamsV220).dstStride = 5000000000 does not fit: the field is uint32_t}}
+    "layout.store"(%c, %g) : (!layout.tensor<f32, "l0c", "NZ", "(16,16)">, !layout.tensor<f32, "gm", "(16,16):(5000000000,1)", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+// DataCopy srcStride (gap between 32 B block runs) is uint16_t: a 16x32 tile of a GM NZ tensor
+// with 1048576 rows has a gap of 1048576 - 16 = 1048560 blocks.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @data_copy_src_stride(%A: memref<?xf16>) {
+    %c0 = arith.constant 0 : index
+    %g = "layout.view"(%A) : (memref<?xf16>) -> !layout.tensor<f16, "gm", "NZ", "(1048576,32)">
+    %t = "layout.tile"(%g, %c0, %c0) {shape = array<i64: 16, 32>} : (!layout.tensor<f16, "gm", "NZ", "(1048576,32)">, index, index) -> !layout.tensor<f16, "gm", "((16,1),(16,2)):((16,256),(1,16777216))", "(16,32)">
+    %a1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,32)">
+    // expected-error@+1 {{DataCopy(DataCopyParams).srcStride = 1048560 does not fit: the field is uint16_t}}
+    "layout.load"(%t, %a1) : (!layout.tensor<f16, "gm", "((16,1),(16,2)):((16,256),(1,16777216))", "(16,32)">, !layout.tensor<f16, "l1", "NZ", "(16,32)">) -> ()
+    return
+  }
+}
+
+// -----
+
+// LoadData reads whole 512 B fractals: an L1 tile starting at row 8 is not fractal aligned.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @load_data_misaligned() {
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    %a1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,64)">
+    %a0 = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(16,16)">
+    %t = "layout.tile"(%a1, %c8, %c0) {shape = array<i64: 16, 16>} : (!layout.tensor<f16, "l1", "NZ", "(64,64)">, index, index) -> !layout.tensor<f16, "l1", "((16,1),(16,1)):((16,256),(1,1024))", "(16,16)">
+    // expected-error@+1 {{LoadData(LoadData2DParams).src row coordinate: 8 is not a multiple of the hardware unit 16 (fractal rows)}}
+    "layout.load"(%t, %a0) : (!layout.tensor<f16, "l1", "((16,1),(16,1)):((16,256),(1,1024))", "(16,16)">, !layout.tensor<f16, "l0a", "ZZ", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+// Buffer placement: L0A holds 64 KiB on a2; the second buffer would start at 65536.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @l0a_capacity() {
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(128,256)">
+    // expected-error@+1 {{L0A overflow: this buffer needs 512 B at offset 65536 but L0A on a2 holds 65536 B}}
+    %b = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(16,16)">
+    return
+  }
+}
+
+// -----
+
+// L0C holds 128 KiB on a2 (256 KiB on a5).
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @l0c_capacity() {
+    // expected-error@+1 {{L0C overflow: this buffer needs 262144 B at offset 0 but L0C on a2 holds 131072 B}}
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,4096)">
+    return
+  }
+}
+
+// -----
+
+// 8-bit NZ → ZN needs LoadDataWithTranspose (two fractals merged), which is not emitted.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @i8_transpose() {
+    %b1 = "layout.alloc"() : () -> !layout.tensor<i8, "l1", "NZ", "(32,32)">
+    %b0 = "layout.alloc"() : () -> !layout.tensor<i8, "l0b", "ZN", "(32,32)">
+    // expected-error@+1 {{unsupported: NZ → ZN for i8 needs a transposing load that merges fractals (LoadDataWithTranspose)}}
+    "layout.load"(%b1, %b0) : (!layout.tensor<i8, "l1", "NZ", "(32,32)">, !layout.tensor<i8, "l0b", "ZN", "(32,32)">) -> ()
+    return
+  }
+}
+
+// -----
+
+// The AscendC lowering needs a target.
+// expected-error@+1 {{no `layout.target` attribute: the AscendC lowering needs a target}}
+module {
+  func.func @no_target() {
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(16,16)">
+    return
+  }
+}

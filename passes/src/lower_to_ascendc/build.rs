@@ -1,0 +1,140 @@
+//! Derived instructions → `ascendc.*` ops.
+//!
+//! Every integer field of the parameter struct, and the call-site fields `repeat`, `off<k>`,
+//! `step<k>` (operand k: 0 = destination, then the sources), is either static — an `i64` entry of
+//! the `params` dictionary — or dynamic: an index expression, simplified with
+//! `index_simplify::simplify_sym` (facts: every symbol is a non-negative size or coordinate),
+//! emitted with [`IndexEmitter`] before the op and passed as a `dyn` operand named in
+//! `dyn_fields`. Booleans and the quant mode are always static. `notes` carries the operands'
+//! CuTe layouts and the conditions `ascendc-params` could not decide statically (`assumes`).
+
+use ascendc_params::{Assumption, Derived, Intrinsic, Requirement, Target};
+use index_simplify::{simplify_sym, Facts};
+use layout_algebra::{IndexValue, SymExpr};
+use layout_dialect::tensor_layout::layout_strings;
+use melior::{
+    ir::{
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike},
+        Attribute, Identifier, OperationRef, Value,
+    },
+    Context,
+};
+
+use super::Tensor;
+use crate::index_arith::IndexEmitter;
+
+/// Simplifies a symbolic field value (symbols are sizes and coordinates, all ≥ 0).
+pub fn simplify(e: &SymExpr) -> SymExpr {
+    if e.as_constant().is_some() {
+        return e.clone();
+    }
+    let mut facts = Facts::new();
+    for s in e.symbols() {
+        facts = facts.range(&s, 0, 1 << 40);
+    }
+    simplify_sym(e, &facts).expr.to_sym_expr().unwrap_or_else(|| e.clone())
+}
+
+/// (op name, integer fields, static boolean/enum attributes as `name = value` text).
+fn fields(intr: &Intrinsic<SymExpr>) -> (&'static str, Vec<(&'static str, SymExpr)>, Vec<String>) {
+    let ints = |f: &[(&'static str, &SymExpr)]| f.iter().map(|(n, v)| (*n, (*v).clone())).collect::<Vec<_>>();
+    match intr {
+        Intrinsic::DataCopyNd2Nz(p) => ("ascendc.data_copy_nd2nz", ints(&p.fields()), vec![]),
+        Intrinsic::DataCopy(p) => ("ascendc.data_copy", ints(&p.fields()), vec![]),
+        Intrinsic::LoadData2D(p) => ("ascendc.load_data_2d", ints(&p.fields()), vec![format!("ifTranspose = {}", p.if_transpose)]),
+        Intrinsic::LoadData2DV2(p) => ("ascendc.load_data_2d_v2", ints(&p.fields()), vec![format!("ifTranspose = {}", p.if_transpose)]),
+        Intrinsic::Mmad(p) => (
+            "ascendc.mmad",
+            ints(&p.fields()),
+            vec![
+                format!("cmatrixSource = {}", p.cmatrix_source),
+                format!("cmatrixInitVal = {}", p.cmatrix_init_val),
+                format!("kDirectionAlign = {}", p.k_direction_align),
+            ],
+        ),
+        Intrinsic::FixpipeNz2Nd(p) => (
+            "ascendc.fixpipe",
+            ints(&p.fields()),
+            vec![format!("reluEn = {}", p.relu_en), format!("quantPre = \"{}\"", p.quant_pre.name())],
+        ),
+    }
+}
+
+fn quote(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+fn assumption_text(a: &Assumption<SymExpr>) -> String {
+    let req = match &a.requirement {
+        Requirement::InRange { min, max } => format!("in [{min}, {max}]"),
+        Requirement::MultipleOf(u) => format!("multiple of {u}"),
+        Requirement::Equals(v) => format!("== {v}"),
+    };
+    format!("{}.{} = {} {req}", a.instr, a.field, a.value)
+}
+
+fn cute(t: &Tensor) -> String {
+    let (l, o) = layout_strings(&t.layout);
+    format!("{l} origin {o}")
+}
+
+/// Emits the ops of `derived` before `anchor`. `dst` and `srcs` are the intrinsic's operands in
+/// call order (Mmad: C, then A and B).
+pub(crate) fn emit<'c>(context: &'c Context, anchor: OperationRef<'c, 'c>, derived: &Derived<SymExpr>, dst: &Tensor<'c, 'c>, srcs: &[&Tensor<'c, 'c>], _target: Target) -> Result<(), String> {
+    let location = anchor.location();
+    let block = anchor.block().ok_or("op outside a block")?;
+    let mut emitter = IndexEmitter::new(context, location, |op| block.insert_operation_before(anchor, op));
+    for t in std::iter::once(dst).chain(srcs.iter().copied()) {
+        for (s, v) in &t.binds {
+            emitter.bind(s, *v);
+        }
+    }
+    let mut notes = vec![];
+    let names: &[&str] = if srcs.len() == 2 { &["c", "a", "b"] } else { &["dst", "src"] };
+    for (n, t) in names.iter().zip(std::iter::once(dst).chain(srcs.iter().copied())) {
+        notes.push(format!("{n} = {}", quote(&cute(t))));
+    }
+    if !derived.assumptions.is_empty() {
+        let text: Vec<String> = derived.assumptions.iter().map(assumption_text).collect();
+        notes.push(format!("assumes = {}", quote(&text.join("; "))));
+    }
+    for ins in &derived.instrs {
+        let (name, mut ints, flags) = fields(&ins.intrinsic);
+        ints.push(("repeat", ins.repeat.clone()));
+        ints.push(("off0", ins.dst.offset.clone()));
+        ints.push(("step0", ins.dst.step.clone()));
+        for (k, s) in ins.srcs.iter().enumerate() {
+            ints.push((["off1", "off2"].get(k).copied().unwrap_or("off3"), s.offset.clone()));
+            ints.push((["step1", "step2"].get(k).copied().unwrap_or("step3"), s.step.clone()));
+        }
+        let mut params = flags;
+        let mut dyn_fields = Vec::new();
+        let mut dyn_values: Vec<Value> = Vec::new();
+        for (field, value) in ints {
+            let value = simplify(&value);
+            match value.as_constant() {
+                Some(c) => params.push(format!("{field} = {c} : i64")),
+                None => {
+                    dyn_fields.push(quote(field));
+                    dyn_values.push(emitter.emit(&value)?);
+                }
+            }
+        }
+        let mut operands: Vec<Value> = vec![dst.buffer];
+        operands.extend(srcs.iter().map(|t| t.buffer));
+        operands.extend(dyn_values);
+        let attr = |text: String| Attribute::parse(context, &text).ok_or_else(|| format!("cannot build attribute {text}"));
+        let op = OperationBuilder::new(name, location)
+            .add_operands(&operands)
+            .add_attributes(&[
+                (Identifier::new(context, "params"), attr(format!("{{{}}}", params.join(", ")))?),
+                (Identifier::new(context, "dyn_fields"), attr(format!("[{}]", dyn_fields.join(", ")))?),
+                (Identifier::new(context, "notes"), attr(format!("{{{}}}", notes.join(", ")))?),
+            ])
+            .build()
+            .map_err(|e| e.to_string())?;
+        block.insert_operation_before(anchor, op);
+    }
+    Ok(())
+}

@@ -1,0 +1,592 @@
+//! `layout-lower-to-ascendc`: layout loads, matmuls and stores become AscendC intrinsics
+//! (`ascendc` dialect, `dialects/ascendc/ascendc.irdl.mlir`).
+//!
+//! One file per concern:
+//! - this file: the walk, resolving every `!layout.tensor` value to an algebra layout
+//!   ([`Tensor`]), choosing the intrinsic per (source layout, destination layout, target) and
+//!   calling `ascendc-params` for every parameter;
+//! - [`build`]: derived instructions → `ascendc.*` ops (static fields as attributes, dynamic ones
+//!   as index operands emitted with [`crate::index_arith::IndexEmitter`] after
+//!   `index_simplify::simplify_sym`);
+//! - [`placement`]: on-chip byte offsets (alignment, per-target capacity table);
+//! - [`sync`]: the petgraph dependency graph and the minimal `SetFlag`/`WaitFlag` pairs;
+//!   [`apply_sync`] inserts them; `--layout-print-sync-graph` prints the graph (DOT) to stderr.
+//!
+//! Intrinsic choice:
+//!
+//! | layout op | (src → dst) | intrinsic | ascendc-params |
+//! |---|---|---|---|
+//! | load | gm ND → l1 NZ, gm DN → l1 ZN | `DataCopy` + `Nd2NzParams` | `gm_nd_to_l1_nz` |
+//! | load | gm NZ → l1 NZ | `DataCopy` + `DataCopyParams` | `copy_nz_to_nz` |
+//! | load | l1 NZ/ZN → l0a (ZZ on a2, NZ on a5) | `LoadData` + `LoadData2DParams` (a2) / `V2` (a5) | `l1_to_l0a` |
+//! | load | l1 NZ/ZN → l0b ZN | same | `l1_to_l0b` |
+//! | matmul | l0a × l0b → l0c | `Mmad` + `MmadParams` | `mmad` |
+//! | store | l0c NZ → gm ND | `Fixpipe<CFG_ROW_MAJOR>` + `FixpipeParamsV220` | `l0c_to_gm_nd` |
+//! | store | l1 NZ → gm NZ | `DataCopy` + `DataCopyParams` (MTE3) | `copy_nz_to_nz` |
+//!
+//! A parameter that does not fit its field, or a misaligned address, is an error at the op
+//! (`ParamError` text: instruction, field, value, range); where the hardware allows,
+//! `ascendc-params` splits instead (more than 255 fractals per `LoadData`, GM row strides above
+//! 65535 on a2). `layout.tile` ops disappear (their layouts become offsets and extents);
+//! `layout.offset` becomes index arithmetic.
+
+pub mod build;
+pub mod placement;
+pub mod sync;
+
+use std::collections::{HashMap, HashSet};
+
+use ascendc_params::{Buffer, Operand, ParamError, Target};
+use layout_algebra::{ascend::tile_layout, ascend::ElementType, Layout, SymExpr};
+use layout_dialect::{tensor_layout::layout_strings, types::target_name, MemorySpace, TARGET_ATTRIBUTE};
+use melior::{
+    dialect::DialectHandle,
+    ir::{
+        attribute::StringAttribute,
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
+        r#type::TypeId,
+        Attribute, Identifier, OperationRef, RegionLike, Type, Value, ValueLike,
+    },
+    pass::{create_external, ExternalPass, Pass},
+    Context,
+};
+
+use crate::{
+    emit_error,
+    ir::{constant_int, defining_op, i64_array, op_name, tensor_of},
+};
+
+pub const ARGUMENT: &str = "layout-lower-to-ascendc";
+pub const DESCRIPTION: &str =
+    "Lower layout load/matmul/store to AscendC intrinsics (ascendc dialect): parameters from ascendc-params, buffer placement, SetFlag/WaitFlag";
+pub const SYNC_GRAPH_ARGUMENT: &str = "layout-print-sync-graph";
+pub const SYNC_GRAPH_DESCRIPTION: &str =
+    "Print the pipe dependency graph of the ascendc ops (DOT, to stderr): kept edges red, implied ones dashed";
+
+#[repr(align(8))]
+struct PassId;
+static PASS_ID: PassId = PassId;
+static GRAPH_PASS_ID: PassId = PassId;
+
+pub fn create() -> Pass {
+    create_external(
+        run,
+        TypeId::create(&PASS_ID),
+        "LayoutLowerToAscendc",
+        ARGUMENT,
+        DESCRIPTION,
+        "",
+        &[DialectHandle::arith()],
+    )
+}
+
+pub fn create_print_sync_graph() -> Pass {
+    create_external(
+        |root: OperationRef, _pass: ExternalPass| {
+            for dot in sync_graphs(root) {
+                eprint!("{dot}");
+            }
+        },
+        TypeId::create(&GRAPH_PASS_ID),
+        "LayoutPrintSyncGraph",
+        SYNC_GRAPH_ARGUMENT,
+        SYNC_GRAPH_DESCRIPTION,
+        "",
+        &[],
+    )
+}
+
+fn run(root: OperationRef, pass: ExternalPass) {
+    if lower(root).is_err() {
+        pass.signal_failure();
+    }
+}
+
+/// A `!layout.tensor` value as the derivations see it.
+#[derive(Clone)]
+pub(crate) struct Tensor<'c, 'a> {
+    /// The (tile) layout: applies to the coordinates of the whole tensor.
+    pub layout: Layout<SymExpr>,
+    /// Top-left coordinate of the tile in the whole tensor (`(0,0)` for the tensor itself).
+    pub coord: [SymExpr; 2],
+    pub elem: ElementType,
+    pub space: MemorySpace,
+    /// The `ascendc.global_tensor` / `ascendc.alloc` value holding the data.
+    pub buffer: Value<'c, 'a>,
+    /// Byte offset of the buffer in its memory (placement; 0 for GM).
+    pub base_bytes: i64,
+    /// Symbols in the layout/coordinates and the index values they stand for.
+    pub binds: Vec<(String, Value<'c, 'a>)>,
+}
+
+impl<'c, 'a> Tensor<'c, 'a> {
+    pub fn operand(&self) -> Operand<'_, SymExpr> {
+        Operand { layout: &self.layout, coord: self.coord.clone(), base_bytes: SymExpr::Const(self.base_bytes) }
+    }
+}
+
+pub(crate) fn key(v: Value) -> usize {
+    v.to_raw().ptr as usize
+}
+
+fn buffer_of(space: MemorySpace) -> Option<Buffer> {
+    Some(match space {
+        MemorySpace::Gm => Buffer::Gm,
+        MemorySpace::L1 => Buffer::L1,
+        MemorySpace::L0a => Buffer::L0A,
+        MemorySpace::L0b => Buffer::L0B,
+        MemorySpace::L0c => Buffer::L0C,
+        _ => return None,
+    })
+}
+
+fn target_of(root: OperationRef) -> Result<Target, String> {
+    let mut found = None;
+    let mut op = Some(root);
+    while let Some(o) = op {
+        if let Ok(attr) = o.attribute(TARGET_ATTRIBUTE) {
+            found = target_name(attr);
+            break;
+        }
+        op = o.parent_operation();
+    }
+    if found.is_none() {
+        // The root may be the module; look one level down too (a func inside).
+        root.walk(WalkOrder::PreOrder, |o| {
+            if let Ok(attr) = o.attribute(TARGET_ATTRIBUTE) {
+                found = target_name(attr);
+                return WalkResult::Interrupt;
+            }
+            WalkResult::Advance
+        });
+    }
+    match found.as_deref() {
+        Some("a2") => Ok(Target::A2),
+        Some("a5") => Ok(Target::A5),
+        Some(other) => Err(format!("unknown target \"{other}\" (a2 or a5)")),
+        None => Err(format!("no `{TARGET_ATTRIBUTE}` attribute: the AscendC lowering needs a target")),
+    }
+}
+
+/// The root `layout.alloc`/`layout.view` of a (tile) value.
+fn root_of(v: Value) -> Option<usize> {
+    let mut v = v;
+    loop {
+        let op = defining_op(v)?;
+        match op_name(&op).as_str() {
+            "layout.tile" => v = op.operand(0).ok()?,
+            _ => return Some(key(v)),
+        }
+    }
+}
+
+/// Lowers every layout op under `root`; errors are emitted as located diagnostics.
+pub fn lower(root: OperationRef) -> Result<(), ()> {
+    // `to_ref` reinterprets the `ContextRef` itself, so it must live in a local, not a temporary.
+    let context_ref = root.context();
+    // Safety: the context outlives the pass run and `context_ref` outlives `context`.
+    let context: &Context = unsafe { context_ref.to_ref() };
+    let mut ops: Vec<OperationRef> = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if op_name(&op).starts_with("layout.") {
+            // Safety: the op outlives this function (nothing is erased during the walk).
+            ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    if ops.is_empty() {
+        return Ok(());
+    }
+    let target = match target_of(root) {
+        Ok(t) => t,
+        Err(message) => {
+            emit_error(root.location(), &format!("{ARGUMENT}: {message}"));
+            return Err(());
+        }
+    };
+    // L1 buffers read by loads into L0B are B1, the others A1.
+    let mut b1: HashSet<usize> = HashSet::new();
+    for op in &ops {
+        if op_name(op) == "layout.load" {
+            if let (Ok(src), Ok(dst)) = (op.operand(0), op.operand(1)) {
+                if tensor_of(dst).is_some_and(|t| t.space == "l0b") {
+                    if let Some(r) = root_of(src) {
+                        b1.insert(r);
+                    }
+                }
+            }
+        }
+    }
+    let mut lowering = Lowering { context, target, tensors: HashMap::new(), placement: placement::Placement::new(target), b1, counter: 0, ok: true };
+    for op in &ops {
+        if let Err(message) = lowering.op(*op) {
+            // An op whose operand already failed to lower reports nothing more.
+            if lowering.ok || message != NOT_LOWERED {
+                emit_error(op.location(), &format!("{ARGUMENT}: {message}"));
+            }
+            lowering.ok = false;
+        }
+    }
+    if !lowering.ok {
+        return Err(());
+    }
+    // Erase the layout ops, users first.
+    for op in ops.iter().rev() {
+        // Safety: every layout op is erased once; its results have no users left (their users
+        // are later layout ops, erased before it; `layout.offset` results were replaced).
+        unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+    }
+    // Synchronization and the final barrier.
+    for func in functions(root) {
+        if let Err(message) = apply_sync(context, func) {
+            emit_error(func.location(), &format!("{ARGUMENT}: {message}"));
+            return Err(());
+        }
+    }
+    Ok(())
+}
+
+struct Lowering<'c> {
+    context: &'c Context,
+    target: Target,
+    tensors: HashMap<usize, Tensor<'c, 'c>>,
+    placement: placement::Placement,
+    b1: HashSet<usize>,
+    counter: usize,
+    ok: bool,
+}
+
+const NOT_LOWERED: &str = "operand is not a lowered layout tensor (view, alloc or tile)";
+
+fn param_error(e: ParamError) -> String {
+    e.to_string()
+}
+
+impl<'c> Lowering<'c> {
+    fn tensor(&self, v: Value) -> Result<Tensor<'c, 'c>, String> {
+        self.tensors.get(&key(v)).cloned().ok_or_else(|| NOT_LOWERED.to_string())
+    }
+
+    fn fresh(&mut self, what: &str) -> String {
+        self.counter += 1;
+        format!("{what}{}_", self.counter)
+    }
+
+    fn op(&mut self, op: OperationRef<'c, 'c>) -> Result<(), String> {
+        let name = op_name(&op);
+        let location = op.location();
+        match name.as_str() {
+            "layout.view" | "layout.alloc" => {
+                let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
+                let ty = tensor_of(result).ok_or("result is not a !layout.tensor")?;
+                let prefix = self.fresh("v");
+                let resolved = ty.resolve_with_prefix(&prefix).map_err(|e| e.to_string())?;
+                let (layout_text, origin_text) = layout_strings(&resolved.layout);
+                let cute = format!("{layout_text} origin {origin_text}");
+                let mut binds = Vec::new();
+                let (buffer, base) = if name == "layout.view" {
+                    for (i, s) in resolved.symbols.iter().enumerate() {
+                        binds.push((s.clone(), op.operand(i + 1).map_err(|e| e.to_string())?));
+                    }
+                    let memref = op.operand(0).map_err(|e| e.to_string())?;
+                    let ty = Type::parse(self.context, &format!("!ascendc.global<{}>", ty.elem)).ok_or("bad element type")?;
+                    let new = OperationBuilder::new("ascendc.global_tensor", location)
+                        .add_operands(&[memref])
+                        .add_attributes(&[(Identifier::new(self.context, "layout"), StringAttribute::new(self.context, &cute).into())])
+                        .add_results(&[ty])
+                        .build()
+                        .map_err(|e| e.to_string())?;
+                    let block = op.block().ok_or("op outside a block")?;
+                    let new = block.insert_operation_before(op, new);
+                    (new.result(0).map_err(|e| e.to_string())?.into(), 0)
+                } else {
+                    if resolved.num_dynamic() > 0 {
+                        return Err(format!("on-chip buffers must be static for placement: {} has dynamic leaves", result.r#type()));
+                    }
+                    let buffer = buffer_of(resolved.space).filter(|b| *b != Buffer::Gm).ok_or_else(|| format!("memory space \"{}\" has no AscendC lowering (l1, l0a, l0b, l0c)", ty.space))?;
+                    let stat = resolved.static_layout().ok_or("layout is not static")?;
+                    let bits = i64::from(resolved.elem.bits());
+                    if bits % 8 != 0 {
+                        return Err(format!("{} elements are not byte sized", resolved.elem));
+                    }
+                    let bytes = stat.cosize().map_err(|e| e.to_string())? * bits / 8;
+                    let placed = self.placement.place(buffer, bytes)?;
+                    let position = match buffer {
+                        Buffer::L1 if self.b1.contains(&key(result)) => "B1",
+                        Buffer::L1 => "A1",
+                        Buffer::L0A => "A2",
+                        Buffer::L0B => "B2",
+                        _ => "CO1",
+                    };
+                    let lty = Type::parse(self.context, &format!("!ascendc.local<{}, \"{position}\">", ty.elem)).ok_or("bad element type")?;
+                    let int = |v: i64| Attribute::parse(self.context, &format!("{v} : i64")).ok_or("attribute");
+                    let new = OperationBuilder::new("ascendc.alloc", location)
+                        .add_attributes(&[
+                            (Identifier::new(self.context, "offset"), int(placed.offset)?),
+                            (Identifier::new(self.context, "size"), int(placed.size)?),
+                            (Identifier::new(self.context, "layout"), StringAttribute::new(self.context, &cute).into()),
+                        ])
+                        .add_results(&[lty])
+                        .build()
+                        .map_err(|e| e.to_string())?;
+                    let block = op.block().ok_or("op outside a block")?;
+                    let new = block.insert_operation_before(op, new);
+                    (new.result(0).map_err(|e| e.to_string())?.into(), placed.offset)
+                };
+                let zero = SymExpr::Const(0);
+                self.tensors.insert(
+                    key(result),
+                    Tensor { layout: resolved.layout, coord: [zero.clone(), zero], elem: resolved.elem, space: resolved.space, buffer, base_bytes: base, binds },
+                );
+                Ok(())
+            }
+            "layout.tile" => {
+                let parent = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
+                let shape = op.attribute("shape").ok().and_then(i64_array).ok_or("tile needs `shape = array<i64: ...>`")?;
+                if shape.len() != 2 || op.operand_count() != 3 {
+                    return Err("only rank-2 tiles are lowered to AscendC".into());
+                }
+                let prefix = self.fresh("t");
+                let mut binds = parent.binds.clone();
+                let mut coord = Vec::new();
+                for i in 0..2 {
+                    let v = op.operand(i + 1).map_err(|e| e.to_string())?;
+                    coord.push(match constant_int(v) {
+                        Some(c) => SymExpr::Const(c),
+                        None => {
+                            let s = format!("{prefix}{i}");
+                            binds.push((s.clone(), v));
+                            SymExpr::sym(&s)
+                        }
+                    });
+                }
+                let shape: Vec<SymExpr> = shape.into_iter().map(SymExpr::Const).collect();
+                let layout = tile_layout(&parent.layout, &shape, &coord).map_err(|e| e.to_string())?;
+                let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
+                self.tensors.insert(key(result), Tensor { layout, coord: [coord[0].clone(), coord[1].clone()], binds, ..parent });
+                Ok(())
+            }
+            "layout.offset" => {
+                let t = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
+                let prefix = self.fresh("o");
+                let mut binds = t.binds.clone();
+                let mut coord = Vec::new();
+                for i in 1..op.operand_count() {
+                    let v = op.operand(i).map_err(|e| e.to_string())?;
+                    coord.push(match constant_int(v) {
+                        Some(c) => SymExpr::Const(c),
+                        None => {
+                            let s = format!("{prefix}{i}");
+                            binds.push((s.clone(), v));
+                            SymExpr::sym(&s)
+                        }
+                    });
+                }
+                let offset = t.layout.crd_to_offset(&crate::tile::coord_tuple(&t.layout, &coord)).map_err(|e| e.to_string())?;
+                let offset = build::simplify(&offset);
+                let block = op.block().ok_or("op outside a block")?;
+                let mut emitter = crate::index_arith::IndexEmitter::new(self.context, location, |new| block.insert_operation_before(op, new));
+                for (s, v) in &binds {
+                    emitter.bind(s, *v);
+                }
+                let value = emitter.emit(&offset)?;
+                let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
+                // Safety: both values are valid and of type index.
+                unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), value.to_raw()) };
+                Ok(())
+            }
+            "layout.load" | "layout.store" => {
+                let src = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
+                let dst = self.tensor(op.operand(1).map_err(|e| e.to_string())?)?;
+                let derived = self.derive_copy(&src, &dst)?;
+                build::emit(self.context, op, &derived, &dst, &[&src], self.target)
+            }
+            "layout.matmul" => {
+                let a = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
+                let b = self.tensor(op.operand(1).map_err(|e| e.to_string())?)?;
+                let c = self.tensor(op.operand(2).map_err(|e| e.to_string())?)?;
+                let accumulate = op.attribute("accumulate").map(|a| a.to_string() == "true").unwrap_or(false);
+                let derived = ascendc_params::mmad(&c.operand(), &a.operand(), &b.operand(), a.elem, c.elem, self.target, accumulate).map_err(param_error)?;
+                build::emit(self.context, op, &derived, &c, &[&a, &b], self.target)
+            }
+            other => Err(format!("`{other}` has no AscendC lowering")),
+        }
+    }
+
+    fn derive_copy(&self, src: &Tensor, dst: &Tensor) -> Result<ascendc_params::Derived<SymExpr>, String> {
+        use MemorySpace as S;
+        let t = self.target;
+        let r = match (src.space, dst.space) {
+            (S::Gm, S::L1) => {
+                // Flat (ND/DN) GM source → ND2NZ; a fractal GM source → plain NZ copy.
+                if src.layout.shape().leaves().len() == 2 {
+                    ascendc_params::gm_nd_to_l1_nz(&src.operand(), &dst.operand(), src.elem, t)
+                } else {
+                    ascendc_params::copy_nz_to_nz(&src.operand(), &dst.operand(), Buffer::Gm, Buffer::L1, src.elem)
+                }
+            }
+            (S::L1, S::L0a) => ascendc_params::l1_to_l0a(&src.operand(), &dst.operand(), src.elem, t),
+            (S::L1, S::L0b) => ascendc_params::l1_to_l0b(&src.operand(), &dst.operand(), src.elem, t),
+            (S::L0c, S::Gm) => ascendc_params::l0c_to_gm_nd(&src.operand(), &dst.operand(), src.elem, dst.elem, t),
+            (S::L1, S::Gm) => ascendc_params::copy_nz_to_nz(&src.operand(), &dst.operand(), Buffer::L1, Buffer::Gm, src.elem),
+            (a, b) => return Err(format!("no AscendC intrinsic moves {} → {} here", a.name(), b.name())),
+        };
+        r.map_err(param_error)
+    }
+}
+
+/// The `func.func` ops under `root` (or `root` itself).
+fn functions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if op_name(&op) == "func.func" {
+            // Safety: the op outlives the caller's use.
+            out.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    out
+}
+
+/// The program tree of a block: items for [`sync::synchronize`] and the ops they stand for.
+struct Tree {
+    items: Vec<sync::Item>,
+    ops: Vec<(mlir_sys::MlirOperation, Option<Tree>)>,
+}
+
+fn is_intrinsic(name: &str) -> bool {
+    matches!(
+        name,
+        "ascendc.data_copy_nd2nz" | "ascendc.data_copy" | "ascendc.load_data_2d" | "ascendc.load_data_2d_v2" | "ascendc.mmad" | "ascendc.fixpipe"
+    )
+}
+
+/// Pipe and accesses of an intrinsic op (resources: ids of buffer values).
+fn access(op: OperationRef, ids: &mut HashMap<usize, u32>) -> Option<sync::Access> {
+    let name = op_name(&op);
+    let mut id = |i: usize| -> Option<u32> {
+        let v = op.operand(i).ok()?;
+        let n = ids.len() as u32;
+        Some(*ids.entry(key(v)).or_insert(n))
+    };
+    let (dst, src) = (id(0)?, id(1)?);
+    let short = name.trim_start_matches("ascendc.").to_string();
+    let (pipe, reads, writes) = match name.as_str() {
+        "ascendc.data_copy_nd2nz" => (sync::Pipe::Mte2, vec![src], vec![dst]),
+        "ascendc.data_copy" => {
+            let to_gm = op.operand(0).ok()?.r#type().to_string().starts_with("!ascendc.global");
+            (if to_gm { sync::Pipe::Mte3 } else { sync::Pipe::Mte2 }, vec![src], vec![dst])
+        }
+        "ascendc.load_data_2d" | "ascendc.load_data_2d_v2" => (sync::Pipe::Mte1, vec![src], vec![dst]),
+        "ascendc.mmad" => {
+            let b = id(2)?;
+            let accumulate = op.attribute("params").map(|p| p.to_string().contains("cmatrixInitVal = false")).unwrap_or(false);
+            let mut reads = vec![src, b];
+            if accumulate {
+                reads.push(dst);
+            }
+            (sync::Pipe::M, reads, vec![dst])
+        }
+        "ascendc.fixpipe" => (sync::Pipe::Fix, vec![src], vec![dst]),
+        _ => return None,
+    };
+    Some(sync::Access { pipe, reads, writes, label: short })
+}
+
+fn tree(block: melior::ir::BlockRef, ids: &mut HashMap<usize, u32>) -> Tree {
+    let mut t = Tree { items: Vec::new(), ops: Vec::new() };
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        let name = op_name(&op);
+        if is_intrinsic(&name) {
+            if let Some(a) = access(op, ids) {
+                t.items.push(sync::Item::Op(a));
+                t.ops.push((op.to_raw(), None));
+            }
+        } else if name == "scf.for" {
+            if let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) {
+                let inner = tree(body, ids);
+                if !inner.items.is_empty() {
+                    t.items.push(sync::Item::Loop(inner.items.clone()));
+                    t.ops.push((op.to_raw(), Some(inner)));
+                }
+            }
+        }
+        next = op.next_in_block();
+    }
+    t
+}
+
+fn func_tree<'c, 'a>(func: OperationRef<'c, 'a>) -> Option<(Tree, melior::ir::BlockRef<'c, 'a>)> {
+    let body = func.region(0).ok()?.first_block()?;
+    let mut ids = HashMap::new();
+    Some((tree(body, &mut ids), body))
+}
+
+/// DOT of the sync graph of every function with ascendc ops.
+pub fn sync_graphs(root: OperationRef) -> Vec<String> {
+    let mut out = Vec::new();
+    for func in functions(root) {
+        if let Some((t, _)) = func_tree(func) {
+            if t.items.is_empty() {
+                continue;
+            }
+            if let Ok(s) = sync::synchronize(&t.items) {
+                let name = func.attribute("sym_name").map(|a| a.to_string()).unwrap_or_default();
+                out.push(s.dot.replacen("digraph sync", &format!("// sync graph of {name}\ndigraph sync"), 1));
+            }
+        }
+    }
+    out
+}
+
+fn op_at(t: &Tree, path: &[usize]) -> Option<mlir_sys::MlirOperation> {
+    let (first, rest) = path.split_first()?;
+    let (op, inner) = t.ops.get(*first)?;
+    if rest.is_empty() {
+        Some(*op)
+    } else {
+        op_at(inner.as_ref()?, rest)
+    }
+}
+
+/// Inserts the flags of [`sync::synchronize`] into `func` and a `PipeBarrier<PIPE_ALL>` before
+/// its return.
+pub fn apply_sync(context: &Context, func: OperationRef) -> Result<(), String> {
+    let Some((t, body)) = func_tree(func) else { return Ok(()) };
+    if t.items.is_empty() {
+        return Ok(());
+    }
+    let s = sync::synchronize(&t.items)?;
+    let location = func.location();
+    let make = |name: &str, attrs: &[(&str, String)]| -> Result<melior::ir::Operation, String> {
+        let mut list = Vec::new();
+        for (k, v) in attrs {
+            list.push((Identifier::new(context, k), Attribute::parse(context, v).ok_or("attribute")?));
+        }
+        OperationBuilder::new(name, location).add_attributes(&list).build().map_err(|e| e.to_string())
+    };
+    let flag_op = |f: &sync::Flag| make(if f.set { "ascendc.set_flag" } else { "ascendc.wait_flag" }, &[("event", format!("\"{}\"", f.event())), ("id", format!("{} : i64", f.id))]);
+    // Before: insert in order; After: in reverse so the listed order is kept.
+    for f in s.flags.iter().filter(|f| matches!(f.at, sync::At::Before(_))) {
+        let sync::At::Before(path) = &f.at else { continue };
+        let raw = op_at(&t, path).ok_or("sync: bad path")?;
+        // Safety: the op is alive and in a block.
+        let anchor = unsafe { OperationRef::from_raw(raw) };
+        let block = anchor.block().ok_or("sync: op outside a block")?;
+        block.insert_operation_before(anchor, flag_op(f)?);
+    }
+    for f in s.flags.iter().rev().filter(|f| matches!(f.at, sync::At::After(_))) {
+        let sync::At::After(path) = &f.at else { continue };
+        let raw = op_at(&t, path).ok_or("sync: bad path")?;
+        // Safety: as above.
+        let anchor = unsafe { OperationRef::from_raw(raw) };
+        let block = anchor.block().ok_or("sync: op outside a block")?;
+        block.insert_operation_after(anchor, flag_op(f)?);
+    }
+    if let Some(ret) = body.terminator() {
+        body.insert_operation_before(ret, make("ascendc.pipe_barrier", &[("pipe", "\"PIPE_ALL\"".into())])?);
+    }
+    Ok(())
+}

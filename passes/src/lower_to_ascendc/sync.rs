@@ -1,0 +1,442 @@
+//! Pipe synchronization: the dependency graph of the data movements and cube ops, and the
+//! minimal `SetFlag`/`WaitFlag` pairs (MLIR-free, so it is unit-tested on small programs).
+//!
+//! Model. AscendC pipes run in parallel; each pipe executes its own instructions in program
+//! order (so two ops on one pipe need no flag). Pipes: MTE2 (GM→L1), MTE1 (L1→L0A/L0B),
+//! M (Mmad), FIX (L0C→GM), MTE3 (L1→GM). An op reads and writes *resources* (buffers: one id
+//! per on-chip allocation or GM tensor). Op `u` on pipe P must finish before op `v` on pipe
+//! Q ≠ P when `v` follows `u` and they touch one resource with at least one write
+//! (read-after-write, write-after-read, write-after-write): `SetFlag<P_Q>` right after `u`,
+//! `WaitFlag<P_Q>` right before `v`.
+//!
+//! Graph (one per block, petgraph `DiGraph`): nodes are (item, pipe) — an item is an op or a
+//! whole loop (a loop is summarized per pipe, so an outer op syncs with the loop as a unit:
+//! flags before/after the loop); edges are the *pipe-order* edges (consecutive nodes of one
+//! pipe, free) and the *dependence* edges. A dependence edge `u → v` is **redundant** when `v`
+//! is reachable from `u` through another first edge (`u → w ⇝ v`, `w ≠ v`): the flags of that
+//! path already order them (set/wait pairs compose, and pipe order is transitive). The graph is
+//! a DAG, so this is its transitive reduction restricted to dependence edges, and the result is
+//! unique. Only the remaining edges get flags.
+//!
+//! Loops: a loop body is analysed as its own block, plus **loop-carried** dependences from an
+//! op of iteration k to an op of iteration k+1 (`v` not after `u` in the body), checked for
+//! redundancy in the graph of two consecutive iterations (so an edge implied through the
+//! next iteration's pipe order or other flags is dropped). A carried edge gets its `SetFlag`
+//! after `u` and `WaitFlag` before `v` inside the body, plus one `SetFlag` before the loop (so
+//! the first iteration does not wait forever) and one `WaitFlag` after it (consuming the last
+//! iteration's flag) — the usual AscendC prologue/epilogue.
+//!
+//! Event ids: per HardEvent, each pair lives from its `SetFlag` to its `WaitFlag` (a carried
+//! pair: the whole loop); ids are assigned by interval colouring in program order, at most 8
+//! (`EVENT_ID0..7`) per HardEvent.
+
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+/// A hardware pipe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Pipe {
+    Mte2,
+    Mte1,
+    M,
+    Fix,
+    Mte3,
+}
+
+impl Pipe {
+    pub fn name(self) -> &'static str {
+        match self {
+            Pipe::Mte2 => "MTE2",
+            Pipe::Mte1 => "MTE1",
+            Pipe::M => "M",
+            Pipe::Fix => "FIX",
+            Pipe::Mte3 => "MTE3",
+        }
+    }
+}
+
+/// What one op does: its pipe and the resources it reads and writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Access {
+    pub pipe: Pipe,
+    pub reads: Vec<u32>,
+    pub writes: Vec<u32>,
+    /// For the graph printout.
+    pub label: String,
+}
+
+/// A program: ops and loops, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Item {
+    Op(Access),
+    Loop(Vec<Item>),
+}
+
+/// Where a flag goes: before or after the item at `path` (indices into nested blocks).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum At {
+    Before(Vec<usize>),
+    After(Vec<usize>),
+}
+
+/// One `SetFlag`/`WaitFlag` to insert.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Flag {
+    pub set: bool,
+    pub src: Pipe,
+    pub dst: Pipe,
+    pub id: u32,
+    pub at: At,
+}
+
+impl Flag {
+    /// The AscendC HardEvent name (`MTE2_MTE1`).
+    pub fn event(&self) -> String {
+        format!("{}_{}", self.src.name(), self.dst.name())
+    }
+}
+
+/// A kept or dropped dependence, for tests and the printout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dep {
+    /// Block path of the two items, their indices and pipes.
+    pub block: Vec<usize>,
+    pub from: (usize, Pipe),
+    pub to: (usize, Pipe),
+    pub carried: bool,
+    pub redundant: bool,
+    pub why: &'static str,
+}
+
+/// The synchronization of a program: the flags, every dependence found, and the DOT text.
+#[derive(Clone, Debug, Default)]
+pub struct Sync {
+    pub flags: Vec<Flag>,
+    pub deps: Vec<Dep>,
+    pub dot: String,
+}
+
+/// Per-pipe summary of an item: resources read and written on each pipe.
+fn summary(item: &Item) -> BTreeMap<Pipe, (BTreeSet<u32>, BTreeSet<u32>)> {
+    let mut out: BTreeMap<Pipe, (BTreeSet<u32>, BTreeSet<u32>)> = BTreeMap::new();
+    match item {
+        Item::Op(a) => {
+            let e = out.entry(a.pipe).or_default();
+            e.0.extend(&a.reads);
+            e.1.extend(&a.writes);
+        }
+        Item::Loop(body) => {
+            for it in body {
+                for (p, (r, w)) in summary(it) {
+                    let e = out.entry(p).or_default();
+                    e.0.extend(r);
+                    e.1.extend(w);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn label(item: &Item) -> String {
+    match item {
+        Item::Op(a) => a.label.clone(),
+        Item::Loop(_) => "loop".into(),
+    }
+}
+
+/// Why `(r1, w1)` then `(r2, w2)` must be ordered, if they must.
+fn conflict(first: &(BTreeSet<u32>, BTreeSet<u32>), second: &(BTreeSet<u32>, BTreeSet<u32>)) -> Option<&'static str> {
+    if !first.1.is_disjoint(&second.0) {
+        Some("RAW")
+    } else if !first.0.is_disjoint(&second.1) {
+        Some("WAR")
+    } else if !first.1.is_disjoint(&second.1) {
+        Some("WAW")
+    } else {
+        None
+    }
+}
+
+/// `v` reachable from `u` through a first edge other than `u → v`.
+fn implied(g: &DiGraph<String, &'static str>, u: NodeIndex, v: NodeIndex) -> bool {
+    g.edges(u).any(|e| e.target() != v && petgraph::algo::has_path_connecting(g, e.target(), v, None))
+}
+
+/// Pre-order positions: an item's (start, end) in a linear numbering.
+fn positions(items: &[Item], path: &mut Vec<usize>, out: &mut BTreeMap<Vec<usize>, (usize, usize)>, counter: &mut usize) {
+    for (i, it) in items.iter().enumerate() {
+        path.push(i);
+        let start = *counter;
+        *counter += 2;
+        if let Item::Loop(body) = it {
+            positions(body, path, out, counter);
+        }
+        out.insert(path.clone(), (start, *counter));
+        *counter += 2;
+        path.pop();
+    }
+}
+
+fn span(items: &[Item], path: &[usize]) -> (usize, usize) {
+    let mut pos = BTreeMap::new();
+    let mut counter = 0;
+    positions(items, &mut Vec::new(), &mut pos, &mut counter);
+    pos.get(path).copied().unwrap_or((0, 0))
+}
+
+type Pair = (Flag, Flag, (usize, usize), Option<(Flag, Flag)>);
+
+/// Analyses one block (and recursively its loops).
+fn block(items: &[Item], path: &[usize], deps: &mut Vec<Dep>, pairs: &mut Vec<Pair>, dot: &mut String) {
+    let sums: Vec<_> = items.iter().map(summary).collect();
+    let at = |i: usize| -> Vec<usize> {
+        let mut p = path.to_vec();
+        p.push(i);
+        p
+    };
+    // Graph of two iterations (the second copy only matters inside loops).
+    let copies = if path.is_empty() { 1 } else { 2 };
+    let mut g: DiGraph<String, &'static str> = DiGraph::new();
+    let mut node: BTreeMap<(usize, usize, Pipe), NodeIndex> = BTreeMap::new();
+    for c in 0..copies {
+        for (i, s) in sums.iter().enumerate() {
+            for &p in s.keys() {
+                let n = g.add_node(format!("{}{} {} [{}]", if c == 1 { "next: " } else { "" }, i, label(&items[i]), p.name()));
+                node.insert((c, i, p), n);
+            }
+        }
+    }
+    // Pipe-order edges: consecutive nodes of one pipe (across the iteration boundary too).
+    let mut last: BTreeMap<Pipe, NodeIndex> = BTreeMap::new();
+    for c in 0..copies {
+        for (i, s) in sums.iter().enumerate() {
+            for &p in s.keys() {
+                let n = node[&(c, i, p)];
+                if let Some(prev) = last.insert(p, n) {
+                    g.add_edge(prev, n, "pipe");
+                }
+            }
+        }
+    }
+    // Dependence edges within an iteration (both copies) and carried ones (copy 0 → copy 1).
+    let mut found: Vec<(NodeIndex, NodeIndex, usize, Pipe, usize, Pipe, bool, &'static str)> = Vec::new();
+    for i in 0..items.len() {
+        for j in 0..items.len() {
+            for (&p, a) in &sums[i] {
+                for (&q, b) in &sums[j] {
+                    if p == q {
+                        continue;
+                    }
+                    let Some(why) = conflict(a, b) else { continue };
+                    if i < j {
+                        for c in 0..copies {
+                            let (u, v) = (node[&(c, i, p)], node[&(c, j, q)]);
+                            g.add_edge(u, v, why);
+                            if c == 0 {
+                                found.push((u, v, i, p, j, q, false, why));
+                            }
+                        }
+                    } else if copies == 2 {
+                        let (u, v) = (node[&(0, i, p)], node[&(1, j, q)]);
+                        g.add_edge(u, v, why);
+                        found.push((u, v, i, p, j, q, true, why));
+                    }
+                }
+            }
+        }
+    }
+    let _ = writeln!(dot, "  subgraph \"cluster_{}\" {{\n    label=\"block {:?}\";", path.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("_"), path);
+    let id = |n: NodeIndex| format!("\"b{}_n{}\"", path.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("_"), n.index());
+    for n in g.node_indices() {
+        let _ = writeln!(dot, "    {} [label=\"{}\"];", id(n), g[n].replace('"', "'"));
+    }
+    for e in g.edge_references() {
+        if *e.weight() == "pipe" {
+            let _ = writeln!(dot, "    {} -> {} [style=dotted, label=\"pipe order\"];", id(e.source()), id(e.target()));
+        }
+    }
+    for &(u, v, i, p, j, q, carried, why) in &found {
+        let redundant = implied(&g, u, v);
+        let _ = writeln!(
+            dot,
+            "    {} -> {} [label=\"{}{} {}\"{}];",
+            id(u),
+            id(v),
+            why,
+            if carried { " carried" } else { "" },
+            if redundant { "implied".to_string() } else { format!("{}_{}", p.name(), q.name()) },
+            if redundant { ", style=dashed, color=gray" } else { ", color=red" }
+        );
+        deps.push(Dep { block: path.to_vec(), from: (i, p), to: (j, q), carried, redundant, why });
+        if redundant {
+            continue;
+        }
+        let flag = |set: bool, at: At| Flag { set, src: p, dst: q, id: 0, at };
+        let set = flag(true, At::After(at(i)));
+        let wait = flag(false, At::Before(at(j)));
+        if carried {
+            let loop_path = path.to_vec();
+            let pre = flag(true, At::Before(loop_path.clone()));
+            let post = flag(false, At::After(loop_path));
+            pairs.push((set, wait, (0, 0), Some((pre, post))));
+        } else {
+            pairs.push((set, wait, (0, 0), None));
+        }
+    }
+    let _ = writeln!(dot, "  }}");
+    for (i, it) in items.iter().enumerate() {
+        if let Item::Loop(body) = it {
+            block(body, &at(i), deps, pairs, dot);
+        }
+    }
+}
+
+/// Computes the flags of `program` (and the dependence graph as DOT).
+pub fn synchronize(program: &[Item]) -> Result<Sync, String> {
+    let mut sync = Sync::default();
+    let mut pairs: Vec<Pair> = Vec::new();
+    let mut dot = String::from("digraph sync {\n  node [shape=box, fontname=monospace];\n");
+    block(program, &[], &mut sync.deps, &mut pairs, &mut dot);
+    dot.push_str("}\n");
+    sync.dot = dot;
+    for pair in &mut pairs {
+        let (start, end) = match (&pair.0.at, &pair.1.at, &pair.3) {
+            (_, _, Some((pre, _))) => {
+                let At::Before(l) = &pre.at else { continue };
+                span(program, l)
+            }
+            (At::After(a), At::Before(b), None) => (span(program, a).1, span(program, b).0),
+            _ => (0, 0),
+        };
+        pair.2 = (start, end);
+    }
+    pairs.sort_by_key(|p| p.2);
+    let mut busy: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (mut set, mut wait, (start, end), extra) in pairs {
+        let ends = busy.entry(set.event()).or_default();
+        let id = match ends.iter().position(|&e| e < start) {
+            Some(i) => {
+                ends[i] = end;
+                i
+            }
+            None => {
+                ends.push(end);
+                ends.len() - 1
+            }
+        };
+        if id >= 8 {
+            return Err(format!("more than 8 simultaneous {} events are needed", set.event()));
+        }
+        set.id = id as u32;
+        wait.id = id as u32;
+        if let Some((mut pre, mut post)) = extra {
+            pre.id = id as u32;
+            post.id = id as u32;
+            sync.flags.push(pre);
+            sync.flags.push(set);
+            sync.flags.push(wait);
+            sync.flags.push(post);
+        } else {
+            sync.flags.push(set);
+            sync.flags.push(wait);
+        }
+    }
+    Ok(sync)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(pipe: Pipe, reads: &[u32], writes: &[u32], label: &str) -> Item {
+        Item::Op(Access { pipe, reads: reads.to_vec(), writes: writes.to_vec(), label: label.into() })
+    }
+
+    fn events(s: &Sync) -> Vec<(bool, String, At)> {
+        s.flags.iter().map(|f| (f.set, f.event(), f.at.clone())).collect()
+    }
+
+    // Resources: 0 = GM A, 1 = L1 A, 2 = L0A, 3 = L0B, 4 = L0C, 5 = GM C, 6 = L1 B, 7 = GM B.
+    fn gemm() -> Vec<Item> {
+        vec![
+            op(Pipe::Mte2, &[0], &[1], "nd2nz A"),
+            op(Pipe::Mte2, &[7], &[6], "nd2nz B"),
+            op(Pipe::Mte1, &[1], &[2], "load A"),
+            op(Pipe::Mte1, &[6], &[3], "load B"),
+            op(Pipe::M, &[2, 3], &[4], "mmad"),
+            op(Pipe::Fix, &[4], &[5], "fixpipe"),
+        ]
+    }
+
+    #[test]
+    fn straight_line_gemm_keeps_four_pairs() {
+        let s = synchronize(&gemm()).unwrap();
+        let kept: Vec<_> = s.deps.iter().filter(|d| !d.redundant).map(|d| (d.from.0, d.to.0, d.why)).collect();
+        assert_eq!(kept, vec![(0, 2, "RAW"), (1, 3, "RAW"), (3, 4, "RAW"), (4, 5, "RAW")]);
+        // load A -> mmad is implied by load A -> load B (MTE1 order) -> mmad.
+        assert!(s.deps.iter().any(|d| d.from.0 == 2 && d.to.0 == 4 && d.redundant));
+        assert_eq!(
+            events(&s),
+            vec![
+                (true, "MTE2_MTE1".into(), At::After(vec![0])),
+                (false, "MTE2_MTE1".into(), At::Before(vec![2])),
+                (true, "MTE2_MTE1".into(), At::After(vec![1])),
+                (false, "MTE2_MTE1".into(), At::Before(vec![3])),
+                (true, "MTE1_M".into(), At::After(vec![3])),
+                (false, "MTE1_M".into(), At::Before(vec![4])),
+                (true, "M_FIX".into(), At::After(vec![4])),
+                (false, "M_FIX".into(), At::Before(vec![5])),
+            ]
+        );
+        // Overlapping MTE2_MTE1 pairs get distinct ids.
+        let ids: Vec<u32> = s.flags.iter().filter(|f| f.event() == "MTE2_MTE1").map(|f| f.id).collect();
+        assert_eq!(ids, vec![0, 0, 1, 1]);
+        assert!(s.dot.starts_with("digraph sync"), "{}", s.dot);
+    }
+
+    #[test]
+    fn a_missing_or_wrong_edge_would_be_caught() {
+        // Removing the WAR conflict (the mmad no longer reads L0A) removes exactly that edge.
+        let mut p = gemm();
+        p[4] = op(Pipe::M, &[3], &[4], "mmad");
+        let s = synchronize(&p).unwrap();
+        assert!(!s.deps.iter().any(|d| d.from.0 == 2 && d.to.0 == 4));
+        // Without the MTE1 pipe-order path the load A -> mmad edge is needed.
+        let p2 = vec![
+            op(Pipe::Mte2, &[0], &[1], "nd2nz A"),
+            op(Pipe::Mte1, &[1], &[2], "load A"),
+            op(Pipe::M, &[2], &[4], "mmad"),
+        ];
+        let s2 = synchronize(&p2).unwrap();
+        let kept: Vec<_> = s2.deps.iter().filter(|d| !d.redundant).map(|d| (d.from.0, d.to.0)).collect();
+        assert_eq!(kept, vec![(0, 1), (1, 2)]);
+    }
+
+    #[test]
+    fn loops_get_carried_war_with_prologue_and_epilogue() {
+        // for k { load A (MTE1 writes L0A); mmad (M reads L0A) }: iteration k+1's load must
+        // wait for iteration k's mmad (WAR), and the mmad for the load (RAW).
+        let p = vec![
+            op(Pipe::Mte2, &[0], &[1], "nd2nz A"),
+            Item::Loop(vec![op(Pipe::Mte1, &[1], &[2], "load A"), op(Pipe::M, &[2], &[4], "mmad")]),
+            op(Pipe::Fix, &[4], &[5], "fixpipe"),
+        ];
+        let s = synchronize(&p).unwrap();
+        let ev = events(&s);
+        assert!(ev.contains(&(true, "MTE2_MTE1".into(), At::After(vec![0]))));
+        assert!(ev.contains(&(false, "MTE2_MTE1".into(), At::Before(vec![1]))));
+        assert!(ev.contains(&(true, "M_FIX".into(), At::After(vec![1]))));
+        assert!(ev.contains(&(true, "MTE1_M".into(), At::After(vec![1, 0]))));
+        assert!(ev.contains(&(false, "MTE1_M".into(), At::Before(vec![1, 1]))));
+        // Carried WAR: set after the mmad, wait before the load, prologue set, epilogue wait.
+        assert!(ev.contains(&(true, "M_MTE1".into(), At::After(vec![1, 1]))));
+        assert!(ev.contains(&(false, "M_MTE1".into(), At::Before(vec![1, 0]))));
+        assert!(ev.contains(&(true, "M_MTE1".into(), At::Before(vec![1]))));
+        assert!(ev.contains(&(false, "M_MTE1".into(), At::After(vec![1]))));
+        assert_eq!(s.flags.len(), 10, "{ev:?}");
+        assert!(s.deps.iter().any(|d| d.carried && !d.redundant && d.why == "WAR"));
+    }
+}

@@ -1,0 +1,160 @@
+//! `layout.view` and `layout.alloc`: a 1-D buffer plus the layout of the result type.
+
+use std::collections::HashMap;
+
+use layout_algebra::{ascend::capacity, ascend::ElementType, IndexValue, SymExpr};
+use layout_dialect::{TensorLayout, TensorType};
+use melior::{
+    dialect::memref,
+    ir::{
+        operation::{OperationBuilder, OperationLike},
+        r#type::MemRefType,
+        Attribute, OperationRef, Type, TypeLike, ValueLike,
+    },
+};
+
+use super::{build, describe, element_types, Lowerer, Tensor};
+use crate::ir::tensor_of;
+
+/// Resolves the result type with fresh symbols and binds them to the `dyn` operands from
+/// operand `first_dyn` on (binding order of `layout_dialect::tensor_layout`).
+fn bound_result(l: &mut Lowerer, op: &OperationRef, first_dyn: usize) -> Result<(TensorType, TensorLayout), String> {
+    let result = op.result(0).map_err(|e| e.to_string())?;
+    let ty = tensor_of(result.into()).ok_or("the result is not a !layout.tensor")?;
+    let prefix = format!("t{}_", l.fresh());
+    let mut resolved = ty.resolve_with_prefix(&prefix).map_err(|e| e.to_string())?;
+    let operands: Vec<_> = op.operands().skip(first_dyn).collect();
+    if operands.len() != resolved.symbols.len() {
+        return Err(format!(
+            "{} has {} dynamic leaves but {} index operands bind them",
+            ty,
+            resolved.symbols.len(),
+            operands.len()
+        ));
+    }
+    let mut map = HashMap::new();
+    for (symbol, operand) in resolved.symbols.iter().zip(operands) {
+        map.insert(symbol.clone(), l.symbol_of(operand.to_raw()));
+    }
+    resolved.layout = build::substitute_layout(&resolved.layout, &map)?;
+    Ok((ty, resolved))
+}
+
+fn tensor(l: &Lowerer, ty: &TensorType, resolved: &TensorLayout, buffer: mlir_sys::MlirValue, name: String) -> Result<Tensor, String> {
+    let (elem, elem_type) = element_types(l.context, ty)?;
+    let rank = resolved.layout.origin().leaves().len();
+    Ok(Tensor {
+        buffer,
+        elem,
+        elem_type,
+        space: resolved.space,
+        pattern: resolved.recognized_pattern(),
+        layout: resolved.layout.clone(),
+        coord: vec![SymExpr::Const(0); rank],
+        name,
+    })
+}
+
+pub(super) fn view(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
+    let (ty, resolved) = bound_result(l, op, 1)?;
+    let source = op.operand(0).map_err(|e| e.to_string())?;
+    let (_, elem_type) = element_types(l.context, &ty)?;
+    let raw = source.r#type().to_raw();
+    // Safety: type queries on valid types.
+    let (rank, identity, same_elem) = unsafe {
+        if !mlir_sys::mlirTypeIsAMemRef(raw) {
+            return Err(format!("layout.view needs a memref, got {}", source.r#type()));
+        }
+        let layout = mlir_sys::mlirMemRefTypeGetLayout(raw);
+        let identity = mlir_sys::mlirAttributeIsAAffineMap(layout) && mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirAffineMapAttrGetValue(layout));
+        (
+            mlir_sys::mlirShapedTypeGetRank(raw),
+            identity,
+            mlir_sys::mlirTypeEqual(mlir_sys::mlirShapedTypeGetElementType(raw), elem_type),
+        )
+    };
+    if !same_elem {
+        return Err(format!("layout.view: the memref {} does not hold {} elements", source.r#type(), ty.elem));
+    }
+    if rank < 1 || !identity {
+        return Err(format!("layout.view: the CPU lowering needs a memref of rank >= 1 with the identity layout, got {}", source.r#type()));
+    }
+    let buffer = if rank == 1 {
+        source.to_raw()
+    } else {
+        // Flatten a contiguous memref: memref<AxBxT> -> memref<(A*B)xT>.
+        // Safety: type queries on a valid ranked type.
+        let size = unsafe {
+            (0..rank).try_fold(1i64, |acc, d| {
+                if mlir_sys::mlirShapedTypeIsDynamicDim(raw, d as isize) {
+                    None
+                } else {
+                    acc.checked_mul(mlir_sys::mlirShapedTypeGetDimSize(raw, d as isize))
+                }
+            })
+        };
+        let dim = size.unwrap_or(unsafe { mlir_sys::mlirShapedTypeGetDynamicSize() });
+        // Safety: a valid element type.
+        let flat = MemRefType::new(unsafe { Type::from_raw(elem_type) }, &[dim], None, None);
+        let dims: Vec<String> = (0..rank).map(|d| d.to_string()).collect();
+        let reassociation = Attribute::parse(l.context, &format!("[[{}]]", dims.join(", "))).ok_or("internal: reassociation")?;
+        let collapse = OperationBuilder::new("memref.collapse_shape", op.location())
+            .add_operands(&[source.into()])
+            .add_attributes(&[(melior::ir::Identifier::new(l.context, "reassociation"), reassociation)])
+            .add_results(&[flat.into()])
+            .build()
+            .map_err(|e| format!("cannot flatten {}: {e}", source.r#type()))?;
+        build::Point::before(op).value(collapse)?
+    };
+    let t = tensor(l, &ty, &resolved, buffer, describe(op, "layout.view"))?;
+    l.define(op, t)
+}
+
+/// The poison value an on-chip buffer starts with (see the module documentation).
+pub(crate) fn poison_text(elem: ElementType) -> Result<String, String> {
+    Ok(match elem {
+        ElementType::F16 => "0x7E00 : f16".into(),
+        ElementType::BF16 => "0x7FC0 : bf16".into(),
+        ElementType::F32 => "0x7FC00000 : f32".into(),
+        ElementType::F64 => "0x7FF8000000000000 : f64".into(),
+        ElementType::I8 => format!("{} : i8", i8::MIN),
+        ElementType::I16 => format!("{} : i16", i16::MIN),
+        ElementType::I32 => format!("{} : i32", i32::MIN),
+        ElementType::I64 => format!("{} : i64", i64::MIN),
+        other => return Err(format!("no poison value for {other}")),
+    })
+}
+
+pub(super) fn alloc(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
+    let (ty, resolved) = bound_result(l, op, 0)?;
+    let (elem, elem_type) = element_types(l.context, &ty)?;
+    let location = op.location();
+    let point = build::Point::before(op);
+    // Safety: a valid element type.
+    let elem_ty = unsafe { Type::from_raw(elem_type) };
+    let (size, alloca) = match layout_dialect::tensor_layout::to_static_layout(&resolved.layout) {
+        Some(fixed) => {
+            let n = fixed.cosize().map_err(|e| format!("cosize of {}: {e}", fixed))?;
+            let ty = MemRefType::new(elem_ty, &[n], None, None);
+            (SymExpr::Const(n), memref::alloca(l.context, ty, &[], &[], None, location))
+        }
+        None => {
+            let n = capacity(&resolved.layout).map_err(|e| e.to_string())?;
+            let dynamic = unsafe { mlir_sys::mlirShapedTypeGetDynamicSize() };
+            let ty = MemRefType::new(elem_ty, &[dynamic], None, None);
+            let size = l.emit(location, point, &[n.clone()])?[0];
+            (n, memref::alloca(l.context, ty, &[build::val(size)], &[], None, location))
+        }
+    };
+    if size.as_constant().is_some_and(|n| n <= 0) {
+        return Err(format!("{ty} has an empty footprint"));
+    }
+    let buffer = point.value(alloca)?;
+    // Fill with poison: on hardware the buffer holds garbage.
+    let poison = build::constant_text(l.context, location, point, &poison_text(elem)?)?;
+    let nest = l.nest(location, point, &[(SymExpr::Const(0), size)])?;
+    let index = l.emit(location, nest.body, &nest.ivs)?;
+    build::store(nest.body, location, poison, buffer, &index);
+    let t = tensor(l, &ty, &resolved, buffer, describe(op, "layout.alloc"))?;
+    l.define(op, t)
+}

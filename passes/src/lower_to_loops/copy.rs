@@ -1,0 +1,117 @@
+//! `layout.load` / `layout.store`: element-by-element copy over the valid region with layout
+//! conversion, Fixpipe element conversion and the hardware's zero-fill (spec §A.7, §D).
+
+use layout_algebra::{
+    ascend::{ElementType, FramePattern},
+    IndexValue, SymExpr,
+};
+use layout_dialect::MemorySpace;
+use melior::{
+    dialect::arith,
+    ir::{OperationRef, Type, operation::OperationLike},
+};
+
+use super::{build, Lowerer, Tensor};
+
+/// How an element changes on the way.
+enum Conversion {
+    None,
+    /// Fixpipe quantization f32 -> f16/bf16 (round to nearest even).
+    Truncate,
+}
+
+fn conversion(src: &Tensor, dst: &Tensor, name: &str) -> Result<Conversion, String> {
+    if src.elem == dst.elem {
+        return Ok(Conversion::None);
+    }
+    match (src.space, src.elem, dst.elem) {
+        (MemorySpace::L0c, ElementType::F32, ElementType::F16 | ElementType::BF16) => Ok(Conversion::Truncate),
+        (MemorySpace::L0c, ElementType::I32, _) => Err(format!(
+            "{name}: the Fixpipe conversion {} -> {} needs quantization parameters (scale, offset) that the dialect does not carry; the CPU lowering supports i32 -> i32 and f32 -> f32/f16/bf16",
+            src.elem, dst.elem
+        )),
+        _ => Err(format!("{name}: cannot convert {} to {} on the way {} -> {}", src.elem, dst.elem, src.space.name(), dst.space.name())),
+    }
+}
+
+/// The origin leaf along which the destination's C0 blocks run, when this copy zero-fills
+/// (ND→NZ: columns; DN→ZN: rows; spec §A.7), with C0.
+fn zero_fill_axis(src: &Tensor, dst: &Tensor, rank: usize) -> Option<(usize, i64)> {
+    use FramePattern::*;
+    let (sp, _) = src.pattern?;
+    let (dp, c0) = dst.pattern?;
+    if rank < 2 {
+        return None;
+    }
+    match (sp, dp) {
+        (ND | NDExt, NZ) => Some((rank - 1, c0)),
+        (DN | DNExt, ZN) => Some((rank - 2, c0)),
+        _ => None,
+    }
+}
+
+fn zero_text(elem: ElementType) -> String {
+    if elem.name().starts_with('i') || elem.name().starts_with("ui") {
+        format!("0 : {}", elem.name())
+    } else {
+        format!("0.0 : {}", elem.name())
+    }
+}
+
+pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(), String> {
+    let src = l.operand(op, 0)?;
+    let dst = l.operand(op, 1)?;
+    let (se, de) = (src.extents(), dst.extents());
+    if se.len() != de.len() {
+        return Err(format!("{name}: source origin {} and destination origin {} have different ranks", src.layout.origin(), dst.layout.origin()));
+    }
+    let conversion = conversion(&src, &dst, name)?;
+    let region: Vec<SymExpr> = se.iter().zip(&de).map(|(s, d)| build::min(s, d)).collect::<Result<_, _>>()?;
+    let location = op.location();
+    let point = build::Point::before(op);
+
+    // dst[dst_offset(x)] = convert(src[src_offset(x)]) over the valid region.
+    let ranges: Vec<(SymExpr, SymExpr)> = region.iter().map(|e| (SymExpr::Const(0), e.clone())).collect();
+    let nest = l.nest(location, point, &ranges)?;
+    let offsets = l.emit(location, nest.body, &[src.address(&nest.ivs)?, dst.address(&nest.ivs)?])?;
+    let mut value = build::load(nest.body, location, src.buffer, offsets[0])?;
+    if let Conversion::Truncate = conversion {
+        // Safety: a valid element type.
+        let to = unsafe { Type::from_raw(dst.elem_type) };
+        value = nest.body.value(arith::truncf(build::val(value), to, location))?;
+    }
+    build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
+
+    // Zero-fill the tail of the last incomplete C0 block of every valid row (NZ) / column (ZN).
+    if let Some((axis, c0)) = zero_fill_axis(&src, &dst, region.len()).filter(|_| !statically_aligned(&region, &dst)) {
+        let c0 = SymExpr::Const(c0);
+        let start = &region[axis];
+        let global_end = build::add(&dst.coord[axis], start)?;
+        let end = global_end
+            .align_to(&c0)
+            .and_then(|a| a.sub(&dst.coord[axis]))
+            .map_err(|e| e.to_string())?;
+        let ranges: Vec<(SymExpr, SymExpr)> = region
+            .iter()
+            .enumerate()
+            .map(|(k, e)| if k == axis { (start.clone(), end.clone()) } else { (SymExpr::Const(0), e.clone()) })
+            .collect();
+        let zero = build::constant_text(l.context, location, point, &zero_text(dst.elem))?;
+        let nest = l.nest(location, point, &ranges)?;
+        let offset = l.emit(location, nest.body, &[dst.address(&nest.ivs)?])?;
+        build::store(nest.body, location, zero, dst.buffer, &offset);
+    }
+    Ok(())
+}
+
+/// Whether the zero-fill range is provably empty: every C0 block is complete (static extents
+/// that are multiples of C0 at static, aligned coordinates). Then no fill loop is emitted.
+fn statically_aligned(region: &[SymExpr], dst: &Tensor) -> bool {
+    let Some((axis, c0)) = dst.pattern.map(|(p, c0)| (if p == FramePattern::ZN { region.len().saturating_sub(2) } else { region.len().saturating_sub(1) }, c0)) else {
+        return false;
+    };
+    match (region.get(axis).and_then(|e| e.as_constant()), dst.coord.get(axis).and_then(|c| c.as_constant())) {
+        (Some(n), Some(c)) => (c + n) % c0 == 0,
+        _ => false,
+    }
+}

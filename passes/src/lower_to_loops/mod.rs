@@ -1,0 +1,409 @@
+//! `layout-lower-to-loops`: the CPU reference semantics of the layout ops (issue 4), as
+//! upstream `scf` / `memref` / `arith`.
+//!
+//! # Buffers
+//! Every `!layout.tensor` value becomes a **1-D buffer plus its layout** (a `Layout<SymExpr>` of
+//! the algebra) and the global coordinate of its top-left corner:
+//! - `layout.view`: the memref operand (a rank-1 memref is used as is; a higher-rank memref
+//!   with the identity layout is flattened with `memref.collapse_shape`). `dyn` operands bind
+//!   the `?` leaves in the binding order of `layout_dialect::tensor_layout`.
+//! - `layout.alloc`: `memref.alloca` of `cosize(layout)` elements (static: `memref<NxT>`;
+//!   dynamic origins: `memref<?xT>` of `capacity(layout)`, both from the algebra), placed where
+//!   the alloc is. On-chip memory holds garbage on hardware; here it is **filled with a poison
+//!   value** so that tests are reproducible and every read of never-written memory shows:
+//!   floats get a quiet NaN (`f16 0x7E00`, `bf16 0x7FC0`, `f32 0x7FC00000`, `f64 NaN`),
+//!   integers the minimum of their type (`i8 -128`, `i32 -2147483648`, ...).
+//! - `layout.tile`: the parent's buffer, the layout `tile_layout(parent, shape, coord)` (stride
+//!   inherited, origin clipped, spec §B.6) and the coordinate `parent.coord + coord`. Element
+//!   `(i, j)` of a tile lives at `crd_to_offset(tile_layout, coord + (i, j))` — the tile layout
+//!   is applied to **global** coordinates (catlass, spec §B.7). The declared result type is only
+//!   checked against the algebra; its `?` leaves are recomputed from the parent and coordinate.
+//!
+//! Dynamic leaves and coordinates are symbols bound to their SSA values; addresses are
+//! `crd_to_offset` evaluated by the algebra on symbols (loop induction variables included) and
+//! emitted by [`crate::index_arith::IndexEmitter`]: static parts are already folded to
+//! constants. This module writes no address formula of its own.
+//!
+//! # Ops
+//! - `layout.load` / `layout.store`: a loop nest (`scf.for`, step 1) over the valid region —
+//!   the source origin clipped to the destination origin, leaf by leaf —
+//!   `dst[dst_offset(x)] = convert(src[src_offset(x)])`. Conversions: none when the element
+//!   types are equal; `arith.truncf` for an `l0c` f32 source stored as f16/bf16 (Fixpipe
+//!   quantization, round to nearest even); i32 stays i32 (the i32 → f16/i8 Fixpipe modes need
+//!   quantization parameters the dialect does not carry: rejected).
+//!   **Padding** (spec §A.7): ND→NZ and DN→ZN (also from NDExt/DNExt) zero-fill, in every
+//!   valid row (NZ) / column (ZN), the tail of the last incomplete C0 block along the
+//!   destination's C0 dimension (`[end, align(coord + end, C0) - coord)`); all other padding is
+//!   left untouched (on-chip: poison until written). Fractal → fractal copies (L1 → L0A/L0B)
+//!   move the valid region only; the cube never reads padding, so results do not depend on it.
+//! - `layout.matmul`: `C[i,j] (+)= Σ_{p<k} ext(A[i,p]) · ext(B[p,j])` for `i < m`, `j < n` with
+//!   the real sizes `m = min(A.rows, C.rows)`, `n = min(B.cols, C.cols)`,
+//!   `k = min(A.cols, B.rows)` from the origins (dynamic allowed); `accumulate = false`
+//!   overwrites (starts from 0). f16/bf16 → f32 with `arith.extf`, f32 as is, i8 → i32 with
+//!   `arith.extsi`; products and sums in the accumulator type, in order p = 0, 1, ....
+//!   L0A/L0B padding is never read; C outside `m × n` is untouched.
+//! - `layout.offset`: replaced by the emitted `crd_to_offset(layout, coord)` (coordinates in
+//!   the operand's own coordinate space, as `layout-fold` folds them).
+//!
+//! After the pass no `layout` op or type remains. Not supported (a located error): tensor
+//! values anywhere but as operands of layout ops (function arguments/results, `scf.for`
+//! iter_args, `scf.yield`, calls); tiles of batched layouts (the algebra has none); element
+//! types other than f16, bf16, f32, f64, i8, i16, i32, i64. Views of on-chip spaces are
+//! accepted here (`layout-verify` rejects them): tests use them to observe on-chip buffers.
+//!
+//! # Self-check
+//! With [`Options::self_check`], every tensor value also gets a side function
+//! `@__layout_selfcheck_N(%out: memref<?x..xi64>, %params: index...)` (C interface) that stores
+//! the lowered address of every coordinate of the tensor's padded domain into `%out`, built
+//! with the same address code as the ops. [`CheckSpec`] says what each one should hold;
+//! `layout_runtime::self_check` JITs them and compares with the algebra's `i64`
+//! `crd_to_offset`.
+
+mod buffers;
+mod build;
+mod copy;
+mod matmul;
+mod offset;
+pub mod self_check;
+mod tile;
+
+use std::collections::HashMap;
+
+use layout_algebra::{
+    ascend::{ElementType, FramePattern},
+    Layout, SymExpr, Tuple,
+};
+use layout_dialect::{MemorySpace, TensorType};
+use melior::{
+    dialect::DialectHandle,
+    ir::{
+        block::BlockLike,
+        operation::{OperationLike, WalkOrder, WalkResult},
+        r#type::TypeId,
+        Location, OperationRef, RegionLike, Type, TypeLike, ValueLike,
+    },
+    pass::{create_external, ExternalPass, Pass},
+    Context,
+};
+use mlir_sys::{MlirType, MlirValue};
+
+use crate::{emit_error, ir::op_name};
+pub use self_check::{CheckSpec, SymOrigin};
+
+pub const ARGUMENT: &str = "layout-lower-to-loops";
+pub const DESCRIPTION: &str =
+    "Lower layout ops to scf/memref/arith loops (CPU reference semantics; addresses from the layout algebra)";
+
+#[repr(align(8))]
+struct PassId;
+static PASS_ID: PassId = PassId;
+
+/// Creates the pass (no self-check side functions).
+pub fn create() -> Pass {
+    create_external(
+        run,
+        TypeId::create(&PASS_ID),
+        "LayoutLowerToLoops",
+        ARGUMENT,
+        DESCRIPTION,
+        "",
+        &[DialectHandle::arith(), DialectHandle::scf(), DialectHandle::memref(), DialectHandle::func()],
+    )
+}
+
+fn run(root: OperationRef, pass: ExternalPass) {
+    if lower(root, &Options::default()).is_err() {
+        pass.signal_failure();
+    }
+}
+
+/// Options of [`lower`].
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Also emit the self-check side functions (root must be the module).
+    pub self_check: bool,
+}
+
+/// What [`lower`] produced besides the rewrite.
+#[derive(Debug, Default)]
+pub struct Lowered {
+    /// One entry per self-check side function (empty without [`Options::self_check`]).
+    pub checks: Vec<CheckSpec>,
+    /// Tensors the self-check could not cover, with the reason.
+    pub unchecked: Vec<String>,
+}
+
+/// Lowers every layout op under `root`. Errors are emitted as located diagnostics; `Err` holds
+/// their number.
+pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
+    // `ContextRef::to_ref` borrows the ContextRef itself: keep it alive (not a temporary).
+    let context_ref = root.context();
+    // Safety: the context outlives the pass run.
+    let context = unsafe { context_ref.to_ref() };
+    let mut lowerer = Lowerer::new(context, options.self_check);
+    let mut ops = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        ops.push(op.to_raw());
+        WalkResult::Advance
+    });
+    let mut errors = 0;
+    let mut layout_ops = Vec::new();
+    for raw in ops {
+        // Safety: ops are only erased after this loop (offset ops have their uses replaced
+        // but stay until then).
+        let op = unsafe { OperationRef::from_raw(raw) };
+        let name = op_name(&op);
+        let result = if name.starts_with("layout.") {
+            layout_ops.push(raw);
+            lowerer.lower_op(&op, &name)
+        } else {
+            check_foreign(&op, &name)
+        };
+        if let Err(message) = result {
+            emit_error(op.location(), &message);
+            errors += 1;
+        }
+    }
+    if errors > 0 {
+        return Err(errors);
+    }
+    for raw in layout_ops.into_iter().rev() {
+        // Safety: every user of a layout op's results is a layout op later in program order
+        // (checked by `check_foreign`), erased before it.
+        unsafe { mlir_sys::mlirOperationDestroy(raw) };
+    }
+    let mut lowered = Lowered::default();
+    if options.self_check {
+        match self_check::emit_side_functions(&mut lowerer, root) {
+            Ok(()) => {}
+            Err(message) => {
+                emit_error(root.location(), &format!("self-check: {message}"));
+                return Err(1);
+            }
+        }
+        lowered.checks = std::mem::take(&mut lowerer.checks);
+        lowered.unchecked = std::mem::take(&mut lowerer.unchecked);
+    }
+    Ok(lowered)
+}
+
+/// Non-layout ops may not touch tensor values (they have no lowering).
+fn check_foreign(op: &OperationRef, name: &str) -> Result<(), String> {
+    for (i, operand) in op.operands().enumerate() {
+        if TensorType::from_type(operand.r#type()).is_some() {
+            return Err(format!(
+                "'{name}' uses a !layout.tensor value (operand #{i}); the CPU lowering supports tensor values only as operands of layout ops (not as function arguments or results, scf.for iter_args, yields or call arguments)"
+            ));
+        }
+    }
+    for r in 0..op.region_count() {
+        let Ok(region) = op.region(r) else { continue };
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            for a in 0..b.argument_count() {
+                if let Ok(arg) = b.argument(a) {
+                    if TensorType::from_type(arg.r#type()).is_some() {
+                        return Err(format!(
+                            "'{name}' has a block argument #{a} of !layout.tensor type; the CPU lowering supports tensor values only as results of layout.view/alloc/tile (pass memrefs and bind them with layout.view)"
+                        ));
+                    }
+                }
+            }
+            block = b.next_in_region();
+        }
+    }
+    Ok(())
+}
+
+/// A lowered `!layout.tensor` value.
+#[derive(Clone, Debug)]
+pub(crate) struct Tensor {
+    /// The 1-D memref.
+    pub buffer: MlirValue,
+    pub elem: ElementType,
+    pub elem_type: MlirType,
+    pub space: MemorySpace,
+    /// The frame pattern (and C0) of the buffer, if it is one.
+    pub pattern: Option<(FramePattern, i64)>,
+    /// Shape, stride, origin; symbols are bound in [`Lowerer::env`].
+    pub layout: Layout<SymExpr>,
+    /// Global coordinate of the top-left corner, one per origin leaf (zeros for view/alloc).
+    pub coord: Vec<SymExpr>,
+    /// How errors and the self-check name it.
+    pub name: String,
+}
+
+impl Tensor {
+    /// The valid extents (origin leaves).
+    pub fn extents(&self) -> Vec<SymExpr> {
+        self.layout.origin().leaves()
+    }
+
+    /// The address of local coordinate `local` (one per origin leaf):
+    /// `crd_to_offset(layout, coord + local)` with the coordinate structured like the origin.
+    pub fn address(&self, local: &[SymExpr]) -> Result<SymExpr, String> {
+        if local.len() != self.coord.len() {
+            return Err(format!("internal: {} coordinates for {} (rank {})", local.len(), self.name, self.coord.len()));
+        }
+        let global = self.coord.iter().zip(local).map(|(c, l)| build::add(c, l)).collect::<Result<Vec<_>, _>>()?;
+        let crd = self.layout.origin().unflatten(&global).map_err(|e| e.to_string())?;
+        self.layout.crd_to_offset(&crd).map_err(|e| format!("address of {}: {e}", self.name))
+    }
+
+    /// Per origin leaf, the padded extent of the shape it covers (the self-check domain).
+    pub fn padded_extents(&self) -> Result<Vec<SymExpr>, String> {
+        fn walk(origin: &Tuple<SymExpr>, shape: &Tuple<SymExpr>, out: &mut Vec<SymExpr>) -> Result<(), String> {
+            match (origin, shape) {
+                (Tuple::Int(_), s) => out.push(s.size().map_err(|e| e.to_string())?),
+                (Tuple::Tuple(os), Tuple::Tuple(ss)) if os.len() == ss.len() => {
+                    for (o, s) in os.iter().zip(ss) {
+                        walk(o, s, out)?;
+                    }
+                }
+                _ => return Err(format!("origin {origin} does not fit shape {shape}")),
+            }
+            Ok(())
+        }
+        let mut out = Vec::new();
+        walk(self.layout.origin(), self.layout.shape(), &mut out)?;
+        Ok(out)
+    }
+}
+
+/// State of one run.
+pub(crate) struct Lowerer<'c> {
+    pub context: &'c Context,
+    /// Symbol → SSA value.
+    pub env: build::Env,
+    /// Lowered tensors by the raw pointer of their `!layout.tensor` value.
+    tensors: HashMap<usize, Tensor>,
+    /// SSA value (raw pointer) → its symbol.
+    value_symbols: HashMap<usize, SymExpr>,
+    /// What each SSA symbol is (for choosing self-check values).
+    pub origins: HashMap<String, SymOrigin>,
+    counter: usize,
+    pub self_check: bool,
+    /// Tensors to check (filled while lowering; side functions emitted at the end).
+    pub candidates: Vec<(Tensor, String)>,
+    pub checks: Vec<CheckSpec>,
+    pub unchecked: Vec<String>,
+}
+
+impl<'c> Lowerer<'c> {
+    fn new(context: &'c Context, self_check: bool) -> Self {
+        Lowerer {
+            context,
+            env: HashMap::new(),
+            tensors: HashMap::new(),
+            value_symbols: HashMap::new(),
+            origins: HashMap::new(),
+            counter: 0,
+            self_check,
+            candidates: Vec::new(),
+            checks: Vec::new(),
+            unchecked: Vec::new(),
+        }
+    }
+
+    fn lower_op(&mut self, op: &OperationRef, name: &str) -> Result<(), String> {
+        match name {
+            "layout.view" => buffers::view(self, op),
+            "layout.alloc" => buffers::alloc(self, op),
+            "layout.tile" => tile::tile(self, op),
+            "layout.load" | "layout.store" => copy::copy(self, op, name),
+            "layout.matmul" => matmul::matmul(self, op),
+            "layout.offset" => offset::offset(self, op),
+            _ => Err(format!("'{name}' has no CPU lowering")),
+        }
+    }
+
+    /// A fresh number for symbol and loop-variable names.
+    pub fn fresh(&mut self) -> usize {
+        self.counter += 1;
+        self.counter
+    }
+
+    /// The algebra value of an `index` SSA value: its constant, or a symbol bound to it.
+    pub fn symbol_of(&mut self, value: MlirValue) -> SymExpr {
+        if let Some(c) = crate::ir::constant_int(build::val(value)) {
+            return SymExpr::Const(c);
+        }
+        let key = value.ptr as usize;
+        if let Some(s) = self.value_symbols.get(&key) {
+            return s.clone();
+        }
+        let name = format!("s{}", self.fresh());
+        self.env.insert(name.clone(), value);
+        self.origins.insert(name.clone(), self_check::classify(value));
+        let s = SymExpr::sym(&name);
+        self.value_symbols.insert(key, s.clone());
+        s
+    }
+
+    /// The lowered tensor of operand `i` of `op`.
+    pub fn operand(&self, op: &OperationRef, i: usize) -> Result<Tensor, String> {
+        let value = op.operand(i).map_err(|e| format!("missing operand #{i}: {e}"))?;
+        self.tensors.get(&(value.to_raw().ptr as usize)).cloned().ok_or_else(|| {
+            format!("operand #{i} is a !layout.tensor that is not a result of layout.view/alloc/tile in this function")
+        })
+    }
+
+    /// Records the lowered tensor of `op`'s result (and queues it for the self-check).
+    pub fn define(&mut self, op: &OperationRef, tensor: Tensor) -> Result<(), String> {
+        let result = op.result(0).map_err(|e| format!("missing result: {e}"))?;
+        if self.self_check {
+            let function = enclosing_function(op);
+            self.candidates.push((tensor.clone(), function));
+        }
+        self.tensors.insert(result.to_raw().ptr as usize, tensor);
+        Ok(())
+    }
+
+    /// Emits `exprs` at `point`.
+    pub fn emit(&self, location: Location, point: build::Point, exprs: &[SymExpr]) -> Result<Vec<MlirValue>, String> {
+        build::emit_exprs(self.context, location, point, &self.env, exprs)
+    }
+
+    /// A loop nest over `ranges` at `point`.
+    pub fn nest(&mut self, location: Location, point: build::Point, ranges: &[(SymExpr, SymExpr)]) -> Result<build::Nest, String> {
+        let prefix = format!("i{}_", self.fresh());
+        build::loop_nest(self.context, location, point, &mut self.env, ranges, &prefix)
+    }
+}
+
+/// The MLIR element type of a tensor type (as written), and the algebra's.
+pub(crate) fn element_types(context: &Context, ty: &TensorType) -> Result<(ElementType, MlirType), String> {
+    let elem = ty.element_type().map_err(|e| e.to_string())?;
+    let supported = matches!(
+        elem,
+        ElementType::F16 | ElementType::BF16 | ElementType::F32 | ElementType::F64 | ElementType::I8 | ElementType::I16 | ElementType::I32 | ElementType::I64
+    );
+    if !supported {
+        return Err(format!("element type {elem} is not supported by the CPU lowering (f16, bf16, f32, f64, i8, i16, i32, i64)"));
+    }
+    let mlir = Type::parse(context, &ty.elem).ok_or_else(|| format!("cannot parse element type {}", ty.elem))?;
+    Ok((elem, mlir.to_raw()))
+}
+
+/// `@name` of the `func.func` around `op` ("" if none).
+fn enclosing_function(op: &OperationRef) -> String {
+    let mut current = op.parent_operation();
+    while let Some(p) = current {
+        if op_name(&p) == "func.func" {
+            return p
+                .attribute("sym_name")
+                .ok()
+                .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+                .map(|s| s.value().to_string())
+                .unwrap_or_default();
+        }
+        current = p.parent_operation();
+    }
+    String::new()
+}
+
+/// A short description of the value an op defines, for messages: `layout.alloc at loc(...)`.
+pub(crate) fn describe(op: &OperationRef, name: &str) -> String {
+    let ty = op.result(0).map(|r| r.r#type().to_string()).unwrap_or_default();
+    format!("{name} {ty} at {}", op.location())
+}

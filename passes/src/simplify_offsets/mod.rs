@@ -1,0 +1,250 @@
+//! `layout-simplify-offsets`: removes `div`/`rem` (and other cost) from index arithmetic with
+//! range facts taken from the IR, using the e-graph simplifier of `index-simplify`.
+//!
+//! One file per concern:
+//! * [`reader`]: trees of `index` `arith` ops → [`IndexExpr`] (exact readings only; anything
+//!   else is an atom, a symbol);
+//! * [`facts`]: ranges and congruences of atoms (`scf.for` induction variables from their
+//!   bounds and step, `memref.dim ≥ 0`; nothing for arguments);
+//! * [`rebuild`]: [`OffsetEmitter`], `arith` ops for the simplified expression.
+//!
+//! The pass, for every function-like region under the op it runs on:
+//! 1. finds the *roots*: index values produced by a tree op (see [`reader::TREE_OPS`]) that is
+//!    read as an operator, and used by some op that is not read as part of a tree (a load,
+//!    store, layout op, `func.return`, loop bound, call, an unreadable arith op, ...);
+//! 2. reads each root to an [`IndexExpr`] with the facts of its atoms;
+//! 3. simplifies it ([`simplify_offset`]); only when the result is strictly cheaper under
+//!    `index-simplify`'s cost (div/mod ≫ mul > add = shift = and), emits it right before the
+//!    root's op and replaces the root's uses — anything else stays byte-for-byte as it was;
+//! 4. erases the ops of rewritten trees that became dead.
+//!
+//! It runs after the lowerings that emit address arithmetic (`layout-lower-to-loops`), see the
+//! default pipeline of `layout-opt`.
+
+pub mod facts;
+pub mod reader;
+pub mod rebuild;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use index_simplify::{simplify_with, Facts, IndexExpr, SimplifyOptions, SimplifyReport};
+use layout_algebra::SymExpr;
+use melior::{
+    dialect::DialectHandle,
+    ir::{
+        block::BlockLike,
+        operation::{OperationLike, WalkOrder, WalkResult},
+        r#type::TypeId,
+        OperationRef, Value, ValueLike,
+    },
+    pass::{create_external, ExternalPass, Pass},
+};
+
+pub use rebuild::OffsetEmitter;
+use reader::{node_op, Reader, TREE_OPS};
+
+use crate::ir::op_name;
+
+pub const ARGUMENT: &str = "layout-simplify-offsets";
+pub const DESCRIPTION: &str =
+    "Remove div/rem from index arithmetic with loop-range facts (e-graph simplifier, index-simplify)";
+
+#[repr(align(8))]
+struct PassId;
+static PASS_ID: PassId = PassId;
+
+/// Creates the pass (it creates `arith` ops).
+pub fn create() -> Pass {
+    create_external(run, TypeId::create(&PASS_ID), "LayoutSimplifyOffsets", ARGUMENT, DESCRIPTION, "", &[DialectHandle::arith()])
+}
+
+fn run(root: OperationRef, _pass: ExternalPass) {
+    simplify_offsets(root);
+}
+
+/// The library entry for callers that build index expressions themselves (the AscendC
+/// lowering: intrinsic parameters such as strides, repeat counts and offsets are index
+/// expressions too). `facts` describe the symbols (loop and tile coordinates, dynamic sizes);
+/// symbols without facts are unknown and no range rule fires on them. The result equals `expr`
+/// at every point the facts admit; [`SimplifyReport::range`] is the proven range of the value
+/// (e.g. to show a parameter fits `u16`), [`SimplifyReport::bound_hit`] says whether a resource
+/// bound stopped the search.
+pub fn simplify_offset(expr: &IndexExpr, facts: &Facts) -> SimplifyReport {
+    simplify_with(expr, facts, &SimplifyOptions::default())
+}
+
+/// [`simplify_offset`] on the layout algebra's [`SymExpr`]; shifts and masks in the result are
+/// written back as `floordiv`/`mod` by powers of two. `None` only if the result cannot be
+/// expressed as a `SymExpr` (never for the simplifier's results on `SymExpr` inputs).
+pub fn simplify_offset_sym(expr: &SymExpr, facts: &Facts) -> Option<(SymExpr, SimplifyReport)> {
+    let report = simplify_offset(&IndexExpr::from(expr), facts);
+    report.expr.to_sym_expr().map(|s| (s, report))
+}
+
+/// What happened to one root.
+#[derive(Clone, Debug)]
+pub struct RootReport {
+    pub report: SimplifyReport,
+    pub rewritten: bool,
+}
+
+/// What [`simplify_offsets`] did.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub roots: Vec<RootReport>,
+    /// Ops erased because rewriting left them dead.
+    pub erased: usize,
+    /// Roots whose rebuild failed (then left untouched).
+    pub errors: Vec<String>,
+}
+
+impl Summary {
+    pub fn rewritten(&self) -> usize {
+        self.roots.iter().filter(|r| r.rewritten).count()
+    }
+    pub fn bound_hit(&self) -> bool {
+        self.roots.iter().any(|r| r.report.bound_hit)
+    }
+    pub fn simplify_time(&self) -> Duration {
+        self.roots.iter().map(|r| r.report.elapsed).sum()
+    }
+}
+
+/// Facts restricted to the symbols of `expr` (an inconsistent fact elsewhere — a loop that never
+/// runs — must not block this expression).
+fn facts_for(expr: &IndexExpr, all: &Facts) -> Facts {
+    let mut out = Facts::new();
+    for s in expr.symbols() {
+        if let Some(f) = all.get(&s) {
+            out.set(&s, *f);
+        }
+    }
+    out
+}
+
+fn has_uses(value: Value) -> bool {
+    // Safety: valid value.
+    unsafe { !mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirValueGetFirstUse(value.to_raw())) }
+}
+
+/// The owners of the uses of `value`.
+fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    // Safety: walking the use list of a valid value.
+    unsafe {
+        let mut u = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        while !mlir_sys::mlirOpOperandIsNull(u) {
+            out.push(OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(u)));
+            u = mlir_sys::mlirOpOperandGetNextUse(u);
+        }
+    }
+    out
+}
+
+/// Runs the rewrite on everything under `root` and reports each root expression.
+pub fn simplify_offsets(root: OperationRef) -> Summary {
+    let mut candidates = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if op_name(&op) != "arith.constant" && TREE_OPS.contains(&op_name(&op).as_str()) && op.result_count() == 1 {
+            candidates.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    let mut summary = Summary::default();
+    let mut reader = Reader::new();
+    // Read everything first (the IR is not changed while reading).
+    let mut roots = Vec::new();
+    for raw in &candidates {
+        // Safety: collected ops are alive (nothing is erased before the rewrite phase).
+        let op = unsafe { OperationRef::from_raw(*raw) };
+        let Ok(result) = op.result(0) else { continue };
+        let value: Value = result.into();
+        let read = reader.read(value);
+        if read.node {
+            roots.push((*raw, value, read.expr));
+        }
+    }
+    // A root is used by something that is not a tree node.
+    let is_node_user = |reader: &Reader, user: &OperationRef| {
+        user.result_count() == 1 && user.result(0).ok().is_some_and(|r| reader.get(r.into()).is_some_and(|x| x.node))
+    };
+    let mut rewritten_roots = Vec::new();
+    for (raw, value, expr) in roots {
+        if !users(value).iter().any(|u| !is_node_user(&reader, u)) {
+            continue;
+        }
+        let facts = facts_for(&expr, &reader.facts);
+        let report = simplify_offset(&expr, &facts);
+        let mut rewritten = false;
+        if report.improved() {
+            // Safety: the op is alive (erasure happens after all rewrites).
+            let op = unsafe { OperationRef::from_raw(raw) };
+            match rebuild_before(op, value, &report.expr, facts, &reader) {
+                Ok(()) => {
+                    rewritten = true;
+                    rewritten_roots.push(value);
+                }
+                Err(e) => summary.errors.push(e),
+            }
+        }
+        summary.roots.push(RootReport { report, rewritten });
+    }
+    summary.erased = erase_dead_trees(&reader, &rewritten_roots);
+    summary
+}
+
+/// Emits `expr` before `op` and redirects the uses of `old` to it.
+fn rebuild_before<'c, 'a>(op: OperationRef<'c, 'a>, old: Value<'c, 'a>, expr: &IndexExpr, facts: Facts, reader: &Reader<'c, 'a>) -> Result<(), String> {
+    let block = op.block().ok_or("root op has no block")?;
+    let location = op.location();
+    // `to_ref` borrows the `ContextRef` itself: keep it alive as long as `context` is used.
+    let context_ref = location.context();
+    // Safety: the context outlives the pass run and `context_ref` outlives `context`'s uses.
+    let context = unsafe { context_ref.to_ref() };
+    let mut emitter = OffsetEmitter::new(context, location, facts, |new| block.insert_operation_before(op, new));
+    for s in expr.symbols() {
+        let v = reader.symbols.get(&s).copied().ok_or_else(|| format!("unknown symbol {s}"))?;
+        emitter.bind(&s, v);
+    }
+    let new = emitter.emit(expr)?;
+    // Safety: both values are valid and of type index.
+    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
+    Ok(())
+}
+
+/// Erases the tree ops of the rewritten roots that have no uses left, repeatedly.
+fn erase_dead_trees(reader: &Reader, roots: &[Value]) -> usize {
+    // Every node op of the rewritten trees (depth-first through node operands).
+    let mut seen: HashSet<usize> = HashSet::new();
+    let mut ops = Vec::new();
+    let mut stack: Vec<Value> = roots.to_vec();
+    while let Some(v) = stack.pop() {
+        let Some(op) = node_op(reader, v) else { continue };
+        if !seen.insert(op.to_raw().ptr as usize) {
+            continue;
+        }
+        stack.extend(op.operands());
+        ops.push(op.to_raw());
+    }
+    let mut erased = 0;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        ops.retain(|raw| {
+            // Safety: ops in the list are alive: each is destroyed once, then dropped from the list.
+            let op = unsafe { OperationRef::from_raw(*raw) };
+            let dead = op.results().all(|r| !has_uses(r.into()));
+            if dead {
+                unsafe { mlir_sys::mlirOperationDestroy(*raw) };
+                erased += 1;
+                changed = true;
+            }
+            !dead
+        });
+    }
+    erased
+}
