@@ -38,10 +38,10 @@ fn explain(kind: Kind, field: &str) -> &'static str {
         (DataCopyNd2Nz, "dstNzC0Stride") => "stride(dst, c_out) / C0: distance between C0 column blocks, in 32 B (= rows rounded up to 16)",
         (DataCopyNd2Nz, "dstNzNStride") => "stride(dst, r_in) / C0: distance between rows, in 32 B",
         (DataCopyNd2Nz, "dstNzMatrixStride") => "elements between NZ matrices (one matrix)",
-        (DataCopy, "blockCount") => "shape(dst, c_out): one run of 32 B blocks per C0 column block",
-        (DataCopy, "blockLen") => "rows of a column block = 32 B blocks per run",
-        (DataCopy, "srcStride") => "stride(src, c_out)/C0 - blockLen: gap between runs in the source, in 32 B",
-        (DataCopy, "dstStride") => "stride(dst, c_out)/C0 - blockLen: gap between runs in the destination, in 32 B",
+        (DataCopy, "blockCount") => "ceil(valid cols / C0): one run per C0 column block",
+        (DataCopy, "blockLen") => "valid rows: one 32 B block (a row of C0 elements) each; padding rows stay untouched",
+        (DataCopy, "srcStride") => "stride(src, c_out)/C0 - blockLen: 32 B blocks skipped between runs in the source",
+        (DataCopy, "dstStride") => "stride(dst, c_out)/C0 - blockLen: 32 B blocks skipped between runs in the destination",
         (LoadData2D, "startIndex") => "first source fractal",
         (LoadData2D, "repeatTimes") => "shape(dst, c_out): fractals per call (uint8_t, at most 255)",
         (LoadData2D, "srcStride") => "stride(src, c_out) / fractal: source fractals between repeats, in 512 B",
@@ -68,9 +68,7 @@ fn explain(kind: Kind, field: &str) -> &'static str {
         (Fixpipe, "srcNdStride") => "(one matrix)",
         (Fixpipe, "dstNdStride") => "(one matrix)",
         (Fixpipe, "unitFlag") => "no unit-flag pipelining",
-        (_, "ifTranspose") => "transpose each 16x16 fractal (inner orders differ: row-major NZ/ZZ vs column-major ZN)",
         (_, "cmatrixSource") => "C comes from L0C",
-        (_, "cmatrixInitVal") => "true: C = A x B (overwrite); false: C += A x B",
         (_, "kDirectionAlign") => "no fp32 k alignment",
         (_, "reluEn") => "no ReLU",
         (_, "quantPre") => "conversion of the L0C accumulator to the GM element type",
@@ -153,7 +151,9 @@ impl Printer<'_> {
     fn call(&mut self, c: &Call, depth: usize) -> Result<(), String> {
         let p = format!("p{}", self.calls);
         self.calls += 1;
+        let transposed = c.notes.iter().any(|(k, _)| k == "transposed");
         let what = match c.kind {
+            Kind::DataCopyNd2Nz if transposed => "GM DN -> L1 ZN (MTE2)",
             Kind::DataCopyNd2Nz => "GM ND -> L1 NZ (MTE2)",
             Kind::DataCopy => "NZ -> NZ block copy",
             Kind::LoadData2D | Kind::LoadData2DV2 => "L1 -> L0 (MTE1)",
@@ -173,7 +173,19 @@ impl Printer<'_> {
             } else {
                 val(&c.field(f))
             };
-            let why = explain(c.kind, f);
+            let transposed = c.notes.iter().any(|(k, _)| k == "transposed");
+            let why = match (*f, c.bools.get(*f)) {
+                ("ifTranspose", Some(true)) => "transpose each 16x16 fractal: row-major (NZ) in, column-major (ZN) out",
+                ("ifTranspose", _) => "no transpose: both fractals have the same inner order",
+                ("cmatrixInitVal", Some(true)) => "C = A x B (overwrite L0C)",
+                ("cmatrixInitVal", _) => "C += A x B (accumulate into L0C)",
+                ("nValue", _) if transposed => "columns to copy (rows of the transposed view): valid extent (origin)",
+                ("dValue", _) if transposed => "rows to copy (columns of the transposed view): valid extent (origin)",
+                ("srcDValue", _) if transposed => "GM column stride in elements: stride of the DN column mode",
+                ("dstNzC0Stride", _) if transposed => "stride(dst, r_out) / C0: distance between the C0 row blocks of ZN, in 32 B (= columns rounded up to 16)",
+                ("dstNzNStride", _) if transposed => "stride(dst, c_in) / C0: distance between columns, in 32 B",
+                _ => explain(c.kind, f),
+            };
             let comment = if why.is_empty() { String::new() } else { format!("  // {why}") };
             self.line(depth, &format!("{p}.{f} = {value};{comment}"));
         }

@@ -164,7 +164,10 @@ pub struct Call {
     pub bools: HashMap<String, bool>,
     /// `quantPre` of Fixpipe.
     pub quant: Option<String>,
+    /// Reader notes; symbols of the `assumes` note are already replaced by the kernel's names.
     pub notes: Vec<(String, String)>,
+    /// Values the notes mention (kept alive by [`prune`]).
+    pub refs: Vec<Val>,
 }
 
 impl Call {
@@ -265,6 +268,9 @@ fn buffer_elem(ty: Type) -> Option<String> {
 
 struct Walker {
     names: HashMap<usize, String>,
+    /// Index values known to be constants (`arith.constant` and folded arithmetic): printed
+    /// inline.
+    consts: HashMap<usize, i64>,
     bufs: Vec<Buf>,
     buf_of: HashMap<usize, usize>,
     count: HashMap<String, usize>,
@@ -283,6 +289,9 @@ impl Walker {
     }
 
     fn val(&self, v: Value) -> Result<Val, String> {
+        if let Some(c) = self.consts.get(&key(v)) {
+            return Ok(Val::Const(*c));
+        }
         self.names.get(&key(v)).map(|n| Val::Var(n.clone())).ok_or_else(|| format!("value {v} is not an index value the emitter knows"))
     }
 
@@ -302,9 +311,7 @@ impl Walker {
         match name.as_str() {
             "arith.constant" => {
                 let value = op.attribute("value").ok().and_then(int).ok_or("arith.constant: only integer constants are emitted")?;
-                let n = self.fresh("v");
-                self.names.insert(key(result()?), n.clone());
-                out.push(Stmt::Const { name: n, value });
+                self.consts.insert(key(result()?), value);
             }
             "arith.addi" | "arith.subi" | "arith.muli" | "arith.divsi" | "arith.remsi" | "arith.minsi" | "arith.maxsi" | "arith.floordivsi" | "arith.divui" | "arith.remui" => {
                 let a = self.val(op.operand(0).map_err(|e| e.to_string())?)?;
@@ -318,6 +325,12 @@ impl Walker {
                     "arith.minsi" => Arith::Min,
                     _ => Arith::Max,
                 };
+                if let (Val::Const(x), Val::Const(y)) = (&a, &b) {
+                    if let Some(c) = fold(arith, *x, *y) {
+                        self.consts.insert(key(result()?), c);
+                        return Ok(());
+                    }
+                }
                 let n = self.fresh("v");
                 self.names.insert(key(result()?), n.clone());
                 out.push(Stmt::Arith { name: n, op: arith, a, b });
@@ -406,12 +419,27 @@ impl Walker {
                     }
                 }
                 let dyn_names: Vec<String> = op.attribute("dyn_fields").map(array).unwrap_or_default().into_iter().filter_map(text).collect();
+                let mut symbols: HashMap<String, Val> = HashMap::new();
                 for (i, f) in dyn_names.into_iter().enumerate() {
                     let v = op.operand(nbufs + i).map_err(|e| e.to_string())?;
-                    fields.insert(f, self.val(v)?);
+                    match f.strip_prefix("sym:") {
+                        Some(s) => {
+                            symbols.insert(s.to_string(), self.val(v)?);
+                        }
+                        None => {
+                            fields.insert(f, self.val(v)?);
+                        }
+                    }
                 }
-                let notes = op.attribute("notes").map(dict).unwrap_or_default().into_iter().filter_map(|(k, a)| Some((k, text(a)?))).collect();
-                out.push(Stmt::Call(Call { kind, bufs, fields, bools, quant, notes }));
+                let notes = op
+                    .attribute("notes")
+                    .map(dict)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter_map(|(k, a)| Some((k, rename(&text(a)?, &symbols))))
+                    .collect();
+                let refs = symbols.into_values().collect();
+                out.push(Stmt::Call(Call { kind, bufs, fields, bools, quant, notes, refs }));
             }
         }
         Ok(())
@@ -429,7 +457,7 @@ pub fn kernels(module: &melior::ir::Module) -> Result<Vec<Kernel>, String> {
         }
         let fname = op.attribute("sym_name").ok().and_then(text).unwrap_or_else(|| "kernel".into());
         let body = op.region(0).map_err(|e| e.to_string())?.first_block().ok_or("function without body")?;
-        let mut w = Walker { names: HashMap::new(), bufs: Vec::new(), buf_of: HashMap::new(), count: HashMap::new(), params: Vec::new() };
+        let mut w = Walker { names: HashMap::new(), consts: HashMap::new(), bufs: Vec::new(), buf_of: HashMap::new(), count: HashMap::new(), params: Vec::new() };
         for i in 0..body.argument_count() {
             let arg: Value = body.argument(i).map_err(|e| e.to_string())?.into();
             let n = format!("arg{i}");
@@ -443,11 +471,100 @@ pub fn kernels(module: &melior::ir::Module) -> Result<Vec<Kernel>, String> {
             }
             w.names.insert(key(arg), n);
         }
-        let stmts = w.block(body).map_err(|e| format!("@{fname}: {e}"))?;
+        let mut stmts = w.block(body).map_err(|e| format!("@{fname}: {e}"))?;
+        prune(&mut stmts);
         if w.bufs.is_empty() {
             continue;
         }
         out.push(Kernel { name: fname, params: w.params, bufs: w.bufs, body: stmts });
     }
     Ok(out)
+}
+
+/// Constant folding of index arithmetic (`None` for a division by zero).
+fn fold(op: Arith, a: i64, b: i64) -> Option<i64> {
+    Some(match op {
+        Arith::Add => a.checked_add(b)?,
+        Arith::Sub => a.checked_sub(b)?,
+        Arith::Mul => a.checked_mul(b)?,
+        Arith::Div => a.checked_div(b)?,
+        Arith::Rem => a.checked_rem(b)?,
+        Arith::Min => a.min(b),
+        Arith::Max => a.max(b),
+    })
+}
+
+/// Replaces every identifier of `text` that names a symbol by the kernel's name for its value.
+fn rename(text: &str, symbols: &HashMap<String, Val>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        match symbols.get(word.as_str()) {
+            Some(Val::Var(n)) => out.push_str(n),
+            Some(Val::Const(c)) => out.push_str(&c.to_string()),
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for ch in text.chars() {
+        if ch.is_ascii_alphanumeric() || ch == '_' {
+            word.push(ch);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(ch);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+fn uses(stmts: &[Stmt], used: &mut std::collections::HashSet<String>) {
+    fn add(v: &Val, used: &mut std::collections::HashSet<String>) {
+        if let Val::Var(n) = v {
+            used.insert(n.clone());
+        }
+    }
+    for s in stmts {
+        match s {
+            Stmt::Arith { a, b, .. } => {
+                add(a, used);
+                add(b, used);
+            }
+            Stmt::For { lo, hi, step, body, .. } => {
+                add(lo, used);
+                add(hi, used);
+                add(step, used);
+                uses(body, used);
+            }
+            Stmt::Call(c) => c.fields.values().chain(&c.refs).for_each(|v| add(v, used)),
+            Stmt::Const { .. } | Stmt::Flag { .. } | Stmt::Barrier(_) => {}
+        }
+    }
+}
+
+fn remove_unused(stmts: &mut Vec<Stmt>, used: &std::collections::HashSet<String>) -> bool {
+    let before = stmts.len();
+    stmts.retain(|s| match s {
+        Stmt::Const { name, .. } | Stmt::Arith { name, .. } => used.contains(name),
+        _ => true,
+    });
+    let mut changed = stmts.len() != before;
+    for s in stmts.iter_mut() {
+        if let Stmt::For { body, .. } = s {
+            changed |= remove_unused(body, used);
+        }
+    }
+    changed
+}
+
+/// Drops index arithmetic nothing uses (e.g. the results of `layout.offset` in a kernel that
+/// does not return them), to a fixpoint.
+pub fn prune(stmts: &mut Vec<Stmt>) {
+    loop {
+        let mut used = std::collections::HashSet::new();
+        uses(stmts, &mut used);
+        if !remove_unused(stmts, &used) {
+            break;
+        }
+    }
 }

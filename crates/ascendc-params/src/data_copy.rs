@@ -185,11 +185,31 @@ pub fn gm_nd_to_l1_nz<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: 
 }
 
 /// Plain `DataCopy` of an NZ tile between two NZ layouts with the same C0 (e.g. GM NZ → L1 NZ):
-/// one 32-B block run per column block. `blockCount = shape(dst, c_out)`,
-/// `blockLen = shape(dst, r_in)·shape(dst, r_out)` (rows, one 32-B block each),
-/// `srcStride = stride(src, c_out)/C0 − blockLen`, `dstStride = stride(dst, c_out)/C0 − blockLen`.
+/// one run of 32-B blocks (one block = one row of a C0 column block) per column block holding
+/// valid columns. Only the valid region moves, at the hardware's 32-B granularity (spec §A.7:
+/// padding rows are left untouched; the C0 tail of a valid row is part of its block):
+/// `rows = min(origin rows of src, dst)`, `cols` likewise;
+/// `blockCount = ceil(cols / C0)`, `blockLen = rows`,
+/// `srcStride = stride(src, c_out)/C0 − rows`, `dstStride = stride(dst, c_out)/C0 − rows`.
+///
+/// ZN → ZN is the same copy on the transposed views (ZN(K,N) is NZ(N,K)): one run of 32-B
+/// blocks per C0 row block.
 pub fn copy_nz_to_nz<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, src_buffer: Buffer, dst_buffer: Buffer, dtype: ElementType) -> Result<Derived<V>> {
     const I: &str = "DataCopy(DataCopyParams)";
+    let both = [FramePattern::NZ, FramePattern::ZN];
+    let src_zn = Fractal::of(I, "source", src.layout, &both)?.pattern == FramePattern::ZN;
+    let dst_zn = Fractal::of(I, "destination", dst.layout, &both)?.pattern == FramePattern::ZN;
+    if src_zn != dst_zn {
+        return Err(ParamError::Layout { instr: I, detail: format!("source and destination must both be NZ or both ZN (a block copy does not transpose): {} → {}", src.layout, dst.layout) });
+    }
+    if src_zn {
+        let (sl, dl) = (transposed(src.layout)?, transposed(dst.layout)?);
+        let [a, b] = src.coord.clone();
+        let [c, d] = dst.coord.clone();
+        let s = Operand { layout: &sl, coord: [b, a], base_bytes: src.base_bytes.clone() };
+        let d = Operand { layout: &dl, coord: [d, c], base_bytes: dst.base_bytes.clone() };
+        return copy_nz_to_nz(&s, &d, src_buffer, dst_buffer, dtype);
+    }
     let c0 = frame_c0(FramePattern::NZ, dtype)?;
     let s = Fractal::of(I, "source", src.layout, &[FramePattern::NZ])?;
     let d = Fractal::of(I, "destination", dst.layout, &[FramePattern::NZ])?;
@@ -197,7 +217,8 @@ pub fn copy_nz_to_nz<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, src_buff
         return Err(ParamError::Layout { instr: I, detail: format!("both layouts need C0 = {c0} for {dtype}") });
     }
     let mut ck = Checker::new(I);
-    let rows = d.shape[0].mul(&d.shape[1])?;
+    let rows = src.extent(0)?.min(&dst.extent(0)?)?;
+    let cols = src.extent(1)?.min(&dst.extent(1)?)?;
     for (who, f) in [("source", &s), ("destination", &d)] {
         ck.equal("row block stride", &f.stride[1], &f.stride[0].mul(&f.shape[0])?, || format!("{who} rows of a column block must be contiguous"))?;
     }
@@ -205,7 +226,7 @@ pub fn copy_nz_to_nz<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, src_buff
     let src_gap = ck.exact_div("srcStride", &s.stride[3], c0, "C0 elements (32 B)")?.sub(&rows)?;
     let dst_gap = ck.exact_div("dstStride", &d.stride[3], c0, "C0 elements (32 B)")?.sub(&rows)?;
     let p = DataCopyParams {
-        block_count: ck.field(specs[0], d.shape[3].clone())?,
+        block_count: ck.field(specs[0], cols.ceil_div(&V::constant(c0))?)?,
         block_len: ck.field(specs[1], rows)?,
         src_stride: ck.field(specs[2], src_gap)?,
         dst_stride: ck.field(specs[3], dst_gap)?,

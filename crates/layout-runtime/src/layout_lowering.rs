@@ -5,8 +5,12 @@
 //! call it first. It runs `layout-verify` (lowerings assume verified input) and then
 //! `layout-lower-to-loops` (crate `layout-passes`, module `lower_to_loops`: the CPU reference
 //! semantics of every layout op, documented there and in this crate's README), capturing their
-//! diagnostics into [`crate::Error::Mlir`]. A final scan is the post-condition: no layout op
-//! may survive.
+//! diagnostics into [`crate::Error::Mlir`]; then the address clean-up that follows every
+//! lowering, `canonicalize, layout-simplify-offsets, canonicalize, cse,
+//! loop-invariant-code-motion` (`layout_passes::simplify_offsets::POST_LOWERING`, the tail of
+//! `layout-opt --default-pipeline`), so the code that runs on the CPU is the code the offset
+//! benchmark measures; [`crate::self_check`] runs the same passes on its copy. A final scan is
+//! the post-condition: no layout op may survive.
 
 use crate::{diagnostics::position_of, Capture, Diag, Error, Result};
 use melior::{
@@ -20,8 +24,9 @@ use melior::{
 /// The prefix of the ops this hook must remove.
 pub const LAYOUT_OP_PREFIX: &str = "layout.";
 
-/// Lowers every `layout.*` op of `module` to upstream dialects (after `layout-verify`). A
-/// module without layout ops is left unchanged (and not verified).
+/// Lowers every `layout.*` op of `module` to upstream dialects (after `layout-verify`) and
+/// simplifies the address arithmetic ([`simplify_lowered`]'s passes). A module without layout
+/// ops is left unchanged (and not verified).
 pub fn lower_layout_ops(module: &mut Module) -> Result<()> {
     if layout_ops(module).is_empty() {
         return Ok(());
@@ -34,12 +39,31 @@ pub fn lower_layout_ops(module: &mut Module) -> Result<()> {
     let manager = PassManager::new(context);
     manager.add_pass(layout_passes::verify::create());
     manager.add_pass(layout_passes::lower_to_loops::create());
+    layout_passes::simplify_offsets::add_post_lowering(&manager, true);
     let ok = manager.run(module).is_ok();
     let diagnostics = capture.take();
     if !ok {
         return Err(Error::mlir("lowering the layout ops failed", diagnostics));
     }
     post_condition(module)
+}
+
+/// The passes [`lower_layout_ops`] runs after the lowering, on an already lowered `module`
+/// (`layout_passes::simplify_offsets::POST_LOWERING`): the self-check runs them on its copy.
+pub fn simplify_lowered(module: &mut Module) -> Result<()> {
+    let capture = Capture::for_module(module, "<input>");
+    // Safety: the context outlives this function.
+    let context_ref = module.context();
+    // Safety: as above; `to_ref` borrows `context_ref`, which lives to the end of the function.
+    let context = unsafe { context_ref.to_ref() };
+    let manager = PassManager::new(context);
+    layout_passes::simplify_offsets::add_post_lowering(&manager, true);
+    let ok = manager.run(module).is_ok();
+    let diagnostics = capture.take();
+    if !ok {
+        return Err(Error::mlir("simplifying the lowered address arithmetic failed", diagnostics));
+    }
+    Ok(())
 }
 
 /// Fails with one located error per distinct layout op name still present.

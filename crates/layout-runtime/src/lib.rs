@@ -3,12 +3,13 @@
 //!
 //! - [`create_context`]: the `layout-dialect` context plus what lowering and translation need.
 //! - [`lower_layout_ops`] (module [`layout_lowering`]): **the hook for the layout-op lowering**
-//!   (`layout-verify` + `layout-lower-to-loops`).
+//!   (`layout-verify` + `layout-lower-to-loops` + the `layout-simplify-offsets` clean-up).
 //! - [`self_check`] (module [`self_check`]): every lowered address compared with the algebra.
 //! - [`lower_to_llvm_dialect`], [`translate_to_llvm_ir`], [`compile_to_llvm_ir`]: to the LLVM
 //!   dialect, then LLVM IR optimized at O2 (module [`lower`]).
 //! - [`Jit`]: an MLIR execution engine with signature-checked calls on [`layout_npy::Array`]s
 //!   (module [`jit`]).
+//! - [`pack`]: host-side packing ND ⇄ frame layouts (NZ, ...) with JIT-compiled load kernels.
 //! - [`diagnostics`]: MLIR diagnostics as located data, rendered `file:line:col: error: ...`.
 //!
 //! Every MLIR object here is `!Send`: use one context per thread.
@@ -17,6 +18,7 @@ pub mod diagnostics;
 pub mod jit;
 pub mod layout_lowering;
 pub mod lower;
+pub mod pack;
 pub mod self_check;
 
 pub use diagnostics::{Capture, Diag, Position, Severity, Sources};
@@ -24,6 +26,7 @@ pub use jit::{Arg, Jit, ParamType, Scalar, Signature, StridedMemRef};
 pub use layout_lowering::lower_layout_ops;
 pub use layout_npy::{Array, Data, ElemType};
 pub use lower::{compile_to_llvm_ir, lower_to_llvm_dialect, translate_to_llvm_ir, PIPELINE};
+pub use pack::{PackError, PackSpec, Packer};
 pub use self_check::{self_check, SelfCheckReport};
 
 use melior::{

@@ -4,7 +4,11 @@
 //! [`self_check`] lowers a copy of the kernel with `lower_to_loops::Options::self_check`, which
 //! adds one side function per tensor value (view, alloc, tile): it writes the *lowered*
 //! address of every coordinate of the tensor's padded domain (the same address code the ops
-//! use) into an `i64` memref. The side functions are JIT-compiled and called; each entry is
+//! use) into an `i64` memref. The lowered copy then goes through the same address
+//! simplification as the JIT hook ([`crate::layout_lowering::simplify_lowered`]:
+//! `layout-simplify-offsets` and its clean-up), so the side functions hold *simplified* address
+//! code and a wrong rewrite shows up as a wrong address. The side functions are JIT-compiled
+//! and called; each entry is
 //! compared with `crd_to_offset` of the algebra on `i64`, on the concrete layout. Any
 //! difference is an error naming the tensor, the coordinate and the parameter values.
 //!
@@ -60,7 +64,20 @@ impl std::fmt::Display for SelfCheckReport {
 /// here). `entry` names the
 /// function whose `index` arguments have values in `args` (argument number → value).
 pub fn self_check(module: &Module, entry: Option<&str>, args: &HashMap<usize, i64>) -> Result<SelfCheckReport> {
-    let copy = crate::lower::clone_module(module);
+    self_check_with(module, entry, args, &crate::layout_lowering::simplify_lowered)
+}
+
+/// [`self_check`] with `after_lowering` in place of the address simplification that runs
+/// between the lowering and the JIT ([`crate::layout_lowering::simplify_lowered`] in
+/// [`self_check`]). Tests pass a simplification with a deliberately wrong rewrite to show that
+/// the check covers the simplified code.
+pub fn self_check_with(
+    module: &Module,
+    entry: Option<&str>,
+    args: &HashMap<usize, i64>,
+    after_lowering: &dyn Fn(&mut Module) -> Result<()>,
+) -> Result<SelfCheckReport> {
+    let mut copy = crate::lower::clone_module(module);
     // Safety: the context outlives this function.
     let context_ref = module.context();
     // Safety: as above; `to_ref` borrows `context_ref`, which lives to the end of the function.
@@ -76,6 +93,7 @@ pub fn self_check(module: &Module, entry: Option<&str>, args: &HashMap<usize, i6
         return Err(Error::mlir("self-check: lowering the layout ops failed", diagnostics));
     };
     crate::layout_lowering::post_condition(&copy)?;
+    after_lowering(&mut copy)?;
     let jit = Jit::new(&copy)?;
     let mut report = SelfCheckReport { unchecked: lowered.unchecked, ..Default::default() };
     for spec in &lowered.checks {

@@ -10,6 +10,9 @@ use melior::{ir::Module, Context};
 /// The layout-lowering tests (issue 4): same binary, one link.
 mod lowering;
 
+/// Host-side packing (issue 4): same binary, one link.
+mod pack;
+
 fn parse<'c>(context: &'c Context, text: &str) -> Module<'c> {
     layout_dialect::parse_source(context, text).expect("kernel parses")
 }

@@ -81,7 +81,19 @@ fn cute(t: &Tensor) -> String {
 
 /// Emits the ops of `derived` before `anchor`. `dst` and `srcs` are the intrinsic's operands in
 /// call order (Mmad: C, then A and B).
-pub(crate) fn emit<'c>(context: &'c Context, anchor: OperationRef<'c, 'c>, derived: &Derived<SymExpr>, dst: &Tensor<'c, 'c>, srcs: &[&Tensor<'c, 'c>], _target: Target) -> Result<(), String> {
+///
+/// `extra_notes` are added to `notes` as they are. Every symbol of the `assumes` note is also
+/// passed as a `dyn` operand named `sym:NAME` (its bound index value), so that a printer can
+/// write the condition with its own names for those values.
+pub(crate) fn emit<'c>(
+    context: &'c Context,
+    anchor: OperationRef<'c, 'c>,
+    derived: &Derived<SymExpr>,
+    dst: &Tensor<'c, 'c>,
+    srcs: &[&Tensor<'c, 'c>],
+    _target: Target,
+    extra_notes: &[(&str, String)],
+) -> Result<(), String> {
     let location = anchor.location();
     let block = anchor.block().ok_or("op outside a block")?;
     let mut emitter = IndexEmitter::new(context, location, |op| block.insert_operation_before(anchor, op));
@@ -95,9 +107,20 @@ pub(crate) fn emit<'c>(context: &'c Context, anchor: OperationRef<'c, 'c>, deriv
     for (n, t) in names.iter().zip(std::iter::once(dst).chain(srcs.iter().copied())) {
         notes.push(format!("{n} = {}", quote(&cute(t))));
     }
+    for (k, v) in extra_notes {
+        notes.push(format!("{k} = {}", quote(v)));
+    }
+    let mut symbols: Vec<String> = Vec::new();
     if !derived.assumptions.is_empty() {
         let text: Vec<String> = derived.assumptions.iter().map(assumption_text).collect();
         notes.push(format!("assumes = {}", quote(&text.join("; "))));
+        for a in &derived.assumptions {
+            for s in a.value.symbols() {
+                if !symbols.contains(&s) {
+                    symbols.push(s);
+                }
+            }
+        }
     }
     for ins in &derived.instrs {
         let (name, mut ints, flags) = fields(&ins.intrinsic);
@@ -120,6 +143,10 @@ pub(crate) fn emit<'c>(context: &'c Context, anchor: OperationRef<'c, 'c>, deriv
                     dyn_values.push(emitter.emit(&value)?);
                 }
             }
+        }
+        for s in &symbols {
+            dyn_fields.push(quote(&format!("sym:{s}")));
+            dyn_values.push(emitter.emit(&SymExpr::sym(s))?);
         }
         let mut operands: Vec<Value> = vec![dst.buffer];
         operands.extend(srcs.iter().map(|t| t.buffer));

@@ -400,7 +400,17 @@ impl<'c> Lowering<'c> {
                 let src = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
                 let dst = self.tensor(op.operand(1).map_err(|e| e.to_string())?)?;
                 let derived = self.derive_copy(&src, &dst)?;
-                build::emit(self.context, op, &derived, &dst, &[&src], self.target)
+                // GM DN -> L1 ZN runs ND2NZ on the transposed views: say so next to the call.
+                let column_major = src.space == MemorySpace::Gm
+                    && dst.space == MemorySpace::L1
+                    && src.layout.shape().leaves().len() == 2
+                    && src.layout.stride().leaves().first().is_some_and(|s| layout_algebra::IndexValue::as_constant(s) == Some(1));
+                let extra = if column_major {
+                    vec![("transposed", "GM DN -> L1 ZN, issued as ND -> NZ of the transposed views (DN(K,N) = ND(N,K), ZN(K,N) = NZ(N,K)): nValue counts columns, dValue rows".to_string())]
+                } else {
+                    vec![]
+                };
+                build::emit(self.context, op, &derived, &dst, &[&src], self.target, &extra)
             }
             "layout.matmul" => {
                 let a = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
@@ -408,7 +418,7 @@ impl<'c> Lowering<'c> {
                 let c = self.tensor(op.operand(2).map_err(|e| e.to_string())?)?;
                 let accumulate = op.attribute("accumulate").map(|a| a.to_string() == "true").unwrap_or(false);
                 let derived = ascendc_params::mmad(&c.operand(), &a.operand(), &b.operand(), a.elem, c.elem, self.target, accumulate).map_err(param_error)?;
-                build::emit(self.context, op, &derived, &c, &[&a, &b], self.target)
+                build::emit(self.context, op, &derived, &c, &[&a, &b], self.target, &[])
             }
             other => Err(format!("`{other}` has no AscendC lowering")),
         }

@@ -55,8 +55,11 @@
 //! With [`Options::self_check`], every tensor value also gets a side function
 //! `@__layout_selfcheck_N(%out: memref<?x..xi64>, %params: index...)` (C interface) that stores
 //! the lowered address of every coordinate of the tensor's padded domain into `%out`, built
-//! with the same address code as the ops. [`CheckSpec`] says what each one should hold;
-//! `layout_runtime::self_check` JITs them and compares with the algebra's `i64`
+//! with the same address code as the ops. A loop or tile-coordinate parameter is re-bound to
+//! the variable of a loop with the kernel's bounds and step (the body runs under `scf.if` for
+//! the given value), so `layout-simplify-offsets` has the same range facts there as in the
+//! kernel. [`CheckSpec`] says what each one should hold; `layout_runtime::self_check` simplifies
+//! the module like the JIT hook, JITs the side functions and compares with the algebra's `i64`
 //! `crd_to_offset`.
 
 mod buffers;

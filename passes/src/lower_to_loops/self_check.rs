@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use layout_algebra::{Layout, SymExpr};
 use melior::{
-    dialect::{arith, func},
+    dialect::{arith, func, scf},
     ir::{
         attribute::{StringAttribute, TypeAttribute},
         block::BlockLike,
@@ -117,6 +117,33 @@ pub(crate) fn emit_side_functions(l: &mut Lowerer, root: OperationRef) -> Result
     Ok(())
 }
 
+/// Gives the address code the same range facts about parameter `symbol` as the kernel's code
+/// has (so `layout-simplify-offsets` may rewrite it the same way and the check covers the
+/// rewrite): a loop parameter becomes the induction variable of `scf.for %p = lo to hi step
+/// step` and a tile coordinate that of `scf.for %p = 0 to parent_extent step extent`, with the
+/// rest of the function under `scf.if %p == %arg` — it runs once, for the value the caller
+/// gives (every value the self-check tries is one the loop takes). Returns the insertion point
+/// inside the `scf.if`; `env` binds `symbol` to `%p`. Arguments are left as they are.
+fn with_facts(context: &melior::Context, location: melior::ir::Location, point: build::Point, env: &mut build::Env, symbol: &str, origin: &SymOrigin, arg: MlirValue) -> Result<build::Point, String> {
+    let (lo, hi, step) = match origin {
+        SymOrigin::Loop { lo, hi, step } => (SymExpr::Const(*lo), SymExpr::Const(*hi), SymExpr::Const(*step)),
+        SymOrigin::TileCoord { extent, parent_extent } => (SymExpr::Const(0), parent_extent.clone(), SymExpr::Const(*extent)),
+        SymOrigin::Arg { .. } | SymOrigin::Other => return Ok(point),
+    };
+    let bounds = build::emit_exprs(context, location, point, env, &[lo, hi, step])?;
+    let (block, p) = build::for_op(context, location, point, bounds[0], bounds[1], bounds[2], &[])?;
+    // Safety: `for_op` without iter values ends the body with its `scf.yield`.
+    let inside = build::Point::before(&unsafe { OperationRef::from_raw(mlir_sys::mlirBlockGetTerminator(block)) });
+    let equal = inside.value(arith::cmpi(context, arith::CmpiPredicate::Eq, build::val(p), build::val(arg), location))?;
+    let then = Block::new(&[]);
+    let yield_op = then.append_operation(scf::r#yield(&[], location));
+    let then_region = Region::new();
+    then_region.append_block(then);
+    inside.insert(scf::r#if(build::val(equal), &[], then_region, Region::new(), location));
+    env.insert(symbol.to_string(), p);
+    Ok(build::Point::before(&yield_op))
+}
+
 fn side_function(l: &mut Lowerer, tensor: &Tensor, function: &str, at: build::Point) -> Result<Option<CheckSpec>, String> {
     let extents = tensor.padded_extents()?;
     let mut symbols = BTreeSet::new();
@@ -148,7 +175,10 @@ fn side_function(l: &mut Lowerer, tensor: &Tensor, function: &str, at: build::Po
     for (k, (s, _)) in params.iter().enumerate() {
         env.insert(s.clone(), build::block_arg(raw_body, k + 1));
     }
-    let point = build::Point::end(raw_body);
+    let mut point = build::Point::end(raw_body);
+    for (k, (s, origin)) in params.iter().enumerate() {
+        point = with_facts(context, location, point, &mut env, s, origin, build::block_arg(raw_body, k + 1))?;
+    }
     let ranges: Vec<(SymExpr, SymExpr)> = extents.iter().map(|e| (SymExpr::Const(0), e.clone())).collect();
     let nest = build::loop_nest(context, location, point, &mut env, &ranges, "x")?;
     let address = tensor.address(&nest.ivs)?;

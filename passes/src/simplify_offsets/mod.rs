@@ -41,7 +41,11 @@ use melior::{
         r#type::TypeId,
         OperationRef, Value, ValueLike,
     },
-    pass::{create_external, ExternalPass, Pass},
+    pass::{
+        create_external,
+        transform::{create_canonicalizer, create_cse, create_loop_invariant_code_motion},
+        ExternalPass, Pass, PassManager,
+    },
 };
 
 pub use rebuild::OffsetEmitter;
@@ -64,6 +68,27 @@ pub fn create() -> Pass {
 
 fn run(root: OperationRef, _pass: ExternalPass) {
     simplify_offsets(root);
+}
+
+/// The passes that follow a lowering which emits address arithmetic (`layout-lower-to-loops`):
+/// fold constants, simplify the offsets, clean up and hoist loop-invariant address parts. The
+/// tail of `layout-opt --default-pipeline`, what the JIT hook (`layout_runtime::lower_layout_ops`)
+/// and the self-check run after the lowering, and column (b) of `scripts/bench-offsets`: one
+/// list, so the code that runs on the CPU is the code that is checked and benchmarked.
+pub const POST_LOWERING: [&str; 5] = ["canonicalize", ARGUMENT, "canonicalize", "cse", "loop-invariant-code-motion"];
+
+/// Adds [`POST_LOWERING`] to `manager`; with `simplify = false` without this pass (the
+/// benchmark's baseline, column (a)).
+pub fn add_post_lowering(manager: &PassManager, simplify: bool) {
+    for name in POST_LOWERING {
+        match name {
+            "canonicalize" => manager.add_pass(create_canonicalizer()),
+            "cse" => manager.add_pass(create_cse()),
+            "loop-invariant-code-motion" => manager.add_pass(create_loop_invariant_code_motion()),
+            _ if simplify => manager.add_pass(create()),
+            _ => {}
+        }
+    }
 }
 
 /// The library entry for callers that build index expressions themselves (the AscendC

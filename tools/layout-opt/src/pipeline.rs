@@ -76,9 +76,8 @@ pub const LOWER_TO_LOOPS: &str = "layout-lower-to-loops";
 /// emits it); clean up and hoist loop-invariant address parts (strides of dynamic sizes).
 pub fn default_pipeline() -> String {
     let lower = if layout_passes::find(LOWER_TO_LOOPS).is_some() { "layout-lower-to-loops," } else { "" };
-    format!(
-        "builtin.module(layout-verify,layout-fold,{lower}canonicalize,layout-simplify-offsets,canonicalize,cse,loop-invariant-code-motion)"
-    )
+    let tail = layout_passes::simplify_offsets::POST_LOWERING.join(",");
+    format!("builtin.module(layout-verify,layout-fold,{lower}{tail})")
 }
 
 /// Parses `builtin.module(...)` and returns the elements inside the anchor.

@@ -4,8 +4,11 @@
 //! layout-run KERNEL.mlir --entry NAME [--input [K=]FILE.npy ...] [--zero K ...] [--arg K=VALUE ...]
 //!            [--seed N] [--out-dir DIR] [--emit=llvm|llvm-dialect] [--time] [--self-check]
 //! layout-run --compare A.npy B.npy [--tolerance T]
+//! layout-run pack|unpack|bench-pack ...   (host-side packing, src/pack_cmd.rs)
 //! ```
 //! Thin: argument parsing and wiring; the work is in `crates/layout-runtime`.
+
+mod pack_cmd;
 
 use layout_npy::{random::Rng, Array, ElemType};
 use layout_runtime::{Arg, Diag, Error, Jit, ParamType, Scalar, Sources};
@@ -40,6 +43,11 @@ OPTIONS:
   --repeat N             Call the function N times (timing; outputs are those after the
                          last call, so kernels that accumulate into an argument accumulate)
   --help                 This text
+
+HOST PACKING (ND .npy <-> NZ/ZN/ZZ/NN/DN/ND buffers; see `layout-run pack --help`):
+  layout-run pack --layout NZ [--dtype T] IN.npy OUT.npy
+  layout-run unpack --layout NZ --rows R --cols C [--batch B] IN.npy OUT.npy
+  layout-run bench-pack [--sizes 256x256,1000x1000] [--dtypes f16,f32]
 
 ELEMENT TYPES: f16, bf16, f32, f64, i8, i16, i32, i64. A bf16 argument reads a '<u2' file
 (bfloat16 bits; see crates/npy/src/npy.rs for the marker convention); i8/i16 accept u1/u2 files.
@@ -186,7 +194,15 @@ fn main() -> ExitCode {
         .stack_size(STACK_BYTES)
         .spawn(|| {
             std::panic::catch_unwind(|| {
-                let options = match parse_args(std::env::args().skip(1).collect()) {
+                let argv: Vec<String> = std::env::args().skip(1).collect();
+                // `pack`, `unpack`, `bench-pack`: host-side packing (src/pack_cmd.rs).
+                if let Some(result) = pack_cmd::dispatch(&argv) {
+                    return match result {
+                        Ok(()) => ExitCode::SUCCESS,
+                        Err(message) => fail(&message),
+                    };
+                }
+                let options = match parse_args(argv) {
                     Ok(Some(options)) => options,
                     Ok(None) => {
                         print!("{USAGE}");

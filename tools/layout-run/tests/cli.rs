@@ -364,3 +364,84 @@ fn tiled_gemm_example_matches_the_reference_kernel_with_self_check() {
     let stderr = error(&run(&["--compare", a.to_str().unwrap(), reference.join("arg3.npy").to_str().unwrap()]));
     assert!(stderr.contains("exceeds the tolerance"), "{stderr}");
 }
+
+// ------------------------------------------------------------------------------------------
+// Host-side packing: `layout-run pack` / `unpack`.
+
+/// PyPTO NZ of spec §A.5, computed here: element (i, j) of [M, N] at
+/// `((j/C0·M1 + i/16)·16 + i%16)·C0 + j%C0`; padding zero.
+fn nz_reference(a: &Array, c0: usize) -> Vec<f32> {
+    let (m, n) = (a.shape()[0], a.shape()[1]);
+    let (m1, n1) = (m.div_ceil(16), n.div_ceil(c0));
+    let mut out = vec![0.0f32; n1 * m1 * 16 * c0];
+    for i in 0..m {
+        for j in 0..n {
+            out[(((j / c0) * m1 + i / 16) * 16 + i % 16) * c0 + j % c0] = a.get_f64(i * n + j) as f32;
+        }
+    }
+    out
+}
+
+#[test]
+fn pack_and_unpack_round_trip_through_files() {
+    let dir = scratch("pack");
+    let mut rng = Rng::new(17);
+    for (elem, c0, shape) in [(ElemType::F16, 16, vec![34, 40]), (ElemType::F32, 8, vec![17, 9]), (ElemType::I8, 32, vec![5, 70])] {
+        let a = rng.array(elem, &shape);
+        let input = dir.join(format!("a_{elem}.npy"));
+        write_npy(&input, &a).unwrap();
+        let packed = dir.join(format!("p_{elem}.npy"));
+        let back = dir.join(format!("b_{elem}.npy"));
+        ok(&run(&["pack", "--layout", "NZ", "--shape", "physical", input.to_str().unwrap(), packed.to_str().unwrap()]));
+        let p = read_npy(&packed).unwrap();
+        let (m1, n1) = (shape[0].div_ceil(16), shape[1].div_ceil(c0));
+        assert_eq!(p.shape(), &[n1, m1, 16, c0], "{elem}");
+        let want = nz_reference(&a, c0);
+        assert!((0..p.len()).all(|k| p.get_f64(k) as f32 == want[k]), "{elem}: not the PyPTO NZ order");
+        let (r, c) = (shape[0].to_string(), shape[1].to_string());
+        ok(&run(&["unpack", "--layout", "NZ", "--rows", &r, "--cols", &c, packed.to_str().unwrap(), back.to_str().unwrap()]));
+        assert_eq!(read_npy(&back).unwrap(), a, "{elem}: unpack(pack(a)) != a");
+    }
+    // A batch in ZN, flat output; bf16 through '<u2' bits with --dtype.
+    let a = rng.array(ElemType::BF16, &[2, 18, 20]);
+    let bits = Array::new(a.shape().to_vec(), match a.data() {
+        Data::BF16(v) => Data::U16(v.iter().map(|x| x.0).collect()),
+        _ => unreachable!(),
+    })
+    .unwrap();
+    let (input, packed, back) = (dir.join("bf.npy"), dir.join("bf_p.npy"), dir.join("bf_b.npy"));
+    write_npy(&input, &bits).unwrap();
+    ok(&run(&["pack", "--layout", "ZN", "--dtype", "bf16", input.to_str().unwrap(), packed.to_str().unwrap()]));
+    assert_eq!(read_npy(&packed).unwrap().shape().len(), 1);
+    ok(&run(&["unpack", "--layout", "ZN", "--batch", "2", "--rows", "18", "--cols", "20", packed.to_str().unwrap(), back.to_str().unwrap()]));
+    assert_eq!(read_npy(&back).unwrap(), a);
+}
+
+#[test]
+fn pack_rejects_bad_input_without_writing_output() {
+    let dir = scratch("pack-bad");
+    let out = dir.join("out.npy");
+    let out_s = out.to_str().unwrap();
+    let bad = dir.join("bad.npy");
+    std::fs::write(&bad, b"\x93NUMPY garbage").unwrap();
+    let vector = dir.join("v.npy");
+    write_npy(&vector, &Array::zeros(ElemType::F16, &[8])).unwrap();
+    let matrix = dir.join("m.npy");
+    write_npy(&matrix, &Array::zeros(ElemType::F16, &[4, 8])).unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["pack", "--layout", "NZ", bad.to_str().unwrap(), out_s], "bad.npy"),
+        (vec!["pack", "--layout", "NZ", vector.to_str().unwrap(), out_s], "[M, N]"),
+        (vec!["pack", "--layout", "L0C", matrix.to_str().unwrap(), out_s], "cannot be packed"),
+        (vec!["pack", "--layout", "NZ", "--dtype", "f32", matrix.to_str().unwrap(), out_s], "does not match"),
+        (vec!["pack", "--layout", "NZ", matrix.to_str().unwrap()], "IN.npy OUT.npy"),
+        (vec!["unpack", "--layout", "NZ", "--rows", "4", matrix.to_str().unwrap(), out_s], "--cols"),
+        (vec!["unpack", "--layout", "NZ", "--rows", "5", "--cols", "8", matrix.to_str().unwrap(), out_s], "needs"),
+        (vec!["pack", "--layout", "NZ", "--c0", "x", matrix.to_str().unwrap(), out_s], "--c0"),
+    ];
+    for (args, needle) in cases {
+        let stderr = error(&run(&args));
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(!out.exists(), "{args:?} left an output file");
+    }
+    assert_eq!(files(&dir), ["bad.npy", "m.npy", "v.npy"]);
+}

@@ -360,3 +360,102 @@ fn self_check_reports_a_wrong_address_with_tensor_and_coordinate() {
     let error = layout_runtime::self_check::check_instance(&jit, &wrong, &HashMap::new()).unwrap_err().to_string();
     assert!(error.contains("layout.alloc") && error.contains("at coordinate (0,16)") && error.contains("lowered address is 768"), "{error}");
 }
+
+// ------------------------------------------------------------------------------------------
+// The self-check covers the simplified address code (layout-simplify-offsets on the JIT path).
+
+/// GM ND 96x40 -> UB NZ in 32-row tiles: the tile coordinate is a loop variable (step 32).
+const TILED_NZ_COPY: &str = r#"module attributes {layout.target = #layout.target<"a2">} {
+  func.func @copy(%s: memref<3840xf16>, %d: memref<4608xf16>) attributes {llvm.emit_c_interface} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %c96 = arith.constant 96 : index
+    %g = "layout.view"(%s) : (memref<3840xf16>) -> !layout.tensor<f16, "gm", "ND", "(96,40)">
+    %b = "layout.view"(%d) : (memref<4608xf16>) -> !layout.tensor<f16, "ub", "NZ", "(96,40)">
+    scf.for %t = %c0 to %c96 step %c32 {
+      %tg = "layout.tile"(%g, %t, %c0) {shape = array<i64: 32, 40>} : (!layout.tensor<f16, "gm", "ND", "(96,40)">, index, index) -> !layout.tensor<f16, "gm", "(?,?):(?,?)", "(?,?)">
+      %tb = "layout.tile"(%b, %t, %c0) {shape = array<i64: 32, 40>} : (!layout.tensor<f16, "ub", "NZ", "(96,40)">, index, index) -> !layout.tensor<f16, "ub", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
+      "layout.load"(%tg, %tb) : (!layout.tensor<f16, "gm", "(?,?):(?,?)", "(?,?)">, !layout.tensor<f16, "ub", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">) -> ()
+    }
+    return
+  }
+}"#;
+
+/// The `func.func` around `op` is a self-check side function.
+fn in_side_function(op: &melior::ir::OperationRef) -> bool {
+    use melior::ir::operation::OperationLike;
+    let mut current = op.parent_operation();
+    while let Some(p) = current {
+        if layout_passes::ir::op_name(&p) == "func.func" {
+            return p.attribute("sym_name").map(|a| a.to_string().contains(layout_passes::lower_to_loops::self_check::SIDE_FUNCTION_PREFIX)).unwrap_or(false);
+        }
+        current = p.parent_operation();
+    }
+    false
+}
+
+/// The self-check JITs the side functions after the same simplification as the JIT hook: their
+/// address code (tile coordinate included, which gets the loop's range facts) has no div/rem
+/// left, and every address still equals the algebra.
+#[test]
+fn self_check_runs_on_the_simplified_address_code() {
+    let context = create_context().unwrap();
+    let module = parse(&context, TILED_NZ_COPY);
+    let seen = std::cell::RefCell::new(String::new());
+    let report = layout_runtime::self_check::self_check_with(&module, Some("copy"), &HashMap::new(), &|m| {
+        layout_runtime::layout_lowering::simplify_lowered(m)?;
+        *seen.borrow_mut() = m.as_operation().to_string();
+        Ok(())
+    })
+    .unwrap_or_else(|e| panic!("self-check: {e}"));
+    assert_eq!((report.tensors, report.unchecked.len()), (4, 0), "{report}");
+    let text = seen.into_inner();
+    assert!(text.contains("__layout_selfcheck_") && text.contains("arith.andi") && text.contains("arith.shrui"), "{text}");
+    assert!(!text.contains("arith.divsi") && !text.contains("arith.remsi"), "{text}");
+    // The default entry does the same.
+    let report = self_check(&module, Some("copy"), &HashMap::new()).unwrap_or_else(|e| panic!("self-check: {e}"));
+    assert_eq!(report.tensors, 4, "{report}");
+}
+
+/// A wrong simplification fails the self-check: after the real simplification, a deliberately
+/// wrong rewrite `x mod 16 -> x` (every `arith.andi %x, 15` of the side functions replaced by
+/// `%x`) is injected; the check names the tensor and the first wrong coordinate.
+#[test]
+fn self_check_catches_a_wrong_simplification() {
+    use melior::ir::{
+        operation::{OperationLike, WalkOrder, WalkResult},
+        ValueLike,
+    };
+    let context = create_context().unwrap();
+    let module = parse(&context, TILED_NZ_COPY);
+    let corrupted = std::cell::Cell::new(0);
+    let error = layout_runtime::self_check::self_check_with(&module, Some("copy"), &HashMap::new(), &|m| {
+        layout_runtime::layout_lowering::simplify_lowered(m)?;
+        let mut masks = Vec::new();
+        m.as_operation().walk(WalkOrder::PreOrder, |op| {
+            let is_mask = layout_passes::ir::op_name(&op) == "arith.andi"
+                && op.operand(1).ok().and_then(layout_passes::ir::constant_int) == Some(15)
+                && in_side_function(&op);
+            if is_mask {
+                masks.push(op.to_raw());
+            }
+            WalkResult::Advance
+        });
+        for raw in masks {
+            // Safety: ops of the live module; only use lists change.
+            let op = unsafe { melior::ir::OperationRef::from_raw(raw) };
+            if let (Ok(x), Ok(r)) = (op.operand(0), op.result(0)) {
+                unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(r.to_raw(), x.to_raw()) };
+                corrupted.set(corrupted.get() + 1);
+            }
+        }
+        Ok(())
+    })
+    .expect_err("the wrong rewrite must be caught")
+    .to_string();
+    assert!(corrupted.get() > 0, "no mask to corrupt");
+    assert!(
+        error.starts_with("self-check: layout.") && error.contains("at coordinate") && error.contains("the lowered address is") && error.contains("the algebra's crd_to_offset is"),
+        "{error}"
+    );
+}

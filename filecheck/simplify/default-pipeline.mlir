@@ -1,0 +1,68 @@
+// The default pipeline end to end (verify -> fold -> lower -> simplify offsets -> clean up) on
+// the two example kernels, and what a dynamic copy keeps.
+// RUN: layout-opt --default-pipeline %S/../../examples/tiled_gemm.mlir | FileCheck %s --check-prefix=GEMM
+// RUN: layout-opt --default-pipeline %S/../../examples/gemm_tile.mlir | FileCheck %s --check-prefix=TILE
+// The dynamic copy writes a view of L1, which layout-verify rejects: the default pipeline minus
+// layout-verify.
+// RUN: layout-opt %s --pass-pipeline='builtin.module(layout-fold,layout-lower-to-loops,canonicalize,layout-simplify-offsets,canonicalize,cse,loop-invariant-code-motion)' | FileCheck %s --check-prefix=DYN
+
+// examples/tiled_gemm.mlir: the GM ND -> L1 NZ copy of the A panel (static NZ 128x256). Its
+// innermost loop runs over the 256 columns j: j floordiv 16 and j mod 16 are a shift and a mask,
+// no division is left in the body.
+// GEMM-LABEL: func.func @tiled_gemm
+// GEMM: scf.for %[[J:.*]] = %c0 to %c256 step %c1 {
+// GEMM-NOT: arith.divsi
+// GEMM-NOT: arith.remsi
+// GEMM: arith.shrui %[[J]], %c4 : index
+// GEMM-NOT: arith.divsi
+// GEMM-NOT: arith.remsi
+// GEMM: arith.andi %[[J]], %c15 : index
+// GEMM-NOT: arith.divsi
+// GEMM-NOT: arith.remsi
+// GEMM: memref.store
+// GEMM-NEXT: }
+// Nor anywhere else in the kernel (every coordinate is a loop variable or a clipped extent).
+// GEMM-NOT: arith.divsi
+// GEMM-NOT: arith.remsi
+// GEMM-NOT: "layout.
+// GEMM: return
+
+// examples/gemm_tile.mlir lowers completely; no div/rem either.
+// TILE-LABEL: func.func @gemm_tile
+// TILE-NOT: "layout.
+// TILE-NOT: arith.divsi
+// TILE-NOT: arith.remsi
+// TILE: return
+
+// GM ND (R x C) -> L1 NZ with R, C function arguments (no known range).
+// DYN-LABEL: func.func @k
+// The NZ column-block stride ceil(R/16) * 256 keeps its division, computed once before the loops.
+// DYN: %[[Q:.*]] = arith.divsi %{{.*}}, %c16 : index
+// DYN-NEXT: %[[STRIDE:.*]] = arith.muli %[[Q]], %c256 : index
+// DYN: scf.for %[[I:.*]] = %c0 to %arg2 step %c1 {
+// DYN: scf.for %[[J:.*]] = %c0 to %arg3 step %c1 {
+// The copy body: j >= 0 from its loop, so shift and mask; no div/rem.
+// DYN-NOT: arith.divsi
+// DYN-NOT: arith.remsi
+// DYN: arith.shrui %[[J]], %c4 : index
+// DYN-NEXT: arith.muli %[[STRIDE]], %{{.*}} : index
+// DYN-NOT: arith.divsi
+// DYN-NOT: arith.remsi
+// DYN: arith.andi %[[J]], %c15 : index
+// DYN-NOT: arith.divsi
+// DYN-NOT: arith.remsi
+// DYN: memref.store
+// The zero-fill loop over columns [C, align(C, 16)) starts at the argument C, which may be
+// negative as far as the IR says: divsi/remsi are not floor operations there and must stay.
+// DYN: scf.for %[[F:.*]] = %arg3 to %{{.*}} step %c1 {
+// DYN-DAG: arith.remsi %[[F]], %c16 : index
+// DYN-DAG: arith.divsi %[[F]], %c16 : index
+// DYN: memref.store
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @k(%s: memref<?xf16>, %d: memref<?xf16>, %R: index, %C: index) {
+    %g = "layout.view"(%s, %R, %C) : (memref<?xf16>, index, index) -> !layout.tensor<f16, "gm", "ND", "(?,?)">
+    %b = "layout.view"(%d, %R, %C) : (memref<?xf16>, index, index) -> !layout.tensor<f16, "l1", "NZ", "(?,?)">
+    "layout.load"(%g, %b) : (!layout.tensor<f16, "gm", "ND", "(?,?)">, !layout.tensor<f16, "l1", "NZ", "(?,?)">) -> ()
+    return
+  }
+}
