@@ -107,6 +107,18 @@ irdl.dialect @ascendc {
     irdl.attributes { "params" = %params, "dyn_fields" = %dyn_fields, "notes" = %notes }
   }
 
+  // LoadDataWithTranspose(dst L0A/L0B, src L1, LoadData2dTransposeParams)  -- arch 2201, 8-bit, pipe MTE1
+  irdl.operation @load_data_with_transpose {
+    %dst = irdl.base @ascendc::@local
+    %src = irdl.base @ascendc::@local
+    %index = irdl.is index
+    %params = irdl.base "#builtin.dictionary"
+    %dyn_fields = irdl.base "#builtin.array"
+    %notes = irdl.base "#builtin.dictionary"
+    irdl.operands(dst: %dst, src: %src, dyn: variadic %index)
+    irdl.attributes { "params" = %params, "dyn_fields" = %dyn_fields, "notes" = %notes }
+  }
+
   // Mmad(c L0C, a L0A, b L0B, MmadParams)  -- pipe M
   irdl.operation @mmad {
     %c = irdl.base @ascendc::@local

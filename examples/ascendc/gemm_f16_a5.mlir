@@ -5,8 +5,9 @@
 // - L0A holds A in NZ (16 x C0 fractals, row-major inside, fractal columns outermost), not ZZ:
 //   L1 NZ -> L0A NZ is a plain fractal copy, LoadData with LoadData2DParamsV2
 //   (mStartPosition/kStartPosition/mStep/kStep/srcStride/dstStride, in fractals).
-// - LoadData2DParamsV2 has no transposing 16-bit L1 -> L0B path here, so B must already be ZN in
-//   L1: B is stored column-major (DN) in GM and DataCopy + Nd2NzParams moves it DN -> ZN (the
+// - Here B is stored column-major (DN), so it is already ZN in L1 (B in ND would go L1 NZ ->
+//   L0B ZN with LoadData2DParamsV2 ifTranspose, filecheck/ascendc/emit-transposing-loads.mlir):
+//   DataCopy + Nd2NzParams moves it DN -> ZN (the
 //   ND2NZ instruction on the transposed views: DN(K,N) is ND(N,K), ZN(K,N) is NZ(N,K)), then
 //   L1 ZN -> L0B ZN is again a plain fractal copy (LoadData2DParamsV2).
 // - Nd2NzParams has wider fields on 3510 (dValue uint32_t, srcDValue uint64_t).

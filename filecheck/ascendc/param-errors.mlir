@@ -84,12 +84,26 @@ module attributes {layout.target = #layout.target<"a2">} {
 
 // -----
 
-// 8-bit NZ → ZN needs LoadDataWithTranspose (two fractals merged), which is not emitted.
+// 8-bit NZ → ZN on a2 is LoadDataWithTranspose on 32×32 squares: an odd number of 16-row L1
+// fractals (K = 40) leaves half a square.
 module attributes {layout.target = #layout.target<"a2">} {
-  func.func @i8_transpose() {
+  func.func @i8_transpose_odd_k() {
+    %b1 = "layout.alloc"() : () -> !layout.tensor<i8, "l1", "NZ", "(40,32)">
+    %b0 = "layout.alloc"() : () -> !layout.tensor<i8, "l0b", "ZN", "(40,32)">
+    // expected-error@+1 {{the 32×32 squares need an even number of 16-element L1 fractals along rows}}
+    "layout.load"(%b1, %b0) : (!layout.tensor<i8, "l1", "NZ", "(40,32)">, !layout.tensor<i8, "l0b", "ZN", "(40,32)">) -> ()
+    return
+  }
+}
+
+// -----
+
+// 8-bit NZ → ZN on a5 (LoadData2DParamsV2 B8 transpose) is not emitted.
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @i8_transpose_a5() {
     %b1 = "layout.alloc"() : () -> !layout.tensor<i8, "l1", "NZ", "(32,32)">
     %b0 = "layout.alloc"() : () -> !layout.tensor<i8, "l0b", "ZN", "(32,32)">
-    // expected-error@+1 {{unsupported: NZ → ZN for i8 needs a transposing load that merges fractals (LoadDataWithTranspose)}}
+    // expected-error@+1 {{unsupported: NZ → ZN for i8 needs LoadData2DParamsV2 with ifTranspose on 8-bit squares (B8 mode), not emitted}}
     "layout.load"(%b1, %b0) : (!layout.tensor<i8, "l1", "NZ", "(32,32)">, !layout.tensor<i8, "l0b", "ZN", "(32,32)">) -> ()
     return
   }

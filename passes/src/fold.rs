@@ -30,31 +30,22 @@ use melior::{
         attribute::IntegerAttribute,
         block::BlockLike,
         operation::{OperationLike, WalkOrder, WalkResult},
-        r#type::TypeId,
         Location, OperationRef, Type, TypeLike, Value, ValueLike,
     },
-    pass::{create_external, ExternalPass, Pass},
+    pass::{ExternalPass, Pass},
 };
+
+use crate::external::{self, PassId};
 
 pub const ARGUMENT: &str = "layout-fold";
 pub const DESCRIPTION: &str =
     "Fold static layout facts: constant offsets, static tile/view/alloc types (via the layout algebra)";
 
-#[repr(align(8))]
-struct PassId;
-static PASS_ID: PassId = PassId;
+static PASS_ID: PassId = PassId::new();
 
 /// Creates the pass (it creates `arith.constant` ops, so `arith` is a dependent dialect).
 pub fn create() -> Pass {
-    create_external(
-        run,
-        TypeId::create(&PASS_ID),
-        "LayoutFold",
-        ARGUMENT,
-        DESCRIPTION,
-        "",
-        &[DialectHandle::arith()],
-    )
+    external::create(&PASS_ID, run, "LayoutFold", ARGUMENT, DESCRIPTION, &[DialectHandle::arith()])
 }
 
 fn run(root: OperationRef, _pass: ExternalPass) {

@@ -6,6 +6,7 @@
 //! Rust passes cannot be registered by name in MLIR's pass registry, so pipelines that mix them
 //! with upstream passes are assembled by `layout-opt` (see `tools/layout-opt/src/pipeline.rs`).
 
+pub mod external;
 pub mod fold;
 pub mod index_arith;
 pub mod ir;

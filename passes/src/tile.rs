@@ -96,18 +96,9 @@ mod tests {
     use super::*;
     use layout_dialect::tensor_layout::layout_strings;
 
-    fn ty(elem: &str, space: &str, layout: &str, origin: &str) -> TensorType {
-        TensorType {
-            elem: elem.into(),
-            space: space.into(),
-            layout: layout.into(),
-            origin: origin.into(),
-        }
-    }
-
     #[test]
     fn constant_and_dynamic_tiles() {
-        let parent = parent_layout(&ty("f16", "l1", "NZ", "(100,100)")).unwrap();
+        let parent = parent_layout(&TensorType::new("f16", "l1", "NZ", "(100,100)")).unwrap();
         let fixed = expected_tile(&parent, &[32, 48], &[Some(96), Some(96)]).unwrap();
         assert_eq!(
             layout_strings(&fixed),
@@ -129,10 +120,10 @@ mod tests {
 
     #[test]
     fn declared_types_are_checked_leaf_by_leaf() {
-        let parent = parent_layout(&ty("f16", "l1", "NZ", "(100,100)")).unwrap();
+        let parent = parent_layout(&TensorType::new("f16", "l1", "NZ", "(100,100)")).unwrap();
         let tile = expected_tile(&parent, &[32, 48], &[None, None]).unwrap();
         let declared = |l: &str, o: &str| {
-            ty("f16", "l1", l, o)
+            TensorType::new("f16", "l1", l, o)
                 .resolve_with_prefix("r")
                 .unwrap()
                 .layout
@@ -159,10 +150,10 @@ mod tests {
 
     #[test]
     fn offsets() {
-        let nz = ty("f16", "l1", "NZ", "(100,100)").resolve().unwrap();
+        let nz = TensorType::new("f16", "l1", "NZ", "(100,100)").resolve().unwrap();
         assert_eq!(constant_offset(&nz.layout, &[17, 33]), Ok(Some(3857)));
         // Row 0 of a row-major view with a dynamic row stride is still constant.
-        let nd = ty("f16", "gm", "ND", "(?,?)").resolve().unwrap();
+        let nd = TensorType::new("f16", "gm", "ND", "(?,?)").resolve().unwrap();
         assert_eq!(constant_offset(&nd.layout, &[0, 5]), Ok(Some(5)));
         assert_eq!(constant_offset(&nd.layout, &[1, 5]), Ok(None));
         assert!(constant_offset(&nz.layout, &[0, i64::MAX]).is_err());

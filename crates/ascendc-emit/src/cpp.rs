@@ -55,6 +55,12 @@ fn explain(kind: Kind, field: &str) -> &'static str {
         (LoadData2DV2, "srcStride") => "stride(src, k_out) / fractal, in 512 B",
         (LoadData2DV2, "dstStride") => "stride(dst, k_out) / fractal, in 512 B",
         (LoadData2DV2, "sid") => "stream id",
+        (LoadDataWithTranspose, "startIndex") => "first source square (two 16x32 fractals = 32x32, 1024 B)",
+        (LoadDataWithTranspose, "repeatTimes") => "squares per call: destination fractals along the 16-element mode / 2 (uint8_t, at most 255)",
+        (LoadDataWithTranspose, "srcStride") => "stride(src, other outer mode) / (2 fractals): source squares between repeats",
+        (LoadDataWithTranspose, "dstGap") => "2 * stride(dst, other outer mode) / fractal - 1: from one repeat's first fractal to the next",
+        (LoadDataWithTranspose, "dstFracGap") => "stride(dst, other outer mode) / fractal - 1: between the two halves of a transposed square",
+        (LoadDataWithTranspose, "addrMode") => "address mode 0 (increasing)",
         (Mmad, "m") => "valid rows of A and C (origin, not padded)",
         (Mmad, "n") => "valid columns of B and C (origin, not padded)",
         (Mmad, "k") => "valid reduction extent (origin, not padded)",
@@ -84,6 +90,7 @@ fn struct_fields(kind: Kind) -> &'static [&'static str] {
         Kind::DataCopy => &["blockCount", "blockLen", "srcStride", "dstStride"],
         Kind::LoadData2D => &["startIndex", "repeatTimes", "srcStride", "sid", "dstGap", "ifTranspose", "addrMode"],
         Kind::LoadData2DV2 => &["mStartPosition", "kStartPosition", "mStep", "kStep", "srcStride", "dstStride", "ifTranspose", "sid"],
+        Kind::LoadDataWithTranspose => &["startIndex", "repeatTimes", "srcStride", "dstGap", "dstFracGap", "addrMode"],
         Kind::Mmad => &["m", "n", "k", "unitFlag", "cmatrixSource", "cmatrixInitVal", "kDirectionAlign"],
         Kind::Fixpipe => &["nSize", "mSize", "srcStride", "dstStride", "reluEn", "quantPre", "deqScalar", "ndNum", "srcNdStride", "dstNdStride", "unitFlag"],
     }
@@ -157,6 +164,7 @@ impl Printer<'_> {
             Kind::DataCopyNd2Nz => "GM ND -> L1 NZ (MTE2)",
             Kind::DataCopy => "NZ -> NZ block copy",
             Kind::LoadData2D | Kind::LoadData2DV2 => "L1 -> L0 (MTE1)",
+            Kind::LoadDataWithTranspose => "L1 -> L0, 32x32 squares transposed (MTE1)",
             Kind::Mmad => "cube: C = A x B (M)",
             Kind::Fixpipe => "L0C NZ -> GM ND (FIX)",
         };
@@ -175,6 +183,10 @@ impl Printer<'_> {
             };
             let transposed = c.notes.iter().any(|(k, _)| k == "transposed");
             let why = match (*f, c.bools.get(*f)) {
+                ("ifTranspose", Some(true)) if c.kind == Kind::LoadData2DV2 => {
+                    "transpose each 16x16 fractal and the fractal grid: source fractal (m, k) -> destination m * dstStride + k"
+                }
+                ("dstStride", _) if c.kind == Kind::LoadData2DV2 && c.bools.get("ifTranspose") == Some(&true) => "stride(dst, m_out) / fractal, in 512 B (transposed grid)",
                 ("ifTranspose", Some(true)) => "transpose each 16x16 fractal: row-major (NZ) in, column-major (ZN) out",
                 ("ifTranspose", _) => "no transpose: both fractals have the same inner order",
                 ("cmatrixInitVal", Some(true)) => "C = A x B (overwrite L0C)",
@@ -200,6 +212,7 @@ impl Printer<'_> {
         let call = match c.kind {
             Kind::DataCopyNd2Nz | Kind::DataCopy => format!("AscendC::DataCopy({}, {}, {p});", args[0], args[1]),
             Kind::LoadData2D | Kind::LoadData2DV2 => format!("AscendC::LoadData({}, {}, {p});", args[0], args[1]),
+            Kind::LoadDataWithTranspose => format!("AscendC::LoadDataWithTranspose({}, {}, {p});", args[0], args[1]),
             Kind::Mmad => format!("AscendC::Mmad({}, {}, {}, {p});", args[0], args[1], args[2]),
             Kind::Fixpipe => {
                 let (d, s) = (&self.k.bufs[c.bufs[0]], &self.k.bufs[c.bufs[1]]);

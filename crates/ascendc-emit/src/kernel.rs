@@ -34,6 +34,7 @@ pub enum Kind {
     DataCopy,
     LoadData2D,
     LoadData2DV2,
+    LoadDataWithTranspose,
     Mmad,
     Fixpipe,
 }
@@ -45,6 +46,7 @@ impl Kind {
             "ascendc.data_copy" => Kind::DataCopy,
             "ascendc.load_data_2d" => Kind::LoadData2D,
             "ascendc.load_data_2d_v2" => Kind::LoadData2DV2,
+            "ascendc.load_data_with_transpose" => Kind::LoadDataWithTranspose,
             "ascendc.mmad" => Kind::Mmad,
             "ascendc.fixpipe" => Kind::Fixpipe,
             _ => return None,
@@ -58,6 +60,7 @@ impl Kind {
             Kind::DataCopy => "DataCopyParams",
             Kind::LoadData2D => "LoadData2DParams",
             Kind::LoadData2DV2 => "LoadData2DParamsV2",
+            Kind::LoadDataWithTranspose => "LoadData2dTransposeParams",
             Kind::Mmad => "MmadParams",
             Kind::Fixpipe => "FixpipeParamsV220",
         }
@@ -96,6 +99,14 @@ impl Kind {
                 ("dstStride", "i16"),
                 ("ifTranspose", "i8"),
                 ("sid", "i8"),
+            ],
+            Kind::LoadDataWithTranspose => &[
+                ("startIndex", "i16"),
+                ("repeatTimes", "i8"),
+                ("srcStride", "i16"),
+                ("dstGap", "i16"),
+                ("dstFracGap", "i16"),
+                ("addrMode", "i8"),
             ],
             Kind::Mmad => &[
                 ("m", "i16"),

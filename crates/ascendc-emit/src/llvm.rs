@@ -10,6 +10,7 @@
 //! | `DataCopy` + `DataCopyParams` | `int32_t ascendc_model_data_copy(void* dst, const void* src, const ascendc_model_data_copy_params*, uint32_t target)` |
 //! | `LoadData` + `LoadData2DParams` | `int32_t ascendc_model_load_data_2d(void*, const void*, uint32_t elem_bits, const ascendc_model_load_data_2d_params*, uint32_t)` |
 //! | `LoadData` + `LoadData2DParamsV2` | `int32_t ascendc_model_load_data_2d_v2(void*, const void*, uint32_t elem_bits, const ascendc_model_load_data_2d_params_v2*, uint32_t)` |
+//! | `LoadDataWithTranspose` + `LoadData2dTransposeParams` | `int32_t ascendc_model_load_data_with_transpose(void*, const void*, uint32_t elem_bits, const ascendc_model_load_data_2d_transpose_params*, uint32_t)` |
 //! | `Mmad` | `int32_t ascendc_model_mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, uint32_t c_dtype, const ascendc_model_mmad_params*, uint32_t)` |
 //! | `Fixpipe` (NZ2ND) | `int32_t ascendc_model_fixpipe_nz2nd(void* dst, const void* src, uint32_t dst_dtype, uint32_t src_dtype, const ascendc_model_fixpipe_params_v220*, uint32_t)` |
 //! | `SetFlag` / `WaitFlag` / `PipeBarrier` | `ascendc_model_set_flag(src_pipe, dst_pipe, id)`, `..._wait_flag`, `ascendc_model_pipe_barrier(pipe)` |
@@ -28,6 +29,7 @@ const DECLS: &str = r#"  llvm.func @ascendc_model_data_copy_nd2nz(!llvm.ptr, !ll
   llvm.func @ascendc_model_data_copy(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32) -> i32
   llvm.func @ascendc_model_load_data_2d(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
   llvm.func @ascendc_model_load_data_2d_v2(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_load_data_with_transpose(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
   llvm.func @ascendc_model_mmad(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
   llvm.func @ascendc_model_fixpipe_nz2nd(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
   llvm.func @ascendc_model_set_flag(i32, i32, i32)
@@ -229,11 +231,12 @@ impl Gen<'_> {
         let target = self.int(d, &Val::Const(self.target), "i32");
         let status = self.t();
         let (fname, args, tys) = match c.kind {
-            Kind::DataCopyNd2Nz | Kind::LoadData2D | Kind::LoadData2DV2 => {
+            Kind::DataCopyNd2Nz | Kind::LoadData2D | Kind::LoadData2DV2 | Kind::LoadDataWithTranspose => {
                 let bits = self.int(d, &Val::Const(elem_bytes(&elem(0))? * 8), "i32");
                 let f = match c.kind {
                     Kind::DataCopyNd2Nz => "data_copy_nd2nz",
                     Kind::LoadData2D => "load_data_2d",
+                    Kind::LoadDataWithTranspose => "load_data_with_transpose",
                     _ => "load_data_2d_v2",
                 };
                 (f, format!("{}, {}, {bits}, {sp}, {target}", ptrs[0], ptrs[1]), "(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32)")

@@ -244,9 +244,23 @@ fn gemm_f16_a2_aligned() {
 
 #[test]
 fn gemm_f16_a5_tails() {
-    // A5: no NZ → ZN transposing load to L0B in the model (LoadData2DParamsV2 without
-    // ifTranspose), so B comes from GM as DN → L1 ZN → L0B ZN.
+    // A5 with B column-major (DN) in GM → L1 ZN → L0B ZN (plain LoadData2DParamsV2).
     check_gemm("gemm_f16_a5", "a5", Gemm { m: 40, n: 24, k: 56, b_dn: true }, "f16", "f32", "f32");
+}
+
+#[test]
+fn gemm_f16_a5_nd_b_transposing_load() {
+    // A5: B row-major (ND) in GM → L1 NZ → L0B ZN with LoadData2DParamsV2 { ifTranspose = true }.
+    check_gemm("gemm_f16_a5_nd_b", "a5", Gemm { m: 40, n: 24, k: 56, b_dn: false }, "f16", "f32", "f32");
+    check_gemm("gemm_f16_a5_nd_b_aligned", "a5", Gemm { m: 32, n: 48, k: 64, b_dn: false }, "f16", "f32", "f32");
+}
+
+#[test]
+fn gemm_i8_a2_nd_b_load_data_with_transpose() {
+    // A2 i8: B ND in GM → L1 NZ (16x32 fractals) → L0B ZN (32x16) with LoadDataWithTranspose
+    // (32x32 squares). K has an even number of 16-row fractals and N of 16-column fractals.
+    check_gemm("gemm_i8_a2_nd_b", "a2", Gemm { m: 40, n: 24, k: 60, b_dn: false }, "i8", "i32", "i32");
+    check_gemm("gemm_i8_a2_nd_b_aligned", "a2", Gemm { m: 32, n: 64, k: 64, b_dn: false }, "i8", "i32", "i32");
 }
 
 #[test]
@@ -257,7 +271,7 @@ fn gemm_f16_to_f16_a2() {
 
 #[test]
 fn gemm_i8_a2() {
-    // i8: 8-bit transposing loads are not emitted, so B is DN in GM → ZN in L1.
+    // i8 with B DN in GM → ZN in L1 (no transpose; the ND case is below).
     check_gemm("gemm_i8_a2", "a2", Gemm { m: 40, n: 24, k: 70, b_dn: true }, "i8", "i32", "i32");
 }
 

@@ -9,7 +9,7 @@
 // to nearest even); AscendC::GlobalTensor / LocalTensor (pointer + element offset, operator[]
 // shifts); LocalMemAllocator<Hardware::L1|L0A|L0B|L0C> (bump allocation in static arenas with
 // the hardware alignment: 32 B, 512 B, 512 B, 64 B); the parameter structs Nd2NzParams,
-// DataCopyParams, LoadData2DParams, LoadData2DParamsV2, MmadParams, FixpipeParamsV220 (field
+// DataCopyParams, LoadData2DParams, LoadData2DParamsV2, LoadData2dTransposeParams, MmadParams, FixpipeParamsV220 (field
 // order of the AscendC constructors); DataCopy, LoadData, Mmad, Fixpipe (CFG_ROW_MAJOR = NZ2ND);
 // SetFlag / WaitFlag / PipeBarrier as no-ops; InitSocState, GetBlockIdx (0).
 //
@@ -191,6 +191,16 @@ struct LoadData2DParamsV2 : ascendc_model_load_data_2d_params_v2 {
     }
 };
 
+struct LoadData2dTransposeParams : ascendc_model_load_data_2d_transpose_params {
+    LoadData2dTransposeParams() : ascendc_model_load_data_2d_transpose_params{} {}
+    template <class A, class B, class C, class D, class E, class F>
+    LoadData2dTransposeParams(A startIndex_, B repeatTimes_, C srcStride_, D dstGap_, E dstFracGap_, F addrMode_)
+        : ascendc_model_load_data_2d_transpose_params{} {
+        startIndex = startIndex_; repeatTimes = repeatTimes_; srcStride = srcStride_; dstGap = dstGap_;
+        dstFracGap = dstFracGap_; addrMode = addrMode_;
+    }
+};
+
 struct MmadParams : ascendc_model_mmad_params {
     MmadParams() : ascendc_model_mmad_params{} { cmatrixInitVal = true; }
     template <class A, class B, class C>
@@ -254,6 +264,10 @@ template <class T> __aicore__ inline void LoadData(const LocalTensor<T>& dst, co
 }
 template <class T> __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParamsV2& p) {
     model::Check(ascendc_model::load_data_2d_v2(dst.GetPhyAddr(), src.GetPhyAddr(), model::Bits<T>(), p, model::Target()));
+}
+template <class T>
+__aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2dTransposeParams& p) {
+    model::Check(ascendc_model::load_data_with_transpose(dst.GetPhyAddr(), src.GetPhyAddr(), model::Bits<T>(), p, model::Target()));
 }
 template <class T, class U, class S>
 __aicore__ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const MmadParams& p) {

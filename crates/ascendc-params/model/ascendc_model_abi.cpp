@@ -33,6 +33,12 @@ int32_t ascendc_model_load_data_2d_v2(void* dst, const void* src, uint32_t elem_
     return ascendc_model::load_data_2d_v2(dst, src, elem_bits, *p, target);
 }
 
+int32_t ascendc_model_load_data_with_transpose(void* dst, const void* src, uint32_t elem_bits,
+                                               const ascendc_model_load_data_2d_transpose_params* p, uint32_t target) {
+    if (!p) return null_params("LoadDataWithTranspose: null params");
+    return ascendc_model::load_data_with_transpose(dst, src, elem_bits, *p, target);
+}
+
 int32_t ascendc_model_mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, uint32_t c_dtype, const ascendc_model_mmad_params* p,
                            uint32_t target) {
     if (!p) return null_params("Mmad: null params");

@@ -95,6 +95,18 @@ typedef struct ascendc_model_load_data_2d_params_v2 {
     uint8_t sid;
 } ascendc_model_load_data_2d_params_v2;
 
+/* AscendC LoadData2dTransposeParams (LoadDataWithTranspose, arch 2201) {startIndex, repeatTimes,
+ * srcStride, dstGap, dstFracGap, addrMode}: startIndex/srcStride in squares (two 512-byte
+ * fractals for 8-bit types), dstGap/dstFracGap in 512-byte fractals. */
+typedef struct ascendc_model_load_data_2d_transpose_params {
+    uint16_t startIndex;
+    uint8_t repeatTimes;
+    uint16_t srcStride;
+    uint16_t dstGap;
+    uint16_t dstFracGap;
+    uint8_t addrMode;
+} ascendc_model_load_data_2d_transpose_params;
+
 /* AscendC MmadParams. cmatrixInitVal: true = C starts at 0 (overwrite), false = accumulate
  * into L0C (cmatrixSource false). */
 typedef struct ascendc_model_mmad_params {
@@ -142,6 +154,9 @@ int32_t ascendc_model_load_data_2d(void* dst, const void* src, uint32_t elem_bit
 /* L1 -> L0A/L0B LoadData with LoadData2DParamsV2 (arch 3510). */
 int32_t ascendc_model_load_data_2d_v2(void* dst, const void* src, uint32_t elem_bits,
                                       const ascendc_model_load_data_2d_params_v2* p, uint32_t target);
+/* L1 -> L0A/L0B LoadDataWithTranspose with LoadData2dTransposeParams (8-bit: 32x32 squares). */
+int32_t ascendc_model_load_data_with_transpose(void* dst, const void* src, uint32_t elem_bits,
+                                               const ascendc_model_load_data_2d_transpose_params* p, uint32_t target);
 /* Mmad: c (L0C, NZ 16x16) = / += a (L0A: ZZ on 2201, NZ on 3510) x b (L0B, ZN).
  * ab_dtype: F16, BF16, F32 (c F32) or I8 (c I32). */
 int32_t ascendc_model_mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, uint32_t c_dtype,

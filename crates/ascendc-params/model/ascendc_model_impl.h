@@ -16,6 +16,27 @@
 //   (8-bit and 32-bit transposes are LoadDataWithTranspose on hardware: not modelled).
 // * LoadData2DParamsV2 (3510): for kk < kStep, mm < mStep: fractal
 //   (kStartPosition+kk)*srcStride + mStartPosition+mm -> kk*dstStride + mm (no transpose).
+//   With ifTranspose (16-bit types only here): the same source fractal, transposed as a 16x16
+//   matrix, goes to mm*dstStride + kk, i.e. the grid of fractals is transposed too.
+//   Source: catlass hicann/catlass include/catlass/gemm/tile/ascend950/copy_l1_to_l0b.hpp
+//   (zN -> nZ, not B8): mStartPosition = row/16, kStartPosition = col/C0, mStep = K fractals,
+//   kStep = N fractals, srcStride = zN column-block stride / fractal, dstStride = nZ **row**-block
+//   stride / fractal, ifTranspose = true. The destination index mm*dstStride + kk is our
+//   interpretation: it is the only one under which those parameters produce an nZ tile (the
+//   AscendC docs describe the fields but not the transposed addressing).
+// * LoadDataWithTranspose + LoadData2dTransposeParams (2201), 8-bit: iteration i < repeatTimes
+//   reads the 1024-B "square" (two consecutive 16x32 fractals = one 32x32 row-major matrix S)
+//   at square index startIndex + i*srcStride, transposes it (T[r][c] = S[c][r]) and writes
+//   T's rows 0..15 as fractal f = i*(dstGap+1) and rows 16..31 as fractal f + 1 + dstFracGap
+//   (512-B units). 16-bit: one 16x16 fractal per iteration (as LoadData2D transpose), dstFracGap
+//   unused. Source: AscendC docs "LoadDataWithTranspose" (cannmirror/asc-devkit
+//   docs/api/context/c_api/cube_datamove/asc_copy_l12l0b_trans.md; hiascend
+//   atlasascendc_api_07_0239): "2 consecutive 16x32 fractals are merged into one 32x32 square,
+//   transposed, split into 2 16x32 fractals"; srcStride in units of the square; dstGap = gap from
+//   the end of one iteration's first fractal to the next iteration's first fractal; dstFracGap =
+//   gap between the two fractals of one iteration (both in 512 B). Which half of T is the "first"
+//   fractal (rows 0..15) is our interpretation. 32-bit (two 16x8 fractals side by side) is not
+//   modelled.
 // * Mmad: C[i][j] (=|+=) sum_{kk<k} A[i][kk]*B[kk][j] for i<m, j<n (real sizes), A read in
 //   ZZ (2201) or NZ (3510) with K1 = ceil(k/C0), M1 = ceil(m/16); B in ZN with N1 = ceil(n/16);
 //   C in L0C NZ (16x16 fractals, M1 row fractals per column block). f16/bf16/f32 -> f32
@@ -188,16 +209,40 @@ inline int32_t load_data_2d_v2(void* dst, const void* src, uint32_t elem_bits, c
                                uint32_t target) {
     if (target != ASCENDC_MODEL_ARCH_A5) return fail(ASCENDC_MODEL_E_INVALID, "LoadData(LoadData2DParamsV2) exists on arch 3510 only");
     if (!valid_bits(elem_bits)) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "LoadData(LoadData2DParamsV2): element size must be 8, 16 or 32 bits");
-    if (p.ifTranspose) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "LoadData(LoadData2DParamsV2): ifTranspose is not modelled");
+    if (p.ifTranspose && elem_bits != 16)
+        return fail(ASCENDC_MODEL_E_UNSUPPORTED, "LoadData(LoadData2DParamsV2): ifTranspose is modelled for 16-bit types only");
     if (p.srcStride < 0) return fail(ASCENDC_MODEL_E_INVALID, "LoadData(LoadData2DParamsV2): negative srcStride");
     uint8_t* d = static_cast<uint8_t*>(dst);
     const uint8_t* s = static_cast<const uint8_t*>(src);
     for (uint64_t kk = 0; kk < p.kStep; ++kk)
         for (uint64_t mm = 0; mm < p.mStep; ++mm) {
             const uint64_t sf = ((uint64_t)p.kStartPosition + kk) * (uint64_t)p.srcStride + p.mStartPosition + mm;
-            const uint64_t df = kk * p.dstStride + mm;
-            std::memcpy(d + df * FRACTAL_BYTES, s + sf * FRACTAL_BYTES, FRACTAL_BYTES);
+            const uint64_t df = p.ifTranspose ? mm * (uint64_t)p.dstStride + kk : kk * (uint64_t)p.dstStride + mm;
+            copy_fractal(d + df * FRACTAL_BYTES, s + sf * FRACTAL_BYTES, elem_bits, p.ifTranspose);
         }
+    return ASCENDC_MODEL_OK;
+}
+
+inline int32_t load_data_with_transpose(void* dst, const void* src, uint32_t elem_bits, const ascendc_model_load_data_2d_transpose_params& p,
+                                        uint32_t target) {
+    if (!valid_target(target)) return fail(ASCENDC_MODEL_E_INVALID, "LoadDataWithTranspose: unknown target");
+    if (elem_bits != 8 && elem_bits != 16)
+        return fail(ASCENDC_MODEL_E_UNSUPPORTED, "LoadDataWithTranspose: modelled for 8-bit and 16-bit types only");
+    if (p.addrMode != 0) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "LoadDataWithTranspose: only addrMode 0 is modelled");
+    uint8_t* d = static_cast<uint8_t*>(dst);
+    const uint8_t* s = static_cast<const uint8_t*>(src);
+    const uint64_t square = elem_bits == 8 ? 2 * FRACTAL_BYTES : FRACTAL_BYTES;
+    for (uint64_t i = 0; i < p.repeatTimes; ++i) {
+        const uint8_t* sq = s + ((uint64_t)p.startIndex + i * p.srcStride) * square;
+        uint8_t* first = d + i * ((uint64_t)p.dstGap + 1) * FRACTAL_BYTES;
+        if (elem_bits == 16) {
+            copy_fractal(first, sq, 16, true);
+            continue;
+        }
+        uint8_t* second = first + (1 + (uint64_t)p.dstFracGap) * FRACTAL_BYTES;
+        for (uint64_t r = 0; r < 32; ++r)  // row r of T = column r of S
+            for (uint64_t c = 0; c < 32; ++c) (r < 16 ? first + r * 32 : second + (r - 16) * 32)[c] = sq[c * 32 + r];
+    }
     return ASCENDC_MODEL_OK;
 }
 

@@ -72,7 +72,17 @@ fn footprints(intr: &Intrinsic<i64>, types: &[ElementType]) -> Vec<i64> {
             if p.m_step == 0 || p.k_step == 0 {
                 return vec![0, 0];
             }
-            vec![((p.k_step - 1) * p.dst_stride + p.m_step) * 512, ((p.k_start_position + p.k_step - 1) * p.src_stride + p.m_start_position + p.m_step) * 512]
+            // with ifTranspose fractal (m, k) goes to m·dstStride + k
+            let dst = if p.if_transpose { (p.m_step - 1) * p.dst_stride + p.k_step } else { (p.k_step - 1) * p.dst_stride + p.m_step };
+            vec![dst * 512, ((p.k_start_position + p.k_step - 1) * p.src_stride + p.m_start_position + p.m_step) * 512]
+        }
+        Intrinsic::LoadDataWithTranspose(p) => {
+            if p.repeat_times == 0 {
+                return vec![0, 0];
+            }
+            // 8-bit: squares of two fractals, two destination fractals per iteration.
+            let (square, second) = if eb(0) == 1 { (1024, 1 + p.dst_frac_gap) } else { (512, 0) };
+            vec![((p.repeat_times - 1) * (p.dst_gap + 1) + second + 1) * 512, (p.start_index + (p.repeat_times - 1) * p.src_stride + 1) * square]
         }
         Intrinsic::Mmad(p) => {
             let c0 = 32 / eb(1);
@@ -123,6 +133,7 @@ pub fn execute(instr: &Instr<i64>, dst: &mut [u8], srcs: &[&[u8]], types: &[Elem
                 Intrinsic::DataCopy(p) => ffi::ascendc_model_data_copy(d, s0, &p.to_c()?, arch),
                 Intrinsic::LoadData2D(p) => ffi::ascendc_model_load_data_2d(d, s0, bits, &p.to_c()?, arch),
                 Intrinsic::LoadData2DV2(p) => ffi::ascendc_model_load_data_2d_v2(d, s0, bits, &p.to_c()?, arch),
+                Intrinsic::LoadDataWithTranspose(p) => ffi::ascendc_model_load_data_with_transpose(d, s0, bits, &p.to_c()?, arch),
                 Intrinsic::Mmad(p) => {
                     let s1 = srcs[1][starts[2]..].as_ptr() as *const c_void;
                     ffi::ascendc_model_mmad(d, s0, s1, code(types[1])?, code(types[0])?, &p.to_c()?, arch)

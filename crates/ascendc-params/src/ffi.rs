@@ -10,7 +10,7 @@ use std::ffi::{c_char, c_void, CStr};
 use crate::data_copy::{DataCopyParams, Nd2NzParams};
 use crate::error::{ParamError, Result};
 use crate::fixpipe::FixpipeParamsV220;
-use crate::load_data::{LoadData2DParams, LoadData2DParamsV2};
+use crate::load_data::{LoadData2DParams, LoadData2DParamsV2, LoadData2dTransposeParams};
 use crate::mmad::MmadParams;
 
 /// `ascendc_model_nd2nz_params` (3510 widths).
@@ -68,6 +68,19 @@ pub struct CLoadData2DParamsV2 {
     pub sid: u8,
 }
 
+/// `ascendc_model_load_data_2d_transpose_params`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[allow(non_snake_case)]
+pub struct CLoadData2dTransposeParams {
+    pub startIndex: u16,
+    pub repeatTimes: u8,
+    pub srcStride: u16,
+    pub dstGap: u16,
+    pub dstFracGap: u16,
+    pub addrMode: u8,
+}
+
 /// `ascendc_model_mmad_params`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -120,6 +133,7 @@ extern "C" {
     pub fn ascendc_model_data_copy(dst: *mut c_void, src: *const c_void, p: *const CDataCopyParams, target: u32) -> i32;
     pub fn ascendc_model_load_data_2d(dst: *mut c_void, src: *const c_void, elem_bits: u32, p: *const CLoadData2DParams, target: u32) -> i32;
     pub fn ascendc_model_load_data_2d_v2(dst: *mut c_void, src: *const c_void, elem_bits: u32, p: *const CLoadData2DParamsV2, target: u32) -> i32;
+    pub fn ascendc_model_load_data_with_transpose(dst: *mut c_void, src: *const c_void, elem_bits: u32, p: *const CLoadData2dTransposeParams, target: u32) -> i32;
     pub fn ascendc_model_mmad(c: *mut c_void, a: *const c_void, b: *const c_void, ab_dtype: u32, c_dtype: u32, p: *const CMmadParams, target: u32) -> i32;
     pub fn ascendc_model_fixpipe_nz2nd(dst: *mut c_void, src: *const c_void, dst_dtype: u32, src_dtype: u32, p: *const CFixpipeParamsV220, target: u32) -> i32;
     pub fn ascendc_model_set_flag(src_pipe: u32, dst_pipe: u32, event_id: u32);
@@ -135,6 +149,7 @@ pub fn c_abi_symbols() -> Vec<(&'static str, *const c_void)> {
         ("ascendc_model_data_copy", ascendc_model_data_copy as *const c_void),
         ("ascendc_model_load_data_2d", ascendc_model_load_data_2d as *const c_void),
         ("ascendc_model_load_data_2d_v2", ascendc_model_load_data_2d_v2 as *const c_void),
+        ("ascendc_model_load_data_with_transpose", ascendc_model_load_data_with_transpose as *const c_void),
         ("ascendc_model_mmad", ascendc_model_mmad as *const c_void),
         ("ascendc_model_fixpipe_nz2nd", ascendc_model_fixpipe_nz2nd as *const c_void),
         ("ascendc_model_set_flag", ascendc_model_set_flag as *const c_void),
@@ -222,6 +237,20 @@ impl LoadData2DParamsV2<i64> {
             dstStride: conv!(I, "dstStride", &self.dst_stride, u16),
             ifTranspose: self.if_transpose,
             sid: conv!(I, "sid", &self.sid, u8),
+        })
+    }
+}
+
+impl LoadData2dTransposeParams<i64> {
+    pub fn to_c(&self) -> Result<CLoadData2dTransposeParams> {
+        const I: &str = "LoadDataWithTranspose(LoadData2dTransposeParams)";
+        Ok(CLoadData2dTransposeParams {
+            startIndex: conv!(I, "startIndex", &self.start_index, u16),
+            repeatTimes: conv!(I, "repeatTimes", &self.repeat_times, u8),
+            srcStride: conv!(I, "srcStride", &self.src_stride, u16),
+            dstGap: conv!(I, "dstGap", &self.dst_gap, u16),
+            dstFracGap: conv!(I, "dstFracGap", &self.dst_frac_gap, u16),
+            addrMode: conv!(I, "addrMode", &self.addr_mode, u8),
         })
     }
 }

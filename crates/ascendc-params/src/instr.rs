@@ -3,7 +3,7 @@
 use crate::data_copy::{DataCopyParams, Nd2NzParams};
 use crate::field::Assumption;
 use crate::fixpipe::FixpipeParamsV220;
-use crate::load_data::{LoadData2DParams, LoadData2DParamsV2};
+use crate::load_data::{LoadData2DParams, LoadData2DParamsV2, LoadData2dTransposeParams};
 use crate::mmad::MmadParams;
 use crate::target::Buffer;
 
@@ -18,6 +18,8 @@ pub enum Intrinsic<V> {
     LoadData2D(LoadData2DParams<V>),
     /// `LoadData(dst L0A/L0B, src L1, LoadData2DParamsV2)` (arch 3510).
     LoadData2DV2(LoadData2DParamsV2<V>),
+    /// `LoadDataWithTranspose(dst L0A/L0B, src L1, LoadData2dTransposeParams)` (arch 2201, 8-bit).
+    LoadDataWithTranspose(LoadData2dTransposeParams<V>),
     /// `Mmad(c L0C, a L0A, b L0B, MmadParams)`.
     Mmad(MmadParams<V>),
     /// `Fixpipe<Dst, Src, CFG_ROW_MAJOR>(dst GM, src L0C, FixpipeParamsV220)` (NZ2ND).
@@ -30,6 +32,7 @@ impl<V> Intrinsic<V> {
         match self {
             Intrinsic::DataCopyNd2Nz(_) | Intrinsic::DataCopy(_) => "DataCopy",
             Intrinsic::LoadData2D(_) | Intrinsic::LoadData2DV2(_) => "LoadData",
+            Intrinsic::LoadDataWithTranspose(_) => "LoadDataWithTranspose",
             Intrinsic::Mmad(_) => "Mmad",
             Intrinsic::FixpipeNz2Nd(_) => "Fixpipe",
         }

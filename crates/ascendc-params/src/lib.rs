@@ -16,7 +16,7 @@
 //! | [`gm_nd_to_l1_nz`] | `DataCopy` + [`Nd2NzParams`] | GM ND → L1 NZ; GM DN → L1 ZN |
 //! | [`copy_nz_to_nz`] | `DataCopy` + [`DataCopyParams`] | NZ → NZ |
 //! | [`l1_to_l0a`] | `LoadData` + [`LoadData2DParams`] (A2) / [`LoadData2DParamsV2`] (A5) | L1 NZ (ZN, 16-bit) → L0A ZZ (A2) / NZ (A5) |
-//! | [`l1_to_l0b`] | same | L1 NZ (16-bit, transposed) or ZN → L0B ZN |
+//! | [`l1_to_l0b`] | same; A2 8-bit transposes: `LoadDataWithTranspose` + [`LoadData2dTransposeParams`] | L1 NZ (transposed: 16-bit both targets, 8-bit A2) or ZN → L0B ZN |
 //! | [`mmad`] | `Mmad` + [`MmadParams`] | L0A × L0B → L0C |
 //! | [`l0c_to_gm_nd`] | `Fixpipe<.., CFG_ROW_MAJOR>` + [`FixpipeParamsV220`] | L0C NZ → GM ND |
 //!
@@ -57,7 +57,7 @@ pub use error::{ParamError, Result};
 pub use field::{Assumption, CType, FieldSpec, Requirement};
 pub use fixpipe::{l0c_to_gm_nd, FixpipeParamsV220, QuantMode};
 pub use instr::{Access, Derived, Instr, Intrinsic};
-pub use load_data::{l1_to_l0, l1_to_l0a, l1_to_l0b, LoadData2DParams, LoadData2DParamsV2, MAX_REPEAT};
+pub use load_data::{l1_to_l0, l1_to_l0a, l1_to_l0b, LoadData2DParams, LoadData2DParamsV2, LoadData2dTransposeParams, MAX_REPEAT};
 pub use mmad::{mmad, MmadParams};
 pub use operand::{transposed, Operand};
 pub use target::{Buffer, Target};

@@ -96,6 +96,49 @@ impl<V> LoadData2DParamsV2<V> {
     }
 }
 
+/// AscendC `LoadData2dTransposeParams` (`LoadDataWithTranspose`, arch 2201) {startIndex
+/// `uint16_t`, repeatTimes `uint8_t`, srcStride `uint16_t`, dstGap `uint16_t`, dstFracGap
+/// `uint16_t`, addrMode `uint8_t`}. For 8-bit types iteration r (< repeatTimes) reads the
+/// 32×32 "square" made of two consecutive 16×32 source fractals at square index
+/// `startIndex + r·srcStride` (unit: the square, 1024 B), transposes it, and writes its two
+/// halves as the 512-B fractals `f = r·(dstGap + 1)` and `f + 1 + dstFracGap` (AscendC docs,
+/// `LoadDataWithTranspose`; the model documents the exact interpretation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadData2dTransposeParams<V = i64> {
+    pub start_index: V,
+    pub repeat_times: V,
+    pub src_stride: V,
+    pub dst_gap: V,
+    pub dst_frac_gap: V,
+    pub addr_mode: V,
+}
+
+impl<V> LoadData2dTransposeParams<V> {
+    /// Integer fields `(AscendC name, value)` in constructor order.
+    pub fn fields(&self) -> [(&'static str, &V); 6] {
+        [
+            ("startIndex", &self.start_index),
+            ("repeatTimes", &self.repeat_times),
+            ("srcStride", &self.src_stride),
+            ("dstGap", &self.dst_gap),
+            ("dstFracGap", &self.dst_frac_gap),
+            ("addrMode", &self.addr_mode),
+        ]
+    }
+
+    pub fn specs() -> [FieldSpec; 6] {
+        use CType::*;
+        [
+            FieldSpec::full("startIndex", U16),
+            FieldSpec::full("repeatTimes", U8),
+            FieldSpec::full("srcStride", U16),
+            FieldSpec::full("dstGap", U16),
+            FieldSpec::full("dstFracGap", U16),
+            FieldSpec::full("addrMode", U8),
+        ]
+    }
+}
+
 /// Fractals per `LoadData2DParams` call (`repeatTimes` is `uint8_t`).
 pub const MAX_REPEAT: i64 = 255;
 
@@ -106,9 +149,10 @@ pub fn l1_to_l0a<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: Eleme
     l1_to_l0(src, dst, dtype, target, Buffer::L0A)
 }
 
-/// L1 → L0B (ZN on both targets). A2: NZ → ZN with `ifTranspose` per fractal (16-bit types;
-/// 8/32-bit need `LoadDataWithTranspose`, unsupported: load B as DN → L1 ZN instead), ZN → ZN
-/// without; A5: ZN → ZN with `LoadData2DParamsV2`.
+/// L1 → L0B (ZN on both targets). A2: NZ → ZN with `ifTranspose` per fractal (16-bit types),
+/// 8-bit with `LoadDataWithTranspose` (squares of two fractals, see `transpose_b8_a2`), ZN → ZN without; A5: ZN → ZN
+/// with `LoadData2DParamsV2`, NZ → ZN with its `ifTranspose` (16-bit). 32-bit transposes (both
+/// targets) and 8-bit ones on A5 are `Unsupported`: load B as DN → L1 ZN instead.
 pub fn l1_to_l0b<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: ElementType, target: Target) -> Result<Derived<V>> {
     l1_to_l0(src, dst, dtype, target, Buffer::L0B)
 }
@@ -121,10 +165,13 @@ pub fn l1_to_l0b<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: Eleme
 ///   `srcStride = stride(src, c_out)/F`, `dstGap = stride(dst, c_out)/F − 1`, `ifTranspose` =
 ///   the inner orders differ (row-major NZ/ZZ vs column-major ZN); more than 255 fractals per row
 ///   are split into calls of at most 255.
-/// * **A5** (`LoadData2DParamsV2`, no transpose): the outer mode with stride `F` in the
+/// * **A5** (`LoadData2DParamsV2`), no transpose: the outer mode with stride `F` in the
 ///   destination is the "m" direction, the other one "k": `mStep`/`kStep` = their fractal counts,
 ///   `srcStride`/`dstStride` = the k-mode strides / F, start positions = source coordinate /
-///   inner extents.
+///   inner extents. With `ifTranspose` (16-bit, catlass ascend950 zN → nZ): "m" is the outer
+///   mode with stride F in the **source**; the destination fractal (m, k) is at
+///   `m·dstStride + k`, so `dstStride` = the destination's m-mode stride / F and its k mode must
+///   have stride F (NZ(K,N) → ZN(K,N): mStep = K1, kStep = N1, srcStride = K1, dstStride = N1).
 ///
 /// The source coordinate must be fractal aligned; addresses are checked against 512 B.
 pub fn l1_to_l0<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: ElementType, target: Target, buffer: Buffer) -> Result<Derived<V>> {
@@ -150,15 +197,21 @@ pub fn l1_to_l0<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: Elemen
         return Err(ParamError::Layout { instr, detail: format!("fractals must hold {frac} elements (512 B)") });
     }
     let transpose = s.inner_row_major() != d.inner_row_major();
+    if transpose && dtype.bits() == 8 && target == Target::A2 {
+        return transpose_b8_a2(src, dst, &s, &d, dtype, buffer);
+    }
     // Same fractal grid: inner (rows, cols) extents equal, else two fractals merge (8/32-bit
-    // transposes: LoadDataWithTranspose / LoadData3DV2, not emitted).
+    // transposes: LoadDataWithTranspose on A2 for 8-bit, handled above; LoadData3DV2 for
+    // 32-bit and the B8/B4 V2 transposes of A5 are not emitted).
     if s.shape[0] != d.shape[0] || s.shape[2] != d.shape[2] || (transpose && dtype.bits() != 16) {
+        let how = match (target, dtype.bits()) {
+            (Target::A2, 32) => "LoadData3DV2 (LoadData3DParamsV2 with enTranspose), not emitted",
+            (Target::A5, 8) => "LoadData2DParamsV2 with ifTranspose on 8-bit squares (B8 mode), not emitted",
+            _ => "a transposing load that merges fractals, not emitted",
+        };
         return Err(ParamError::Unsupported {
             instr,
-            detail: format!(
-                "{} → {} for {dtype} needs a transposing load that merges fractals (LoadDataWithTranspose); load the operand in the destination's order instead",
-                s.pattern, d.pattern
-            ),
+            detail: format!("{} → {} for {dtype} needs {how}; load the operand in the destination's order instead", s.pattern, d.pattern),
         });
     }
     let mut ck = Checker::new(instr);
@@ -201,24 +254,28 @@ pub fn l1_to_l0<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: Elemen
             }
         }
         Target::A5 => {
-            if transpose {
-                return Err(ParamError::Unsupported {
-                    instr,
-                    detail: format!("{} → {} needs LoadData2DParamsV2 with ifTranspose, not emitted yet; load the operand as {} in L1", s.pattern, d.pattern, d.pattern),
-                });
-            }
-            // The contiguous outer mode ("m"): stride F in the destination, and in the source.
-            let m_mode = if d.stride[1].is_constant(frac) { 0 } else if d.stride[3].is_constant(frac) { 1 } else {
+            // The "m" direction: the outer mode with stride F (contiguous fractals) in the
+            // source; without transpose also in the destination, with transpose the
+            // destination's fractal (m, k) is at m·dstStride + k, so its k mode has stride F.
+            let m_mode = if transpose {
+                if s.stride[1].is_constant(frac) { 0 } else if s.stride[3].is_constant(frac) { 1 } else {
+                    return Err(ParamError::Layout { instr, detail: format!("no outer mode of the source {} has the fractal stride {frac}", src.layout) });
+                }
+            } else if d.stride[1].is_constant(frac) { 0 } else if d.stride[3].is_constant(frac) { 1 } else {
                 return Err(ParamError::Layout { instr, detail: format!("no outer mode of the destination {} has the fractal stride {frac}", dst.layout) });
             };
             let (mi, ki) = if m_mode == 0 { (1, 3) } else { (3, 1) };
-            ck.equal("source m stride", &s.stride[mi], &V::constant(frac), || format!("source {} must have contiguous fractals along the destination's m mode", src.layout))?;
+            if transpose {
+                ck.equal("destination k stride", &d.stride[ki], &V::constant(frac), || format!("destination {} must have contiguous fractals along the source's k mode", dst.layout))?;
+            } else {
+                ck.equal("source m stride", &s.stride[mi], &V::constant(frac), || format!("source {} must have contiguous fractals along the destination's m mode", src.layout))?;
+            }
             let specs = LoadData2DParamsV2::<V>::specs();
             let (sr, sc) = (&src.coord[m_mode], &src.coord[1 - m_mode]);
             let m_start = sr.floor_div(&s.shape[mi - 1])?;
             let k_start = sc.floor_div(&s.shape[ki - 1])?;
             let src_stride = ck_div(&mut ck, "srcStride", &s.stride[ki], frac)?;
-            let dst_stride = ck_div(&mut ck, "dstStride", &d.stride[ki], frac)?;
+            let dst_stride = ck_div(&mut ck, "dstStride", &d.stride[if transpose { mi } else { ki }], frac)?;
             let p = LoadData2DParamsV2 {
                 m_start_position: ck.field(specs[0], m_start)?,
                 k_start_position: ck.field(specs[1], k_start)?,
@@ -226,7 +283,7 @@ pub fn l1_to_l0<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: Elemen
                 k_step: ck.field(specs[3], d.shape[ki].clone())?,
                 src_stride: ck.field(specs[4], src_stride)?,
                 dst_stride: ck.field(specs[5], dst_stride)?,
-                if_transpose: false,
+                if_transpose: transpose,
                 sid: ck.field(specs[6], zero.clone())?,
             };
             instrs.push(Instr {
@@ -240,6 +297,91 @@ pub fn l1_to_l0<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: Elemen
     for ins in &instrs {
         ck.aligned("dst", buffer, &dst.base_bytes, &ins.dst.offset, &ins.dst.step, eb)?;
         ck.aligned("src", Buffer::L1, &src.base_bytes, &ins.srcs[0].offset, &ins.srcs[0].step, eb)?;
+    }
+    Ok(Derived { instrs, assumptions: ck.assumptions })
+}
+
+/// A2, 8-bit, inner orders differ (L1 NZ → L0B ZN, L1 ZN → L0A ZZ): `LoadDataWithTranspose`.
+///
+/// The "pair" mode `pm` is the logical mode along which a source fractal has 16 elements (rows
+/// for NZ, columns for ZN), the other one `om` has 32. Two source fractals consecutive along
+/// `pm` (outer stride F) form the 32×32 square `S[pm][om]`; its transpose is `T[om][pm]`, whose
+/// rows 0..15 / 16..31 are the destination fractals (p, 2q) / (p, 2q + 1) in (pm, om) fractal
+/// coordinates (destination inner extents 32 along pm, 16 along om). So, with `D_*`/`S_*` the
+/// outer strides: `dstFracGap = D_om/F − 1`, `dstGap = 2·D_om/F − 1`, `srcStride = S_om/(2F)`
+/// (squares), `repeatTimes = (destination fractals along om)/2`, one call per square row p
+/// (destination step `D_pm`, source step `2·S_pm`). Requires an even number of source
+/// fractals along pm equal to twice the destination's (L1 padded to 32 along pm) and an even
+/// number of destination fractals along om (padded to 32), else the second half of the last
+/// square would land outside the tile.
+fn transpose_b8_a2<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, s: &Fractal<V>, d: &Fractal<V>, dtype: ElementType, buffer: Buffer) -> Result<Derived<V>> {
+    const INSTR: &str = "LoadDataWithTranspose(LoadData2dTransposeParams)";
+    let frac = 512;
+    // pm: the source's 16-element inner mode (0 = rows, 1 = columns).
+    let pm = if s.shape[0].is_constant(16) { 0 } else { 1 };
+    let (spi, soi) = if pm == 0 { (1, 3) } else { (3, 1) };
+    if !s.shape[2 * pm].is_constant(16) || !s.shape[2 * (1 - pm)].is_constant(32) || !d.shape[2 * pm].is_constant(32) || !d.shape[2 * (1 - pm)].is_constant(16) {
+        return Err(ParamError::Layout { instr: INSTR, detail: format!("expected 16×32 / 32×16 fractals transposed into each other, got {} → {}", src.layout, dst.layout) });
+    }
+    let mut ck = Checker::new(INSTR);
+    ck.equal("source pair stride", &s.stride[spi], &V::constant(frac), || {
+        format!("source {} must hold the two fractals of a square consecutively (outer stride {frac} along the 16-element mode)", src.layout)
+    })?;
+    // Squares must be complete: an even number of 16-element source fractals along pm (the
+    // L1 tile padded to 32), and (static) enough of them for the destination.
+    let pairs = d.shape[spi].clone();
+    let along = if pm == 0 { "rows" } else { "columns" };
+    if let Some(v) = s.shape[spi].as_constant().filter(|v| v % 2 != 0) {
+        return Err(ParamError::Layout {
+            instr: INSTR,
+            detail: format!("{} → {} for {dtype}: the 32×32 squares need an even number of 16-element L1 fractals along {along}, {} has {v} (pad the L1 tile to a multiple of 32 {along})", s.pattern, d.pattern, src.layout),
+        });
+    }
+    ck.exact_div("source fractals along the pair mode", &s.shape[spi], 2, "square (two fractals)")?;
+    let dst_om = d.shape[soi].clone();
+    let squares = ck.exact_div("repeatTimes", &dst_om, 2, "two destination fractals per square (pad the L0 tile to 32 along the 16-element mode)")?;
+    if let (Some(sp), Some(p2), Some(so), Some(sq)) = (s.shape[spi].as_constant(), pairs.as_constant(), s.shape[soi].as_constant(), squares.as_constant()) {
+        if sp < 2 * p2 || so < sq {
+            return Err(ParamError::Layout { instr: INSTR, detail: format!("source {} is smaller than the destination {}", src.layout, dst.layout) });
+        }
+    }
+    ck.exact_div("src coordinate (pair mode)", &src.coord[pm], 32, "square (32 elements)")?;
+    ck.exact_div("src coordinate", &src.coord[1 - pm], 32, "square (32 elements)")?;
+    let one = V::constant(1);
+    let zero = V::constant(0);
+    let src_stride = ck.exact_div("srcStride", &s.stride[soi], 2 * frac, "square (1024 B)")?;
+    let d_om = ck.exact_div("dstFracGap", &d.stride[soi], frac, "fractal (512 B)")?;
+    let dst_frac_gap = d_om.sub(&one)?;
+    let dst_gap = d_om.mul(&V::constant(2))?.sub(&one)?;
+    let specs = LoadData2dTransposeParams::<V>::specs();
+    let src_off = src.offset()?;
+    let dst_off = dst.offset()?;
+    let chunks: Vec<(V, V)> = match squares.as_constant() {
+        Some(n) if n > MAX_REPEAT => (0..n).step_by(MAX_REPEAT as usize).map(|st| (V::constant(st), V::constant((n - st).min(MAX_REPEAT)))).collect(),
+        _ => vec![(zero.clone(), squares.clone())],
+    };
+    let mut instrs = Vec::new();
+    for (start, count) in chunks {
+        let p = LoadData2dTransposeParams {
+            start_index: ck.field(specs[0], zero.clone())?,
+            repeat_times: ck.field(specs[1], count)?,
+            src_stride: ck.field(specs[2], src_stride.clone())?,
+            dst_gap: ck.field(specs[3], dst_gap.clone())?,
+            dst_frac_gap: ck.field(specs[4], dst_frac_gap.clone())?,
+            addr_mode: ck.field(specs[5], zero.clone())?,
+        };
+        // `start` squares along om: 2·start destination fractals, `start` source squares.
+        let two = V::constant(2);
+        instrs.push(Instr {
+            intrinsic: Intrinsic::LoadDataWithTranspose(p),
+            dst: Access { buffer, offset: dst_off.add(&start.mul(&two)?.mul(&d.stride[soi])?)?, step: d.stride[spi].clone() },
+            srcs: vec![Access { buffer: Buffer::L1, offset: src_off.add(&start.mul(&s.stride[soi])?)?, step: s.stride[spi].mul(&two)? }],
+            repeat: pairs.clone(),
+        });
+    }
+    for ins in &instrs {
+        ck.aligned("dst", buffer, &dst.base_bytes, &ins.dst.offset, &ins.dst.step, 1)?;
+        ck.aligned("src", Buffer::L1, &src.base_bytes, &ins.srcs[0].offset, &ins.srcs[0].step, 1)?;
     }
     Ok(Derived { instrs, assumptions: ck.assumptions })
 }

@@ -166,6 +166,72 @@ fn l1_to_l0b_both_targets() {
 }
 
 #[test]
+fn a5_transposing_load_data_v2_nz_to_zn() {
+    // A5, 16-bit: L1 NZ(K,N) → L0B ZN(K,N) with LoadData2DParamsV2 { ifTranspose = true }
+    // (catlass ascend950 zN → nZ): mStep = K fractals, kStep = N fractals, srcStride = K1,
+    // dstStride = N1 (the nZ row-block stride).
+    for t in [ElementType::F16, ElementType::BF16] {
+        for (k, n) in [(64, 48), (56, 24), (33, 5), (1, 1), (96, 80), (40, 300)] {
+            let nz = frame(FramePattern::NZ, t, &[k, n]).unwrap();
+            let zn = frame(FramePattern::ZN, t, &[k, n]).unwrap();
+            let d = check_l1_to_l0(&nz, [0, 0], &zn, t, Target::A5, Buffer::L0B);
+            let Intrinsic::LoadData2DV2(p) = &d.instrs[0].intrinsic else { panic!() };
+            let (k1, n1) = ((k + 15) / 16, (n + 15) / 16);
+            assert_eq!((p.m_start_position, p.k_start_position, p.m_step, p.k_step, p.src_stride, p.dst_stride, p.if_transpose), (0, 0, k1, n1, k1, n1, true));
+        }
+        // a fractal-aligned sub-tile of a bigger L1 buffer: start positions
+        let big = frame(FramePattern::NZ, t, &[96, 80]).unwrap();
+        let zn = frame(FramePattern::ZN, t, &[32, 48]).unwrap();
+        let d = check_l1_to_l0(&big, [48, 16], &zn, t, Target::A5, Buffer::L0B);
+        let Intrinsic::LoadData2DV2(p) = &d.instrs[0].intrinsic else { panic!() };
+        assert_eq!((p.m_start_position, p.k_start_position, p.src_stride, p.dst_stride), (3, 1, 6, 3));
+        // A given transposed: L1 ZN(M,K) → L0A NZ(M,K)
+        let zn = frame(FramePattern::ZN, t, &[40, 56]).unwrap();
+        let nz = frame(FramePattern::NZ, t, &[40, 56]).unwrap();
+        check_l1_to_l0(&zn, [0, 0], &nz, t, Target::A5, Buffer::L0A);
+    }
+}
+
+fn align(x: i64, a: i64) -> i64 {
+    (x + a - 1) / a * a
+}
+
+#[test]
+fn a2_load_data_with_transpose_8bit() {
+    // A2, i8: L1 NZ(K,N) (16×32 fractals) → L0B ZN(K,N) (32×16 fractals) with
+    // LoadDataWithTranspose: one call per 32-row square row, repeatTimes = squares along N,
+    // srcStride = K1/2 squares, dstGap = 1, dstFracGap = 0. L1 rows padded to 32 and L0B
+    // columns to 32 where the tail needs it.
+    let t = ElementType::I8;
+    for (k, n) in [(64, 64), (60, 24), (33, 5), (1, 1), (96, 80), (32, 32 * 260)] {
+        let nz = frame(FramePattern::NZ, t, &[align(k, 32), n]).unwrap();
+        let zn = frame(FramePattern::ZN, t, &[k, align(n, 32)]).unwrap();
+        let d = check_l1_to_l0(&nz, [0, 0], &zn, t, Target::A2, Buffer::L0B);
+        let squares = align(n, 32) / 32;
+        let reps: Vec<i64> = d.instrs.iter().map(|i| match &i.intrinsic { Intrinsic::LoadDataWithTranspose(p) => p.repeat_times, _ => -1 }).collect();
+        let want: Vec<i64> = (0..squares).step_by(255).map(|s| (squares - s).min(255)).collect();
+        assert_eq!(reps, want, "{k}x{n}");
+        let Intrinsic::LoadDataWithTranspose(p) = &d.instrs[0].intrinsic else { panic!() };
+        assert_eq!((p.start_index, p.src_stride, p.dst_gap, p.dst_frac_gap), (0, align(k, 32) / 32, 1, 0));
+        assert_eq!(d.instrs[0].repeat, align(k, 32) / 32);
+    }
+    // A given transposed: L1 ZN(M,K) → L0A ZZ(M,K): the two halves of a square are a ZZ row
+    // of fractals apart (dstFracGap = K1 − 1).
+    for (m, k) in [(64, 96), (40, 70), (1, 1)] {
+        let zn = frame(FramePattern::ZN, t, &[m, align(k, 32)]).unwrap();
+        let zz = frame(FramePattern::ZZ, t, &[align(m, 32), k]).unwrap();
+        let d = check_l1_to_l0(&zn, [0, 0], &zz, t, Target::A2, Buffer::L0A);
+        let Intrinsic::LoadDataWithTranspose(p) = &d.instrs[0].intrinsic else { panic!() };
+        let k1 = align(k, 32) / 32;
+        assert_eq!((p.dst_frac_gap, p.dst_gap), (k1 - 1, 2 * k1 - 1));
+    }
+    // a square-aligned sub-tile of a bigger L1 buffer
+    let big = frame(FramePattern::NZ, t, &[128, 96]).unwrap();
+    let zn = frame(FramePattern::ZN, t, &[64, 64]).unwrap();
+    check_l1_to_l0(&big, [32, 32], &zn, t, Target::A2, Buffer::L0B);
+}
+
+#[test]
 fn repeat_times_over_255_is_split_and_still_correct() {
     let t = ElementType::F16;
     let (m, k) = (32, 16 * 300);
@@ -290,8 +356,13 @@ fn gemm_from_derived_parameters_is_exact() {
         for (m, k, n) in [(64, 64, 48), (40, 56, 24), (17, 33, 5), (1, 1, 1), (33, 70, 20)] {
             gemm(ElementType::I8, target, m, k, n, true);
             gemm(ElementType::F16, target, m, k, n, true);
-            if target == Target::A2 {
-                gemm(ElementType::F16, target, m, k, n, false);
+            gemm(ElementType::F16, target, m, k, n, false);
+        }
+        // i8 with B row-major (ND) in GM: the transposing load needs an even number of
+        // 16-row L1 fractals and of 16-column L0B fractals.
+        if target == Target::A2 {
+            for (m, k, n) in [(64, 64, 64), (40, 60, 24), (17, 20, 32)] {
+                gemm(ElementType::I8, target, m, k, n, false);
             }
         }
     }

@@ -67,6 +67,34 @@ fn load_data_fields() {
 }
 
 #[test]
+fn load_data_with_transpose_fields() {
+    let i8 = ElementType::I8;
+    const I: &str = "LoadDataWithTranspose(LoadData2dTransposeParams)";
+    // srcStride (uint16_t, in squares) = K1/2: 131072 row fractals → 65536
+    let rows = 16 * 131072;
+    let e = l1_to_l0b(&Operand::new(&frame(FramePattern::NZ, i8, &[rows, 32]).unwrap()), &Operand::new(&frame(FramePattern::ZN, i8, &[rows, 32]).unwrap()), i8, Target::A2);
+    assert_eq!(overflow(e.clone()), (I, "srcStride", 65536));
+    assert!(e.unwrap_err().to_string().contains("srcStride = 65536"));
+    // dstGap (uint16_t) = 2·K1 − 1 for L1 ZN → L0A ZZ: K1 = 40000 → 79999
+    let k = 32 * 40000;
+    let e = l1_to_l0a(&Operand::new(&frame(FramePattern::ZN, i8, &[32, k]).unwrap()), &Operand::new(&frame(FramePattern::ZZ, i8, &[32, k]).unwrap()), i8, Target::A2);
+    assert_eq!(overflow(e), (I, "dstGap", 79999));
+    // dstFracGap (uint16_t) = K1 − 1 is bounded by srcStride = K1 (which fails first), so it
+    // only overflows together with it: K1 = 65537
+    let k = 32 * 65537;
+    let e = l1_to_l0a(&Operand::new(&frame(FramePattern::ZN, i8, &[32, k]).unwrap()), &Operand::new(&frame(FramePattern::ZZ, i8, &[32, k]).unwrap()), i8, Target::A2);
+    assert_eq!(overflow(e), (I, "srcStride", 65537));
+    // repeatTimes (uint8_t) > 255 squares is split (tests/derive_sim.rs); symbolic: an assumption
+    use layout_algebra::SymExpr;
+    let n = SymExpr::sym("n");
+    let src = layout_algebra::ascend::frame_layout(FramePattern::NZ, 32, &[SymExpr::Const(64), n.clone()]).unwrap();
+    let dst = layout_algebra::ascend::frame_layout(FramePattern::ZN, 32, &[SymExpr::Const(64), n]).unwrap();
+    let d = l1_to_l0b(&Operand::new(&src), &Operand::new(&dst), i8, Target::A2).unwrap();
+    assert!(d.assumptions.iter().any(|a| a.field == "repeatTimes" && a.requirement == Requirement::InRange { min: 0, max: 255 }), "{:?}", d.assumptions);
+    assert!(d.assumptions.iter().any(|a| a.field == "repeatTimes" && a.requirement == Requirement::MultipleOf(2)), "{:?}", d.assumptions);
+}
+
+#[test]
 fn mmad_fields() {
     for (m, k, n, field) in [(4112, 16, 16, "m"), (16, 4112, 16, "k"), (16, 16, 4112, "n")] {
         let a = frame(FramePattern::ZZ, F16, &[m, k]).unwrap();
@@ -129,14 +157,27 @@ fn misaligned_addresses() {
 #[test]
 fn unsupported_and_mismatched_layouts() {
     let i8 = ElementType::I8;
-    // int8 NZ → ZN needs LoadDataWithTranspose
+    // int8 NZ → ZN: LoadDataWithTranspose on A2; the 8-bit V2 transpose (B8) of A5 is not emitted
     let l1 = frame(FramePattern::NZ, i8, &[64, 64]).unwrap();
     let l0b = frame(FramePattern::ZN, i8, &[64, 64]).unwrap();
-    assert!(matches!(l1_to_l0b(&Operand::new(&l1), &Operand::new(&l0b), i8, Target::A2), Err(ParamError::Unsupported { .. })));
-    // A5 NZ → ZN transposed load is not emitted
+    assert!(l1_to_l0b(&Operand::new(&l1), &Operand::new(&l0b), i8, Target::A2).is_ok());
+    let r = l1_to_l0b(&Operand::new(&l1), &Operand::new(&l0b), i8, Target::A5);
+    assert!(matches!(&r, Err(ParamError::Unsupported { detail, .. }) if detail.contains("B8")), "{r:?}");
+    // f32 NZ → ZN on A2 needs LoadData3DV2, not emitted
+    let f32 = ElementType::F32;
+    let r = l1_to_l0b(&Operand::new(&frame(FramePattern::NZ, f32, &[32, 32]).unwrap()), &Operand::new(&frame(FramePattern::ZN, f32, &[32, 32]).unwrap()), f32, Target::A2);
+    assert!(matches!(&r, Err(ParamError::Unsupported { detail, .. }) if detail.contains("LoadData3DV2")), "{r:?}");
+    // i8 squares: an odd number of 16-row L1 fractals (K = 40 → 3) is a layout error naming the fix
+    let r = l1_to_l0b(&Operand::new(&frame(FramePattern::NZ, i8, &[40, 32]).unwrap()), &Operand::new(&frame(FramePattern::ZN, i8, &[40, 32]).unwrap()), i8, Target::A2);
+    assert!(matches!(&r, Err(ParamError::Layout { detail, .. }) if detail.contains("even number") && detail.contains("pad")), "{r:?}");
+    // ... and an odd number of 16-column L0B fractals (N = 40 → 3) leaves half a square
+    let r = l1_to_l0b(&Operand::new(&frame(FramePattern::NZ, i8, &[32, 40]).unwrap()), &Operand::new(&frame(FramePattern::ZN, i8, &[32, 40]).unwrap()), i8, Target::A2);
+    assert!(matches!(r, Err(ParamError::NotMultiple { field: "repeatTimes", value: 3, unit: 2, .. })), "{r:?}");
+    // A5 NZ → ZN f16 is the transposing LoadData2DParamsV2
     let l1 = nz(32, 32);
     let l0b = frame(FramePattern::ZN, F16, &[32, 32]).unwrap();
-    assert!(matches!(l1_to_l0b(&Operand::new(&l1), &Operand::new(&l0b), F16, Target::A5), Err(ParamError::Unsupported { .. })));
+    let d = l1_to_l0b(&Operand::new(&l1), &Operand::new(&l0b), F16, Target::A5).unwrap();
+    assert!(matches!(&d.instrs[0].intrinsic, Intrinsic::LoadData2DV2(p) if p.if_transpose));
     // A2 L0A must be ZZ
     assert!(matches!(l1_to_l0a(&Operand::new(&l1), &Operand::new(&nz(32, 32)), F16, Target::A2), Err(ParamError::Layout { .. })));
     // Mmad: an L0A laid out for K = 64 used with a K = 40 origin is not what the cube reads

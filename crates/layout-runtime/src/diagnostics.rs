@@ -172,6 +172,11 @@ impl<'c> Capture<'c> {
         }
     }
 
+    /// Whether an error has been captured (and not yet taken).
+    pub fn has_error(&self) -> bool {
+        self.diags.borrow().iter().any(Diag::is_error)
+    }
+
     /// The diagnostics so far (emptying the list).
     pub fn take(&self) -> Vec<Diag> {
         std::mem::take(&mut *self.diags.borrow_mut())
@@ -192,9 +197,20 @@ impl Drop for Capture<'_> {
 #[derive(Default)]
 pub struct Sources {
     files: HashMap<String, Option<Vec<String>>>,
+    mlir_opt: bool,
 }
 
 impl Sources {
+    /// Renders as `mlir-opt` does (the format of `layout-opt`, pinned by its lit tests): an
+    /// unlocated diagnostic is `<unknown location>: ...`, a note at its parent's position gets
+    /// no second source excerpt, and tabs before the caret are kept so it lines up.
+    pub fn mlir_opt() -> Sources {
+        Sources {
+            mlir_opt: true,
+            ..Sources::default()
+        }
+    }
+
     pub fn add(&mut self, name: &str, text: &str) {
         self.files.insert(
             name.to_string(),
@@ -216,22 +232,34 @@ impl Sources {
 
     /// Appends `file:line:col: severity: message`, the source line and a caret, then the notes.
     pub fn render(&mut self, diag: &Diag, out: &mut String) {
+        self.render_under(diag, None, out)
+    }
+
+    fn render_under(&mut self, diag: &Diag, parent: Option<&Position>, out: &mut String) {
         match &diag.position {
             Some(p) => out.push_str(&format!("{}:{}:{}: ", p.file, p.line, p.column)),
+            None if self.mlir_opt => out.push_str("<unknown location>: "),
             None => out.push_str("<unknown>: "),
         }
         out.push_str(&format!("{}: {}\n", diag.severity.name(), diag.message));
         if let Some(p) = &diag.position {
-            if let Some(text) = self.line(&p.file, p.line) {
+            let repeated = self.mlir_opt && parent == Some(p);
+            if let Some(text) = self.line(&p.file, p.line).filter(|_| !repeated) {
                 let (shown, caret) = excerpt(&text, p.column.saturating_sub(1));
+                let keep_tabs = self.mlir_opt;
+                let pad: String = shown
+                    .chars()
+                    .take(caret)
+                    .map(|c| if keep_tabs && c == '\t' { '\t' } else { ' ' })
+                    .collect();
                 out.push_str(&shown);
                 out.push('\n');
-                out.push_str(&" ".repeat(caret));
+                out.push_str(&pad);
                 out.push_str("^\n");
             }
         }
         for note in &diag.notes {
-            self.render(note, out);
+            self.render_under(note, diag.position.as_ref(), out);
         }
     }
 

@@ -43,7 +43,7 @@
 
 use crate::{lower::print_module, Error, Jit, StridedMemRef};
 use layout_algebra::{
-    ascend::{frame_c0, frame_layout, ElementType, FramePattern},
+    ascend::{frame_c0, frame_layout, ElementType, FramePattern, ALL_FRAME_PATTERNS},
     Layout,
 };
 use layout_dialect::tensor_layout::layout_strings;
@@ -55,17 +55,12 @@ use melior::{
 };
 use std::{collections::HashMap, fmt};
 
-/// The layouts [`Packer`] packs into.
-pub const PACKABLE: [FramePattern; 8] = [
-    FramePattern::ND,
-    FramePattern::DN,
-    FramePattern::NDExt,
-    FramePattern::DNExt,
-    FramePattern::NZ,
-    FramePattern::ZN,
-    FramePattern::ZZ,
-    FramePattern::NN,
-];
+/// The layouts [`Packer`] packs into: the plain matrix patterns ND, DN, NDExt, DNExt, NZ, ZN, ZZ,
+/// NN, which lead [`ALL_FRAME_PATTERNS`] (L0C, the MX scale and the conv patterns follow).
+pub const PACKABLE: [FramePattern; 8] = match ALL_FRAME_PATTERNS.first_chunk() {
+    Some(first) => *first,
+    None => unreachable!(),
+};
 
 /// Errors of packing.
 #[derive(Debug)]

@@ -18,6 +18,7 @@
 //! Only the dialects the project uses are registered (not `register_all_dialects`): this keeps
 //! start-up fast and the binaries small (see `tools/layout-opt/README.md`).
 
+pub mod driver;
 pub mod legality;
 pub mod tensor_layout;
 pub mod types;

@@ -336,12 +336,7 @@ impl TensorType {
     /// non-constant leaf printed as `?`.
     pub fn from_layout(elem: ElementType, space: MemorySpace, layout: &Layout<SymExpr>) -> Self {
         let (layout, origin) = layout_strings(layout);
-        TensorType {
-            elem: elem.name().to_string(),
-            space: space.name().to_string(),
-            layout,
-            origin,
-        }
+        TensorType::new(elem.name(), space.name(), layout, origin)
     }
 }
 
@@ -399,18 +394,9 @@ mod tests {
     use super::*;
     use layout_algebra::parse::parse_layout;
 
-    fn ty(elem: &str, space: &str, layout: &str, origin: &str) -> TensorType {
-        TensorType {
-            elem: elem.into(),
-            space: space.into(),
-            layout: layout.into(),
-            origin: origin.into(),
-        }
-    }
-
     #[test]
     fn pattern_types_expand_with_the_algebra() {
-        let t = ty("f16", "l1", "NZ", "(100,100)").resolve().unwrap();
+        let t = TensorType::new("f16", "l1", "NZ", "(100,100)").resolve().unwrap();
         assert_eq!(t.elem, ElementType::F16);
         assert_eq!(t.space, MemorySpace::L1);
         assert_eq!(t.pattern(), Some(FramePattern::NZ));
@@ -418,26 +404,26 @@ mod tests {
         assert_eq!(t.static_layout().unwrap(), want);
         assert_eq!(t.num_dynamic(), 0);
         // catlass spelling: same layout.
-        let z = ty("f16", "l1", "zN", "(100,100)").resolve().unwrap();
+        let z = TensorType::new("f16", "l1", "zN", "(100,100)").resolve().unwrap();
         assert_eq!(z.layout, t.layout);
         assert_eq!(z.pattern(), Some(FramePattern::NZ));
         // nZ is ZN.
         assert_eq!(
-            ty("f16", "l0b", "nZ", "(64,64)").pattern().unwrap(),
+            TensorType::new("f16", "l0b", "nZ", "(64,64)").pattern().unwrap(),
             Some(FramePattern::ZN)
         );
     }
 
     #[test]
     fn nz_on_l0c_is_the_16x16_accumulator() {
-        let c = ty("f32", "l0c", "NZ", "(128,256)").resolve().unwrap();
+        let c = TensorType::new("f32", "l0c", "NZ", "(128,256)").resolve().unwrap();
         assert_eq!(c.pattern(), Some(FramePattern::L0C));
         assert_eq!(
             layout_strings(&c.layout).0,
             "((16,8),(16,16)):((16,256),(1,2048))"
         );
         // In L1 an f32 NZ has C0 = 8.
-        let l1 = ty("f32", "l1", "NZ", "(128,256)").resolve().unwrap();
+        let l1 = TensorType::new("f32", "l1", "NZ", "(128,256)").resolve().unwrap();
         assert_eq!(
             layout_strings(&l1.layout).0,
             "((16,8),(8,32)):((8,128),(1,1024))"
@@ -446,7 +432,7 @@ mod tests {
 
     #[test]
     fn dynamic_leaves_bind_origin_first_then_layout() {
-        let t = ty("f16", "gm", "(?,128):(?,1)", "(?,128)")
+        let t = TensorType::new("f16", "gm", "(?,128):(?,1)", "(?,128)")
             .resolve()
             .unwrap();
         assert_eq!(t.symbols, vec!["d0", "d1", "d2"]);
@@ -454,7 +440,7 @@ mod tests {
         assert_eq!(t.layout.shape().to_string(), "(d1,128)");
         assert_eq!(t.layout.stride().to_string(), "(d2,1)");
         // A pattern with a dynamic origin: symbolic expansion, static fractal parts survive.
-        let p = ty("f16", "l1", "NZ", "(?,64)")
+        let p = TensorType::new("f16", "l1", "NZ", "(?,64)")
             .resolve_with_prefix("m")
             .unwrap();
         assert_eq!(p.symbols, vec!["m0"]);
@@ -469,11 +455,11 @@ mod tests {
 
     #[test]
     fn bind_keeps_pattern_names() {
-        let t = ty("f16", "gm", "ND", "(?,?)");
+        let t = TensorType::new("f16", "gm", "ND", "(?,?)");
         assert_eq!(t.dynamic_count().unwrap(), 2);
         let b = t.bind(&[Some(100), None]).unwrap();
         assert_eq!((b.layout.as_str(), b.origin.as_str()), ("ND", "(100,?)"));
-        let e = ty("f16", "gm", "(?,128):(?,1)", "(?,128)");
+        let e = TensorType::new("f16", "gm", "(?,128):(?,1)", "(?,128)");
         let b = e.bind(&[Some(100), Some(100), Some(128)]).unwrap();
         assert_eq!(
             (b.layout.as_str(), b.origin.as_str()),
@@ -484,12 +470,12 @@ mod tests {
 
     #[test]
     fn explicit_layouts_are_recognized() {
-        let t = ty("f16", "l1", "((16,2),(16,3)):((16,256),(1,1792))", "(?,?)")
+        let t = TensorType::new("f16", "l1", "((16,2),(16,3)):((16,256),(1,1792))", "(?,?)")
             .resolve()
             .unwrap();
         assert_eq!(t.recognized_pattern(), Some((FramePattern::NZ, 16)));
         assert_eq!(t.rank(), 2);
-        let c = ty(
+        let c = TensorType::new(
             "f32",
             "l0c",
             "((16,2),(16,2)):((16,256),(1,512))",
@@ -498,15 +484,15 @@ mod tests {
         .resolve()
         .unwrap();
         assert_eq!(c.recognized_pattern(), Some((FramePattern::L0C, 16)));
-        let n = ty("f32", "l1", "NZ", "(32,32)").resolve().unwrap();
+        let n = TensorType::new("f32", "l1", "NZ", "(32,32)").resolve().unwrap();
         assert_eq!(n.recognized_pattern(), Some((FramePattern::NZ, 8)));
-        let g = ty("f16", "gm", "(4,4):(4,5)", "(4,4)").resolve().unwrap();
+        let g = TensorType::new("f16", "gm", "(4,4):(4,5)", "(4,4)").resolve().unwrap();
         assert_eq!(g.recognized_pattern(), None);
     }
 
     #[test]
     fn from_layout_round_trips() {
-        let t = ty("i8", "l1", "((16,?),(32,?)):((32,512),(1,?))", "(?,?)");
+        let t = TensorType::new("i8", "l1", "((16,?),(32,?)):((32,512),(1,?))", "(?,?)");
         let r = t.resolve().unwrap();
         let back = TensorType::from_layout(r.elem, r.space, &r.layout);
         assert_eq!(back, t);
@@ -516,7 +502,7 @@ mod tests {
 
     #[test]
     fn batched_patterns_keep_the_written_origin() {
-        let t = ty("f16", "gm", "NZ", "(2,32,32)").resolve().unwrap();
+        let t = TensorType::new("f16", "gm", "NZ", "(2,32,32)").resolve().unwrap();
         assert_eq!(
             t.layout.to_string(),
             "(2,((16,2),(16,2))):(1024,((16,256),(1,512))) origin (2,(32,32))"
@@ -526,16 +512,16 @@ mod tests {
     #[test]
     fn bad_parameters_are_errors_not_panics() {
         let e = |t: TensorType| t.resolve().unwrap_err().0;
-        assert!(e(ty("f17", "l1", "NZ", "(16,16)")).contains("element type"));
-        assert!(e(ty("f16", "l3", "NZ", "(16,16)")).contains("memory space"));
-        assert!(e(ty("f16", "l1", "Nz", "(16,16)")).contains("case-sensitive"));
-        assert!(e(ty("f16", "l1", "NZ", "(16,16")).contains("ORIGIN"));
-        assert!(e(ty("f16", "l1", "NZ", "((16,16),2)")).contains("flat"));
-        assert!(e(ty("i64", "l1", "NZ", "(16,16)")).contains("64-bit"));
-        assert!(e(ty("f16", "l1", "(4,4):(1,4,2)", "(4,4)")).contains("congruent"));
-        assert!(e(ty("f16", "l1", "NZ", "(9223372036854775807,16)")).contains("overflow"));
+        assert!(e(TensorType::new("f17", "l1", "NZ", "(16,16)")).contains("element type"));
+        assert!(e(TensorType::new("f16", "l3", "NZ", "(16,16)")).contains("memory space"));
+        assert!(e(TensorType::new("f16", "l1", "Nz", "(16,16)")).contains("case-sensitive"));
+        assert!(e(TensorType::new("f16", "l1", "NZ", "(16,16")).contains("ORIGIN"));
+        assert!(e(TensorType::new("f16", "l1", "NZ", "((16,16),2)")).contains("flat"));
+        assert!(e(TensorType::new("i64", "l1", "NZ", "(16,16)")).contains("64-bit"));
+        assert!(e(TensorType::new("f16", "l1", "(4,4):(1,4,2)", "(4,4)")).contains("congruent"));
+        assert!(e(TensorType::new("f16", "l1", "NZ", "(9223372036854775807,16)")).contains("overflow"));
         assert!(
-            e(ty("f16", "l1", "(4,4):(1,4) origin (4,4)", "(4,4)")).contains("ORIGIN parameter")
+            e(TensorType::new("f16", "l1", "(4,4):(1,4) origin (4,4)", "(4,4)")).contains("ORIGIN parameter")
         );
     }
 }

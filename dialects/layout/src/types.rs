@@ -25,6 +25,21 @@ pub struct TensorType {
 }
 
 impl TensorType {
+    /// The type with these four parameters.
+    pub fn new(
+        elem: impl Into<String>,
+        space: impl Into<String>,
+        layout: impl Into<String>,
+        origin: impl Into<String>,
+    ) -> Self {
+        TensorType {
+            elem: elem.into(),
+            space: space.into(),
+            layout: layout.into(),
+            origin: origin.into(),
+        }
+    }
+
     /// Reads a `!layout.tensor` type; `None` for any other type.
     pub fn from_type(ty: Type) -> Option<Self> {
         Self::parse(&ty.to_string())
@@ -156,25 +171,49 @@ impl Target {
     }
 }
 
+/// Tracks `"..."` string literals (with `\` escapes) through a character-by-character scan, so
+/// scanners can skip brackets and commas inside them.
+#[derive(Default)]
+pub struct StringLiterals {
+    open: bool,
+    escaped: bool,
+}
+
+impl StringLiterals {
+    /// Feeds the next character: true when it is inside a string literal (its closing quote
+    /// included), false for characters outside, including an opening quote.
+    pub fn inside(&mut self, c: char) -> bool {
+        if !self.open {
+            self.open = c == '"';
+            return false;
+        }
+        if self.escaped {
+            self.escaped = false;
+        } else if c == '\\' {
+            self.escaped = true;
+        } else if c == '"' {
+            self.open = false;
+        }
+        true
+    }
+
+    /// Whether a string literal is still open (unterminated).
+    pub fn open(&self) -> bool {
+        self.open
+    }
+}
+
 /// Splits on top-level commas, respecting quotes and brackets.
 fn split_params(body: &str) -> Option<Vec<&str>> {
     let mut params = Vec::new();
     let mut depth = 0i32;
-    let mut in_string = false;
-    let mut escaped = false;
+    let mut strings = StringLiterals::default();
     let mut start = 0;
     for (i, c) in body.char_indices() {
-        if in_string {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
+        if strings.inside(c) {
             continue;
         }
         match c {
-            '"' => in_string = true,
             '<' | '(' | '[' | '{' => depth += 1,
             '>' | ')' | ']' | '}' => depth -= 1,
             ',' if depth == 0 => {
@@ -184,7 +223,7 @@ fn split_params(body: &str) -> Option<Vec<&str>> {
             _ => {}
         }
     }
-    if in_string || depth != 0 {
+    if strings.open() || depth != 0 {
         return None;
     }
     params.push(&body[start..]);

@@ -44,6 +44,7 @@ fn fields(intr: &Intrinsic<SymExpr>) -> (&'static str, Vec<(&'static str, SymExp
         Intrinsic::DataCopy(p) => ("ascendc.data_copy", ints(&p.fields()), vec![]),
         Intrinsic::LoadData2D(p) => ("ascendc.load_data_2d", ints(&p.fields()), vec![format!("ifTranspose = {}", p.if_transpose)]),
         Intrinsic::LoadData2DV2(p) => ("ascendc.load_data_2d_v2", ints(&p.fields()), vec![format!("ifTranspose = {}", p.if_transpose)]),
+        Intrinsic::LoadDataWithTranspose(p) => ("ascendc.load_data_with_transpose", ints(&p.fields()), vec![]),
         Intrinsic::Mmad(p) => (
             "ascendc.mmad",
             ints(&p.fields()),

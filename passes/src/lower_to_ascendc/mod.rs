@@ -19,7 +19,7 @@
 //! | load | gm ND → l1 NZ, gm DN → l1 ZN | `DataCopy` + `Nd2NzParams` | `gm_nd_to_l1_nz` |
 //! | load | gm NZ → l1 NZ | `DataCopy` + `DataCopyParams` | `copy_nz_to_nz` |
 //! | load | l1 NZ/ZN → l0a (ZZ on a2, NZ on a5) | `LoadData` + `LoadData2DParams` (a2) / `V2` (a5) | `l1_to_l0a` |
-//! | load | l1 NZ/ZN → l0b ZN | same | `l1_to_l0b` |
+//! | load | l1 NZ/ZN → l0b ZN | same; a2 8-bit NZ → ZN: `LoadDataWithTranspose` + `LoadData2dTransposeParams` | `l1_to_l0b` |
 //! | matmul | l0a × l0b → l0c | `Mmad` + `MmadParams` | `mmad` |
 //! | store | l0c NZ → gm ND | `Fixpipe<CFG_ROW_MAJOR>` + `FixpipeParamsV220` | `l0c_to_gm_nd` |
 //! | store | l1 NZ → gm NZ | `DataCopy` + `DataCopyParams` (MTE3) | `copy_nz_to_nz` |
@@ -468,7 +468,7 @@ struct Tree {
 fn is_intrinsic(name: &str) -> bool {
     matches!(
         name,
-        "ascendc.data_copy_nd2nz" | "ascendc.data_copy" | "ascendc.load_data_2d" | "ascendc.load_data_2d_v2" | "ascendc.mmad" | "ascendc.fixpipe"
+        "ascendc.data_copy_nd2nz" | "ascendc.data_copy" | "ascendc.load_data_2d" | "ascendc.load_data_2d_v2" | "ascendc.load_data_with_transpose" | "ascendc.mmad" | "ascendc.fixpipe"
     )
 }
 
@@ -488,7 +488,7 @@ fn access(op: OperationRef, ids: &mut HashMap<usize, u32>) -> Option<sync::Acces
             let to_gm = op.operand(0).ok()?.r#type().to_string().starts_with("!ascendc.global");
             (if to_gm { sync::Pipe::Mte3 } else { sync::Pipe::Mte2 }, vec![src], vec![dst])
         }
-        "ascendc.load_data_2d" | "ascendc.load_data_2d_v2" => (sync::Pipe::Mte1, vec![src], vec![dst]),
+        "ascendc.load_data_2d" | "ascendc.load_data_2d_v2" | "ascendc.load_data_with_transpose" => (sync::Pipe::Mte1, vec![src], vec![dst]),
         "ascendc.mmad" => {
             let b = id(2)?;
             let accumulate = op.attribute("params").map(|p| p.to_string().contains("cmatrixInitVal = false")).unwrap_or(false);

@@ -82,10 +82,9 @@ use melior::{
     ir::{
         block::BlockLike,
         operation::{OperationLike, WalkOrder, WalkResult},
-        r#type::TypeId,
         Location, OperationRef, RegionLike, Type, TypeLike, ValueLike,
     },
-    pass::{create_external, ExternalPass, Pass},
+    pass::{ExternalPass, Pass},
     Context,
 };
 use mlir_sys::{MlirType, MlirValue};
@@ -93,25 +92,22 @@ use mlir_sys::{MlirType, MlirValue};
 use crate::{emit_error, ir::op_name};
 pub use self_check::{CheckSpec, SymOrigin};
 
+use crate::external::{self, PassId};
+
 pub const ARGUMENT: &str = "layout-lower-to-loops";
 pub const DESCRIPTION: &str =
     "Lower layout ops to scf/memref/arith loops (CPU reference semantics; addresses from the layout algebra)";
 
-#[repr(align(8))]
-struct PassId;
-static PASS_ID: PassId = PassId;
+static PASS_ID: PassId = PassId::new();
 
 /// Creates the pass (no self-check side functions).
 pub fn create() -> Pass {
-    create_external(
-        run,
-        TypeId::create(&PASS_ID),
-        "LayoutLowerToLoops",
-        ARGUMENT,
-        DESCRIPTION,
-        "",
-        &[DialectHandle::arith(), DialectHandle::scf(), DialectHandle::memref(), DialectHandle::func()],
-    )
+    external::create(&PASS_ID, run, "LayoutLowerToLoops", ARGUMENT, DESCRIPTION, &[
+        DialectHandle::arith(),
+        DialectHandle::scf(),
+        DialectHandle::memref(),
+        DialectHandle::func(),
+    ])
 }
 
 fn run(root: OperationRef, pass: ExternalPass) {

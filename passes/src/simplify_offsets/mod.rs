@@ -38,11 +38,9 @@ use melior::{
     ir::{
         block::BlockLike,
         operation::{OperationLike, WalkOrder, WalkResult},
-        r#type::TypeId,
         OperationRef, Value, ValueLike,
     },
     pass::{
-        create_external,
         transform::{create_canonicalizer, create_cse, create_loop_invariant_code_motion},
         ExternalPass, Pass, PassManager,
     },
@@ -53,17 +51,17 @@ use reader::{node_op, Reader, TREE_OPS};
 
 use crate::ir::op_name;
 
+use crate::external::{self, PassId};
+
 pub const ARGUMENT: &str = "layout-simplify-offsets";
 pub const DESCRIPTION: &str =
     "Remove div/rem from index arithmetic with loop-range facts (e-graph simplifier, index-simplify)";
 
-#[repr(align(8))]
-struct PassId;
-static PASS_ID: PassId = PassId;
+static PASS_ID: PassId = PassId::new();
 
 /// Creates the pass (it creates `arith` ops).
 pub fn create() -> Pass {
-    create_external(run, TypeId::create(&PASS_ID), "LayoutSimplifyOffsets", ARGUMENT, DESCRIPTION, "", &[DialectHandle::arith()])
+    external::create(&PASS_ID, run, "LayoutSimplifyOffsets", ARGUMENT, DESCRIPTION, &[DialectHandle::arith()])
 }
 
 fn run(root: OperationRef, _pass: ExternalPass) {

@@ -55,32 +55,23 @@ use layout_dialect::{types::target_name, Target, TARGET_ATTRIBUTE};
 use melior::{
     ir::{
         operation::{OperationLike, WalkOrder, WalkResult},
-        r#type::TypeId,
         BlockLike, Location, OperationRef, RegionLike, ValueLike,
     },
-    pass::{create_external, ExternalPass, Pass},
+    pass::{ExternalPass, Pass},
 };
+
+use crate::external::{self, PassId};
 
 pub const ARGUMENT: &str = "layout-verify";
 pub const DESCRIPTION: &str =
     "Check layout-dialect semantics: target, space x layout legality, copy pairs, matmul, tiles, dynamic leaves, C0";
 
-#[repr(align(8))]
-struct PassId;
-static PASS_ID: PassId = PassId;
+static PASS_ID: PassId = PassId::new();
 
 /// Creates the pass. It runs on any operation; the target is read from the nearest enclosing
 /// op (or the op itself) that carries `layout.target`.
 pub fn create() -> Pass {
-    create_external(
-        run,
-        TypeId::create(&PASS_ID),
-        "LayoutVerify",
-        ARGUMENT,
-        DESCRIPTION,
-        "",
-        &[],
-    )
+    external::create(&PASS_ID, run, "LayoutVerify", ARGUMENT, DESCRIPTION, &[])
 }
 
 fn run(root: OperationRef, pass: ExternalPass) {

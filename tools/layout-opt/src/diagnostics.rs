@@ -1,198 +1,7 @@
 //! Capturing MLIR diagnostics, printing them as `file:line:col: error: ...` with the source line
 //! and a caret, and checking them against `expected-*` comments (`--verify-diagnostics`).
 
-use melior::{
-    diagnostic::{Diagnostic, DiagnosticSeverity},
-    ir::Location,
-};
-use std::{collections::HashMap, fmt::Write as _};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Severity {
-    Error,
-    Warning,
-    Note,
-    Remark,
-}
-
-impl Severity {
-    pub fn name(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Note => "note",
-            Severity::Remark => "remark",
-        }
-    }
-}
-
-/// A resolved source position (1-based line and column).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Position {
-    pub file: String,
-    pub line: usize,
-    pub column: usize,
-}
-
-#[derive(Clone, Debug)]
-pub struct Diag {
-    pub severity: Severity,
-    pub position: Option<Position>,
-    pub message: String,
-    pub notes: Vec<Diag>,
-}
-
-impl Diag {
-    /// Converts an MLIR diagnostic; `unnamed` replaces the name `-` that MLIR gives buffers
-    /// parsed from strings (`mlirModuleCreateParse`).
-    pub fn from_mlir(diagnostic: &Diagnostic, unnamed: &str) -> Diag {
-        let severity = match diagnostic.severity() {
-            DiagnosticSeverity::Error => Severity::Error,
-            DiagnosticSeverity::Warning => Severity::Warning,
-            DiagnosticSeverity::Note => Severity::Note,
-            DiagnosticSeverity::Remark => Severity::Remark,
-        };
-        let notes = (0..diagnostic.note_count())
-            .filter_map(|i| diagnostic.note(i).ok())
-            .map(|note| Diag::from_mlir(&note, unnamed))
-            .collect();
-        Diag {
-            severity,
-            position: resolve(diagnostic.location(), unnamed, 0),
-            message: diagnostic.to_string(),
-            notes,
-        }
-    }
-
-    pub fn has_error(&self) -> bool {
-        self.severity == Severity::Error
-    }
-}
-
-/// Finds a file:line:col inside (possibly nested) locations.
-fn resolve(location: Location, unnamed: &str, depth: usize) -> Option<Position> {
-    if depth > 16 {
-        return None;
-    }
-    if location.is_file_line_col_range() {
-        let name = location.file_line_col_range_filename();
-        let name = name.as_string_ref().as_str().unwrap_or("").to_string();
-        return Some(Position {
-            file: if name.is_empty() || name == "-" {
-                unnamed.to_string()
-            } else {
-                name
-            },
-            line: location.file_line_col_range_start_line(),
-            column: location.file_line_col_range_start_column(),
-        });
-    }
-    if location.is_name() {
-        return resolve(location.name_child_location(), unnamed, depth + 1);
-    }
-    if location.is_call_site() {
-        return resolve(location.call_site_callee(), unnamed, depth + 1);
-    }
-    if location.is_fused() {
-        return (0..location.fused_num_locations())
-            .find_map(|i| resolve(location.fused_location(i), unnamed, depth + 1));
-    }
-    None
-}
-
-/// At most ~160 printable characters of `line` around character `column` (0-based), and the
-/// caret position within the excerpt. Control characters (binary input) are shown as `?`.
-fn excerpt(line: &str, column: usize) -> (String, usize) {
-    const HALF: usize = 80;
-    let chars: Vec<char> = line
-        .chars()
-        .map(|c| if c.is_control() && c != '\t' { '?' } else { c })
-        .collect();
-    let column = column.min(chars.len());
-    let start = column.saturating_sub(HALF);
-    let end = (column + HALF).min(chars.len());
-    let mut shown = String::new();
-    let mut caret_at = column - start;
-    if start > 0 {
-        shown.push_str("...");
-        caret_at += 3;
-    }
-    shown.extend(&chars[start..end]);
-    if end < chars.len() {
-        shown.push_str("...");
-    }
-    (shown, caret_at)
-}
-
-/// Source texts by file name, for printing the offending line.
-#[derive(Default)]
-pub struct Sources {
-    files: HashMap<String, Option<Vec<String>>>,
-}
-
-impl Sources {
-    pub fn add(&mut self, name: &str, text: &str) {
-        self.files.insert(
-            name.to_string(),
-            Some(text.lines().map(str::to_string).collect()),
-        );
-    }
-
-    fn line(&mut self, file: &str, line: usize) -> Option<String> {
-        let lines = self.files.entry(file.to_string()).or_insert_with(|| {
-            std::fs::read(file).ok().map(|bytes| {
-                String::from_utf8_lossy(&bytes)
-                    .lines()
-                    .map(str::to_string)
-                    .collect()
-            })
-        });
-        lines.as_ref()?.get(line.checked_sub(1)?).cloned()
-    }
-
-    /// `file:line:col: severity: message`, then the source line and a caret.
-    pub fn render(&mut self, diag: &Diag, out: &mut String) {
-        self.render_under(diag, None, out)
-    }
-
-    /// As `render`; the source line is left out for a note at its parent's position.
-    fn render_under(&mut self, diag: &Diag, parent: Option<&Position>, out: &mut String) {
-        match &diag.position {
-            Some(p) => {
-                let _ = writeln!(
-                    out,
-                    "{}:{}:{}: {}: {}",
-                    p.file,
-                    p.line,
-                    p.column,
-                    diag.severity.name(),
-                    diag.message
-                );
-                let repeated = parent == Some(p);
-                if let Some(source) = self.line(&p.file, p.line).filter(|_| !repeated) {
-                    let (shown, caret_at) = excerpt(&source, p.column.saturating_sub(1));
-                    let caret: String = shown
-                        .chars()
-                        .take(caret_at)
-                        .map(|c| if c == '\t' { '\t' } else { ' ' })
-                        .collect();
-                    let _ = writeln!(out, "{shown}\n{caret}^");
-                }
-            }
-            None => {
-                let _ = writeln!(
-                    out,
-                    "<unknown location>: {}: {}",
-                    diag.severity.name(),
-                    diag.message
-                );
-            }
-        }
-        for note in &diag.notes {
-            self.render_under(note, diag.position.as_ref(), out);
-        }
-    }
-}
+use layout_runtime::{Diag, Position, Severity, Sources};
 
 /// One `expected-*` comment.
 #[derive(Debug)]
@@ -388,11 +197,27 @@ mod tests {
 
     #[test]
     fn long_lines_are_cut_around_the_caret() {
-        let line = "x".repeat(1000);
-        let (shown, at) = excerpt(&line, 500);
-        assert_eq!(shown.len(), 3 + 160 + 3);
-        assert_eq!(at, 83);
-        assert_eq!(excerpt("ab\u{1}c", 3), ("ab?c".to_string(), 3));
+        let at = |text: &str, column| {
+            let mut sources = Sources::mlir_opt();
+            sources.add("f", text);
+            let diag = Diag::error(
+                Some(Position {
+                    file: "f".into(),
+                    line: 1,
+                    column,
+                }),
+                "m",
+            );
+            let mut out = String::new();
+            sources.render(&diag, &mut out);
+            out
+        };
+        let out = at(&"x".repeat(1000), 501);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[1].len(), 3 + 160 + 3);
+        assert_eq!(lines[2], format!("{}^", " ".repeat(83)));
+        assert_eq!(at("ab\u{1}c", 4), "f:1:4: error: m\nab?c\n   ^\n");
+        assert_eq!(at("\tab", 3), "f:1:3: error: m\n\tab\n\t ^\n");
     }
 
     #[test]

@@ -8,17 +8,16 @@ mod emit;
 mod pipeline;
 mod upstream;
 
-use diagnostics::{Diag, Sources};
+use layout_dialect::types::StringLiterals;
+use layout_runtime::{Capture, Diag, Sources};
 use melior::{
     ir::operation::{OperationLike, OperationPrintingFlags},
     pass::{PassIrPrintingOptions, PassManager},
 };
 use std::{
-    cell::RefCell,
     io::{Read, Write},
     path::{Path, PathBuf},
     process::ExitCode,
-    rc::Rc,
 };
 
 const SPLIT_MARKER: &str = "// -----";
@@ -230,21 +229,13 @@ const MAX_NESTING: usize = 1000;
 fn too_deep(text: &str) -> Option<(usize, usize)> {
     let mut depth = 0usize;
     for (index, line) in text.lines().enumerate() {
-        let mut in_string = false;
-        let mut escaped = false;
+        let mut strings = StringLiterals::default();
         let mut previous = ' ';
         for (column, c) in line.char_indices() {
-            if in_string {
-                match c {
-                    _ if escaped => escaped = false,
-                    '\\' => escaped = true,
-                    '"' => in_string = false,
-                    _ => {}
-                }
+            if strings.inside(c) {
                 continue;
             }
             match c {
-                '"' => in_string = true,
                 '/' if previous == '/' => break,
                 '{' | '(' | '[' | '<' => {
                     depth += 1;
@@ -289,21 +280,12 @@ fn fail(message: &str) -> ExitCode {
     ExitCode::FAILURE
 }
 
-/// Stack for the driver thread: MLIR's parser recurses per nesting level.
-const STACK_BYTES: usize = 256 << 20;
-
 fn main() -> ExitCode {
-    let driver = std::thread::Builder::new()
-        .stack_size(STACK_BYTES)
-        .spawn(|| {
-            std::panic::catch_unwind(run).unwrap_or_else(|_| {
-                fail("internal error (this is a bug in layout-opt; please report the input)")
-            })
-        });
-    match driver.map(|handle| handle.join()) {
-        Ok(Ok(code)) => code,
-        _ => fail("internal error: cannot run the driver thread"),
-    }
+    layout_dialect::driver::run_on_driver_thread(
+        run,
+        "internal error (this is a bug in layout-opt; please report the input)",
+        fail,
+    )
 }
 
 fn run() -> ExitCode {
@@ -351,7 +333,7 @@ fn run() -> ExitCode {
         }
     };
     let text = String::from_utf8_lossy(&bytes).into_owned();
-    let mut sources = Sources::default();
+    let mut sources = Sources::mlir_opt();
     sources.add(&display, &text);
 
     // Context, diagnostics, passes.
@@ -362,17 +344,7 @@ fn run() -> ExitCode {
     };
     // LLVM dialect and translations for --emit=llvm.
     layout_runtime::prepare_context(&context);
-    let captured: Rc<RefCell<Vec<Diag>>> = Rc::default();
-    {
-        let captured = captured.clone();
-        let display = display.clone();
-        context.attach_diagnostic_handler(move |diagnostic| {
-            captured
-                .borrow_mut()
-                .push(Diag::from_mlir(&diagnostic, &display));
-            true
-        });
-    }
+    let captured = Capture::new(&context, &display);
     let manager = PassManager::new(&context);
     if let Err(message) = pipeline::add_to(manager.as_operation_pass_manager().to_raw(), &elements)
     {
@@ -397,7 +369,7 @@ fn run() -> ExitCode {
     // parsed from text padded with newlines so line numbers stay those of the file.
     let from_file = input != "-" && !options.split_input_file;
     for chunk in split(&text, options.split_input_file) {
-        captured.borrow_mut().clear();
+        captured.take();
         if let Some((line, column)) = too_deep(&chunk.text) {
             report.push_str(&format!(
                 "{display}:{}:{column}: error: nesting deeper than {MAX_NESTING} levels is not supported\n",
@@ -449,14 +421,14 @@ fn run() -> ExitCode {
                         ok = false;
                     }
                 }
-            } else if !captured.borrow().iter().any(Diag::has_error) {
+            } else if !captured.has_error() {
                 report.push_str(&format!(
                     "{display}:{}: error: a pass failed without a diagnostic\n",
                     chunk.first_line
                 ));
             }
         }
-        let diags = std::mem::take(&mut *captured.borrow_mut());
+        let diags = captured.take();
         if options.verify_diagnostics {
             let failures = diagnostics::verify(
                 &diags,
@@ -471,7 +443,7 @@ fn run() -> ExitCode {
             for diag in &diags {
                 sources.render(diag, &mut report);
             }
-            ok &= !diags.iter().any(Diag::has_error);
+            ok &= !diags.iter().any(Diag::is_error);
         }
         all_ok &= ok;
         if let Some(text) = printed {

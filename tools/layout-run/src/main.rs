@@ -187,45 +187,38 @@ fn fail(message: &str) -> ExitCode {
     ExitCode::FAILURE
 }
 
-const STACK_BYTES: usize = 256 << 20;
-
 fn main() -> ExitCode {
-    let driver = std::thread::Builder::new()
-        .stack_size(STACK_BYTES)
-        .spawn(|| {
-            std::panic::catch_unwind(|| {
-                let argv: Vec<String> = std::env::args().skip(1).collect();
-                // `pack`, `unpack`, `bench-pack`: host-side packing (src/pack_cmd.rs).
-                if let Some(result) = pack_cmd::dispatch(&argv) {
-                    return match result {
-                        Ok(()) => ExitCode::SUCCESS,
-                        Err(message) => fail(&message),
-                    };
-                }
-                let options = match parse_args(argv) {
-                    Ok(Some(options)) => options,
-                    Ok(None) => {
-                        print!("{USAGE}");
-                        return ExitCode::SUCCESS;
-                    }
-                    Err(message) => return fail(&message),
-                };
-                match run(&options) {
-                    Ok(()) => ExitCode::SUCCESS,
-                    Err(Failure::Message(message)) => fail(&message),
-                    Err(Failure::Diagnostics(text)) => {
-                        eprint!("{text}");
-                        ExitCode::FAILURE
-                    }
-                }
-            })
-            .unwrap_or_else(|_| {
-                fail("internal error (a bug in layout-run; please report the input)")
-            })
-        });
-    match driver.map(|handle| handle.join()) {
-        Ok(Ok(code)) => code,
-        _ => fail("internal error: cannot run the driver thread"),
+    layout_dialect::driver::run_on_driver_thread(
+        driver,
+        "internal error (a bug in layout-run; please report the input)",
+        fail,
+    )
+}
+
+fn driver() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    // `pack`, `unpack`, `bench-pack`: host-side packing (src/pack_cmd.rs).
+    if let Some(result) = pack_cmd::dispatch(&argv) {
+        return match result {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => fail(&message),
+        };
+    }
+    let options = match parse_args(argv) {
+        Ok(Some(options)) => options,
+        Ok(None) => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(message) => return fail(&message),
+    };
+    match run(&options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Message(message)) => fail(&message),
+        Err(Failure::Diagnostics(text)) => {
+            eprint!("{text}");
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -1,12 +1,12 @@
 //! Logical division and its zipped / tiled / flat arrangements (spec §C.5, §C.6).
 
-use crate::error::{AlgebraError, Result};
+use crate::error::Result;
 use crate::layout::Layout;
 
 use super::complement::complement;
 use super::composition::composition;
 use super::tiler::Tiler;
-use super::util::{by_mode, modes, plain, trivial};
+use super::util::{arrange, by_mode, plain, trivial, unzip_by_mode, Arrangement};
 
 /// `A ⊘ B = A ∘ (B, B*)` with `B* = complement(B, size(A))`: mode 0 is the tile `A ∘ B` (the
 /// elements of `A` that `B` selects), mode 1 the rest `A ∘ B*` (which tile).
@@ -42,24 +42,7 @@ fn divide_parts(a: &Layout, tiler: &Tiler) -> Result<(Layout, Layout)> {
             let d = logical_divide(a, tiler)?;
             Ok((d.mode(0)?, d.mode(1)?))
         }
-        Tiler::ByMode(parts) => {
-            let ms = modes(a)?;
-            if parts.len() > ms.len() {
-                return Err(AlgebraError::Incompatible {
-                    what: "divide",
-                    detail: format!("tiler of rank {} for layout {a} of rank {}", parts.len(), ms.len()),
-                });
-            }
-            let mut tiles = Vec::with_capacity(parts.len());
-            let mut rests = Vec::with_capacity(ms.len());
-            for (m, p) in ms.iter().zip(parts) {
-                let (t, r) = divide_parts(m, p)?;
-                tiles.push(t);
-                rests.push(r);
-            }
-            rests.extend(ms[parts.len()..].iter().cloned());
-            Ok((Layout::concat(&tiles)?, Layout::concat(&rests)?))
-        }
+        Tiler::ByMode(parts) => unzip_by_mode(a, parts, "divide", divide_parts),
     }
 }
 
@@ -72,8 +55,7 @@ fn divide_parts(a: &Layout, tiler: &Tiler) -> Result<(Layout, Layout)> {
 /// `4:1 ⊘ 2:1 = (2,2):(1,2)`, gathered: `((2,2),(2,2)):((4,1),(8,2))`.
 /// `zipped_divide((4,4):(4,1), 2:1) = (2,(2,4)):(4,(8,1))` (= the logical divide).
 pub fn zipped_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
-    let (t, r) = divide_parts(a, tiler)?;
-    Layout::concat(&[t, r])
+    arrange(divide_parts(a, tiler)?, Arrangement::Zipped)
 }
 
 /// `((TileM,TileN,…),RestM,RestN,…,L,…)`: [`zipped_divide`] with mode 1 unpacked.
@@ -81,10 +63,7 @@ pub fn zipped_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// Example: `tiled_divide((9,(4,8)):(59,(13,1)), <3:3,(2,4):(1,8)>) =
 /// ((3,(2,4)),3,(2,2)):((177,(13,2)),59,(26,1))`.
 pub fn tiled_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
-    let (t, r) = divide_parts(a, tiler)?;
-    let mut out = vec![t];
-    out.extend(modes(&r)?);
-    Layout::concat(&out)
+    arrange(divide_parts(a, tiler)?, Arrangement::Tiled)
 }
 
 /// `(TileM,TileN,…,RestM,RestN,…,L,…)`: [`zipped_divide`] with both modes unpacked.
@@ -92,15 +71,13 @@ pub fn tiled_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// Example: `flat_divide((9,(4,8)):(59,(13,1)), <3:3,(2,4):(1,8)>) =
 /// (3,(2,4),3,(2,2)):(177,(13,2),59,(26,1))`.
 pub fn flat_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
-    let (t, r) = divide_parts(a, tiler)?;
-    let mut out = modes(&t)?;
-    out.extend(modes(&r)?);
-    Layout::concat(&out)
+    arrange(divide_parts(a, tiler)?, Arrangement::Flat)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::AlgebraError;
     use crate::cute::composition_by;
     use crate::int_tuple::Tuple;
     use crate::parse::parse_layout;

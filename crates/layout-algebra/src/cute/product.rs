@@ -1,14 +1,14 @@
 //! Logical product and its zipped / tiled / flat / blocked / raked arrangements
 //! (spec §C.7, §C.8).
 
-use crate::error::{AlgebraError, Result};
+use crate::error::Result;
 use crate::layout::Layout;
 use crate::IndexValue;
 
 use super::complement::complement;
 use super::composition::composition;
 use super::tiler::Tiler;
-use super::util::{by_mode, modes, plain, trivial};
+use super::util::{arrange, by_mode, modes, plain, trivial, unzip_by_mode, Arrangement};
 
 /// `A ⊗ B = (A, A* ∘ B)` with `A* = complement(A, size(A)·cosize(B))`: mode 0 is `A` itself
 /// (one block), mode 1 says where the copies of the block go (`B` laid out over the holes of
@@ -43,24 +43,7 @@ fn product_parts(a: &Layout, tiler: &Tiler) -> Result<(Layout, Layout)> {
     match tiler {
         Tiler::Keep => Ok((plain(a)?, trivial()?)),
         Tiler::Layout(b) => Ok((plain(a)?, repeat_layout(a, b)?)),
-        Tiler::ByMode(parts) => {
-            let ms = modes(a)?;
-            if parts.len() > ms.len() {
-                return Err(AlgebraError::Incompatible {
-                    what: "product",
-                    detail: format!("tiler of rank {} for layout {a} of rank {}", parts.len(), ms.len()),
-                });
-            }
-            let mut blocks = Vec::with_capacity(parts.len());
-            let mut repeats = Vec::with_capacity(ms.len());
-            for (m, p) in ms.iter().zip(parts) {
-                let (b, r) = product_parts(m, p)?;
-                blocks.push(b);
-                repeats.push(r);
-            }
-            repeats.extend(ms[parts.len()..].iter().cloned());
-            Ok((Layout::concat(&blocks)?, Layout::concat(&repeats)?))
-        }
+        Tiler::ByMode(parts) => unzip_by_mode(a, parts, "product", product_parts),
     }
 }
 
@@ -69,28 +52,21 @@ fn product_parts(a: &Layout, tiler: &Tiler) -> Result<(Layout, Layout)> {
 ///
 /// Example: `zipped_product((2,5):(5,1), <3:5,4:6>) = ((2,5),(3,4)):((5,1),(10,30))`.
 pub fn zipped_product(a: &Layout, tiler: &Tiler) -> Result<Layout> {
-    let (b, r) = product_parts(a, tiler)?;
-    Layout::concat(&[b, r])
+    arrange(product_parts(a, tiler)?, Arrangement::Zipped)
 }
 
 /// `((M,N,…),TileM,TileN,…,L,…)`: [`zipped_product`] with mode 1 unpacked.
 ///
 /// Example: `tiled_product((2,5):(5,1), <3:5,4:6>) = ((2,5),3,4):((5,1),10,30)`.
 pub fn tiled_product(a: &Layout, tiler: &Tiler) -> Result<Layout> {
-    let (b, r) = product_parts(a, tiler)?;
-    let mut out = vec![b];
-    out.extend(modes(&r)?);
-    Layout::concat(&out)
+    arrange(product_parts(a, tiler)?, Arrangement::Tiled)
 }
 
 /// `(M,N,…,TileM,TileN,…,L,…)`: [`zipped_product`] with both modes unpacked.
 ///
 /// Example: `flat_product((2,5):(5,1), <3:5,4:6>) = (2,5,3,4):(5,1,10,30)`.
 pub fn flat_product(a: &Layout, tiler: &Tiler) -> Result<Layout> {
-    let (b, r) = product_parts(a, tiler)?;
-    let mut out = modes(&b)?;
-    out.extend(modes(&r)?);
-    Layout::concat(&out)
+    arrange(product_parts(a, tiler)?, Arrangement::Flat)
 }
 
 /// Per-mode parts of the rank-R product used by blocked/raked: `A_i` and `(A* ∘ B)_i`, both
@@ -144,6 +120,7 @@ pub fn raked_product(a: &Layout, b: &Layout) -> Result<Layout> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::AlgebraError;
     use crate::parse::parse_layout;
 
     fn l(s: &str) -> Layout {

@@ -242,3 +242,9 @@ fn bad_input_is_a_clear_error() {
     assert!(input_error(packer.unpack(&spec, &Array::zeros(ElemType::F32, &[256]))).contains("element type"));
     assert!(input_error(packer.pack(FramePattern::NZ, Some(0), &m)).contains("C0"));
 }
+
+#[test]
+fn packable_is_the_plain_matrix_patterns() {
+    use FramePattern::*;
+    assert_eq!(PACKABLE, [ND, DN, NDExt, DNExt, NZ, ZN, ZZ, NN]);
+}
