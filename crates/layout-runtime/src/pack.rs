@@ -195,37 +195,21 @@ impl PackSpec {
 }
 
 /// The multi-dimensional C-order shape of the packed buffer (same bytes as the 1-D buffer):
-/// per matrix `[rows, cols]` with `r1 = ceil(rows/16)`, `c1 = ceil(cols/C0)`,
-/// `k1 = ceil(rows/C0)`, `n1 = ceil(cols/16)`:
-///
-/// | layout | physical shape |
-/// |---|---|
-/// | ND, NDExt | `[rows, cols]` |
-/// | DN, DNExt | `[cols, rows]` |
-/// | NZ | `[c1, r1, 16, C0]` (PyPTO, spec §A.5) |
-/// | ZZ | `[r1, c1, 16, C0]` |
-/// | ZN | `[k1, n1, 16, C0]` |
-/// | NN | `[n1, k1, 16, C0]` |
-///
-/// and `[B, ...]` in front for a batch.
+/// per matrix the algebra's [`layout_algebra::ascend::physical_shape`] (NZ `[ceil(cols/C0),
+/// ceil(rows/16), 16, C0]` as PyPTO holds it, spec §A.5; ND `[rows, cols]`; DN `[cols, rows]`;
+/// ...), and `[B, ...]` in front for a batch.
 pub fn physical_shape(spec: &PackSpec) -> Result<Vec<usize>, PackError> {
     spec.layout()?;
-    let c0 = spec.effective_c0()? as usize;
+    let c0 = spec.effective_c0()?;
     let n = spec.dims.len();
     let (rows, cols) = (spec.dims[n - 2], spec.dims[n - 1]);
-    let cdiv = |a: usize, b: usize| a.div_ceil(b);
-    use FramePattern::*;
-    let single = match spec.pattern {
-        ND | NDExt => vec![rows, cols],
-        DN | DNExt => vec![cols, rows],
-        NZ => vec![cdiv(cols, c0), cdiv(rows, 16), 16, c0],
-        ZZ => vec![cdiv(rows, 16), cdiv(cols, c0), 16, c0],
-        ZN => vec![cdiv(rows, c0), cdiv(cols, 16), 16, c0],
-        NN => vec![cdiv(cols, 16), cdiv(rows, c0), 16, c0],
-        _ => unreachable!("checked by layout()"),
-    };
+    let to_i64 = |v: usize| i64::try_from(v).map_err(|_| PackError::Input(format!("dimension {v} is too large")));
+    let single = layout_algebra::ascend::physical_shape(spec.pattern, c0, to_i64(rows)?, to_i64(cols)?)
+        .map_err(|e| PackError::Compile(Error::Call(format!("physical shape: {e}"))))?;
     let mut shape = spec.dims[..n - 2].to_vec();
-    shape.extend(single);
+    for extent in single {
+        shape.push(usize::try_from(extent).map_err(|_| PackError::Input(format!("negative extent {extent}")))?);
+    }
     let len = spec.packed_len()?;
     if shape.iter().product::<usize>() != len {
         return Err(PackError::Compile(Error::Call(format!("internal: physical shape {shape:?} does not cover {len} elements"))));

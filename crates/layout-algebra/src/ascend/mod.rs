@@ -6,13 +6,16 @@
 //! * [`mod@recognize`]: [`fn@recognize`] (AscendC `GetLayoutPattern` priority order) and the catlass
 //!   recognition predicates in [`recognize::catlass`].
 //! * [`tile`]: [`tile_layout`] (catlass `GetTileLayout`).
+//! * [`physical`]: [`physical_shape`], the C-order array a packed buffer is (PyPTO).
 
 pub mod dtype;
 pub mod frame;
+pub mod physical;
 pub mod recognize;
 pub mod tile;
 
 pub use dtype::{ElementType, ALL_ELEMENT_TYPES};
 pub use frame::{capacity, frame, frame_c0, frame_layout, FramePattern, ALL_FRAME_PATTERNS, FRACTAL_ROWS, L0C_C0, MX_SCALE_K0};
+pub use physical::physical_shape;
 pub use recognize::{recognize, Recognized};
 pub use tile::tile_layout;
