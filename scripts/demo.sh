@@ -31,3 +31,11 @@ target/debug/layout-run examples/tiled_gemm.mlir --entry tiled_gemm --self-check
   --input 0="$run_dir/ref/arg0.npy" --input 1="$run_dir/ref/arg1.npy" --input 2="$run_dir/ref/arg3.npy" \
   --arg 3=200 --arg 4=136 --out-dir "$run_dir/tiled" | grep -E '^(self-check|arg2)'
 target/debug/layout-run --compare "$run_dir/ref/arg2.npy" "$run_dir/tiled/arg2.npy" --tolerance 0
+echo
+echo "== layout-opt --layout-lower-to-ascendc --emit=ascendc examples/ascendc/gemm_f16_a5.mlir"
+echo "   (the AscendC kernel for Ascend 950: every parameter derived from the layouts and checked"
+echo "    against its field; the tests compile it with g++ against the CPU model of the intrinsics"
+echo "    and compare with the loop lowering bit for bit; first 60 lines)"
+target/debug/layout-opt --layout-lower-to-ascendc --emit=ascendc examples/ascendc/gemm_f16_a5.mlir -o "$run_dir/gemm_f16_a5.cpp"
+head -60 "$run_dir/gemm_f16_a5.cpp"
+echo "   ... (whole kernel: $run_dir/gemm_f16_a5.cpp)"
