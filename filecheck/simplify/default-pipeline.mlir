@@ -34,13 +34,16 @@
 // TILE-NOT: arith.remsi
 // TILE: return
 
-// GM ND (R x C) -> L1 NZ with R, C function arguments (no known range).
+// GM ND (R x C) -> L1 NZ with R, C function arguments. The lowering clamps both sizes
+// (`maxsi(%v, 0)`, sizes are non-negative by contract), so they are known to be >= 0.
 // DYN-LABEL: func.func @k
-// The NZ column-block stride ceil(R/16) * 256 keeps its division, computed once before the loops.
-// DYN: %[[Q:.*]] = arith.divsi %{{.*}}, %c16 : index
+// DYN-DAG: %[[NC:.*]] = arith.maxsi %arg3, %c0 : index
+// DYN-DAG: %[[NR:.*]] = arith.maxsi %arg2, %c0 : index
+// The NZ column-block stride ceil(R/16) * 256 is a shift now, computed once before the loops.
+// DYN: %[[Q:.*]] = arith.shrui %{{.*}}, %c4 : index
 // DYN-NEXT: %[[STRIDE:.*]] = arith.muli %[[Q]], %c256 : index
-// DYN: scf.for %[[I:.*]] = %c0 to %arg2 step %c1 {
-// DYN: scf.for %[[J:.*]] = %c0 to %arg3 step %c1 {
+// DYN: scf.for %[[I:.*]] = %c0 to %[[NR]] step %c1 {
+// DYN: scf.for %[[J:.*]] = %c0 to %[[NC]] step %c1 {
 // The copy body: j >= 0 from its loop, so shift and mask; no div/rem.
 // DYN-NOT: arith.divsi
 // DYN-NOT: arith.remsi
@@ -52,12 +55,21 @@
 // DYN-NOT: arith.divsi
 // DYN-NOT: arith.remsi
 // DYN: memref.store
-// The zero-fill loop over columns [C, align(C, 16)) starts at the argument C, which may be
-// negative as far as the IR says: divsi/remsi are not floor operations there and must stay.
-// DYN: scf.for %[[F:.*]] = %arg3 to %{{.*}} step %c1 {
-// DYN-DAG: arith.remsi %[[F]], %c16 : index
-// DYN-DAG: arith.divsi %[[F]], %c16 : index
+// The zero-fill loop over columns [C, align(C, 16)) starts at the clamped C >= 0: its
+// divsi/remsi are floor operations, a shift and a mask; no div/rem is left in the kernel.
+// DYN: scf.for %[[F:.*]] = %[[NC]] to %{{.*}} step %c1 {
+// DYN-NOT: arith.divsi
+// DYN-NOT: arith.remsi
+// DYN: arith.shrui %[[F]], %c4 : index
+// DYN-NOT: arith.divsi
+// DYN-NOT: arith.remsi
+// DYN: arith.andi %[[F]], %c15 : index
+// DYN-NOT: arith.divsi
+// DYN-NOT: arith.remsi
 // DYN: memref.store
+// DYN-NOT: arith.divsi
+// DYN-NOT: arith.remsi
+// DYN: return
 module attributes {layout.target = #layout.target<"a2">} {
   func.func @k(%s: memref<?xf16>, %d: memref<?xf16>, %R: index, %C: index) {
     %g = "layout.view"(%s, %R, %C) : (memref<?xf16>, index, index) -> !layout.tensor<f16, "gm", "ND", "(?,?)">

@@ -32,9 +32,18 @@ fn bound_result(l: &mut Lowerer, op: &OperationRef, first_dyn: usize) -> Result<
             operands.len()
         ));
     }
+    // Size leaves (origin, shape) are clamped to >= 0, strides are not (see "Sizes are
+    // non-negative" in the module documentation).
+    let mut sizes = std::collections::HashSet::new();
+    for leaf in resolved.layout.origin().leaves().into_iter().chain(resolved.layout.shape().leaves()) {
+        if let SymExpr::Sym(name) = leaf {
+            sizes.insert(name.to_string());
+        }
+    }
     let mut map = HashMap::new();
     for (symbol, operand) in resolved.symbols.iter().zip(operands) {
-        map.insert(symbol.clone(), l.symbol_of(operand.to_raw()));
+        let value = if sizes.contains(symbol) { l.size_symbol_of(op.location(), operand.to_raw())? } else { l.symbol_of(operand.to_raw()) };
+        map.insert(symbol.clone(), value);
     }
     resolved.layout = build::substitute_layout(&resolved.layout, &map)?;
     Ok((ty, resolved))

@@ -34,6 +34,25 @@ impl Point {
         Point { block, before: op.to_raw() }
     }
 
+    /// Right after the definition of `value`: at the start of its block for a block argument,
+    /// after its defining op otherwise (so what is inserted there dominates every use of it).
+    pub fn after_definition(value: MlirValue) -> Result<Point, String> {
+        // Safety: queries on a valid value, its owner block and defining op.
+        unsafe {
+            if mlir_sys::mlirValueIsABlockArgument(value) {
+                let block = mlir_sys::mlirBlockArgumentGetOwner(value);
+                let first = mlir_sys::mlirBlockGetFirstOperation(block);
+                return Ok(Point { block, before: first });
+            }
+            let op = mlir_sys::mlirOpResultGetOwner(value);
+            let block = mlir_sys::mlirOperationGetBlock(op);
+            if op.ptr.is_null() || block.ptr.is_null() {
+                return Err("internal: a size value without a defining op in a block".into());
+            }
+            Ok(Point { block, before: mlir_sys::mlirOperationGetNextInBlock(op) })
+        }
+    }
+
     /// At the end of `block`.
     pub fn end(block: MlirBlock) -> Point {
         Point { block, before: MlirOperation { ptr: std::ptr::null_mut() } }
@@ -171,7 +190,6 @@ pub(crate) fn constant_text(context: &Context, location: Location, point: Point,
 }
 
 /// An `index`-typed constant outside an emitter (rarely needed).
-#[allow(dead_code)]
 pub(crate) fn index_constant(context: &Context, location: Location, point: Point, v: i64) -> Result<MlirValue, String> {
     point.value(arith::constant(context, IntegerAttribute::new(Type::index(context), v).into(), location))
 }

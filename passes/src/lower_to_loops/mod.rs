@@ -19,6 +19,26 @@
 //!   is applied to **global** coordinates (catlass, spec §B.7). The declared result type is only
 //!   checked against the algebra; its `?` leaves are recomputed from the parent and coordinate.
 //!
+//! # Sizes are non-negative
+//! Origin and shape leaves are sizes: the verifier's contract makes them `≥ 0` (origins may
+//! be 0, shape leaves are `≥ 1`). A dynamic size leaf bound by an SSA value `%v` (a `dyn`
+//! operand of `layout.view`/`layout.alloc`, [`Lowerer::size_symbol_of`]) is used as
+//! `%n = arith.maxsi(%v, %c0)`, emitted once right after `%v` is defined; stride leaves (which
+//! may be negative) and coordinates are used as they are. Why: the fact `%n ≥ 0` is then in
+//! the IR, where `layout-simplify-offsets` reads it (`maxsi` is read as `max`, whose interval
+//! is `[0, ∞)`), so an address or loop bound computed from the size — the zero-fill loop over
+//! `[C, align(C, 16))` of an ND→NZ copy — has a dividend proven non-negative and its
+//! `divsi`/`remsi` become floor operations (then shifts and masks). The clamp is the identity
+//! on every value the contract allows; a negative size is out of contract, and the clamp turns
+//! it into 0 — an empty loop — instead of undefined behaviour. A function-argument attribute
+//! read by the simplifier would carry the same fact without the op, but only for arguments
+//! (not for sizes computed in the function), it would assert a range the IR does not enforce
+//! (a wrong caller makes it undefined behaviour), and the self-check could not cover it; the
+//! clamp is checked by construction. Several leaves bound by one value share its symbol and
+//! its one clamp (a value bound to a size and, elsewhere, to a stride is a size: the clamped
+//! value is used for both, again the identity within the contract). Tile coordinates are not
+//! clamped: in this lowering they are loop variables or constants, which carry their own facts.
+//!
 //! Dynamic leaves and coordinates are symbols bound to their SSA values; addresses are
 //! `crd_to_offset` evaluated by the algebra on symbols (loop induction variables included) and
 //! emitted by [`crate::index_arith::IndexEmitter`]: static parts are already folded to
@@ -280,6 +300,9 @@ pub(crate) struct Lowerer<'c> {
     value_symbols: HashMap<usize, SymExpr>,
     /// What each SSA symbol is (for choosing self-check values).
     pub origins: HashMap<String, SymOrigin>,
+    /// Symbols of size leaves whose `env` value is the clamp `maxsi(%v, 0)` (see
+    /// [`Lowerer::size_symbol_of`]); the self-check clamps its parameters the same way.
+    pub clamped: std::collections::HashSet<String>,
     counter: usize,
     pub self_check: bool,
     /// Tensors to check (filled while lowering; side functions emitted at the end).
@@ -296,6 +319,7 @@ impl<'c> Lowerer<'c> {
             tensors: HashMap::new(),
             value_symbols: HashMap::new(),
             origins: HashMap::new(),
+            clamped: std::collections::HashSet::new(),
             counter: 0,
             self_check,
             candidates: Vec::new(),
@@ -337,6 +361,25 @@ impl<'c> Lowerer<'c> {
         let s = SymExpr::sym(&name);
         self.value_symbols.insert(key, s.clone());
         s
+    }
+
+    /// [`Self::symbol_of`] for a value bound to a **size** leaf (an origin or shape leaf of a
+    /// `layout.view`/`layout.alloc` type; not a stride, not a coordinate): the symbol's value
+    /// becomes `arith.maxsi(%v, %c0)`, emitted once, right after the definition of `%v` (so it
+    /// dominates every use of the symbol, whatever op binds it first or later). See "Sizes are
+    /// non-negative" in the module documentation.
+    pub fn size_symbol_of(&mut self, location: Location, value: MlirValue) -> Result<SymExpr, String> {
+        let symbol = self.symbol_of(value);
+        let SymExpr::Sym(name) = &symbol else { return Ok(symbol) };
+        if self.clamped.contains(name.as_ref()) {
+            return Ok(symbol);
+        }
+        let point = build::Point::after_definition(value)?;
+        let zero = build::index_constant(self.context, location, point, 0)?;
+        let clamped = point.value(melior::dialect::arith::maxsi(build::val(value), build::val(zero), location))?;
+        self.env.insert(name.to_string(), clamped);
+        self.clamped.insert(name.to_string());
+        Ok(symbol)
     }
 
     /// The lowered tensor of operand `i` of `op`.

@@ -176,6 +176,15 @@ fn side_function(l: &mut Lowerer, tensor: &Tensor, function: &str, at: build::Po
         env.insert(s.clone(), build::block_arg(raw_body, k + 1));
     }
     let mut point = build::Point::end(raw_body);
+    // Size parameters are clamped as in the kernel (same facts, same code).
+    for (s, _) in &params {
+        if l.clamped.contains(s) {
+            let Some(&raw) = env.get(s) else { continue };
+            let zero = build::index_constant(context, location, point, 0)?;
+            let clamped = point.value(arith::maxsi(build::val(raw), build::val(zero), location))?;
+            env.insert(s.clone(), clamped);
+        }
+    }
     for (k, (s, origin)) in params.iter().enumerate() {
         point = with_facts(context, location, point, &mut env, s, origin, build::block_arg(raw_body, k + 1))?;
     }

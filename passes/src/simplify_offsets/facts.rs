@@ -10,6 +10,11 @@
 //! * **`memref.dim`**: `≥ 0`.
 //! * Everything else (function arguments, loop-carried values, results of other ops): no
 //!   fact — an unknown range, on which no conditional rule fires.
+//!
+//! Dynamic sizes need no atom fact: `layout-lower-to-loops` uses a size argument `%v` as
+//! `arith.maxsi(%v, %c0)` (its module doc, "Sizes are non-negative"), which the reader reads as
+//! `max(v, 0)`, whose interval is `[0, ∞)` whatever `v` is (test
+//! `maxsi_with_a_non_negative_constant_makes_divisions_floor_operations`).
 
 use index_simplify::{analyze, IndexExpr, SymFact};
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, RegionLike, TypeLike, Value, ValueLike};

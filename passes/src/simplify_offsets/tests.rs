@@ -366,3 +366,52 @@ fn signed_division_is_read_only_on_proven_non_negative_dividends() {
         "{out:?}"
     );
 }
+
+/// The clamp `maxsi(%v, %c0)` that `layout-lower-to-loops` puts on dynamic sizes: its reading
+/// `max(v, 0)` has the interval `[0, ∞)`, so a division of it (or of a sum with a non-negative
+/// part) is read as a floor operation; `maxsi(%v, %c-1)` proves nothing and its division stays
+/// an atom. Soundness: every reading equals the arith semantics (truncating `divsi`/`remsi`) at
+/// negative, zero and positive values of the argument.
+#[test]
+fn maxsi_with_a_non_negative_constant_makes_divisions_floor_operations() {
+    let context = context();
+    let module = layout_dialect::parse_source(
+        &context,
+        r#"func.func @f(%a: index) -> (index, index, index, index) {
+             %c0 = arith.constant 0 : index
+             %cm1 = arith.constant -1 : index
+             %c15 = arith.constant 15 : index
+             %c16 = arith.constant 16 : index
+             %n = arith.maxsi %a, %c0 : index
+             %q = arith.divsi %n, %c16 : index
+             %s = arith.addi %n, %c15 : index
+             %r = arith.remsi %s, %c16 : index
+             %w = arith.maxsi %a, %cm1 : index
+             %u = arith.divsi %w, %c16 : index
+             %x = arith.remsi %a, %c16 : index
+             return %q, %r, %u, %x : index, index, index, index
+           }"#,
+    )
+    .expect("parse");
+    let mut values = Vec::new();
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        if op_name(&op) == "func.return" {
+            values.extend(op.operands().map(|v| v.to_raw()));
+        }
+        WalkResult::Advance
+    });
+    let mut reader = Reader::new();
+    // Safety: values of the live module.
+    let reads: Vec<_> = values.into_iter().map(|raw| reader.read(unsafe { Value::from_raw(raw) })).collect();
+    let nodes: Vec<bool> = reads.iter().map(|r| r.node).collect();
+    assert_eq!(nodes, vec![true, true, false, false], "{:?}", reads.iter().map(|r| r.expr.to_string()).collect::<Vec<_>>());
+    // The argument's symbol (the only atom of the first two readings).
+    let arg = reads[0].expr.symbols().into_iter().next().expect("a symbol");
+    let arith: [fn(i64) -> i64; 2] = [|a| a.max(0) / 16, |a| (a.max(0) + 15) % 16];
+    for a in -70..=70 {
+        let env: HashMap<String, i64> = [(arg.clone(), a)].into();
+        for (k, want) in arith.iter().enumerate() {
+            assert_eq!(reads[k].expr.eval(&env), Some(want(a)), "reading {} at a = {a}", reads[k].expr);
+        }
+    }
+}
