@@ -2,7 +2,7 @@
 //!
 //! Grammar (white space allowed between tokens; printing never emits any):
 //! ```text
-//! tuple  := int | '?' | '(' [tuple (',' tuple)*] ')'
+//! tuple  := int | '?' | '(' [tuple (',' tuple)* [',']] ')'     -- `(5,)` = `(5)`, as pycute prints it
 //! layout := tuple ':' tuple ['origin' tuple]
 //! ```
 //! `?` is a dynamic leaf (a value known only at run time); [`parse_int_tuple`] and
@@ -155,6 +155,10 @@ impl<'a> Cursor<'a> {
                         let found = self.found();
                         return Err(self.error(format!("expected `,` or `)`{found}")));
                     }
+                    // A trailing comma is allowed, as in Python: `(5,)` is the rank-1 tuple `(5)`.
+                    if self.eat(')') {
+                        return Ok(Tuple::Tuple(children));
+                    }
                 }
             }
             Some('?') => {
@@ -245,6 +249,10 @@ mod tests {
         // A default origin is not printed.
         assert_eq!(parse_layout("(4,3):(1,4) origin (4,3)").unwrap().to_string(), "(4,3):(1,4)");
         assert_eq!(parse_layout(" ( 4 , 3 ) : ( 1 , 4 ) ").unwrap().to_string(), "(4,3):(1,4)");
+        // pycute prints rank-1 tuples with a trailing comma.
+        assert_eq!(parse_layout("(3,(5,),3):(8,(3,),4)").unwrap().to_string(), "(3,(5),3):(8,(3),4)");
+        assert!(parse_int_tuple("(,)").is_err());
+        assert!(parse_int_tuple("(1,,2)").is_err());
     }
 
     #[test]

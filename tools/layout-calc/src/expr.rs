@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! expr    := primary [':' primary ['origin' primary]]      -- a layout SHAPE:STRIDE [origin O]
-//! primary := integer | '(' [expr (',' expr)*] ')' | name ['(' [expr (',' expr)*] ')']
+//! primary := integer | '(' [expr (',' expr)* [',']] ')' | name ['(' [expr (',' expr)* [',']] ')']
 //! ```
 //! A name followed by `(` is a function call; a bare name (`NZ`, `f16`, `_`) is a value.
 //! Tuples may hold layouts, which makes them by-mode tilers: `(3:4,8:2)`.
@@ -61,6 +61,10 @@ fn list(c: &mut Cursor, what: &str) -> Result<Vec<Value>, CalcError> {
         if !c.eat(',') {
             let found = c.found();
             return Err(syntax(c, format!("expected `,` or `)` in {what}{found}")));
+        }
+        // A trailing comma is allowed (`(5,)`, as pycute prints a rank-1 tuple).
+        if c.eat(')') {
+            return Ok(items);
         }
     }
 }
