@@ -144,6 +144,19 @@ irdl.dialect @ascendc {
     irdl.attributes { "params" = %params, "dyn_fields" = %dyn_fields, "notes" = %notes }
   }
 
+  // Fixpipe<Dst, Src, CFG_NZ>(dst GM, src L0C, FixpipeParamsV220), NZ2NZ  -- pipe FIX
+  // (params as @fixpipe plus isChannelSplit; dstStride in 32 B between destination C0 blocks)
+  irdl.operation @fixpipe_nz {
+    %dst = irdl.base @ascendc::@global
+    %src = irdl.base @ascendc::@local
+    %index = irdl.is index
+    %params = irdl.base "#builtin.dictionary"
+    %dyn_fields = irdl.base "#builtin.array"
+    %notes = irdl.base "#builtin.dictionary"
+    irdl.operands(dst: %dst, src: %src, dyn: variadic %index)
+    irdl.attributes { "params" = %params, "dyn_fields" = %dyn_fields, "notes" = %notes }
+  }
+
   // SetFlag<HardEvent::EVENT>(id) / WaitFlag<HardEvent::EVENT>(id): EVENT is "SRC_DST" of the
   // pipes MTE2, MTE1, M, FIX, MTE3 (e.g. "MTE2_MTE1"); id is the event id (EVENT_ID<id>).
   irdl.operation @set_flag {

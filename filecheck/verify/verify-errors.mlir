@@ -406,6 +406,30 @@ module attributes {layout.target = #layout.target<"a2">} {
 }
 
 // -----
+// L4: a legal matrix -> convolution pair without an implementation (Fixpipe NZ2NCHW).
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @f(%m: memref<1200xf32>) {
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(30,40)">
+    %g = "layout.view"(%m) : (memref<1200xf32>) -> !layout.tensor<f32, "gm", "NCHW", "(1,40,5,6)">
+    // expected-error@+1 {{layout.store: the copy l0c L0C -> gm NCHW is not supported by this compiler yet}}
+    "layout.store"(%c, %g) : (!layout.tensor<f32, "l0c", "NZ", "(30,40)">, !layout.tensor<f32, "gm", "NCHW", "(1,40,5,6)">) -> ()
+    return
+  }
+}
+
+// -----
+// L4: NCHW -> NC1HWC0 compares logical extents: 20 channels do not fit c1·c0 = 2·8.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<600xf32>) {
+    %g = "layout.view"(%m) : (memref<600xf32>) -> !layout.tensor<f32, "gm", "NCHW", "(1,20,5,6)">
+    %b = "layout.alloc"() : () -> !layout.tensor<f32, "l1", "NC1HWC0", "(1,2,5,6)">
+    // expected-error@+1 {{layout.load: the source extent c = 20 does not fit the destination (c = 16 = c1·c0)}}
+    "layout.load"(%g, %b) : (!layout.tensor<f32, "gm", "NCHW", "(1,20,5,6)">, !layout.tensor<f32, "l1", "NC1HWC0", "(1,2,5,6)">) -> ()
+    return
+  }
+}
+
+// -----
 // X1: operand spaces.
 module attributes {layout.target = #layout.target<"a5">} {
   func.func @f() {

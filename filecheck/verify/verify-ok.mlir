@@ -75,3 +75,27 @@ module attributes {layout.target = #layout.target<"a2">} {
     return %o : index
   }
 }
+
+// -----
+
+// Convolution loads NC1HWC0 <- NCHW / NHWC / NC1HWC0 (logical extents compared: c = 20 fits
+// c1·c0 = 2·16) and the MX scale loads on a5.
+// CHECK-LABEL: func.func @conv_and_scales
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @conv_and_scales(%m: memref<600xf16>, %n: memref<960xf16>, %s: memref<198xf8E8M0FNU>) {
+    %nchw = "layout.view"(%m) : (memref<600xf16>) -> !layout.tensor<f16, "gm", "NCHW", "(2,20,3,5)">
+    %nhwc = "layout.view"(%m) : (memref<600xf16>) -> !layout.tensor<f16, "gm", "NHWC", "(2,3,5,20)">
+    %nc1 = "layout.view"(%n) : (memref<960xf16>) -> !layout.tensor<f16, "gm", "NC1HWC0", "(2,2,3,5,16)">
+    %l1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NC1HWC0", "(2,2,3,5)">
+    "layout.load"(%nchw, %l1) : (!layout.tensor<f16, "gm", "NCHW", "(2,20,3,5)">, !layout.tensor<f16, "l1", "NC1HWC0", "(2,2,3,5)">) -> ()
+    "layout.load"(%nhwc, %l1) : (!layout.tensor<f16, "gm", "NHWC", "(2,3,5,20)">, !layout.tensor<f16, "l1", "NC1HWC0", "(2,2,3,5)">) -> ()
+    "layout.load"(%nc1, %l1) : (!layout.tensor<f16, "gm", "NC1HWC0", "(2,2,3,5,16)">, !layout.tensor<f16, "l1", "NC1HWC0", "(2,2,3,5)">) -> ()
+    %sa = "layout.view"(%s) : (memref<198xf8E8M0FNU>) -> !layout.tensor<f8E8M0FNU, "gm", "ScaleADN", "(33,6)">
+    %zz = "layout.alloc"() : () -> !layout.tensor<f8E8M0FNU, "l1", "ZZ", "(33,6)">
+    "layout.load"(%sa, %zz) : (!layout.tensor<f8E8M0FNU, "gm", "ScaleADN", "(33,6)">, !layout.tensor<f8E8M0FNU, "l1", "ZZ", "(33,6)">) -> ()
+    %sb = "layout.view"(%s) : (memref<198xf8E8M0FNU>) -> !layout.tensor<f8E8M0FNU, "gm", "ScaleBDN", "(6,33)">
+    %nn = "layout.alloc"() : () -> !layout.tensor<f8E8M0FNU, "l1", "NN", "(6,33)">
+    "layout.load"(%sb, %nn) : (!layout.tensor<f8E8M0FNU, "gm", "ScaleBDN", "(6,33)">, !layout.tensor<f8E8M0FNU, "l1", "NN", "(6,33)">) -> ()
+    return
+  }
+}

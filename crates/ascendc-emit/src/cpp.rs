@@ -65,6 +65,10 @@ fn explain(kind: Kind, field: &str) -> &'static str {
         (Mmad, "n") => "valid columns of B and C (origin, not padded)",
         (Mmad, "k") => "valid reduction extent (origin, not padded)",
         (Mmad, "unitFlag") => "no unit-flag pipelining",
+        (FixpipeNz, "nSize") => "columns to store: valid extent of the destination rounded up to its C0 (whole 32 B blocks)",
+        (FixpipeNz, "dstStride") => "stride(dst, c_out) / C0: distance between destination column blocks, in 32 B",
+        (FixpipeNz, "isChannelSplit") => "f32: split each 16x16 L0C fractal into two 16x8 (C0 = 8) GM fractals",
+        (FixpipeNz, f) => explain(Fixpipe, f),
         (Fixpipe, "nSize") => "columns to store: valid extent of the destination (origin)",
         (Fixpipe, "mSize") => "rows to store: valid extent of the destination (origin)",
         (Fixpipe, "srcStride") => "stride(L0C, c_out) / stride(L0C, r_in): rows of a column block, rounded up to 16",
@@ -93,6 +97,7 @@ fn struct_fields(kind: Kind) -> &'static [&'static str] {
         Kind::LoadDataWithTranspose => &["startIndex", "repeatTimes", "srcStride", "dstGap", "dstFracGap", "addrMode"],
         Kind::Mmad => &["m", "n", "k", "unitFlag", "cmatrixSource", "cmatrixInitVal", "kDirectionAlign"],
         Kind::Fixpipe => &["nSize", "mSize", "srcStride", "dstStride", "reluEn", "quantPre", "deqScalar", "ndNum", "srcNdStride", "dstNdStride", "unitFlag"],
+        Kind::FixpipeNz => &["nSize", "mSize", "srcStride", "dstStride", "reluEn", "quantPre", "deqScalar", "ndNum", "srcNdStride", "dstNdStride", "unitFlag", "isChannelSplit"],
     }
 }
 
@@ -167,6 +172,7 @@ impl Printer<'_> {
             Kind::LoadDataWithTranspose => "L1 -> L0, 32x32 squares transposed (MTE1)",
             Kind::Mmad => "cube: C = A x B (M)",
             Kind::Fixpipe => "L0C NZ -> GM ND (FIX)",
+            Kind::FixpipeNz => "L0C NZ -> GM NZ (FIX)",
         };
         self.line(depth, &format!("// {} {what}", c.kind.struct_name()));
         for (k, v) in &c.notes {
@@ -217,6 +223,10 @@ impl Printer<'_> {
             Kind::Fixpipe => {
                 let (d, s) = (&self.k.bufs[c.bufs[0]], &self.k.bufs[c.bufs[1]]);
                 format!("AscendC::Fixpipe<{}, {}, AscendC::CFG_ROW_MAJOR>({}, {}, {p});", cpp_type(&d.elem)?, cpp_type(&s.elem)?, args[0], args[1])
+            }
+            Kind::FixpipeNz => {
+                let (d, s) = (&self.k.bufs[c.bufs[0]], &self.k.bufs[c.bufs[1]]);
+                format!("AscendC::Fixpipe<{}, {}, AscendC::CFG_NZ>({}, {}, {p});", cpp_type(&d.elem)?, cpp_type(&s.elem)?, args[0], args[1])
             }
         };
         if looped {

@@ -37,6 +37,8 @@ pub enum Kind {
     LoadDataWithTranspose,
     Mmad,
     Fixpipe,
+    /// `Fixpipe<.., CFG_NZ>` (NZ2NZ); same struct as [`Kind::Fixpipe`].
+    FixpipeNz,
 }
 
 impl Kind {
@@ -49,6 +51,7 @@ impl Kind {
             "ascendc.load_data_with_transpose" => Kind::LoadDataWithTranspose,
             "ascendc.mmad" => Kind::Mmad,
             "ascendc.fixpipe" => Kind::Fixpipe,
+            "ascendc.fixpipe_nz" => Kind::FixpipeNz,
             _ => return None,
         })
     }
@@ -62,7 +65,7 @@ impl Kind {
             Kind::LoadData2DV2 => "LoadData2DParamsV2",
             Kind::LoadDataWithTranspose => "LoadData2dTransposeParams",
             Kind::Mmad => "MmadParams",
-            Kind::Fixpipe => "FixpipeParamsV220",
+            Kind::Fixpipe | Kind::FixpipeNz => "FixpipeParamsV220",
         }
     }
 
@@ -122,7 +125,7 @@ impl Kind {
                 ("cmatrixSource", "i8"),
                 ("cmatrixInitVal", "i8"),
             ],
-            Kind::Fixpipe => &[
+            Kind::Fixpipe | Kind::FixpipeNz => &[
                 ("nSize", "i16"),
                 ("mSize", "i16"),
                 ("srcStride", "i16"),

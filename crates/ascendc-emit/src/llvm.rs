@@ -13,6 +13,7 @@
 //! | `LoadDataWithTranspose` + `LoadData2dTransposeParams` | `int32_t ascendc_model_load_data_with_transpose(void*, const void*, uint32_t elem_bits, const ascendc_model_load_data_2d_transpose_params*, uint32_t)` |
 //! | `Mmad` | `int32_t ascendc_model_mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, uint32_t c_dtype, const ascendc_model_mmad_params*, uint32_t)` |
 //! | `Fixpipe` (NZ2ND) | `int32_t ascendc_model_fixpipe_nz2nd(void* dst, const void* src, uint32_t dst_dtype, uint32_t src_dtype, const ascendc_model_fixpipe_params_v220*, uint32_t)` |
+//! | `Fixpipe<CFG_NZ>` (NZ2NZ) | `int32_t ascendc_model_fixpipe_nz2nz(` same arguments `)` |
 //! | `SetFlag` / `WaitFlag` / `PipeBarrier` | `ascendc_model_set_flag(src_pipe, dst_pipe, id)`, `..._wait_flag`, `ascendc_model_pipe_barrier(pipe)` |
 //!
 //! Built as MLIR text (`func` + `scf` + `arith` + `memref` + `llvm`): the kernel keeps its
@@ -32,6 +33,7 @@ const DECLS: &str = r#"  llvm.func @ascendc_model_data_copy_nd2nz(!llvm.ptr, !ll
   llvm.func @ascendc_model_load_data_with_transpose(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
   llvm.func @ascendc_model_mmad(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
   llvm.func @ascendc_model_fixpipe_nz2nd(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_fixpipe_nz2nz(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
   llvm.func @ascendc_model_set_flag(i32, i32, i32)
   llvm.func @ascendc_model_wait_flag(i32, i32, i32)
   llvm.func @ascendc_model_pipe_barrier(i32)
@@ -247,10 +249,10 @@ impl Gen<'_> {
                 let cc = self.int(d, &Val::Const(dtype_code(&elem(0))?), "i32");
                 ("mmad", format!("{}, {}, {}, {ab}, {cc}, {sp}, {target}", ptrs[0], ptrs[1], ptrs[2]), "(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32)")
             }
-            Kind::Fixpipe => {
+            Kind::Fixpipe | Kind::FixpipeNz => {
                 let dd = self.int(d, &Val::Const(dtype_code(&elem(0))?), "i32");
                 let sd = self.int(d, &Val::Const(dtype_code(&elem(1))?), "i32");
-                ("fixpipe_nz2nd", format!("{}, {}, {dd}, {sd}, {sp}, {target}", ptrs[0], ptrs[1]), "(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32)")
+                (if c.kind == Kind::FixpipeNz { "fixpipe_nz2nz" } else { "fixpipe_nz2nd" }, format!("{}, {}, {dd}, {sd}, {sp}, {target}", ptrs[0], ptrs[1]), "(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32)")
             }
         };
         self.line(d, &format!("{status} = llvm.call @ascendc_model_{fname}({args}) : {tys} -> i32"));

@@ -188,6 +188,11 @@ impl Gemm {
 
 /// A single-block GEMM kernel in the layout dialect.
 fn gemm_kernel(name: &str, target: &str, g: &Gemm, ab: &str, acc: &str, out: &str) -> String {
+    gemm_kernel_to(name, target, g, ab, acc, out, "ND", g.m * g.n)
+}
+
+/// [`gemm_kernel`] storing C to GM in layout `cgm` (`ND` or `NZ`) of `mc` elements.
+fn gemm_kernel_to(name: &str, target: &str, g: &Gemm, ab: &str, acc: &str, out: &str, cgm: &str, mc: usize) -> String {
     let (m, n, k) = (g.m, g.n, g.k);
     let l0a = if target == "a5" { "NZ" } else { "ZZ" };
     let (bgm, bl1) = if g.b_dn { ("DN", "ZN") } else { ("ND", "NZ") };
@@ -196,7 +201,7 @@ fn gemm_kernel(name: &str, target: &str, g: &Gemm, ab: &str, acc: &str, out: &st
   func.func @{name}(%A: memref<{ma}x{ab}>, %B: memref<{mb}x{ab}>, %C: memref<{mc}x{out}>) attributes {{llvm.emit_c_interface}} {{
     %ga = "layout.view"(%A) : (memref<{ma}x{ab}>) -> !layout.tensor<{ab}, "gm", "ND", "({m},{k})">
     %gb = "layout.view"(%B) : (memref<{mb}x{ab}>) -> !layout.tensor<{ab}, "gm", "{bgm}", "({k},{n})">
-    %gc = "layout.view"(%C) : (memref<{mc}x{out}>) -> !layout.tensor<{out}, "gm", "ND", "({m},{n})">
+    %gc = "layout.view"(%C) : (memref<{mc}x{out}>) -> !layout.tensor<{out}, "gm", "{cgm}", "({m},{n})">
     %a1 = "layout.alloc"() : () -> !layout.tensor<{ab}, "l1", "NZ", "({m},{k})">
     %b1 = "layout.alloc"() : () -> !layout.tensor<{ab}, "l1", "{bl1}", "({k},{n})">
     %a0 = "layout.alloc"() : () -> !layout.tensor<{ab}, "l0a", "{l0a}", "({m},{k})">
@@ -207,13 +212,12 @@ fn gemm_kernel(name: &str, target: &str, g: &Gemm, ab: &str, acc: &str, out: &st
     "layout.load"(%a1, %a0) : (!layout.tensor<{ab}, "l1", "NZ", "({m},{k})">, !layout.tensor<{ab}, "l0a", "{l0a}", "({m},{k})">) -> ()
     "layout.load"(%b1, %b0) : (!layout.tensor<{ab}, "l1", "{bl1}", "({k},{n})">, !layout.tensor<{ab}, "l0b", "ZN", "({k},{n})">) -> ()
     "layout.matmul"(%a0, %b0, %c0) {{accumulate = false}} : (!layout.tensor<{ab}, "l0a", "{l0a}", "({m},{k})">, !layout.tensor<{ab}, "l0b", "ZN", "({k},{n})">, !layout.tensor<{acc}, "l0c", "NZ", "({m},{n})">) -> ()
-    "layout.store"(%c0, %gc) : (!layout.tensor<{acc}, "l0c", "NZ", "({m},{n})">, !layout.tensor<{out}, "gm", "ND", "({m},{n})">) -> ()
+    "layout.store"(%c0, %gc) : (!layout.tensor<{acc}, "l0c", "NZ", "({m},{n})">, !layout.tensor<{out}, "gm", "{cgm}", "({m},{n})">) -> ()
     return
   }}
 }}"#,
         ma = m * k,
         mb = k * n,
-        mc = m * n,
     )
 }
 
@@ -273,6 +277,53 @@ fn gemm_f16_to_f16_a2() {
 fn gemm_i8_a2() {
     // i8 with B DN in GM → ZN in L1 (no transpose; the ND case is below).
     check_gemm("gemm_i8_a2", "a2", Gemm { m: 40, n: 24, k: 70, b_dn: true }, "i8", "i32", "i32");
+}
+
+/// GEMM storing C from L0C to GM NZ (Fixpipe CFG_NZ; f32 output: C0 = 8 with channel split,
+/// f16: C0 = 16). Checks the three ways bit for bit, every valid element at its NZ offset
+/// against the reference, and the padding (rows >= m, columns >= n up to C0) against zero:
+/// the L0C padding the hardware copies with the last 32 B block is zero here (never written).
+fn check_gemm_nz(name: &str, target: &str, g: Gemm, out: &str) {
+    let c0 = if out == "f32" { 8 } else { 16 };
+    let (m1, n1) = (g.m.div_ceil(16), g.n.div_ceil(c0));
+    let len = m1 * 16 * n1 * c0;
+    let nz = |i: usize, j: usize| (i % 16) * c0 + (i / 16) * 16 * c0 + (j % c0) + (j / c0) * m1 * 16 * c0;
+    let mut rng = Rng::new(name.len() as u64 * 7919 + g.m as u64);
+    let a = rng.array(elem("f16"), &[g.m * g.k]);
+    let b = rng.array(elem("f16"), &[g.k * g.n]);
+    let want = g.reference(&a, &b);
+    let source = gemm_kernel_to(name, target, &g, "f16", "f32", out, "NZ", len);
+    let case = Case { name, func: name, source, target, inputs: vec![a, b, Array::zeros(elem(out), &[len])], scalars: vec![], outputs: vec![2] };
+    let got = three_ways(&case);
+    let mut valid = vec![false; len];
+    for i in 0..g.m {
+        for j in 0..g.n {
+            valid[nz(i, j)] = true;
+            assert_eq!(got[0].get_f64(nz(i, j)), want[i * g.n + j], "{name}: ({i},{j})");
+        }
+    }
+    for (o, v) in valid.iter().enumerate() {
+        if !v {
+            assert_eq!(got[0].get_f64(o), 0.0, "{name}: padding element {o}");
+        }
+    }
+    let cpp = ascendc_emit::emit_cpp(&lower(&layout_runtime::create_context().unwrap(), &case.source)).unwrap();
+    assert!(cpp.contains("AscendC::CFG_NZ>"), "{name}: no CFG_NZ Fixpipe\n{cpp}");
+    assert_eq!(cpp.contains(".isChannelSplit = true;"), out == "f32", "{name}: isChannelSplit\n{cpp}");
+}
+
+#[test]
+fn gemm_store_nz_f32_channel_split_a2_a5() {
+    // f32 GM NZ (C0 = 8): each 16x16 L0C fractal is split into two 16x8 GM fractals; m and n tails.
+    check_gemm_nz("gemm_nz_f32_a2", "a2", Gemm { m: 40, n: 20, k: 56, b_dn: false }, "f32");
+    check_gemm_nz("gemm_nz_f32_a5", "a5", Gemm { m: 40, n: 20, k: 56, b_dn: true }, "f32");
+}
+
+#[test]
+fn gemm_store_nz_f16_a2_a5() {
+    // F322F16 to GM NZ (C0 = 16); the sums are exact in f16 (k = 16).
+    check_gemm_nz("gemm_nz_f16_a2", "a2", Gemm { m: 17, n: 40, k: 16, b_dn: false }, "f16");
+    check_gemm_nz("gemm_nz_f16_a5", "a5", Gemm { m: 33, n: 24, k: 16, b_dn: true }, "f16");
 }
 
 /// Reads an example; fails if it is missing.

@@ -227,6 +227,12 @@ struct FixpipeParamsV220 : ascendc_model_fixpipe_params_v220 {
         quantPre = static_cast<uint32_t>(quantPre_); deqScalar = deqScalar_; ndNum = ndNum_; srcNdStride = srcNdStride_;
         dstNdStride = dstNdStride_; unitFlag = unitFlag_;
     }
+    template <class A, class B, class C, class D, class E, class F, class G, class H, class I, class J, class K, class L>
+    FixpipeParamsV220(A nSize_, B mSize_, C srcStride_, D dstStride_, E reluEn_, F quantPre_, G deqScalar_, H ndNum_, I srcNdStride_,
+                      J dstNdStride_, K unitFlag_, L isChannelSplit_)
+        : FixpipeParamsV220(nSize_, mSize_, srcStride_, dstStride_, reluEn_, quantPre_, deqScalar_, ndNum_, srcNdStride_, dstNdStride_, unitFlag_) {
+        isChannelSplit = isChannelSplit_;
+    }
 };
 
 enum class CO2Layout { NZ, ROW_MAJOR, COLUMN_MAJOR };
@@ -277,8 +283,12 @@ __aicore__ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
 }
 template <class T, class U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 __aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p) {
+    if (config.format == CO2Layout::NZ) {
+        model::Check(ascendc_model::fixpipe_nz2nz(dst.GetPhyAddr(), src.GetPhyAddr(), model::DType<T>::code, model::DType<U>::code, p, model::Target()));
+        return;
+    }
     if (config.format != CO2Layout::ROW_MAJOR) {
-        model::Check(ascendc_model::fail(ASCENDC_MODEL_E_UNSUPPORTED, "Fixpipe: only CFG_ROW_MAJOR (NZ2ND) is modelled"));
+        model::Check(ascendc_model::fail(ASCENDC_MODEL_E_UNSUPPORTED, "Fixpipe: CFG_COLUMN_MAJOR (NZ2DN) is not modelled"));
         return;
     }
     model::Check(ascendc_model::fixpipe_nz2nd(dst.GetPhyAddr(), src.GetPhyAddr(), model::DType<T>::code, model::DType<U>::code, p, model::Target()));

@@ -51,6 +51,12 @@ int32_t ascendc_model_fixpipe_nz2nd(void* dst, const void* src, uint32_t dst_dty
     return ascendc_model::fixpipe_nz2nd(dst, src, dst_dtype, src_dtype, *p, target);
 }
 
+int32_t ascendc_model_fixpipe_nz2nz(void* dst, const void* src, uint32_t dst_dtype, uint32_t src_dtype,
+                                    const ascendc_model_fixpipe_params_v220* p, uint32_t target) {
+    if (!p) return null_params("Fixpipe: null params");
+    return ascendc_model::fixpipe_nz2nz(dst, src, dst_dtype, src_dtype, *p, target);
+}
+
 void ascendc_model_set_flag(uint32_t, uint32_t, uint32_t) {}
 void ascendc_model_wait_flag(uint32_t, uint32_t, uint32_t) {}
 void ascendc_model_pipe_barrier(uint32_t) {}

@@ -126,7 +126,8 @@ typedef struct ascendc_model_mmad_params {
 
 /* AscendC FixpipeParamsV220 {nSize, mSize, srcStride, dstStride, reluEn, quantPre, deqScalar,
  * ndNum, srcNdStride, dstNdStride, unitFlag, isChannelSplit}. srcStride in units of 16 L0C
- * elements (C0_Size), dstStride in GM elements (NZ2ND). quantPre: ASCENDC_MODEL_QUANT_*. */
+ * elements (C0_Size), dstStride in GM elements (NZ2ND) or in 32 B between destination column
+ * blocks (NZ2NZ). isChannelSplit: NZ2NZ f32 -> f32 only. quantPre: ASCENDC_MODEL_QUANT_*. */
 typedef struct ascendc_model_fixpipe_params_v220 {
     uint16_t nSize;
     uint16_t mSize;
@@ -163,6 +164,9 @@ int32_t ascendc_model_mmad(void* c, const void* a, const void* b, uint32_t ab_dt
                            const ascendc_model_mmad_params* p, uint32_t target);
 /* Fixpipe L0C -> GM, NZ2ND (CFG_ROW_MAJOR). */
 int32_t ascendc_model_fixpipe_nz2nd(void* dst, const void* src, uint32_t dst_dtype, uint32_t src_dtype,
+                                    const ascendc_model_fixpipe_params_v220* p, uint32_t target);
+/* Fixpipe L0C -> GM, NZ2NZ (CFG_NZ); optional f32 channel split. */
+int32_t ascendc_model_fixpipe_nz2nz(void* dst, const void* src, uint32_t dst_dtype, uint32_t src_dtype,
                                     const ascendc_model_fixpipe_params_v220* p, uint32_t target);
 /* Synchronization: no-ops in the (sequential) model. Pipes and events are recorded nowhere. */
 void ascendc_model_set_flag(uint32_t src_pipe, uint32_t dst_pipe, uint32_t event_id);

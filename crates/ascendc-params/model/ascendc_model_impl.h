@@ -44,6 +44,21 @@
 //   valid m x n elements of C are written; padding in A/B is never read.
 // * Fixpipe NZ2ND: dst[j*dstStride + c] = quant(src[(c/16)*srcStride*16 + j*16 + c%16]) for
 //   j < mSize, c < nSize; NoQuant, F322F16, F322BF16 (round to nearest even), optional ReLU.
+// * Fixpipe NZ2NZ (CFG_NZ): with W = 16 destination columns per block, or W = 8 with
+//   isChannelSplit (f32 -> f32 only), for block b < nSize/W, row j < mSize, c < W, column
+//   col = b*W + c: the element goes to byte b*dstStride*32 + (j*W + c)*sizeof(dst) of dst, from
+//   src[(col/16)*srcStride*16 + j*16 + col%16]; nSize must be a multiple of W.
+//   Sources: the CCE intrinsic doc of the L0C -> OUT copy (hiascend cceintrinsicapi
+//   "cceapi_0100": plain copy "dst_block_addr = dst_temp_n_addr + k*dst_stride*32", row j at
+//   "j*16*sizeof(DST_element)", and "f32 通道切分": each 16x16 fractal split into two 16x8
+//   fractals, n a multiple of 8); catlass hicann/catlass
+//   include/catlass/gemm/tile/atlasa2/copy_l0c_to_gm.hpp (zN destination: dstStride =
+//   stride(3) / (32 / sizeof(Dst)), isChannelSplit for float -> float, CFG_NZ).
+//   Our interpretation: with channel split the two 8-column halves of an L0C block are
+//   destination blocks 2k and 2k+1 (each dstStride*32 B further), rows 8 elements (32 B) apart;
+//   i.e. dstStride is always the distance between 32-B-wide destination column blocks, so a GM
+//   NZ destination with C0 = 32 B / sizeof(dst) (f16/bf16 C0 = 16, f32 C0 = 8 split) has
+//   dstStride = stride(c_out) / C0. Without split a 32-bit output has 64-B rows (16 x 4 B).
 #ifndef ASCENDC_MODEL_IMPL_H
 #define ASCENDC_MODEL_IMPL_H
 
@@ -303,37 +318,68 @@ inline int32_t mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, ui
 }
 
 // ---- Fixpipe ----------------------------------------------------------------------------------
-inline int32_t fixpipe_nz2nd(void* dst, const void* src, uint32_t dst_dtype, uint32_t src_dtype, const ascendc_model_fixpipe_params_v220& p,
-                             uint32_t target) {
+// Checks of both Fixpipe forms (target, ndNum, the supported quantPre / type pairs).
+inline int32_t fixpipe_check(uint32_t dst_dtype, uint32_t src_dtype, const ascendc_model_fixpipe_params_v220& p, uint32_t target) {
     if (!valid_target(target)) return fail(ASCENDC_MODEL_E_INVALID, "Fixpipe: unknown target");
     if (p.ndNum != 1) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Fixpipe: only ndNum = 1 is modelled");
-    if (p.isChannelSplit) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Fixpipe: isChannelSplit is not modelled");
     const bool ok = (p.quantPre == ASCENDC_MODEL_QUANT_NOQUANT && dst_dtype == src_dtype && (src_dtype == ASCENDC_MODEL_F32 || src_dtype == ASCENDC_MODEL_I32)) ||
                     (p.quantPre == ASCENDC_MODEL_QUANT_F322F16 && src_dtype == ASCENDC_MODEL_F32 && dst_dtype == ASCENDC_MODEL_F16) ||
                     (p.quantPre == ASCENDC_MODEL_QUANT_F322BF16 && src_dtype == ASCENDC_MODEL_F32 && dst_dtype == ASCENDC_MODEL_BF16);
     if (!ok) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Fixpipe: supported quantPre: NoQuant f32->f32 / i32->i32, F322F16, F322BF16");
+    return ASCENDC_MODEL_OK;
+}
+
+// One element: L0C element `so` (in accumulator elements), ReLU, quantPre, stored at `to`.
+inline void fixpipe_element(uint8_t* to, const uint8_t* s, uint64_t so, uint32_t dst_dtype, uint32_t src_dtype, bool relu) {
+    if (src_dtype == ASCENDC_MODEL_I32) {
+        int32_t v; std::memcpy(&v, s + so * 4, 4);
+        if (relu && v < 0) v = 0;
+        std::memcpy(to, &v, 4);
+        return;
+    }
+    float v; std::memcpy(&v, s + so * 4, 4);
+    if (relu && v < 0) v = 0.0f;
+    if (dst_dtype == ASCENDC_MODEL_F32) {
+        std::memcpy(to, &v, 4);
+    } else {
+        uint16_t h = dst_dtype == ASCENDC_MODEL_F16 ? f32_to_f16_bits(v) : f32_to_bf16_bits(v);
+        std::memcpy(to, &h, 2);
+    }
+}
+
+inline int32_t fixpipe_nz2nd(void* dst, const void* src, uint32_t dst_dtype, uint32_t src_dtype, const ascendc_model_fixpipe_params_v220& p,
+                             uint32_t target) {
+    if (int32_t st = fixpipe_check(dst_dtype, src_dtype, p, target)) return st;
+    if (p.isChannelSplit) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Fixpipe: isChannelSplit applies to NZ output (CFG_NZ) only");
     uint8_t* d = static_cast<uint8_t*>(dst);
     const uint8_t* s = static_cast<const uint8_t*>(src);
     const uint32_t db = dtype_bytes(dst_dtype);
     for (uint64_t j = 0; j < p.mSize; ++j)
         for (uint64_t c = 0; c < p.nSize; ++c) {
             const uint64_t so = (c / 16) * (uint64_t)p.srcStride * 16 + j * 16 + c % 16;
-            uint8_t* to = d + (j * (uint64_t)p.dstStride + c) * db;
-            if (src_dtype == ASCENDC_MODEL_I32) {
-                int32_t v; std::memcpy(&v, s + so * 4, 4);
-                if (p.reluEn && v < 0) v = 0;
-                std::memcpy(to, &v, 4);
-                continue;
-            }
-            float v; std::memcpy(&v, s + so * 4, 4);
-            if (p.reluEn && v < 0) v = 0.0f;
-            if (dst_dtype == ASCENDC_MODEL_F32) {
-                std::memcpy(to, &v, 4);
-            } else {
-                uint16_t h = dst_dtype == ASCENDC_MODEL_F16 ? f32_to_f16_bits(v) : f32_to_bf16_bits(v);
-                std::memcpy(to, &h, 2);
-            }
+            fixpipe_element(d + (j * (uint64_t)p.dstStride + c) * db, s, so, dst_dtype, src_dtype, p.reluEn);
         }
+    return ASCENDC_MODEL_OK;
+}
+
+// NZ2NZ (CFG_NZ); semantics and sources at the top of this file.
+inline int32_t fixpipe_nz2nz(void* dst, const void* src, uint32_t dst_dtype, uint32_t src_dtype, const ascendc_model_fixpipe_params_v220& p,
+                             uint32_t target) {
+    if (int32_t st = fixpipe_check(dst_dtype, src_dtype, p, target)) return st;
+    if (p.isChannelSplit && !(src_dtype == ASCENDC_MODEL_F32 && dst_dtype == ASCENDC_MODEL_F32))
+        return fail(ASCENDC_MODEL_E_INVALID, "Fixpipe: isChannelSplit needs f32 -> f32");
+    const uint64_t w = p.isChannelSplit ? 8 : 16;  // destination columns per block
+    if (p.nSize % w != 0) return fail(ASCENDC_MODEL_E_INVALID, "Fixpipe CFG_NZ: nSize must be a multiple of 16 (of 8 with isChannelSplit)");
+    uint8_t* d = static_cast<uint8_t*>(dst);
+    const uint8_t* s = static_cast<const uint8_t*>(src);
+    const uint32_t db = dtype_bytes(dst_dtype);
+    for (uint64_t b = 0; b < p.nSize / w; ++b)
+        for (uint64_t j = 0; j < p.mSize; ++j)
+            for (uint64_t c = 0; c < w; ++c) {
+                const uint64_t col = b * w + c;
+                const uint64_t so = (col / 16) * (uint64_t)p.srcStride * 16 + j * 16 + col % 16;
+                fixpipe_element(d + b * (uint64_t)p.dstStride * 32 + (j * w + c) * db, s, so, dst_dtype, src_dtype, p.reluEn);
+            }
     return ASCENDC_MODEL_OK;
 }
 

@@ -95,6 +95,14 @@ fn footprints(intr: &Intrinsic<i64>, types: &[ElementType]) -> Vec<i64> {
             }
             vec![((p.m_size - 1) * p.dst_stride + p.n_size) * eb(0), ((ceil_div(p.n_size, 16) - 1) * p.src_stride * 16 + p.m_size * 16) * eb(1)]
         }
+        Intrinsic::FixpipeNz2Nz(p) => {
+            if p.m_size == 0 || p.n_size == 0 {
+                return vec![0, 0];
+            }
+            // destination blocks of w columns, 32·dstStride B apart, rows w·sizeof apart
+            let w = if p.is_channel_split { 8 } else { 16 };
+            vec![(ceil_div(p.n_size, w) - 1) * p.dst_stride * 32 + p.m_size * w * eb(0), ((ceil_div(p.n_size, 16) - 1) * p.src_stride * 16 + p.m_size * 16) * eb(1)]
+        }
     }
 }
 
@@ -139,6 +147,7 @@ pub fn execute(instr: &Instr<i64>, dst: &mut [u8], srcs: &[&[u8]], types: &[Elem
                     ffi::ascendc_model_mmad(d, s0, s1, code(types[1])?, code(types[0])?, &p.to_c()?, arch)
                 }
                 Intrinsic::FixpipeNz2Nd(p) => ffi::ascendc_model_fixpipe_nz2nd(d, s0, code(types[0])?, code(types[1])?, &p.to_c()?, arch),
+                Intrinsic::FixpipeNz2Nz(p) => ffi::ascendc_model_fixpipe_nz2nz(d, s0, code(types[0])?, code(types[1])?, &p.to_c()?, arch),
             }
         };
         if status != 0 {

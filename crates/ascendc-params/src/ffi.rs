@@ -136,6 +136,7 @@ extern "C" {
     pub fn ascendc_model_load_data_with_transpose(dst: *mut c_void, src: *const c_void, elem_bits: u32, p: *const CLoadData2dTransposeParams, target: u32) -> i32;
     pub fn ascendc_model_mmad(c: *mut c_void, a: *const c_void, b: *const c_void, ab_dtype: u32, c_dtype: u32, p: *const CMmadParams, target: u32) -> i32;
     pub fn ascendc_model_fixpipe_nz2nd(dst: *mut c_void, src: *const c_void, dst_dtype: u32, src_dtype: u32, p: *const CFixpipeParamsV220, target: u32) -> i32;
+    pub fn ascendc_model_fixpipe_nz2nz(dst: *mut c_void, src: *const c_void, dst_dtype: u32, src_dtype: u32, p: *const CFixpipeParamsV220, target: u32) -> i32;
     pub fn ascendc_model_set_flag(src_pipe: u32, dst_pipe: u32, event_id: u32);
     pub fn ascendc_model_wait_flag(src_pipe: u32, dst_pipe: u32, event_id: u32);
     pub fn ascendc_model_pipe_barrier(pipe: u32);
@@ -152,6 +153,7 @@ pub fn c_abi_symbols() -> Vec<(&'static str, *const c_void)> {
         ("ascendc_model_load_data_with_transpose", ascendc_model_load_data_with_transpose as *const c_void),
         ("ascendc_model_mmad", ascendc_model_mmad as *const c_void),
         ("ascendc_model_fixpipe_nz2nd", ascendc_model_fixpipe_nz2nd as *const c_void),
+        ("ascendc_model_fixpipe_nz2nz", ascendc_model_fixpipe_nz2nz as *const c_void),
         ("ascendc_model_set_flag", ascendc_model_set_flag as *const c_void),
         ("ascendc_model_wait_flag", ascendc_model_wait_flag as *const c_void),
         ("ascendc_model_pipe_barrier", ascendc_model_pipe_barrier as *const c_void),
@@ -286,7 +288,7 @@ impl FixpipeParamsV220<i64> {
             srcNdStride: conv!(I, "srcNdStride", &self.src_nd_stride, u16),
             dstNdStride: conv!(I, "dstNdStride", &self.dst_nd_stride, u32),
             unitFlag: conv!(I, "unitFlag", &self.unit_flag, u8),
-            isChannelSplit: false,
+            isChannelSplit: self.is_channel_split,
         })
     }
 }

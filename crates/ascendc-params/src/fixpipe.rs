@@ -1,4 +1,5 @@
-//! L0C → GM: `Fixpipe<Dst, Src, CFG_ROW_MAJOR>` with `FixpipeParamsV220` (NZ2ND).
+//! L0C → GM: `Fixpipe<Dst, Src, CFG_ROW_MAJOR>` (NZ2ND) and `Fixpipe<Dst, Src, CFG_NZ>` (NZ2NZ)
+//! with `FixpipeParamsV220`.
 
 use layout_algebra::ascend::{ElementType, FramePattern};
 use layout_algebra::IndexValue;
@@ -43,6 +44,9 @@ impl QuantMode {
 /// `uint16_t`, dstNdStride `uint32_t`, unitFlag `uint8_t`}. NZ2ND: row j < mSize, column
 /// c < nSize of the result goes to `dst[j·dstStride + c]` from L0C
 /// `(c/16)·srcStride·16 + j·16 + c%16`; `srcStride` in units of 16 L0C elements.
+/// NZ2NZ (`CFG_NZ`): `dstStride` is the distance between destination column blocks in 32 B;
+/// `isChannelSplit` (f32 → f32 only) splits every 16-column L0C block into two 8-column
+/// (32 B) destination blocks (see [`l0c_to_gm_nz`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FixpipeParamsV220<V = i64> {
     pub n_size: V,
@@ -56,6 +60,8 @@ pub struct FixpipeParamsV220<V = i64> {
     pub src_nd_stride: V,
     pub dst_nd_stride: V,
     pub unit_flag: V,
+    /// f32 channel split (NZ2NZ with a C0 = 8 f32 destination).
+    pub is_channel_split: bool,
 }
 
 impl<V> FixpipeParamsV220<V> {
@@ -91,6 +97,18 @@ impl<V> FixpipeParamsV220<V> {
 }
 
 const FIXPIPE: &str = "Fixpipe(FixpipeParamsV220)";
+const FIXPIPE_NZ: &str = "Fixpipe<CFG_NZ>(FixpipeParamsV220)";
+
+/// `quantPre` from (accumulator, output) types.
+fn quant_mode(instr: &'static str, acc: ElementType, out: ElementType) -> Result<QuantMode> {
+    use ElementType as E;
+    Ok(match (acc, out) {
+        (E::F32, E::F32) | (E::I32, E::I32) => QuantMode::NoQuant,
+        (E::F32, E::F16) => QuantMode::F322F16,
+        (E::F32, E::BF16) => QuantMode::F322BF16,
+        _ => return Err(ParamError::Unsupported { instr, detail: format!("{acc} → {out} (supported: f32→f32, i32→i32, f32→f16, f32→bf16)") }),
+    })
+}
 
 /// L0C (NZ, 16×16 fractals) → GM ND, `CFG_ROW_MAJOR`. `mSize, nSize` = the destination tile's
 /// valid extent (origin, the tail sizes as in catlass); `srcStride = stride(L0C, c_out) /
@@ -98,13 +116,7 @@ const FIXPIPE: &str = "Fixpipe(FixpipeParamsV220)";
 /// types (f32 → f32 / i32 → i32 `NoQuant`, f32 → f16 `F322F16`, f32 → bf16 `F322BF16`).
 /// The source coordinate must be 16-aligned; its address 64-B aligned.
 pub fn l0c_to_gm_nd<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, acc: ElementType, out: ElementType, _target: Target) -> Result<Derived<V>> {
-    use ElementType as E;
-    let quant = match (acc, out) {
-        (E::F32, E::F32) | (E::I32, E::I32) => QuantMode::NoQuant,
-        (E::F32, E::F16) => QuantMode::F322F16,
-        (E::F32, E::BF16) => QuantMode::F322BF16,
-        _ => return Err(ParamError::Unsupported { instr: FIXPIPE, detail: format!("{acc} → {out} (supported: f32→f32, i32→i32, f32→f16, f32→bf16)") }),
-    };
+    let quant = quant_mode(FIXPIPE, acc, out)?;
     let s = Fractal::of(FIXPIPE, "source (L0C)", src.layout, &[FramePattern::NZ])?;
     if s.c0 != 16 {
         return Err(ParamError::Layout { instr: FIXPIPE, detail: format!("L0C fractals are 16×16, got C0 = {}: {}", s.c0, src.layout) });
@@ -128,12 +140,91 @@ pub fn l0c_to_gm_nd<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, acc: Elem
         src_nd_stride: ck.field(specs[6], zero.clone())?,
         dst_nd_stride: ck.field(specs[7], zero.clone())?,
         unit_flag: ck.field(specs[8], zero.clone())?,
+        is_channel_split: false,
     };
     let (so, dof) = (src.offset()?, dst.offset()?);
     ck.aligned("src", Buffer::L0C, &src.base_bytes, &so, &zero, i64::from(acc.bits() / 8))?;
     Ok(Derived {
         instrs: vec![Instr {
             intrinsic: Intrinsic::FixpipeNz2Nd(p),
+            dst: Access { buffer: Buffer::Gm, offset: dof, step: zero.clone() },
+            srcs: vec![Access { buffer: Buffer::L0C, offset: so, step: zero }],
+            repeat: V::constant(1),
+        }],
+        assumptions: ck.assumptions,
+    })
+}
+
+/// L0C (NZ, 16×16 fractals) → GM NZ, `CFG_NZ` (NZ2NZ).
+///
+/// Semantics (CCE intrinsic doc of the L0C→OUT copy, "常规搬运" and "f32 通道切分"; catlass
+/// `CopyL0CToGm<AtlasA2, .., GemmType<_, zN>>`): row `j < mSize` of column block `k` goes to
+/// `dst + j·W·sizeof(out) + k·dstStride·32 B`, `W` = 16 columns per block, or 8 with
+/// `isChannelSplit` (each 16×16 L0C fractal becomes two 16×8 f32 fractals). So the GM NZ
+/// destination must have 32-B rows (C0 = 32 / sizeof(out): f16/bf16 C0 = 16, f32 C0 = 8 with
+/// channel split), rows contiguous across row blocks (`stride(r_out) = 16·C0`), and
+/// `dstStride = stride(dst, c_out) / C0` (units of 32 B, as catlass `stride(3) / (32 /
+/// sizeof)`). i32 → i32 with C0 = 8 would need channel split, which the doc gives for f32 only:
+/// unsupported.
+///
+/// `mSize` = the destination's valid rows (rows are exact); `nSize` = the valid columns rounded
+/// up to the block width (documented: a multiple of 16, of 8 with channel split): the columns up
+/// to the next C0 boundary of the destination — its padding, inside the same 32-B blocks — get
+/// the L0C values at the same positions. `srcStride = stride(L0C, c_out) / 16` as for NZ2ND.
+/// The source coordinate must be 16-aligned, the destination column coordinate C0-aligned.
+pub fn l0c_to_gm_nz<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, acc: ElementType, out: ElementType, _target: Target) -> Result<Derived<V>> {
+    let quant = quant_mode(FIXPIPE_NZ, acc, out)?;
+    let s = Fractal::of(FIXPIPE_NZ, "source (L0C)", src.layout, &[FramePattern::NZ])?;
+    if s.c0 != 16 {
+        return Err(ParamError::Layout { instr: FIXPIPE_NZ, detail: format!("L0C fractals are 16×16, got C0 = {}: {}", s.c0, src.layout) });
+    }
+    let d = Fractal::of(FIXPIPE_NZ, "destination (GM)", dst.layout, &[FramePattern::NZ])?;
+    let out_bytes = i64::from(out.bits() / 8);
+    if d.c0 * out_bytes != 32 {
+        return Err(ParamError::Layout {
+            instr: FIXPIPE_NZ,
+            detail: format!("destination C0 must be 32 B (C0 = {} for {out}), got C0 = {}: {}", 32 / out_bytes.max(1), d.c0, dst.layout),
+        });
+    }
+    let split = d.c0 == 8;
+    if split && out != ElementType::F32 {
+        return Err(ParamError::Unsupported { instr: FIXPIPE_NZ, detail: format!("{acc} → {out} NZ with C0 = 8 needs channel split, documented for f32 only") });
+    }
+    let mut ck = Checker::new(FIXPIPE_NZ);
+    let c0 = V::constant(d.c0);
+    ck.equal("dst r_in stride", &d.stride[0], &c0, || format!("destination rows inside a fractal must be C0 = {} apart: {}", d.c0, dst.layout))?;
+    ck.equal("dst c_in stride", &d.stride[2], &V::constant(1), || format!("destination columns inside a fractal must be contiguous: {}", dst.layout))?;
+    if !d.shape[1].is_constant(1) {
+        let want = V::constant(16 * d.c0);
+        ck.equal("dst r_out stride", &d.stride[1], &want, || format!("Fixpipe writes rows contiguously: row blocks must be 16·C0 = {} apart: {}", 16 * d.c0, dst.layout))?;
+    }
+    ck.exact_div("src row coordinate", &src.coord[0], 16, "L0C fractal rows")?;
+    ck.exact_div("src col coordinate", &src.coord[1], 16, "L0C fractal cols")?;
+    ck.exact_div("dst col coordinate", &dst.coord[1], d.c0, "destination C0")?;
+    let src_stride = ck.exact_div("srcStride", &s.stride[3], s.stride[0].as_constant().unwrap_or(16), "C0_Size (16 elements)")?;
+    let dst_stride = ck.exact_div("dstStride", &d.stride[3], d.c0, "C0 (32 B)")?;
+    let n_size = dst.extent(1)?.align_to(&c0)?;
+    let specs = FixpipeParamsV220::<V>::specs();
+    let zero = V::constant(0);
+    let p = FixpipeParamsV220 {
+        n_size: ck.field(specs[0], n_size)?,
+        m_size: ck.field(specs[1], dst.extent(0)?)?,
+        src_stride: ck.field(specs[2], src_stride)?,
+        dst_stride: ck.field(specs[3], dst_stride)?,
+        relu_en: false,
+        quant_pre: quant,
+        deq_scalar: ck.field(specs[4], zero.clone())?,
+        nd_num: ck.field(specs[5], V::constant(1))?,
+        src_nd_stride: ck.field(specs[6], zero.clone())?,
+        dst_nd_stride: ck.field(specs[7], zero.clone())?,
+        unit_flag: ck.field(specs[8], zero.clone())?,
+        is_channel_split: split,
+    };
+    let (so, dof) = (src.offset()?, dst.offset()?);
+    ck.aligned("src", Buffer::L0C, &src.base_bytes, &so, &zero, i64::from(acc.bits() / 8))?;
+    Ok(Derived {
+        instrs: vec![Instr {
+            intrinsic: Intrinsic::FixpipeNz2Nz(p),
             dst: Access { buffer: Buffer::Gm, offset: dof, step: zero.clone() },
             srcs: vec![Access { buffer: Buffer::L0C, offset: so, step: zero }],
             repeat: V::constant(1),

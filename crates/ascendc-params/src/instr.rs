@@ -24,6 +24,8 @@ pub enum Intrinsic<V> {
     Mmad(MmadParams<V>),
     /// `Fixpipe<Dst, Src, CFG_ROW_MAJOR>(dst GM, src L0C, FixpipeParamsV220)` (NZ2ND).
     FixpipeNz2Nd(FixpipeParamsV220<V>),
+    /// `Fixpipe<Dst, Src, CFG_NZ>(dst GM, src L0C, FixpipeParamsV220)` (NZ2NZ).
+    FixpipeNz2Nz(FixpipeParamsV220<V>),
 }
 
 impl<V> Intrinsic<V> {
@@ -34,7 +36,7 @@ impl<V> Intrinsic<V> {
             Intrinsic::LoadData2D(_) | Intrinsic::LoadData2DV2(_) => "LoadData",
             Intrinsic::LoadDataWithTranspose(_) => "LoadDataWithTranspose",
             Intrinsic::Mmad(_) => "Mmad",
-            Intrinsic::FixpipeNz2Nd(_) => "Fixpipe",
+            Intrinsic::FixpipeNz2Nd(_) | Intrinsic::FixpipeNz2Nz(_) => "Fixpipe",
         }
     }
 }

@@ -19,6 +19,7 @@
 //! | [`l1_to_l0b`] | same; A2 8-bit transposes: `LoadDataWithTranspose` + [`LoadData2dTransposeParams`] | L1 NZ (transposed: 16-bit both targets, 8-bit A2) or ZN → L0B ZN |
 //! | [`mmad`] | `Mmad` + [`MmadParams`] | L0A × L0B → L0C |
 //! | [`l0c_to_gm_nd`] | `Fixpipe<.., CFG_ROW_MAJOR>` + [`FixpipeParamsV220`] | L0C NZ → GM ND |
+//! | [`l0c_to_gm_nz`] | `Fixpipe<.., CFG_NZ>` + [`FixpipeParamsV220`] (f32: `isChannelSplit`) | L0C NZ → GM NZ |
 //!
 //! Worked example (spec §D.4): m = 40, k = 56 fp16, GM ND `(40,56):(56,1)` → L1 NZ
 //! `((16,3),(16,4)):((16,256),(1,768))`: `ndNum=1, nValue=40, dValue=56, srcDValue=56,
@@ -55,7 +56,7 @@ pub mod target;
 pub use data_copy::{copy_nz_to_nz, gm_nd_to_l1_nz, DataCopyParams, Nd2NzParams};
 pub use error::{ParamError, Result};
 pub use field::{Assumption, CType, FieldSpec, Requirement};
-pub use fixpipe::{l0c_to_gm_nd, FixpipeParamsV220, QuantMode};
+pub use fixpipe::{l0c_to_gm_nd, l0c_to_gm_nz, FixpipeParamsV220, QuantMode};
 pub use instr::{Access, Derived, Instr, Intrinsic};
 pub use load_data::{l1_to_l0, l1_to_l0a, l1_to_l0b, LoadData2DParams, LoadData2DParamsV2, LoadData2dTransposeParams, MAX_REPEAT};
 pub use mmad::{mmad, MmadParams};

@@ -31,7 +31,7 @@ fn gemm_through_the_cpp_header_and_the_c_abi() {
 fn c_abi_symbols_are_linked_and_callable() {
     use ascendc_params::ffi;
     let syms = ffi::c_abi_symbols();
-    assert_eq!(syms.len(), 11);
+    assert_eq!(syms.len(), 12);
     assert!(syms.iter().all(|(n, p)| n.starts_with("ascendc_model_") && !p.is_null()));
     // An unsupported call reports a status and a message instead of aborting.
     let mut dst = [0u8; 512];
@@ -40,4 +40,9 @@ fn c_abi_symbols_are_linked_and_callable() {
     let st = unsafe { ffi::ascendc_model_load_data_2d(dst.as_mut_ptr().cast(), src.as_ptr().cast(), 8, &p, 2201) };
     assert_eq!(st, 1);
     assert!(ffi::last_error().contains("16-bit"), "{}", ffi::last_error());
+    // Fixpipe CFG_NZ writes whole column blocks: nSize must be a multiple of 16 (8 with split).
+    let p = ffi::CFixpipeParamsV220 { nSize: 20, mSize: 1, srcStride: 1, dstStride: 1, ndNum: 1, ..Default::default() };
+    let st = unsafe { ffi::ascendc_model_fixpipe_nz2nz(dst.as_mut_ptr().cast(), src.as_ptr().cast(), ffi::dtype_code::F16, ffi::dtype_code::F32, &ffi::CFixpipeParamsV220 { quantPre: 1, ..p }, 2201) };
+    assert_ne!(st, 0);
+    assert!(ffi::last_error().contains("multiple of 16"), "{}", ffi::last_error());
 }

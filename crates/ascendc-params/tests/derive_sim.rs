@@ -390,3 +390,62 @@ fn fixpipe_parameters_for_a_tail_tile() {
     assert_eq!((p.n_size, p.m_size, p.src_stride, p.dst_stride, p.quant_pre), (22, 4, 32, 70, QuantMode::F322F16));
     assert_eq!(d.instrs[0].dst.offset, 96 * 70 + 48);
 }
+
+/// L0C tile (`tile`, f32, values v(r, c) small integers) → the tile at `at` of the GM NZ
+/// `gm` (`rows × cols` valid) through `l0c_to_gm_nz`, on poisoned buffers. Every destination
+/// element of the valid tile is checked at `crd_to_offset` of the destination layout; the
+/// columns up to the next C0 boundary (documented whole 32-B blocks) hold the L0C values at the
+/// same positions; every other byte is still poison.
+fn check_fixpipe_nz(gm: &Layout, (rows, cols): (i64, i64), tile: [i64; 2], at: [i64; 2], out: ElementType, target: Target) -> FixpipeParamsV220 {
+    let acc = ElementType::F32;
+    let dst_l = tile_layout(gm, &tile, &at).unwrap();
+    let l0c = frame(FramePattern::L0C, acc, &tile).unwrap();
+    let d = l0c_to_gm_nz(&Operand::new(&l0c), &Operand::new(&dst_l).at(at[0], at[1]), acc, out, target).unwrap();
+    let v = |r: i64, c: i64| ((r * tile[1] + c) % 1000 + 1) as f32;
+    // the whole (16-padded) L0C tile holds values: the padding columns are copied too
+    let mut c0 = vec![POISON; l0c.cosize().unwrap() as usize * 4];
+    for r in 0..align(tile[0], 16) {
+        for c in 0..align(tile[1], 16) {
+            set(&mut c0, acc, off(&l0c, r, c), v(r, c).to_bits());
+        }
+    }
+    let mut g = vec![POISON; gm.cosize().unwrap() as usize * eb(out)];
+    execute(&d.instrs[0], &mut g, &[&c0], &[out, acc], target).unwrap_or_else(|e| panic!("{e}"));
+    let conv = |x: f32| if out == acc { x.to_bits() } else { u32::from(half_bits(x)) };
+    let c0_elems = 32 / eb(out) as i64;
+    let (er, ec) = ((rows - at[0]).min(tile[0]), (cols - at[1]).min(tile[1]));
+    let mut want: Vec<Option<u32>> = vec![None; gm.cosize().unwrap() as usize];
+    for r in 0..er {
+        for c in 0..align(ec, c0_elems) {
+            want[off(gm, at[0] + r, at[1] + c)] = Some(conv(v(r, c)));
+        }
+    }
+    let poison = get(&[POISON; 4], out, 0);
+    for (i, w) in want.iter().enumerate() {
+        assert_eq!(get(&g, out, i), w.unwrap_or(poison), "{out} {target:?} tile {tile:?} at {at:?}: GM element {i}");
+    }
+    let Intrinsic::FixpipeNz2Nz(p) = &d.instrs[0].intrinsic else { panic!("not NZ2NZ: {:?}", d.instrs[0].intrinsic) };
+    p.clone()
+}
+
+#[test]
+fn fixpipe_nz2nz_f32_channel_split_and_f16_tails() {
+    for target in [Target::A2, Target::A5] {
+        // f32 GM NZ 40x20 (C0 = 8): ((16,3),(8,3)):((8,128),(1,384)); whole tensor, m and n tails.
+        let gm = frame(FramePattern::NZ, ElementType::F32, &[40, 20]).unwrap();
+        let p = check_fixpipe_nz(&gm, (40, 20), [40, 20], [0, 0], ElementType::F32, target);
+        assert_eq!((p.n_size, p.m_size, p.src_stride, p.dst_stride, p.is_channel_split), (24, 40, 48, 48, true));
+        // f32 tile (32,16) at (32,8) of a 70x30 NZ: tails in both modes (rows 38, cols 22 → 24).
+        let gm = frame(FramePattern::NZ, ElementType::F32, &[70, 30]).unwrap();
+        let p = check_fixpipe_nz(&gm, (70, 30), [32, 16], [32, 8], ElementType::F32, target);
+        assert_eq!((p.n_size, p.m_size, p.dst_stride), (16, 32, 80));
+        let p = check_fixpipe_nz(&gm, (70, 30), [32, 24], [64, 16], ElementType::F32, target);
+        assert_eq!((p.n_size, p.m_size), (16, 6));
+        // f16 (F322F16, C0 = 16): tile (32,48) at (96,48) of 100x70: 4 rows, 22 cols → nSize 32.
+        let gm = frame(FramePattern::NZ, ElementType::F16, &[100, 70]).unwrap();
+        let p = check_fixpipe_nz(&gm, (100, 70), [32, 48], [96, 48], ElementType::F16, target);
+        assert_eq!((p.n_size, p.m_size, p.src_stride, p.dst_stride, p.quant_pre, p.is_channel_split), (32, 4, 32, 112, QuantMode::F322F16, false));
+        let p = check_fixpipe_nz(&gm, (100, 70), [48, 32], [16, 0], ElementType::F16, target);
+        assert_eq!((p.n_size, p.m_size), (32, 48));
+    }
+}

@@ -214,3 +214,39 @@ fn symbolic_tails_give_expressions_that_evaluate_to_the_concrete_parameters() {
     let fields: Vec<&str> = d.assumptions.iter().map(|a| a.field).collect();
     assert!(fields.contains(&"nValue") && fields.contains(&"dValue") && fields.contains(&"srcDValue") && fields.contains(&"dstNzC0Stride"), "{fields:?}");
 }
+
+#[test]
+fn fixpipe_nz_fields_and_layouts() {
+    let acc = ElementType::F32;
+    const I: &str = "Fixpipe<CFG_NZ>(FixpipeParamsV220)";
+    // nSize > 4095
+    let l0c = frame(FramePattern::L0C, acc, &[16, 4112]).unwrap();
+    let gm = nz(16, 4112);
+    assert_eq!(overflow(l0c_to_gm_nz(&Operand::new(&l0c), &Operand::new(&gm), acc, F16, Target::A2)), (I, "nSize", 4112));
+    // srcStride > 65535
+    let tall = frame(FramePattern::L0C, acc, &[65552, 16]).unwrap();
+    assert_eq!(overflow(l0c_to_gm_nz(&Operand::new(&tall), &Operand::new(&nz(16, 16)), acc, F16, Target::A2)), (I, "srcStride", 65552));
+    // dstStride > uint32_t: column blocks 2^37 f16 elements apart = 2^33 units of 32 B (C0).
+    let l0c = frame(FramePattern::L0C, acc, &[16, 32]).unwrap();
+    let far = Layout::new(Tuple::Tuple(vec![pair(16, 1), pair(16, 2)]), Tuple::Tuple(vec![pair(16, 256), pair(1, 1 << 37)])).unwrap();
+    assert_eq!(overflow(l0c_to_gm_nz(&Operand::new(&l0c), &Operand::new(&far), acc, F16, Target::A2)), (I, "dstStride", 1 << 33));
+    // mSize > 65535
+    let l0c = frame(FramePattern::L0C, acc, &[65552, 16]).unwrap();
+    assert_eq!(overflow(l0c_to_gm_nz(&Operand::new(&l0c), &Operand::new(&nz(65552, 16)), acc, F16, Target::A2)).1, "mSize");
+    // f32 output needs C0 = 8 (32 B): an f16-shaped (C0 = 16) NZ destination is a layout error.
+    let l0c = frame(FramePattern::L0C, acc, &[16, 16]).unwrap();
+    assert!(matches!(l0c_to_gm_nz(&Operand::new(&l0c), &Operand::new(&nz(16, 16)), acc, acc, Target::A2), Err(ParamError::Layout { .. })));
+    // i32 → i32 to NZ C0 = 8 would need channel split (documented for f32 only).
+    let l0c = frame(FramePattern::L0C, ElementType::I32, &[16, 16]).unwrap();
+    let gm = frame(FramePattern::NZ, ElementType::I32, &[16, 16]).unwrap();
+    assert!(matches!(l0c_to_gm_nz(&Operand::new(&l0c), &Operand::new(&gm), ElementType::I32, ElementType::I32, Target::A2), Err(ParamError::Unsupported { .. })));
+    // destination column coordinate not on a C0 boundary
+    let l0c = frame(FramePattern::L0C, acc, &[16, 16]).unwrap();
+    let gm = nz(32, 64);
+    let tile = layout_algebra::ascend::tile_layout(&gm, &[16, 16], &[0, 8]).unwrap();
+    assert!(matches!(l0c_to_gm_nz(&Operand::new(&l0c), &Operand::new(&tile).at(0, 8), acc, F16, Target::A2), Err(ParamError::NotMultiple { .. })));
+    // rows must be contiguous across row blocks (ZZ-like row-block stride)
+    let zz = frame(FramePattern::ZZ, F16, &[32, 32]).unwrap();
+    let l0c = frame(FramePattern::L0C, acc, &[32, 32]).unwrap();
+    assert!(l0c_to_gm_nz(&Operand::new(&l0c), &Operand::new(&zz), acc, F16, Target::A2).is_err());
+}

@@ -154,6 +154,9 @@ fn elem_of(ty: MlirType) -> Option<ElemType> {
             Some(ElemType::F32)
         } else if mlir_sys::mlirTypeIsAF64(ty) {
             Some(ElemType::F64)
+        } else if mlir_sys::mlirTypeIsAFloat8E8M0FNU(ty) {
+            // MX scales (E8M0, an exponent byte): passed as their bit pattern, a u8 array.
+            Some(ElemType::U8)
         } else if mlir_sys::mlirTypeIsAInteger(ty) {
             match mlir_sys::mlirIntegerTypeGetWidth(ty) {
                 8 => Some(ElemType::I8),
@@ -452,7 +455,7 @@ impl Jit {
                     let same = given == *elem
                         || matches!(
                             (elem, given),
-                            (ElemType::I8, ElemType::U8) | (ElemType::I16, ElemType::U16)
+                            (ElemType::I8, ElemType::U8) | (ElemType::U8, ElemType::I8) | (ElemType::I16, ElemType::U16)
                         );
                     if !same {
                         return Err(mismatch(format!("element type {given} given")));

@@ -59,6 +59,15 @@ fn fields(intr: &Intrinsic<SymExpr>) -> (&'static str, Vec<(&'static str, SymExp
             ints(&p.fields()),
             vec![format!("reluEn = {}", p.relu_en), format!("quantPre = \"{}\"", p.quant_pre.name())],
         ),
+        Intrinsic::FixpipeNz2Nz(p) => (
+            "ascendc.fixpipe_nz",
+            ints(&p.fields()),
+            vec![
+                format!("reluEn = {}", p.relu_en),
+                format!("quantPre = \"{}\"", p.quant_pre.name()),
+                format!("isChannelSplit = {}", p.is_channel_split),
+            ],
+        ),
     }
 }
 

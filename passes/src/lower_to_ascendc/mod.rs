@@ -22,6 +22,7 @@
 //! | load | l1 NZ/ZN → l0b ZN | same; a2 8-bit NZ → ZN: `LoadDataWithTranspose` + `LoadData2dTransposeParams` | `l1_to_l0b` |
 //! | matmul | l0a × l0b → l0c | `Mmad` + `MmadParams` | `mmad` |
 //! | store | l0c NZ → gm ND | `Fixpipe<CFG_ROW_MAJOR>` + `FixpipeParamsV220` | `l0c_to_gm_nd` |
+//! | store | l0c NZ → gm NZ | `Fixpipe<CFG_NZ>` + `FixpipeParamsV220` (f32: `isChannelSplit`) | `l0c_to_gm_nz` |
 //! | store | l1 NZ → gm NZ | `DataCopy` + `DataCopyParams` (MTE3) | `copy_nz_to_nz` |
 //!
 //! A parameter that does not fit its field, or a misaligned address, is an error at the op
@@ -438,7 +439,14 @@ impl<'c> Lowering<'c> {
             }
             (S::L1, S::L0a) => ascendc_params::l1_to_l0a(&src.operand(), &dst.operand(), src.elem, t),
             (S::L1, S::L0b) => ascendc_params::l1_to_l0b(&src.operand(), &dst.operand(), src.elem, t),
-            (S::L0c, S::Gm) => ascendc_params::l0c_to_gm_nd(&src.operand(), &dst.operand(), src.elem, dst.elem, t),
+            (S::L0c, S::Gm) => {
+                // Flat (ND) GM destination → NZ2ND (CFG_ROW_MAJOR); a fractal one → NZ2NZ (CFG_NZ).
+                if dst.layout.shape().leaves().len() == 2 {
+                    ascendc_params::l0c_to_gm_nd(&src.operand(), &dst.operand(), src.elem, dst.elem, t)
+                } else {
+                    ascendc_params::l0c_to_gm_nz(&src.operand(), &dst.operand(), src.elem, dst.elem, t)
+                }
+            }
             (S::L1, S::Gm) => ascendc_params::copy_nz_to_nz(&src.operand(), &dst.operand(), Buffer::L1, Buffer::Gm, src.elem),
             (a, b) => return Err(format!("no AscendC intrinsic moves {} → {} here", a.name(), b.name())),
         };
@@ -468,7 +476,7 @@ struct Tree {
 fn is_intrinsic(name: &str) -> bool {
     matches!(
         name,
-        "ascendc.data_copy_nd2nz" | "ascendc.data_copy" | "ascendc.load_data_2d" | "ascendc.load_data_2d_v2" | "ascendc.load_data_with_transpose" | "ascendc.mmad" | "ascendc.fixpipe"
+        "ascendc.data_copy_nd2nz" | "ascendc.data_copy" | "ascendc.load_data_2d" | "ascendc.load_data_2d_v2" | "ascendc.load_data_with_transpose" | "ascendc.mmad" | "ascendc.fixpipe" | "ascendc.fixpipe_nz"
     )
 }
 
@@ -498,7 +506,7 @@ fn access(op: OperationRef, ids: &mut HashMap<usize, u32>) -> Option<sync::Acces
             }
             (sync::Pipe::M, reads, vec![dst])
         }
-        "ascendc.fixpipe" => (sync::Pipe::Fix, vec![src], vec![dst]),
+        "ascendc.fixpipe" | "ascendc.fixpipe_nz" => (sync::Pipe::Fix, vec![src], vec![dst]),
         _ => return None,
     };
     Some(sync::Access { pipe, reads, writes, label: short })

@@ -130,6 +130,8 @@ pub(crate) fn poison_text(elem: ElementType) -> Result<String, String> {
         ElementType::I16 => format!("{} : i16", i16::MIN),
         ElementType::I32 => format!("{} : i32", i32::MIN),
         ElementType::I64 => format!("{} : i64", i64::MIN),
+        // E8M0 has no zero or infinity; 0xFF is its NaN.
+        ElementType::F8E8M0FNU => "0xFF : f8E8M0FNU".into(),
         other => return Err(format!("no poison value for {other}")),
     })
 }

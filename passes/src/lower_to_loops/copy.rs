@@ -2,7 +2,7 @@
 //! conversion, Fixpipe element conversion and the hardware's zero-fill (spec §A.7, §D).
 
 use layout_algebra::{
-    ascend::{ElementType, FramePattern},
+    ascend::{conv_coordinate, conv_logical_extents, ElementType, FramePattern},
     IndexValue, SymExpr,
 };
 use layout_dialect::MemorySpace;
@@ -61,6 +61,11 @@ fn zero_text(elem: ElementType) -> String {
 pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(), String> {
     let src = l.operand(op, 0)?;
     let dst = l.operand(op, 1)?;
+    if let (Some((sp, _)), Some((dp, _))) = (src.pattern, dst.pattern) {
+        if sp != dp && (!sp.is_matrix() || !dp.is_matrix()) {
+            return conv_copy(l, op, name, (&src, sp), (&dst, dp));
+        }
+    }
     let (se, de) = (src.extents(), dst.extents());
     if se.len() != de.len() {
         return Err(format!("{name}: source origin {} and destination origin {} have different ranks", src.layout.origin(), dst.layout.origin()));
@@ -114,4 +119,66 @@ fn statically_aligned(region: &[SymExpr], dst: &Tensor) -> bool {
         (Some(n), Some(c)) => (c + n) % c0 == 0,
         _ => false,
     }
+}
+
+/// The C0 of a conv layout (the last coordinate dim of NC1HWC0; 1, unused, for NCHW/NHWC).
+fn conv_c0(t: &Tensor, pattern: FramePattern) -> SymExpr {
+    match pattern {
+        FramePattern::NC1HWC0 => t.extents().get(4).cloned().unwrap_or(SymExpr::Const(1)),
+        _ => SymExpr::Const(1),
+    }
+}
+
+/// A copy between two different conv layouts (GM → L1 NC1HWC0 ← NCHW / NHWC, spec §D.2): a
+/// loop nest over the logical `(n, c, h, w)` region — the source's logical extents clipped to
+/// the destination's (for NC1HWC0 the padded `c1·c0`) — with both addresses from
+/// `conv_coordinate` of the algebra. Padding: the tail of the last incomplete C0 block of
+/// every valid pixel, channels `[C, align(C, C0))`, is zero-filled (spec §A.7 applied to the
+/// channel axis: NHWC → NC1HWC0 is ND2NZ with rows = pixels, cols = channels); further C1
+/// blocks of a larger destination are left untouched.
+fn conv_copy(l: &mut Lowerer, op: &OperationRef, name: &str, (src, sp): (&Tensor, FramePattern), (dst, dp): (&Tensor, FramePattern)) -> Result<(), String> {
+    let supported = !sp.is_matrix() && dp == FramePattern::NC1HWC0;
+    if !supported {
+        return Err(format!("{name}: the copy {} {sp} -> {} {dp} is not supported by this compiler yet (the CPU lowering converts NCHW/NHWC/NC1HWC0 -> NC1HWC0 only)", src.space.name(), dst.space.name()));
+    }
+    if !src.coord.iter().chain(&dst.coord).all(|c| c.is_constant(0)) {
+        return Err(format!("{name}: a layout conversion {sp} -> {dp} of tiles is not supported by this compiler yet (copy whole tensors)"));
+    }
+    let conversion = conversion(src, dst, name)?;
+    let se = conv_logical_extents(sp, &src.extents()).map_err(|e| format!("{name}: source {}: {e}", src.name))?;
+    let de = conv_logical_extents(dp, &dst.extents()).map_err(|e| format!("{name}: destination {}: {e}", dst.name))?;
+    let region: Vec<SymExpr> = se.iter().zip(&de).map(|(s, d)| build::min(s, d)).collect::<Result<_, _>>()?;
+    let (sc0, dc0) = (conv_c0(src, sp), conv_c0(dst, dp));
+    let location = op.location();
+    let point = build::Point::before(op);
+
+    let ranges: Vec<(SymExpr, SymExpr)> = region.iter().map(|e| (SymExpr::Const(0), e.clone())).collect();
+    let nest = l.nest(location, point, &ranges)?;
+    let at = |t: &Tensor, p: FramePattern, c0: &SymExpr| -> Result<SymExpr, String> {
+        let crd = conv_coordinate(p, c0, &nest.ivs).map_err(|e| format!("{name}: {e}"))?;
+        t.address(&crd)
+    };
+    let offsets = l.emit(location, nest.body, &[at(src, sp, &sc0)?, at(dst, dp, &dc0)?])?;
+    let mut value = build::load(nest.body, location, src.buffer, offsets[0])?;
+    if let Conversion::Truncate = conversion {
+        // Safety: a valid element type.
+        let to = unsafe { Type::from_raw(dst.elem_type) };
+        value = nest.body.value(arith::truncf(build::val(value), to, location))?;
+    }
+    build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
+
+    // Zero-fill channels [C, align(C, C0)) of every valid pixel (NCHW/NHWC sources only).
+    let channels = &region[1];
+    let aligned = matches!((channels.as_constant(), dc0.as_constant()), (Some(c), Some(k)) if k > 0 && c % k == 0);
+    if sp != FramePattern::NC1HWC0 && !aligned {
+        let end = channels.align_to(&dc0).map_err(|e| e.to_string())?;
+        let ranges: Vec<(SymExpr, SymExpr)> =
+            region.iter().enumerate().map(|(k, e)| if k == 1 { (channels.clone(), end.clone()) } else { (SymExpr::Const(0), e.clone()) }).collect();
+        let zero = build::constant_text(l.context, location, point, &zero_text(dst.elem))?;
+        let nest = l.nest(location, point, &ranges)?;
+        let crd = conv_coordinate(dp, &dc0, &nest.ivs).map_err(|e| format!("{name}: {e}"))?;
+        let offset = l.emit(location, nest.body, &[dst.address(&crd)?])?;
+        build::store(nest.body, location, zero, dst.buffer, &offset);
+    }
+    Ok(())
 }

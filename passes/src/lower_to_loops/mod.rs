@@ -11,7 +11,7 @@
 //!   dynamic origins: `memref<?xT>` of `capacity(layout)`, both from the algebra), placed where
 //!   the alloc is. On-chip memory holds garbage on hardware; here it is **filled with a poison
 //!   value** so that tests are reproducible and every read of never-written memory shows:
-//!   floats get a quiet NaN (`f16 0x7E00`, `bf16 0x7FC0`, `f32 0x7FC00000`, `f64 NaN`),
+//!   floats get a quiet NaN (`f16 0x7E00`, `bf16 0x7FC0`, `f32 0x7FC00000`, `f64 NaN`, `f8E8M0FNU 0xFF`),
 //!   integers the minimum of their type (`i8 -128`, `i32 -2147483648`, ...).
 //! - `layout.tile`: the parent's buffer, the layout `tile_layout(parent, shape, coord)` (stride
 //!   inherited, origin clipped, spec §B.6) and the coordinate `parent.coord + coord`. Element
@@ -56,6 +56,24 @@
 //!   destination's C0 dimension (`[end, align(coord + end, C0) - coord)`); all other padding is
 //!   left untouched (on-chip: poison until written). Fractal → fractal copies (L1 → L0A/L0B)
 //!   move the valid region only; the cube never reads padding, so results do not depend on it.
+//!   **MX scales** (a5, `f8E8M0FNU`, C0 = 2): GM ScaleAND/ScaleADN/ND/ZZ → L1 ZZ and
+//!   ScaleBND/ScaleBDN/DN/NN → L1 NN are same-coordinate copies like the others; spec §A.7
+//!   names no zero-fill for them (PTO TLOAD fills only ND→NZ / DN→ZN), so their padding (the
+//!   odd-G column of a ZZ C0 pair, the 16-row/16-column fractal tails) is left untouched. The
+//!   element type stays `f8E8M0FNU` in the IR: MLIR 22's LLVM conversion stores it as `i8`,
+//!   and the copy moves the bit pattern (no arithmetic on it). The JIT passes an
+//!   `f8E8M0FNU` memref as a `u8` array.
+//!   **Convolution layouts**: between two different conv patterns (GM → L1 NC1HWC0 ← NCHW /
+//!   NHWC, rank 4 → 5) the loop nest runs over the logical `(n, c, h, w)` region (source
+//!   extents clipped to the destination's, NC1HWC0 counting `c1·c0` channels) and both
+//!   addresses are `crd_to_offset` of `conv_coordinate` (algebra: NC1HWC0 element
+//!   `(n, c/C0, h, w, c%C0)`). Padding: channels `[C, align(C, C0))` of every valid pixel are
+//!   zero-filled — spec §A.7's "zero-fill the tail of the last incomplete C0 block" applied to
+//!   the channel axis (NHWC → NC1HWC0 is ND2NZ with pixels as rows, channels as columns); whole
+//!   spare C1 blocks of a larger destination stay untouched. NC1HWC0 → NC1HWC0 is a plain
+//!   same-coordinate copy (no fill). Not implemented (located error "not supported by this
+//!   compiler yet", also from `layout-verify`): the matrix ↔ conv pairs L0C → NCHW/NHWC/NC1HWC0
+//!   (Fixpipe) and a5 Img2Col NC1HWC0 → NZ, and conv conversions of tiles.
 //! - `layout.matmul`: `C[i,j] (+)= Σ_{p<k} ext(A[i,p]) · ext(B[p,j])` for `i < m`, `j < n` with
 //!   the real sizes `m = min(A.rows, C.rows)`, `n = min(B.cols, C.cols)`,
 //!   `k = min(A.cols, B.rows)` from the origins (dynamic allowed); `accumulate = false`
@@ -68,7 +86,7 @@
 //! After the pass no `layout` op or type remains. Not supported (a located error): tensor
 //! values anywhere but as operands of layout ops (function arguments/results, `scf.for`
 //! iter_args, `scf.yield`, calls); tiles of batched layouts (the algebra has none); element
-//! types other than f16, bf16, f32, f64, i8, i16, i32, i64. Views of on-chip spaces are
+//! types other than f16, bf16, f32, f64, i8, i16, i32, i64, f8E8M0FNU. Views of on-chip spaces are
 //! accepted here (`layout-verify` rejects them): tests use them to observe on-chip buffers.
 //!
 //! # Self-check
@@ -418,10 +436,10 @@ pub(crate) fn element_types(context: &Context, ty: &TensorType) -> Result<(Eleme
     let elem = ty.element_type().map_err(|e| e.to_string())?;
     let supported = matches!(
         elem,
-        ElementType::F16 | ElementType::BF16 | ElementType::F32 | ElementType::F64 | ElementType::I8 | ElementType::I16 | ElementType::I32 | ElementType::I64
+        ElementType::F16 | ElementType::BF16 | ElementType::F32 | ElementType::F64 | ElementType::I8 | ElementType::I16 | ElementType::I32 | ElementType::I64 | ElementType::F8E8M0FNU
     );
     if !supported {
-        return Err(format!("element type {elem} is not supported by the CPU lowering (f16, bf16, f32, f64, i8, i16, i32, i64)"));
+        return Err(format!("element type {elem} is not supported by the CPU lowering (f16, bf16, f32, f64, i8, i16, i32, i64, f8E8M0FNU)"));
     }
     let mlir = Type::parse(context, &ty.elem).ok_or_else(|| format!("cannot parse element type {}", ty.elem))?;
     Ok((elem, mlir.to_raw()))

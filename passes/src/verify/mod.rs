@@ -33,6 +33,10 @@
 //! - L2 load/store: the (src layout → dst layout) pair is legal on the target (spec §D.2/§D.3);
 //! - L3 load/store: element types equal, or a Fixpipe conversion out of l0c;
 //! - L4 load/store: static origins have the same rank and the source fits the destination;
+//!   between two different convolution layouts (NC1HWC0 <- NCHW / NHWC) the logical
+//!   `(n, c, h, w)` extents are compared instead (NC1HWC0: `c = c1·c0`); the legal pairs that
+//!   change between a matrix and a convolution layout (Fixpipe L0C -> NCHW/NHWC/NC1HWC0, a5
+//!   Img2Col NC1HWC0 -> NZ) are rejected as "not supported by this compiler yet";
 //! - X1 matmul: A in l0a, B in l0b, C in l0c;
 //! - X2 matmul: element types A × B → C legal on the target (f16/bf16/f32 → f32, i8 → i32,
 //!   fp8/fp4 → f32 on a5);

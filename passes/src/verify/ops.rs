@@ -211,7 +211,16 @@ fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Ch
             ),
         );
     }
-    // L4.
+    // L4. Conv layouts: NC1HWC0 <- NCHW / NHWC converts logical (n, c, h, w) coordinates
+    // (rank 4 -> rank 5; `layout_algebra::ascend::conv_coordinate`); the other legal pairs that
+    // change between a matrix and a conv layout (Fixpipe NZ2NCHW/NHWC/NC1HWC0, Img2Col) have
+    // no element correspondence in the types and are not implemented.
+    if let (Some(sp), Some(dp)) = (sp, dp) {
+        if sp != dp && (!sp.is_matrix() || !dp.is_matrix()) {
+            check_conv_copy(op_name, (&src, sp), (&dst, dp), location, c);
+            return;
+        }
+    }
     let (so, dst_o) = (src.layout.origin(), dst.layout.origin());
     if so.rank() != dst_o.rank() {
         c.error(
@@ -228,6 +237,37 @@ fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Ch
         if let (Some(s), Some(d)) = (s.as_constant(), d.as_constant()) {
             if s > d {
                 c.error(location, &format!("{op_name}: the source extent {s} of mode {k} does not fit the destination extent {d}"));
+                return;
+            }
+        }
+    }
+}
+
+fn check_conv_copy(op_name: &str, (src, sp): (&TensorLayout, FramePattern), (dst, dp): (&TensorLayout, FramePattern), location: Location, c: &mut Checker) {
+    if sp.is_matrix() || dp != FramePattern::NC1HWC0 {
+        c.error(
+            location,
+            &format!(
+                "{op_name}: the copy {} {sp} -> {} {dp} is not supported by this compiler yet (of the matrix <-> convolution layout pairs only NCHW/NHWC -> NC1HWC0 is implemented)",
+                src.space.name(),
+                dst.space.name()
+            ),
+        );
+        return;
+    }
+    let extents = |t: &TensorLayout, p: FramePattern| layout_algebra::ascend::conv_logical_extents(p, &t.layout.origin().leaves());
+    let (se, de) = match (extents(src, sp), extents(dst, dp)) {
+        (Ok(s), Ok(d)) => (s, d),
+        (Err(e), _) | (_, Err(e)) => {
+            c.error(location, &format!("{op_name}: {e}"));
+            return;
+        }
+    };
+    for (k, (s, d)) in se.iter().zip(&de).enumerate() {
+        if let (Some(s), Some(d)) = (s.as_constant(), d.as_constant()) {
+            if s > d {
+                let what = ["n", "c", "h", "w"][k];
+                c.error(location, &format!("{op_name}: the source extent {what} = {s} does not fit the destination ({what} = {d}{})", if k == 1 { " = c1·c0" } else { "" }));
                 return;
             }
         }

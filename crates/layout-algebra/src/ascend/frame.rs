@@ -487,6 +487,63 @@ pub fn frame(pattern: FramePattern, dtype: ElementType, dims: &[i64]) -> Result<
     frame_layout(pattern, frame_c0(pattern, dtype)?, dims)
 }
 
+/// The logical `(n, c, h, w)` extents of a conv pattern over the coordinate dims of its layout
+/// (the origin leaves a conv type resolves to): NCHW `(n,c,h,w)` as is, NHWC `(n,h,w,c)`
+/// reordered, NC1HWC0 `(n,c1,h,w,c0)` → `(n, c1·c0, h, w)` — the padded channel count: the
+/// layout does not carry the real one (the caller does, e.g. the NCHW source of a copy).
+///
+/// Example: `conv_logical_extents(NHWC, &[2, 4, 5, 3])` → `[2, 3, 4, 5]`;
+/// `conv_logical_extents(NC1HWC0, &[2, 2, 4, 5, 16])` → `[2, 32, 4, 5]`.
+///
+/// Errors: a matrix pattern, or not 4 dims (NCHW, NHWC) / 5 dims (NC1HWC0).
+pub fn conv_logical_extents<T: IndexValue>(pattern: FramePattern, dims: &[T]) -> Result<[T; 4]> {
+    use FramePattern::*;
+    let want = match pattern {
+        NCHW | NHWC => 4,
+        NC1HWC0 => 5,
+        _ => return Err(AlgebraError::Invalid(format!("{pattern} is not a convolution pattern"))),
+    };
+    if dims.len() != want {
+        return Err(AlgebraError::Incompatible { what: "conv_logical_extents", detail: format!("{pattern} has {want} coordinate dims, got {}", dims.len()) });
+    }
+    let d = |i: usize| dims[i].clone();
+    Ok(match pattern {
+        NCHW => [d(0), d(1), d(2), d(3)],
+        NHWC => [d(0), d(3), d(1), d(2)],
+        _ => [d(0), d(1).mul(&dims[4])?, d(2), d(3)],
+    })
+}
+
+/// The coordinate, in the layout of a conv pattern, of the logical element `(n, c, h, w)`:
+/// NCHW `(n,c,h,w)`, NHWC `(n,h,w,c)`, NC1HWC0 `(n, ⌊c/c0⌋, h, w, c mod c0)` (`c0` = the
+/// pattern's C0, the last dim of its layout; ignored for NCHW/NHWC). This is the element
+/// correspondence of the GM → L1 copies NC1HWC0 ← NCHW / NHWC (spec §D.2); feed the result to
+/// `crd_to_offset` of the pattern's layout.
+///
+/// Example: `conv_coordinate(NC1HWC0, &16, &[1, 37, 2, 3])` → `[1, 2, 2, 3, 5]`.
+///
+/// Errors: a matrix pattern, not 4 logical coordinates, `c0 ≤ 0` when static.
+pub fn conv_coordinate<T: IndexValue>(pattern: FramePattern, c0: &T, nchw: &[T]) -> Result<Vec<T>> {
+    use FramePattern::*;
+    if nchw.len() != 4 {
+        return Err(AlgebraError::Incompatible { what: "conv_coordinate", detail: format!("a logical (n, c, h, w) coordinate has 4 entries, got {}", nchw.len()) });
+    }
+    let [n, c, h, w] = [nchw[0].clone(), nchw[1].clone(), nchw[2].clone(), nchw[3].clone()];
+    Ok(match pattern {
+        NCHW => vec![n, c, h, w],
+        NHWC => vec![n, h, w, c],
+        NC1HWC0 => {
+            if let Some(v) = c0.as_constant() {
+                if v <= 0 {
+                    return Err(AlgebraError::NotPositive { what: "C0", value: v.to_string() });
+                }
+            }
+            vec![n, c.floor_div(c0)?, h, w, c.floor_mod(c0)?]
+        }
+        _ => return Err(AlgebraError::Invalid(format!("{pattern} is not a convolution pattern"))),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::FramePattern::*;
@@ -685,5 +742,36 @@ mod tests {
         assert!(matches!(frame_layout(L0C, 8, &[32i64, 16]), Err(AlgebraError::Inadmissible { .. })));
         assert!(matches!(frame_layout(NZ, 16, &[i64::MAX, 5]), Err(AlgebraError::Overflow { .. })));
         assert!(matches!(frame_layout(ND, 1, &[3i64 << 40, 1 << 40, 1 << 40]), Err(AlgebraError::Overflow { .. })));
+    }
+    #[test]
+    fn conv_coordinates_place_every_logical_element_once() {
+        // NCHW (2,37,3,5) -> NC1HWC0 with C0 = 16 (C1 = 3): a bijection onto the valid channels,
+        // and the logical element agrees between NCHW, NHWC and NC1HWC0 (row-major products).
+        let (n, c, h, w, c0) = (2i64, 37i64, 3i64, 5i64, 16i64);
+        let c1 = (c + c0 - 1) / c0;
+        let dst = frame_layout(NC1HWC0, c0, &[n, c1, h, w, c0]).unwrap();
+        assert_eq!(conv_logical_extents(NC1HWC0, &[n, c1, h, w, c0]).unwrap(), [n, 48, h, w]);
+        assert_eq!(conv_logical_extents(NHWC, &[n, h, w, c]).unwrap(), [n, c, h, w]);
+        let mut seen = std::collections::HashSet::new();
+        for x in 0..n {
+            for ch in 0..c {
+                for y in 0..h {
+                    for z in 0..w {
+                        let crd = conv_coordinate(NC1HWC0, &c0, &[x, ch, y, z]).unwrap();
+                        assert_eq!(crd, vec![x, ch / c0, y, z, ch % c0]);
+                        let off = dst.crd_to_offset(&dst.origin().unflatten(&crd).unwrap()).unwrap();
+                        assert_eq!(off, (((x * c1 + ch / c0) * h + y) * w + z) * c0 + ch % c0);
+                        assert!(seen.insert(off));
+                        assert_eq!(conv_coordinate(NHWC, &c0, &[x, ch, y, z]).unwrap(), vec![x, y, z, ch]);
+                        assert_eq!(conv_coordinate(NCHW, &c0, &[x, ch, y, z]).unwrap(), vec![x, ch, y, z]);
+                    }
+                }
+            }
+        }
+        assert!(conv_coordinate(NZ, &16i64, &[0, 0, 0, 0]).is_err());
+        assert!(conv_coordinate(NC1HWC0, &0i64, &[0, 0, 0, 0]).is_err());
+        assert!(conv_coordinate(NC1HWC0, &16i64, &[0, 0, 0]).is_err());
+        assert!(conv_logical_extents(NCHW, &[1i64, 2, 3]).is_err());
+        assert!(conv_logical_extents(ND, &[1i64, 2]).is_err());
     }
 }
