@@ -110,27 +110,34 @@ fn quant_mode(instr: &'static str, acc: ElementType, out: ElementType) -> Result
     })
 }
 
-/// L0C (NZ, 16×16 fractals) → GM ND, `CFG_ROW_MAJOR`. `mSize, nSize` = the destination tile's
-/// valid extent (origin, the tail sizes as in catlass); `srcStride = stride(L0C, c_out) /
-/// stride(L0C, r_in)` (= `align(M,16)`); `dstStride` = the ND row stride; `quantPre` from the
-/// types (f32 → f32 / i32 → i32 `NoQuant`, f32 → f16 `F322F16`, f32 → bf16 `F322BF16`).
-/// The source coordinate must be 16-aligned; its address 64-B aligned.
-pub fn l0c_to_gm_nd<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, acc: ElementType, out: ElementType, _target: Target) -> Result<Derived<V>> {
-    let quant = quant_mode(FIXPIPE, acc, out)?;
-    let s = Fractal::of(FIXPIPE, "source (L0C)", src.layout, &[FramePattern::NZ])?;
+/// The L0C source of a Fixpipe: NZ with 16×16 fractals at a 16-aligned coordinate. Returns the
+/// `srcStride` field value, `stride(L0C, c_out) / stride(L0C, r_in)` (= `align(M, 16)`).
+fn l0c_source<V: IndexValue>(ck: &mut Checker<V>, instr: &'static str, src: &Operand<V>) -> Result<V> {
+    let s = Fractal::of(instr, "source (L0C)", src.layout, &[FramePattern::NZ])?;
     if s.c0 != 16 {
-        return Err(ParamError::Layout { instr: FIXPIPE, detail: format!("L0C fractals are 16×16, got C0 = {}: {}", s.c0, src.layout) });
+        return Err(ParamError::Layout { instr, detail: format!("L0C fractals are 16×16, got C0 = {}: {}", s.c0, src.layout) });
     }
-    let dst_stride = row_stride_nd(FIXPIPE, "destination (GM)", dst.layout)?;
-    let mut ck = Checker::new(FIXPIPE);
     ck.exact_div("src row coordinate", &src.coord[0], 16, "L0C fractal rows")?;
     ck.exact_div("src col coordinate", &src.coord[1], 16, "L0C fractal cols")?;
-    let src_stride = ck.exact_div("srcStride", &s.stride[3], s.stride[0].as_constant().unwrap_or(16), "C0_Size (16 elements)")?;
+    ck.exact_div("srcStride", &s.stride[3], s.stride[0].as_constant().unwrap_or(16), "C0_Size (16 elements)")
+}
+
+/// One Fixpipe of one matrix (`ndNum = 1`, no ReLU, no dequantization, no unit flag), with the
+/// field checks, the L0C alignment check and the instruction record.
+fn single_fixpipe<V: IndexValue>(
+    mut ck: Checker<V>,
+    (src, dst): (&Operand<V>, &Operand<V>),
+    acc: ElementType,
+    (n_size, m_size, src_stride, dst_stride): (V, V, V, V),
+    quant: QuantMode,
+    is_channel_split: bool,
+    intrinsic: fn(FixpipeParamsV220<V>) -> Intrinsic<V>,
+) -> Result<Derived<V>> {
     let specs = FixpipeParamsV220::<V>::specs();
     let zero = V::constant(0);
     let p = FixpipeParamsV220 {
-        n_size: ck.field(specs[0], dst.extent(1)?)?,
-        m_size: ck.field(specs[1], dst.extent(0)?)?,
+        n_size: ck.field(specs[0], n_size)?,
+        m_size: ck.field(specs[1], m_size)?,
         src_stride: ck.field(specs[2], src_stride)?,
         dst_stride: ck.field(specs[3], dst_stride)?,
         relu_en: false,
@@ -140,19 +147,33 @@ pub fn l0c_to_gm_nd<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, acc: Elem
         src_nd_stride: ck.field(specs[6], zero.clone())?,
         dst_nd_stride: ck.field(specs[7], zero.clone())?,
         unit_flag: ck.field(specs[8], zero.clone())?,
-        is_channel_split: false,
+        is_channel_split,
     };
     let (so, dof) = (src.offset()?, dst.offset()?);
     ck.aligned("src", Buffer::L0C, &src.base_bytes, &so, &zero, i64::from(acc.bits() / 8))?;
     Ok(Derived {
         instrs: vec![Instr {
-            intrinsic: Intrinsic::FixpipeNz2Nd(p),
+            intrinsic: intrinsic(p),
             dst: Access { buffer: Buffer::Gm, offset: dof, step: zero.clone() },
             srcs: vec![Access { buffer: Buffer::L0C, offset: so, step: zero }],
             repeat: V::constant(1),
         }],
         assumptions: ck.assumptions,
     })
+}
+
+/// L0C (NZ, 16×16 fractals) → GM ND, `CFG_ROW_MAJOR`. `mSize, nSize` = the destination tile's
+/// valid extent (origin, the tail sizes as in catlass); `srcStride = stride(L0C, c_out) /
+/// stride(L0C, r_in)` (= `align(M,16)`); `dstStride` = the ND row stride; `quantPre` from the
+/// types (f32 → f32 / i32 → i32 `NoQuant`, f32 → f16 `F322F16`, f32 → bf16 `F322BF16`).
+/// The source coordinate must be 16-aligned; its address 64-B aligned.
+pub fn l0c_to_gm_nd<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, acc: ElementType, out: ElementType, _target: Target) -> Result<Derived<V>> {
+    let quant = quant_mode(FIXPIPE, acc, out)?;
+    let mut ck = Checker::new(FIXPIPE);
+    let src_stride = l0c_source(&mut ck, FIXPIPE, src)?;
+    let dst_stride = row_stride_nd(FIXPIPE, "destination (GM)", dst.layout)?;
+    let sizes = (dst.extent(1)?, dst.extent(0)?, src_stride, dst_stride);
+    single_fixpipe(ck, (src, dst), acc, sizes, quant, false, Intrinsic::FixpipeNz2Nd)
 }
 
 /// L0C (NZ, 16×16 fractals) → GM NZ, `CFG_NZ` (NZ2NZ).
@@ -174,10 +195,8 @@ pub fn l0c_to_gm_nd<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, acc: Elem
 /// The source coordinate must be 16-aligned, the destination column coordinate C0-aligned.
 pub fn l0c_to_gm_nz<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, acc: ElementType, out: ElementType, _target: Target) -> Result<Derived<V>> {
     let quant = quant_mode(FIXPIPE_NZ, acc, out)?;
-    let s = Fractal::of(FIXPIPE_NZ, "source (L0C)", src.layout, &[FramePattern::NZ])?;
-    if s.c0 != 16 {
-        return Err(ParamError::Layout { instr: FIXPIPE_NZ, detail: format!("L0C fractals are 16×16, got C0 = {}: {}", s.c0, src.layout) });
-    }
+    let mut ck = Checker::new(FIXPIPE_NZ);
+    let src_stride = l0c_source(&mut ck, FIXPIPE_NZ, src)?;
     let d = Fractal::of(FIXPIPE_NZ, "destination (GM)", dst.layout, &[FramePattern::NZ])?;
     let out_bytes = i64::from(out.bits() / 8);
     if d.c0 * out_bytes != 32 {
@@ -190,7 +209,6 @@ pub fn l0c_to_gm_nz<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, acc: Elem
     if split && out != ElementType::F32 {
         return Err(ParamError::Unsupported { instr: FIXPIPE_NZ, detail: format!("{acc} → {out} NZ with C0 = 8 needs channel split, documented for f32 only") });
     }
-    let mut ck = Checker::new(FIXPIPE_NZ);
     let c0 = V::constant(d.c0);
     ck.equal("dst r_in stride", &d.stride[0], &c0, || format!("destination rows inside a fractal must be C0 = {} apart: {}", d.c0, dst.layout))?;
     ck.equal("dst c_in stride", &d.stride[2], &V::constant(1), || format!("destination columns inside a fractal must be contiguous: {}", dst.layout))?;
@@ -198,37 +216,8 @@ pub fn l0c_to_gm_nz<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, acc: Elem
         let want = V::constant(16 * d.c0);
         ck.equal("dst r_out stride", &d.stride[1], &want, || format!("Fixpipe writes rows contiguously: row blocks must be 16·C0 = {} apart: {}", 16 * d.c0, dst.layout))?;
     }
-    ck.exact_div("src row coordinate", &src.coord[0], 16, "L0C fractal rows")?;
-    ck.exact_div("src col coordinate", &src.coord[1], 16, "L0C fractal cols")?;
     ck.exact_div("dst col coordinate", &dst.coord[1], d.c0, "destination C0")?;
-    let src_stride = ck.exact_div("srcStride", &s.stride[3], s.stride[0].as_constant().unwrap_or(16), "C0_Size (16 elements)")?;
     let dst_stride = ck.exact_div("dstStride", &d.stride[3], d.c0, "C0 (32 B)")?;
-    let n_size = dst.extent(1)?.align_to(&c0)?;
-    let specs = FixpipeParamsV220::<V>::specs();
-    let zero = V::constant(0);
-    let p = FixpipeParamsV220 {
-        n_size: ck.field(specs[0], n_size)?,
-        m_size: ck.field(specs[1], dst.extent(0)?)?,
-        src_stride: ck.field(specs[2], src_stride)?,
-        dst_stride: ck.field(specs[3], dst_stride)?,
-        relu_en: false,
-        quant_pre: quant,
-        deq_scalar: ck.field(specs[4], zero.clone())?,
-        nd_num: ck.field(specs[5], V::constant(1))?,
-        src_nd_stride: ck.field(specs[6], zero.clone())?,
-        dst_nd_stride: ck.field(specs[7], zero.clone())?,
-        unit_flag: ck.field(specs[8], zero.clone())?,
-        is_channel_split: split,
-    };
-    let (so, dof) = (src.offset()?, dst.offset()?);
-    ck.aligned("src", Buffer::L0C, &src.base_bytes, &so, &zero, i64::from(acc.bits() / 8))?;
-    Ok(Derived {
-        instrs: vec![Instr {
-            intrinsic: Intrinsic::FixpipeNz2Nz(p),
-            dst: Access { buffer: Buffer::Gm, offset: dof, step: zero.clone() },
-            srcs: vec![Access { buffer: Buffer::L0C, offset: so, step: zero }],
-            repeat: V::constant(1),
-        }],
-        assumptions: ck.assumptions,
-    })
+    let sizes = (dst.extent(1)?.align_to(&c0)?, dst.extent(0)?, src_stride, dst_stride);
+    single_fixpipe(ck, (src, dst), acc, sizes, quant, split, Intrinsic::FixpipeNz2Nz)
 }
