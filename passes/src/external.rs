@@ -19,6 +19,12 @@ impl PassId {
     }
 }
 
+impl Default for PassId {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// Creates the external pass `name` (`argument` on the command line) that runs `run` on any
 /// operation, with the dialects it creates ops of loaded beforehand.
 pub fn create<'c>(

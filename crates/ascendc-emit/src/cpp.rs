@@ -2,12 +2,13 @@
 //!
 //! Shape of the output: `#include "kernel_operator.h"`, then per kernel
 //! `extern "C" __global__ __aicore__ void NAME(GM_ADDR arg0, ..., int64_t argK)`; the GM tensors
-//! (`GlobalTensor<T>` + `SetGlobalBuffer`); the on-chip buffers (`LocalMemAllocator<Hardware::X>`
-//! + `Alloc<TPosition::P, T>`, in placement order, so the allocator's aligned bump allocation
-//! gives the byte offsets the lowering chose — written in a comment); then the body: index
-//! arithmetic as `const int64_t`, `scf.for` as `for`, each intrinsic as a parameter struct
-//! written field by field with a comment per field, and the call; SetFlag/WaitFlag with
-//! HardEvent names; layouts as comments in CuTe notation (`shape:stride origin extent`).
+//! (`GlobalTensor<T>` + `SetGlobalBuffer`); the on-chip buffers
+//! (`LocalMemAllocator<Hardware::X>` + `Alloc<TPosition::P, T>`, in placement order, so the
+//! allocator's aligned bump allocation gives the byte offsets the lowering chose — written in a
+//! comment); then the body: index arithmetic as `const int64_t`, `scf.for` as `for`, each
+//! intrinsic as a parameter struct written field by field with a comment per field, and the
+//! call; SetFlag/WaitFlag with HardEvent names; layouts as comments in CuTe notation
+//! (`shape:stride origin extent`).
 
 use crate::kernel::{Arith, Buf, Call, Kernel, Kind, Param, Stmt, Val};
 use std::fmt::Write as _;

@@ -188,11 +188,13 @@ impl Gemm {
 
 /// A single-block GEMM kernel in the layout dialect.
 fn gemm_kernel(name: &str, target: &str, g: &Gemm, ab: &str, acc: &str, out: &str) -> String {
-    gemm_kernel_to(name, target, g, ab, acc, out, "ND", g.m * g.n)
+    gemm_kernel_to(name, target, g, ab, acc, out, ("ND", g.m * g.n))
 }
 
-/// [`gemm_kernel`] storing C to GM in layout `cgm` (`ND` or `NZ`) of `mc` elements.
-fn gemm_kernel_to(name: &str, target: &str, g: &Gemm, ab: &str, acc: &str, out: &str, cgm: &str, mc: usize) -> String {
+/// [`gemm_kernel`] storing C to GM as `c_gm = (cgm, mc)`: in layout `cgm` (`ND` or `NZ`), of
+/// `mc` elements.
+fn gemm_kernel_to(name: &str, target: &str, g: &Gemm, ab: &str, acc: &str, out: &str, c_gm: (&str, usize)) -> String {
+    let (cgm, mc) = c_gm;
     let (m, n, k) = (g.m, g.n, g.k);
     let l0a = if target == "a5" { "NZ" } else { "ZZ" };
     let (bgm, bl1) = if g.b_dn { ("DN", "ZN") } else { ("ND", "NZ") };
@@ -292,7 +294,7 @@ fn check_gemm_nz(name: &str, target: &str, g: Gemm, out: &str) {
     let a = rng.array(elem("f16"), &[g.m * g.k]);
     let b = rng.array(elem("f16"), &[g.k * g.n]);
     let want = g.reference(&a, &b);
-    let source = gemm_kernel_to(name, target, &g, "f16", "f32", out, "NZ", len);
+    let source = gemm_kernel_to(name, target, &g, "f16", "f32", out, ("NZ", len));
     let case = Case { name, func: name, source, target, inputs: vec![a, b, Array::zeros(elem(out), &[len])], scalars: vec![], outputs: vec![2] };
     let got = three_ways(&case);
     let mut valid = vec![false; len];
@@ -399,8 +401,10 @@ fn copy_kernel(target: &str, elem: &str, (r, c): (usize, usize), gm_src: &str, l
 /// Checks a copy kernel three ways and against the expected placement of every valid element:
 /// `offset(row, col)` is the element offset of the fractal layout; the zero-filled C0 tails and
 /// the other padding must agree between the three runs too (byte comparison of the buffer).
-fn check_copy(name: &str, target: &str, elem_name: &str, shape: (usize, usize), gm_src: &str, l1: &str, dst_len: usize, offset: impl Fn(usize, usize) -> usize) {
+/// `layouts` is `(GM source layout, L1 layout)`, e.g. `("ND", "NZ")`.
+fn check_copy(name: &str, target: &str, elem_name: &str, shape: (usize, usize), layouts: (&str, &str), dst_len: usize, offset: impl Fn(usize, usize) -> usize) {
     let (r, c) = shape;
+    let (gm_src, l1) = layouts;
     let a = Rng::new(60 + name.len() as u64).array(elem(elem_name), &[r * c]);
     let out = Array::zeros(elem(elem_name), &[dst_len]);
     let case = Case { name, func: "copy", source: copy_kernel(target, elem_name, shape, gm_src, l1, r * c, dst_len), target, inputs: vec![a.clone(), out], scalars: vec![], outputs: vec![1] };
@@ -419,14 +423,14 @@ fn copy_nd_to_nz_and_back_a2() {
     // GM ND (40x56) → L1 NZ (DataCopy + Nd2NzParams) → GM NZ (DataCopy + DataCopyParams, MTE3).
     // NZ f16 40x56: ((16,3),(16,4)):((16,256),(1,768)).
     let nz = |r: usize, c: usize| (r % 16) * 16 + (r / 16) * 256 + (c % 16) + (c / 16) * 768;
-    check_copy("copy_nd_nz_f16_a2", "a2", "f16", (40, 56), "ND", "NZ", 3072, nz);
+    check_copy("copy_nd_nz_f16_a2", "a2", "f16", (40, 56), ("ND", "NZ"), 3072, nz);
 }
 
 #[test]
 fn copy_nd_to_nz_i8_a5() {
     // i8 (C0 = 32) 40x70 on a5: NZ ((16,3),(32,3)):((32,512),(1,1536)).
     let nz = |r: usize, c: usize| (r % 16) * 32 + (r / 16) * 512 + (c % 32) + (c / 32) * 1536;
-    check_copy("copy_nd_nz_i8_a5", "a5", "i8", (40, 70), "ND", "NZ", 4608, nz);
+    check_copy("copy_nd_nz_i8_a5", "a5", "i8", (40, 70), ("ND", "NZ"), 4608, nz);
 }
 
 #[test]
@@ -435,7 +439,7 @@ fn copy_dn_to_zn_f32_a2() {
     // L1 ZN → GM ZN (DataCopyParams on the transposed views). ZN f32 20x24:
     // ((8,3),(16,2)):((1,256),(8,128)).
     let zn = |r: usize, c: usize| (r % 8) + (r / 8) * 256 + (c % 16) * 8 + (c / 16) * 128;
-    check_copy("copy_dn_zn_f32_a2", "a2", "f32", (20, 24), "DN", "ZN", 768, zn);
+    check_copy("copy_dn_zn_f32_a2", "a2", "f32", (20, 24), ("DN", "ZN"), 768, zn);
 }
 
 #[test]

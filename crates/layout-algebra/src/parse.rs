@@ -229,6 +229,17 @@ pub fn parse_dyn_layout(text: &str) -> Result<DynLayoutText> {
     whole(text, Cursor::dyn_layout)
 }
 
+impl DynTuple {
+    /// Prints `?` for dynamic leaves.
+    pub fn to_string_dyn(&self) -> String {
+        match self {
+            Tuple::Int(Some(v)) => v.to_string(),
+            Tuple::Int(None) => "?".to_string(),
+            Tuple::Tuple(c) => format!("({})", c.iter().map(|t| t.to_string_dyn()).collect::<Vec<_>>().join(",")),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,16 +285,5 @@ mod tests {
             Tuple::Tuple(vec![Tuple::Int(Some(16)), Tuple::Int(None)]),
         ]));
         assert_eq!(l.origin.unwrap().to_string_dyn(), "(?,100)");
-    }
-}
-
-impl DynTuple {
-    /// Prints `?` for dynamic leaves.
-    pub fn to_string_dyn(&self) -> String {
-        match self {
-            Tuple::Int(Some(v)) => v.to_string(),
-            Tuple::Int(None) => "?".to_string(),
-            Tuple::Tuple(c) => format!("({})", c.iter().map(|t| t.to_string_dyn()).collect::<Vec<_>>().join(",")),
-        }
     }
 }

@@ -167,7 +167,7 @@ impl PackSpec {
         if !matches!(self.dims.len(), 2 | 3) {
             return input(format!("a matrix [M, N] or a batch [B, M, N] is needed, got shape {:?}", self.dims));
         }
-        if self.dims.iter().any(|&d| d == 0) {
+        if self.dims.contains(&0) {
             return input(format!("every dimension must be positive, got shape {:?}", self.dims));
         }
         // Bound sizes so that every address fits comfortably in i64 and no product overflows.

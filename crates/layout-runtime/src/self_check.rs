@@ -16,6 +16,7 @@
 //! - a function argument of the entry function: the value given by the caller (`--arg`);
 //! - the induction variable of an `scf.for` with constant bounds: every value it takes;
 //! - another tile coordinate: every multiple of the tile extent below the parent's extent.
+//!
 //! Tensors that depend on anything else (or on an argument without a value) are reported as
 //! not checked, with the reason.
 

@@ -182,8 +182,13 @@ fn root_of(v: Value) -> Option<usize> {
     }
 }
 
+/// The error of [`lower`]: the failure has already been reported as located MLIR diagnostics
+/// (there is nothing more to say; the pass only signals failure).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Diagnosed;
+
 /// Lowers every layout op under `root`; errors are emitted as located diagnostics.
-pub fn lower(root: OperationRef) -> Result<(), ()> {
+pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
     // `to_ref` reinterprets the `ContextRef` itself, so it must live in a local, not a temporary.
     let context_ref = root.context();
     // Safety: the context outlives the pass run and `context_ref` outlives `context`.
@@ -203,7 +208,7 @@ pub fn lower(root: OperationRef) -> Result<(), ()> {
         Ok(t) => t,
         Err(message) => {
             emit_error(root.location(), &format!("{ARGUMENT}: {message}"));
-            return Err(());
+            return Err(Diagnosed);
         }
     };
     // L1 buffers read by loads into L0B are B1, the others A1.
@@ -230,7 +235,7 @@ pub fn lower(root: OperationRef) -> Result<(), ()> {
         }
     }
     if !lowering.ok {
-        return Err(());
+        return Err(Diagnosed);
     }
     // Erase the layout ops, users first.
     for op in ops.iter().rev() {
@@ -242,7 +247,7 @@ pub fn lower(root: OperationRef) -> Result<(), ()> {
     for func in functions(root) {
         if let Err(message) = apply_sync(context, func) {
             emit_error(func.location(), &format!("{ARGUMENT}: {message}"));
-            return Err(());
+            return Err(Diagnosed);
         }
     }
     Ok(())

@@ -110,6 +110,17 @@ pub struct Dep {
     pub why: &'static str,
 }
 
+/// A dependence edge found in one block, before redundancy is decided: graph nodes `u → v`,
+/// the (item index, pipe) of both ends, whether it is loop-carried, and why.
+struct Found {
+    u: NodeIndex,
+    v: NodeIndex,
+    from: (usize, Pipe),
+    to: (usize, Pipe),
+    carried: bool,
+    why: &'static str,
+}
+
 /// The synchronization of a program: the flags, every dependence found, and the DOT text.
 #[derive(Clone, Debug, Default)]
 pub struct Sync {
@@ -222,7 +233,7 @@ fn block(items: &[Item], path: &[usize], deps: &mut Vec<Dep>, pairs: &mut Vec<Pa
         }
     }
     // Dependence edges within an iteration (both copies) and carried ones (copy 0 → copy 1).
-    let mut found: Vec<(NodeIndex, NodeIndex, usize, Pipe, usize, Pipe, bool, &'static str)> = Vec::new();
+    let mut found: Vec<Found> = Vec::new();
     for i in 0..items.len() {
         for j in 0..items.len() {
             for (&p, a) in &sums[i] {
@@ -236,13 +247,13 @@ fn block(items: &[Item], path: &[usize], deps: &mut Vec<Dep>, pairs: &mut Vec<Pa
                             let (u, v) = (node[&(c, i, p)], node[&(c, j, q)]);
                             g.add_edge(u, v, why);
                             if c == 0 {
-                                found.push((u, v, i, p, j, q, false, why));
+                                found.push(Found { u, v, from: (i, p), to: (j, q), carried: false, why });
                             }
                         }
                     } else if copies == 2 {
                         let (u, v) = (node[&(0, i, p)], node[&(1, j, q)]);
                         g.add_edge(u, v, why);
-                        found.push((u, v, i, p, j, q, true, why));
+                        found.push(Found { u, v, from: (i, p), to: (j, q), carried: true, why });
                     }
                 }
             }
@@ -258,7 +269,7 @@ fn block(items: &[Item], path: &[usize], deps: &mut Vec<Dep>, pairs: &mut Vec<Pa
             let _ = writeln!(dot, "    {} -> {} [style=dotted, label=\"pipe order\"];", id(e.source()), id(e.target()));
         }
     }
-    for &(u, v, i, p, j, q, carried, why) in &found {
+    for &Found { u, v, from: (i, p), to: (j, q), carried, why } in &found {
         let redundant = implied(&g, u, v);
         let _ = writeln!(
             dot,

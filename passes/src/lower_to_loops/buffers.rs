@@ -108,7 +108,7 @@ pub(super) fn view(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
         let dims: Vec<String> = (0..rank).map(|d| d.to_string()).collect();
         let reassociation = Attribute::parse(l.context, &format!("[[{}]]", dims.join(", "))).ok_or("internal: reassociation")?;
         let collapse = OperationBuilder::new("memref.collapse_shape", op.location())
-            .add_operands(&[source.into()])
+            .add_operands(&[source])
             .add_attributes(&[(melior::ir::Identifier::new(l.context, "reassociation"), reassociation)])
             .add_results(&[flat.into()])
             .build()
@@ -153,7 +153,7 @@ pub(super) fn alloc(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
             let n = capacity(&resolved.layout).map_err(|e| e.to_string())?;
             let dynamic = unsafe { mlir_sys::mlirShapedTypeGetDynamicSize() };
             let ty = MemRefType::new(elem_ty, &[dynamic], None, None);
-            let size = l.emit(location, point, &[n.clone()])?[0];
+            let size = l.emit(location, point, std::slice::from_ref(&n))?[0];
             (n, memref::alloca(l.context, ty, &[build::val(size)], &[], None, location))
         }
     };

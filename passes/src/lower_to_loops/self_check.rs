@@ -109,9 +109,8 @@ pub(crate) fn emit_side_functions(l: &mut Lowerer, root: OperationRef) -> Result
     let module_end = build::Point::end(block.to_raw());
     let candidates = std::mem::take(&mut l.candidates);
     for (tensor, function) in candidates {
-        match side_function(l, &tensor, &function, module_end)? {
-            Some(spec) => l.checks.push(spec),
-            None => {}
+        if let Some(spec) = side_function(l, &tensor, &function, module_end)? {
+            l.checks.push(spec);
         }
     }
     Ok(())

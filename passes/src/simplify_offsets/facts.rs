@@ -77,7 +77,7 @@ pub fn fact_of<'c: 'a, 'a>(reader: &mut Reader<'c, 'a>, value: Value<'c, 'a>) ->
 pub fn loop_fact(reader: &Reader, lb: &IndexExpr, ub: &IndexExpr, step: &IndexExpr, unsigned_cmp: bool) -> Option<SymFact> {
     let (dl, du, ds) = (analyze(lb, &reader.facts), analyze(ub, &reader.facts), analyze(step, &reader.facts));
     // A step that may be ≤ 0 would let the variable leave [lb, ub).
-    if !ds.range.lo.is_some_and(|s| s >= 1) {
+    if ds.range.lo.is_none_or(|s| s < 1) {
         return None;
     }
     if unsigned_cmp && !(dl.range.lo.is_some_and(|l| l >= 0) && du.range.lo.is_some_and(|u| u >= 0)) {

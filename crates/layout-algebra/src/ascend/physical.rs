@@ -46,7 +46,7 @@ fn leaf_order(pattern: FramePattern, c0: i64) -> Result<Vec<usize>> {
     let probe = 3 * 16 * c0.max(1);
     let layout = frame_layout(pattern, c0, &[probe, probe])?;
     let mut order: Vec<(usize, i64)> = layout.leaf_modes().into_iter().enumerate().filter(|(_, (s, _))| *s > 1).map(|(i, (_, d))| (i, d)).collect();
-    order.sort_by(|a, b| b.1.cmp(&a.1));
+    order.sort_by_key(|&(_, stride)| std::cmp::Reverse(stride));
     Ok(order.into_iter().map(|(i, _)| i).collect())
 }
 
