@@ -84,7 +84,10 @@ fn copy_source(src: (&str, &str), dst: (&str, &str)) -> String {
 /// GM ND -> L1 NZ in 32 x 32 tiles: the last row and column of tiles are clipped.
 fn tail_source() -> String {
     let (g, l) = (tensor("gm", "ND"), tensor("l1", "NZ"));
-    let (gt, lt) = ("!layout.tensor<f16, \"gm\", \"(?,?):(?,?)\", \"(?,?)\">", "!layout.tensor<f16, \"l1\", \"((?,?),(?,?)):((?,?),(?,?))\", \"(?,?)\">");
+    let (gt, lt) = (
+        "!layout.tensor<f16, \"gm\", \"(?,?):(?,?)\", \"(?,?)\">",
+        "!layout.tensor<f16, \"l1\", \"((?,?),(?,?)):((?,?),(?,?))\", \"(?,?)\">",
+    );
     format!(
         r#"module attributes {{layout.target = #layout.target<"a2">}} {{
   func.func @kernel(%s: memref<?xf16>, %d: memref<?xf16>, %R: index, %C: index) {{
@@ -116,9 +119,17 @@ fn suite() -> Vec<Kernel> {
             ("ND->ZZ", ("gm", "ND"), ("l1", "ZZ")),
             ("NZ->ND", ("l1", "NZ"), ("gm", "ND")),
         ] {
-            out.push(Kernel { name: format!("copy {name} {tag}"), source: copy_source(src, dst), statics: sizes(vec![(2, 100), (3, 100)]) });
+            out.push(Kernel {
+                name: format!("copy {name} {tag}"),
+                source: copy_source(src, dst),
+                statics: sizes(vec![(2, 100), (3, 100)]),
+            });
         }
-        out.push(Kernel { name: format!("tail tiles 32x32 ND->NZ {tag}"), source: tail_source(), statics: sizes(vec![(2, 100), (3, 100)]) });
+        out.push(Kernel {
+            name: format!("tail tiles 32x32 ND->NZ {tag}"),
+            source: tail_source(),
+            statics: sizes(vec![(2, 100), (3, 100)]),
+        });
         out.push(Kernel {
             name: format!("tiled GEMM (examples/tiled_gemm.mlir) {}", if dynamic { "dyn" } else { "200x200x256" }),
             source: include_str!("../../examples/tiled_gemm.mlir").to_string(),
@@ -130,7 +141,8 @@ fn suite() -> Vec<Kernel> {
 
 /// Parses `k` and, for the static variant, replaces the size arguments by constants.
 fn load<'c>(ctx: &'c Context, k: &Kernel) -> Result<Module<'c>, String> {
-    let module = layout_dialect::parse_source(ctx, &k.source).ok_or_else(|| format!("{}: the source does not parse", k.name))?;
+    let module =
+        layout_dialect::parse_source(ctx, &k.source).ok_or_else(|| format!("{}: the source does not parse", k.name))?;
     if k.statics.is_empty() {
         return Ok(module);
     }
@@ -138,7 +150,11 @@ fn load<'c>(ctx: &'c Context, k: &Kernel) -> Result<Module<'c>, String> {
     let entry = function.region(0).ok().and_then(|r| r.first_block()).ok_or("function without body")?;
     let anchor = entry.first_operation().ok_or("empty function")?;
     for (arg, value) in &k.statics {
-        let constant = melior::dialect::arith::constant(ctx, IntegerAttribute::new(Type::index(ctx), *value).into(), function.location());
+        let constant = melior::dialect::arith::constant(
+            ctx,
+            IntegerAttribute::new(Type::index(ctx), *value).into(),
+            function.location(),
+        );
         let constant = entry.insert_operation_before(anchor, constant);
         let old = entry.argument(*arg).map_err(|e| e.to_string())?;
         let new = constant.result(0).map_err(|e| e.to_string())?;
@@ -190,10 +206,14 @@ fn count(module: &Module) -> Counts {
         while let Some(o) = cur {
             match op_name(&o).as_str() {
                 "scf.for" => inner = true,
-                "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" | "arith.floordivsi" | "arith.ceildivsi" | "arith.ceildivui" => local.divrem += 1,
+                "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" | "arith.floordivsi"
+                | "arith.ceildivsi" | "arith.ceildivui" => local.divrem += 1,
                 "arith.muli" => local.mul += 1,
                 "arith.addi" | "arith.subi" => local.add += 1,
-                "arith.shli" | "arith.shrui" | "arith.shrsi" | "arith.andi" | "arith.ori" | "arith.xori" | "arith.select" | "arith.cmpi" | "arith.minsi" | "arith.maxsi" | "arith.minui" | "arith.maxui" => local.other += 1,
+                "arith.shli" | "arith.shrui" | "arith.shrsi" | "arith.andi" | "arith.ori" | "arith.xori"
+                | "arith.select" | "arith.cmpi" | "arith.minsi" | "arith.maxsi" | "arith.minui" | "arith.maxui" => {
+                    local.other += 1
+                }
                 "arith.constant" if o.result(0).is_ok_and(|r| r.r#type().is_index()) => local.other += 1,
                 _ => {}
             }
@@ -214,7 +234,8 @@ fn count(module: &Module) -> Counts {
 // (c): the lowering's address trees as affine maps.
 
 /// The index `arith` ops the lowering emits (`IndexEmitter`).
-const TREE: [&str; 7] = ["arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.remsi", "arith.minsi", "arith.maxsi"];
+const TREE: [&str; 7] =
+    ["arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.remsi", "arith.minsi", "arith.maxsi"];
 
 /// The operands of one affine map: dims (any index value) and symbols (function arguments).
 #[derive(Default)]
@@ -259,13 +280,17 @@ impl Operands {
         if let Some(c) = constant_int(value) {
             return (if c < 0 { format!("({c})") } else { c.to_string() }, false);
         }
-        let Some(op) = defining_op(value).filter(|op| TREE.contains(&op_name(op).as_str()) && op.operand_count() == 2) else {
+        let Some(op) = defining_op(value).filter(|op| TREE.contains(&op_name(op).as_str()) && op.operand_count() == 2)
+        else {
             return self.leaf(value);
         };
         let (Ok(x), Ok(y)) = (op.operand(0), op.operand(1)) else { return self.leaf(value) };
         let name = op_name(&op);
         let divisor = constant_int(y).filter(|c| *c > 0);
-        if name.ends_with("minsi") || name.ends_with("maxsi") || (matches!(name.as_str(), "arith.divsi" | "arith.remsi") && divisor.is_none()) {
+        if name.ends_with("minsi")
+            || name.ends_with("maxsi")
+            || (matches!(name.as_str(), "arith.divsi" | "arith.remsi") && divisor.is_none())
+        {
             return self.leaf(value);
         }
         // (A product of two dim expressions falls back to a leaf after both sides were read:
@@ -334,7 +359,8 @@ fn to_affine(ctx: &Context, module: &Module) -> Result<(), String> {
         let map = format!("affine_map<({})[{}] -> ({results})>", dims.join(", "), syms.join(", "));
         let map = Attribute::parse(ctx, &map).ok_or_else(|| format!("bad affine map {map}"))?;
         // Safety: valid values of the module.
-        let values: Vec<Value> = operands.dims.iter().chain(&operands.syms).map(|v| unsafe { Value::from_raw(*v) }).collect();
+        let values: Vec<Value> =
+            operands.dims.iter().chain(&operands.syms).map(|v| unsafe { Value::from_raw(*v) }).collect();
         let new = OperationBuilder::new(kind, op.location())
             .add_operands(&values)
             .add_attributes(&[(Identifier::new(ctx, "map"), map)])

@@ -35,13 +35,5 @@ pub fn create<'c>(
     description: &str,
     dependent_dialects: &[DialectHandle],
 ) -> Pass {
-    create_external(
-        run,
-        TypeId::create(id),
-        name,
-        argument,
-        description,
-        "",
-        dependent_dialects,
-    )
+    create_external(run, TypeId::create(id), name, argument, description, "", dependent_dialects)
 }

@@ -57,10 +57,7 @@ pub fn fold(root: OperationRef) -> usize {
     let mut collected = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
         let name = op_name(&op);
-        if matches!(
-            name.as_str(),
-            "layout.view" | "layout.alloc" | "layout.tile" | "layout.offset"
-        ) {
+        if matches!(name.as_str(), "layout.view" | "layout.alloc" | "layout.tile" | "layout.offset") {
             collected.push((name, op.to_raw()));
         }
         WalkResult::Advance
@@ -108,10 +105,7 @@ fn fold_binding(op: &OperationRef, first_dyn: usize) -> bool {
     if operands.len() < first_dyn {
         return false;
     }
-    let values: Vec<Option<i64>> = operands[first_dyn..]
-        .iter()
-        .map(|v| constant_int(*v))
-        .collect();
+    let values: Vec<Option<i64>> = operands[first_dyn..].iter().map(|v| constant_int(*v)).collect();
     if values.iter().all(Option::is_none) || !only_layout_users(result) {
         return false;
     }
@@ -123,13 +117,7 @@ fn fold_binding(op: &OperationRef, first_dyn: usize) -> bool {
     }
     let kept: Vec<_> = operands[..first_dyn]
         .iter()
-        .chain(
-            operands[first_dyn..]
-                .iter()
-                .zip(&values)
-                .filter(|(_, c)| c.is_none())
-                .map(|(v, _)| v),
-        )
+        .chain(operands[first_dyn..].iter().zip(&values).filter(|(_, c)| c.is_none()).map(|(v, _)| v))
         .map(|v| v.to_raw())
         .collect();
     if !set_type(result, &bound, op.location()) {
@@ -152,10 +140,7 @@ fn fold_tile(op: &OperationRef) -> bool {
         return false;
     };
     let coords: Vec<Option<i64>> = op.operands().skip(1).map(constant_int).collect();
-    let (Ok(parent), Ok(declared)) = (
-        tile::parent_layout(&parent_ty),
-        result_ty.resolve_with_prefix("r"),
-    ) else {
+    let (Ok(parent), Ok(declared)) = (tile::parent_layout(&parent_ty), result_ty.resolve_with_prefix("r")) else {
         return false;
     };
     let Ok(expected) = tile::expected_tile(&parent, &shape, &coords) else {
@@ -175,12 +160,7 @@ fn fold_offset(op: &OperationRef) -> bool {
     let Some(source) = op.operand(0).ok().and_then(tensor_of) else {
         return false;
     };
-    let Some(coords) = op
-        .operands()
-        .skip(1)
-        .map(constant_int)
-        .collect::<Option<Vec<i64>>>()
-    else {
+    let Some(coords) = op.operands().skip(1).map(constant_int).collect::<Option<Vec<i64>>>() else {
         return false;
     };
     let Ok(layout) = source.resolve() else {
@@ -202,11 +182,7 @@ fn fold_offset(op: &OperationRef) -> bool {
     // Safety: the context outlives the pass run and `context_ref` outlives `context`.
     let context = unsafe { context_ref.to_ref() };
     let index = Type::index(context);
-    let constant = arith::constant(
-        context,
-        IntegerAttribute::new(index, offset).into(),
-        location,
-    );
+    let constant = arith::constant(context, IntegerAttribute::new(index, offset).into(), location);
     let constant = block.insert_operation_before(*op, constant);
     let Ok(new) = constant.result(0) else {
         return false;
@@ -243,16 +219,10 @@ mod tests {
         .unwrap();
         assert_eq!(super::fold(module.as_operation()), 3);
         let text = module.as_operation().to_string();
-        assert!(
-            text.contains(r#""layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,64)">"#),
-            "{text}"
-        );
+        assert!(text.contains(r#""layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,64)">"#), "{text}");
         // NZ f16 64x64 (17,33): 16 + 256 + 1 + 2*1024 = 2321; tile at column 64 of a 64-wide parent: origin 0.
         assert!(text.contains("arith.constant 2321 : index"), "{text}");
-        assert!(
-            text.contains(r#""((16,1),(16,1)):((16,256),(1,1024))", "(?,0)">"#),
-            "{text}"
-        );
+        assert!(text.contains(r#""((16,1),(16,1)):((16,256),(1,1024))", "(?,0)">"#), "{text}");
         assert!(module.as_operation().verify());
     }
 }

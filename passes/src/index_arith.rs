@@ -18,10 +18,7 @@ use std::collections::HashMap;
 use layout_algebra::sym::{BinOp, SymExpr};
 use melior::{
     dialect::arith,
-    ir::{
-        attribute::IntegerAttribute, Location, Operation, OperationRef,
-        Type, Value,
-    },
+    ir::{attribute::IntegerAttribute, Location, Operation, OperationRef, Type, Value},
     Context,
 };
 
@@ -79,7 +76,11 @@ where
         let v = match expr {
             SymExpr::Const(c) => return self.constant(*c),
             SymExpr::Sym(name) => {
-                return self.symbols.get(name.as_ref()).copied().ok_or_else(|| format!("unbound symbol `{name}` in index expression {expr}"));
+                return self
+                    .symbols
+                    .get(name.as_ref())
+                    .copied()
+                    .ok_or_else(|| format!("unbound symbol `{name}` in index expression {expr}"));
             }
             SymExpr::Bin(op, a, b) => {
                 let (a, b) = (self.emit(a)?, self.emit(b)?);
@@ -106,9 +107,9 @@ mod tests {
     use super::*;
     use layout_algebra::{parse_layout, IndexValue, Tuple};
     use melior::ir::{
-        operation::OperationLike,
         attribute::{StringAttribute, TypeAttribute},
         block::BlockLike,
+        operation::OperationLike,
         r#type::FunctionType,
         Block, Module, Region, RegionLike,
     };
@@ -119,7 +120,8 @@ mod tests {
     #[test]
     fn emitted_offsets_fold_to_the_algebra_value() {
         let layout = parse_layout("((16,7),(16,7)):((16,256),(1,1792))").unwrap();
-        let to_sym = |t: &Tuple<i64>| t.map(&mut |v: &i64| Ok::<_, layout_algebra::AlgebraError>(SymExpr::Const(*v))).unwrap();
+        let to_sym =
+            |t: &Tuple<i64>| t.map(&mut |v: &i64| Ok::<_, layout_algebra::AlgebraError>(SymExpr::Const(*v))).unwrap();
         let crd = Tuple::Tuple(vec![Tuple::Int(SymExpr::sym("r")), Tuple::Int(SymExpr::sym("c"))]);
         let expr = layout_algebra::crd_to_offset(&crd, &to_sym(layout.shape()), &to_sym(layout.stride())).unwrap();
         for (r, c) in [(0, 0), (17, 33), (99, 99), (15, 15), (16, 0), (111, 111)] {
@@ -158,7 +160,10 @@ mod tests {
             pm.run(&mut module).unwrap();
             let text = module.as_operation().to_string();
             let want = layout.crd_to_offset(&Tuple::Tuple(vec![Tuple::Int(r), Tuple::Int(c)])).unwrap();
-            assert!(text.contains(&format!("arith.constant {want} : index")) && text.matches("arith.").count() == 1, "({r},{c}) want {want}:\n{text}");
+            assert!(
+                text.contains(&format!("arith.constant {want} : index")) && text.matches("arith.").count() == 1,
+                "({r},{c}) want {want}:\n{text}"
+            );
         }
         // The expression itself keeps the fractal structure (4 div/mod before simplification).
         assert_eq!(expr.to_string(), "r mod 16 * 16 + r floordiv 16 * 256 + c mod 16 + c floordiv 16 * 1792");

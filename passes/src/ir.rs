@@ -1,18 +1,11 @@
 //! Small IR queries shared by the passes (things melior does not wrap).
 
 use layout_dialect::TensorType;
-use melior::ir::{
-    operation::OperationLike, Attribute, AttributeLike, OperationRef, Type, TypeLike, Value,
-    ValueLike,
-};
+use melior::ir::{operation::OperationLike, Attribute, AttributeLike, OperationRef, Type, TypeLike, Value, ValueLike};
 
 /// The op's name (`layout.tile`), or "" if it is not UTF-8.
 pub fn op_name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
-    op.name()
-        .as_string_ref()
-        .as_str()
-        .map(str::to_string)
-        .unwrap_or_default()
+    op.name().as_string_ref().as_str().map(str::to_string).unwrap_or_default()
 }
 
 /// The `!layout.tensor` type of a value, as text parameters.
@@ -25,9 +18,7 @@ pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>>
     // Safety: the value is valid; an op result's owner is a valid operation.
     unsafe {
         if mlir_sys::mlirValueIsAOpResult(value.to_raw()) {
-            Some(OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(
-                value.to_raw(),
-            )))
+            Some(OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw())))
         } else {
             None
         }
@@ -43,8 +34,7 @@ pub fn constant_int(value: Value) -> Option<i64> {
     let attr = op.attribute("value").ok()?;
     // Safety: valid attribute.
     unsafe {
-        mlir_sys::mlirAttributeIsAInteger(attr.to_raw())
-            .then(|| mlir_sys::mlirIntegerAttrGetValueInt(attr.to_raw()))
+        mlir_sys::mlirAttributeIsAInteger(attr.to_raw()).then(|| mlir_sys::mlirIntegerAttrGetValueInt(attr.to_raw()))
     }
 }
 
@@ -56,11 +46,7 @@ pub fn i64_array(attr: Attribute) -> Option<Vec<i64>> {
             return None;
         }
         let n = mlir_sys::mlirDenseArrayGetNumElements(attr.to_raw());
-        Some(
-            (0..n)
-                .map(|i| mlir_sys::mlirDenseI64ArrayGetElement(attr.to_raw(), i))
-                .collect(),
-        )
+        Some((0..n).map(|i| mlir_sys::mlirDenseI64ArrayGetElement(attr.to_raw(), i)).collect())
     }
 }
 
@@ -75,9 +61,7 @@ pub fn memref_info(ty: Type) -> Option<(String, Option<i64>)> {
         let elem = Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)).to_string();
         let count = if mlir_sys::mlirShapedTypeHasStaticShape(raw) {
             let rank = mlir_sys::mlirShapedTypeGetRank(raw);
-            (0..rank).try_fold(1i64, |acc, d| {
-                acc.checked_mul(mlir_sys::mlirShapedTypeGetDimSize(raw, d as isize))
-            })
+            (0..rank).try_fold(1i64, |acc, d| acc.checked_mul(mlir_sys::mlirShapedTypeGetDimSize(raw, d as isize)))
         } else {
             None
         };

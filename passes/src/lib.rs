@@ -31,18 +31,18 @@ pub struct PassInfo {
 
 /// Every Rust pass, in `--help` order.
 pub const PASSES: &[PassInfo] = &[
+    PassInfo { argument: verify::ARGUMENT, description: verify::DESCRIPTION, create: verify::create },
+    PassInfo { argument: fold::ARGUMENT, description: fold::DESCRIPTION, create: fold::create },
     PassInfo {
-        argument: verify::ARGUMENT,
-        description: verify::DESCRIPTION,
-        create: verify::create,
+        argument: lower_to_ascendc::ARGUMENT,
+        description: lower_to_ascendc::DESCRIPTION,
+        create: lower_to_ascendc::create,
     },
     PassInfo {
-        argument: fold::ARGUMENT,
-        description: fold::DESCRIPTION,
-        create: fold::create,
+        argument: lower_to_ascendc::SYNC_GRAPH_ARGUMENT,
+        description: lower_to_ascendc::SYNC_GRAPH_DESCRIPTION,
+        create: lower_to_ascendc::create_print_sync_graph,
     },
-    PassInfo { argument: lower_to_ascendc::ARGUMENT, description: lower_to_ascendc::DESCRIPTION, create: lower_to_ascendc::create },
-    PassInfo { argument: lower_to_ascendc::SYNC_GRAPH_ARGUMENT, description: lower_to_ascendc::SYNC_GRAPH_DESCRIPTION, create: lower_to_ascendc::create_print_sync_graph },
     PassInfo {
         argument: lower_to_loops::ARGUMENT,
         description: lower_to_loops::DESCRIPTION,

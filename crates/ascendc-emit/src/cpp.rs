@@ -36,13 +36,17 @@ fn explain(kind: Kind, field: &str) -> &'static str {
         (DataCopyNd2Nz, "dValue") => "columns to copy: valid extent of the source (origin)",
         (DataCopyNd2Nz, "srcNdMatrixStride") => "elements between ND matrices (one matrix)",
         (DataCopyNd2Nz, "srcDValue") => "GM row stride in elements: stride of the ND row mode",
-        (DataCopyNd2Nz, "dstNzC0Stride") => "stride(dst, c_out) / C0: distance between C0 column blocks, in 32 B (= rows rounded up to 16)",
+        (DataCopyNd2Nz, "dstNzC0Stride") => {
+            "stride(dst, c_out) / C0: distance between C0 column blocks, in 32 B (= rows rounded up to 16)"
+        }
         (DataCopyNd2Nz, "dstNzNStride") => "stride(dst, r_in) / C0: distance between rows, in 32 B",
         (DataCopyNd2Nz, "dstNzMatrixStride") => "elements between NZ matrices (one matrix)",
         (DataCopy, "blockCount") => "ceil(valid cols / C0): one run per C0 column block",
         (DataCopy, "blockLen") => "valid rows: one 32 B block (a row of C0 elements) each; padding rows stay untouched",
         (DataCopy, "srcStride") => "stride(src, c_out)/C0 - blockLen: 32 B blocks skipped between runs in the source",
-        (DataCopy, "dstStride") => "stride(dst, c_out)/C0 - blockLen: 32 B blocks skipped between runs in the destination",
+        (DataCopy, "dstStride") => {
+            "stride(dst, c_out)/C0 - blockLen: 32 B blocks skipped between runs in the destination"
+        }
         (LoadData2D, "startIndex") => "first source fractal",
         (LoadData2D, "repeatTimes") => "shape(dst, c_out): fractals per call (uint8_t, at most 255)",
         (LoadData2D, "srcStride") => "stride(src, c_out) / fractal: source fractals between repeats, in 512 B",
@@ -57,16 +61,26 @@ fn explain(kind: Kind, field: &str) -> &'static str {
         (LoadData2DV2, "dstStride") => "stride(dst, k_out) / fractal, in 512 B",
         (LoadData2DV2, "sid") => "stream id",
         (LoadDataWithTranspose, "startIndex") => "first source square (two 16x32 fractals = 32x32, 1024 B)",
-        (LoadDataWithTranspose, "repeatTimes") => "squares per call: destination fractals along the 16-element mode / 2 (uint8_t, at most 255)",
-        (LoadDataWithTranspose, "srcStride") => "stride(src, other outer mode) / (2 fractals): source squares between repeats",
-        (LoadDataWithTranspose, "dstGap") => "2 * stride(dst, other outer mode) / fractal - 1: from one repeat's first fractal to the next",
-        (LoadDataWithTranspose, "dstFracGap") => "stride(dst, other outer mode) / fractal - 1: between the two halves of a transposed square",
+        (LoadDataWithTranspose, "repeatTimes") => {
+            "squares per call: destination fractals along the 16-element mode / 2 (uint8_t, at most 255)"
+        }
+        (LoadDataWithTranspose, "srcStride") => {
+            "stride(src, other outer mode) / (2 fractals): source squares between repeats"
+        }
+        (LoadDataWithTranspose, "dstGap") => {
+            "2 * stride(dst, other outer mode) / fractal - 1: from one repeat's first fractal to the next"
+        }
+        (LoadDataWithTranspose, "dstFracGap") => {
+            "stride(dst, other outer mode) / fractal - 1: between the two halves of a transposed square"
+        }
         (LoadDataWithTranspose, "addrMode") => "address mode 0 (increasing)",
         (Mmad, "m") => "valid rows of A and C (origin, not padded)",
         (Mmad, "n") => "valid columns of B and C (origin, not padded)",
         (Mmad, "k") => "valid reduction extent (origin, not padded)",
         (Mmad, "unitFlag") => "no unit-flag pipelining",
-        (FixpipeNz, "nSize") => "columns to store: valid extent of the destination rounded up to its C0 (whole 32 B blocks)",
+        (FixpipeNz, "nSize") => {
+            "columns to store: valid extent of the destination rounded up to its C0 (whole 32 B blocks)"
+        }
         (FixpipeNz, "dstStride") => "stride(dst, c_out) / C0: distance between destination column blocks, in 32 B",
         (FixpipeNz, "isChannelSplit") => "f32: split each 16x16 L0C fractal into two 16x8 (C0 = 8) GM fractals",
         (FixpipeNz, f) => explain(Fixpipe, f),
@@ -91,14 +105,50 @@ fn explain(kind: Kind, field: &str) -> &'static str {
 /// AscendC has them).
 fn struct_fields(kind: Kind) -> &'static [&'static str] {
     match kind {
-        Kind::DataCopyNd2Nz => &["ndNum", "nValue", "dValue", "srcNdMatrixStride", "srcDValue", "dstNzC0Stride", "dstNzNStride", "dstNzMatrixStride"],
+        Kind::DataCopyNd2Nz => &[
+            "ndNum",
+            "nValue",
+            "dValue",
+            "srcNdMatrixStride",
+            "srcDValue",
+            "dstNzC0Stride",
+            "dstNzNStride",
+            "dstNzMatrixStride",
+        ],
         Kind::DataCopy => &["blockCount", "blockLen", "srcStride", "dstStride"],
         Kind::LoadData2D => &["startIndex", "repeatTimes", "srcStride", "sid", "dstGap", "ifTranspose", "addrMode"],
-        Kind::LoadData2DV2 => &["mStartPosition", "kStartPosition", "mStep", "kStep", "srcStride", "dstStride", "ifTranspose", "sid"],
+        Kind::LoadData2DV2 => {
+            &["mStartPosition", "kStartPosition", "mStep", "kStep", "srcStride", "dstStride", "ifTranspose", "sid"]
+        }
         Kind::LoadDataWithTranspose => &["startIndex", "repeatTimes", "srcStride", "dstGap", "dstFracGap", "addrMode"],
         Kind::Mmad => &["m", "n", "k", "unitFlag", "cmatrixSource", "cmatrixInitVal", "kDirectionAlign"],
-        Kind::Fixpipe => &["nSize", "mSize", "srcStride", "dstStride", "reluEn", "quantPre", "deqScalar", "ndNum", "srcNdStride", "dstNdStride", "unitFlag"],
-        Kind::FixpipeNz => &["nSize", "mSize", "srcStride", "dstStride", "reluEn", "quantPre", "deqScalar", "ndNum", "srcNdStride", "dstNdStride", "unitFlag", "isChannelSplit"],
+        Kind::Fixpipe => &[
+            "nSize",
+            "mSize",
+            "srcStride",
+            "dstStride",
+            "reluEn",
+            "quantPre",
+            "deqScalar",
+            "ndNum",
+            "srcNdStride",
+            "dstNdStride",
+            "unitFlag",
+        ],
+        Kind::FixpipeNz => &[
+            "nSize",
+            "mSize",
+            "srcStride",
+            "dstStride",
+            "reluEn",
+            "quantPre",
+            "deqScalar",
+            "ndNum",
+            "srcNdStride",
+            "dstNdStride",
+            "unitFlag",
+            "isChannelSplit",
+        ],
     }
 }
 
@@ -147,12 +197,21 @@ impl Printer<'_> {
                     self.line(depth, &format!("const int64_t {name} = {e};"));
                 }
                 Stmt::For { var, lo, hi, step, body } => {
-                    self.line(depth, &format!("for (int64_t {var} = {}; {var} < {}; {var} += {}) {{", val(lo), val(hi), val(step)));
+                    self.line(
+                        depth,
+                        &format!("for (int64_t {var} = {}; {var} < {}; {var} += {}) {{", val(lo), val(hi), val(step)),
+                    );
                     self.stmts(body, depth + 1)?;
                     self.line(depth, "}");
                 }
                 Stmt::Flag { set, event, id } => {
-                    self.line(depth, &format!("AscendC::{}<AscendC::HardEvent::{event}>(EVENT_ID{id});", if *set { "SetFlag" } else { "WaitFlag" }));
+                    self.line(
+                        depth,
+                        &format!(
+                            "AscendC::{}<AscendC::HardEvent::{event}>(EVENT_ID{id});",
+                            if *set { "SetFlag" } else { "WaitFlag" }
+                        ),
+                    );
                 }
                 Stmt::Barrier(pipe) => self.line(depth, &format!("AscendC::PipeBarrier<{pipe}>();")),
                 Stmt::Call(c) => self.call(c, depth)?,
@@ -223,15 +282,30 @@ impl Printer<'_> {
             Kind::Mmad => format!("AscendC::Mmad({}, {}, {}, {p});", args[0], args[1], args[2]),
             Kind::Fixpipe => {
                 let (d, s) = (&self.k.bufs[c.bufs[0]], &self.k.bufs[c.bufs[1]]);
-                format!("AscendC::Fixpipe<{}, {}, AscendC::CFG_ROW_MAJOR>({}, {}, {p});", cpp_type(&d.elem)?, cpp_type(&s.elem)?, args[0], args[1])
+                format!(
+                    "AscendC::Fixpipe<{}, {}, AscendC::CFG_ROW_MAJOR>({}, {}, {p});",
+                    cpp_type(&d.elem)?,
+                    cpp_type(&s.elem)?,
+                    args[0],
+                    args[1]
+                )
             }
             Kind::FixpipeNz => {
                 let (d, s) = (&self.k.bufs[c.bufs[0]], &self.k.bufs[c.bufs[1]]);
-                format!("AscendC::Fixpipe<{}, {}, AscendC::CFG_NZ>({}, {}, {p});", cpp_type(&d.elem)?, cpp_type(&s.elem)?, args[0], args[1])
+                format!(
+                    "AscendC::Fixpipe<{}, {}, AscendC::CFG_NZ>({}, {}, {p});",
+                    cpp_type(&d.elem)?,
+                    cpp_type(&s.elem)?,
+                    args[0],
+                    args[1]
+                )
             }
         };
         if looped {
-            self.line(depth, &format!("for (int64_t r = 0; r < {}; ++r) {{  // one call per row of fractals", val(&repeat)));
+            self.line(
+                depth,
+                &format!("for (int64_t r = 0; r < {}; ++r) {{  // one call per row of fractals", val(&repeat)),
+            );
             self.line(depth + 1, &call);
             self.line(depth, "}");
         } else {
@@ -291,7 +365,14 @@ pub fn kernel(k: &Kernel, target: &str) -> Result<String, String> {
         let hw = hardware(pos);
         let bytes = (size / elem_bytes(&b.elem)?).max(1);
         p.line(1, &format!("// {hw} bytes [{offset}, {}): {}", offset + size, b.layout));
-        p.line(1, &format!("AscendC::LocalTensor<{t}> {} = {}Allocator.Alloc<AscendC::TPosition::{pos}, {t}>({bytes});", b.name, hw.to_lowercase()));
+        p.line(
+            1,
+            &format!(
+                "AscendC::LocalTensor<{t}> {} = {}Allocator.Alloc<AscendC::TPosition::{pos}, {t}>({bytes});",
+                b.name,
+                hw.to_lowercase()
+            ),
+        );
     }
     p.stmts(&k.body, 1)?;
     p.line(0, "}");

@@ -222,7 +222,9 @@ fn text(attr: Attribute) -> Option<String> {
 
 fn int(attr: Attribute) -> Option<i64> {
     // Safety: valid attribute.
-    unsafe { mlir_sys::mlirAttributeIsAInteger(attr.to_raw()).then(|| mlir_sys::mlirIntegerAttrGetValueInt(attr.to_raw())) }
+    unsafe {
+        mlir_sys::mlirAttributeIsAInteger(attr.to_raw()).then(|| mlir_sys::mlirIntegerAttrGetValueInt(attr.to_raw()))
+    }
 }
 
 fn boolean(attr: Attribute) -> Option<bool> {
@@ -253,7 +255,9 @@ fn array(attr: Attribute) -> Vec<Attribute> {
         if !mlir_sys::mlirAttributeIsAArray(attr.to_raw()) {
             return Vec::new();
         }
-        (0..mlir_sys::mlirArrayAttrGetNumElements(attr.to_raw())).map(|i| Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(attr.to_raw(), i))).collect()
+        (0..mlir_sys::mlirArrayAttrGetNumElements(attr.to_raw()))
+            .map(|i| Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(attr.to_raw(), i)))
+            .collect()
     }
 }
 
@@ -269,7 +273,8 @@ fn memref_elem(ty: Type) -> Option<String> {
     // Safety: valid type.
     unsafe {
         let raw = ty.to_raw();
-        mlir_sys::mlirTypeIsAMemRef(raw).then(|| Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)).to_string())
+        mlir_sys::mlirTypeIsAMemRef(raw)
+            .then(|| Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)).to_string())
     }
 }
 
@@ -306,7 +311,10 @@ impl Walker {
         if let Some(c) = self.consts.get(&key(v)) {
             return Ok(Val::Const(*c));
         }
-        self.names.get(&key(v)).map(|n| Val::Var(n.clone())).ok_or_else(|| format!("value {v} is not an index value the emitter knows"))
+        self.names
+            .get(&key(v))
+            .map(|n| Val::Var(n.clone()))
+            .ok_or_else(|| format!("value {v} is not an index value the emitter knows"))
     }
 
     fn block(&mut self, block: BlockRef) -> Result<Vec<Stmt>, String> {
@@ -324,10 +332,15 @@ impl Walker {
         let result = || -> Result<Value, String> { op.result(0).map(Into::into).map_err(|e| e.to_string()) };
         match name.as_str() {
             "arith.constant" => {
-                let value = op.attribute("value").ok().and_then(int).ok_or("arith.constant: only integer constants are emitted")?;
+                let value = op
+                    .attribute("value")
+                    .ok()
+                    .and_then(int)
+                    .ok_or("arith.constant: only integer constants are emitted")?;
                 self.consts.insert(key(result()?), value);
             }
-            "arith.addi" | "arith.subi" | "arith.muli" | "arith.divsi" | "arith.remsi" | "arith.minsi" | "arith.maxsi" | "arith.floordivsi" | "arith.divui" | "arith.remui" => {
+            "arith.addi" | "arith.subi" | "arith.muli" | "arith.divsi" | "arith.remsi" | "arith.minsi"
+            | "arith.maxsi" | "arith.floordivsi" | "arith.divui" | "arith.remui" => {
                 let a = self.val(op.operand(0).map_err(|e| e.to_string())?)?;
                 let b = self.val(op.operand(1).map_err(|e| e.to_string())?)?;
                 let arith = match name.as_str() {
@@ -371,7 +384,10 @@ impl Walker {
             "scf.yield" | "func.return" => {}
             "ascendc.global_tensor" => {
                 let src = op.operand(0).map_err(|e| e.to_string())?;
-                let param = self.names.get(&key(src)).and_then(|n| self.params.iter().position(|p| matches!(p, Param::Gm { name, .. } if name == n)));
+                let param = self
+                    .names
+                    .get(&key(src))
+                    .and_then(|n| self.params.iter().position(|p| matches!(p, Param::Gm { name, .. } if name == n)));
                 let pname = param.and_then(|i| match &self.params[i] {
                     Param::Gm { name, .. } => Some(name.clone()),
                     _ => None,
@@ -413,7 +429,9 @@ impl Walker {
                 out.push(Stmt::Barrier(op.attribute("pipe").ok().and_then(text).unwrap_or_else(|| "PIPE_ALL".into())));
             }
             _ => {
-                let kind = Kind::from_op(&name).ok_or_else(|| format!("cannot emit `{name}` (only ascendc ops, arith index arithmetic and scf.for)"))?;
+                let kind = Kind::from_op(&name).ok_or_else(|| {
+                    format!("cannot emit `{name}` (only ascendc ops, arith index arithmetic and scf.for)")
+                })?;
                 let nbufs = if kind == Kind::Mmad { 3 } else { 2 };
                 let mut bufs = Vec::new();
                 for i in 0..nbufs {
@@ -432,7 +450,8 @@ impl Walker {
                         quant = Some(s);
                     }
                 }
-                let dyn_names: Vec<String> = op.attribute("dyn_fields").map(array).unwrap_or_default().into_iter().filter_map(text).collect();
+                let dyn_names: Vec<String> =
+                    op.attribute("dyn_fields").map(array).unwrap_or_default().into_iter().filter_map(text).collect();
                 let mut symbols: HashMap<String, Val> = HashMap::new();
                 for (i, f) in dyn_names.into_iter().enumerate() {
                     let v = op.operand(nbufs + i).map_err(|e| e.to_string())?;
@@ -471,7 +490,14 @@ pub fn kernels(module: &melior::ir::Module) -> Result<Vec<Kernel>, String> {
         }
         let fname = op.attribute("sym_name").ok().and_then(text).unwrap_or_else(|| "kernel".into());
         let body = op.region(0).map_err(|e| e.to_string())?.first_block().ok_or("function without body")?;
-        let mut w = Walker { names: HashMap::new(), consts: HashMap::new(), bufs: Vec::new(), buf_of: HashMap::new(), count: HashMap::new(), params: Vec::new() };
+        let mut w = Walker {
+            names: HashMap::new(),
+            consts: HashMap::new(),
+            bufs: Vec::new(),
+            buf_of: HashMap::new(),
+            count: HashMap::new(),
+            params: Vec::new(),
+        };
         for i in 0..body.argument_count() {
             let arg: Value = body.argument(i).map_err(|e| e.to_string())?.into();
             let n = format!("arg{i}");
@@ -481,7 +507,9 @@ pub fn kernels(module: &melior::ir::Module) -> Result<Vec<Kernel>, String> {
             } else if ty.is_index() {
                 w.params.push(Param::Index { name: n.clone() });
             } else {
-                return Err(format!("@{fname}: argument {i} has type {ty}; kernels take memrefs (GM) and index scalars"));
+                return Err(format!(
+                    "@{fname}: argument {i} has type {ty}; kernels take memrefs (GM) and index scalars"
+                ));
             }
             w.names.insert(key(arg), n);
         }

@@ -40,7 +40,12 @@ const DECLS: &str = r#"  llvm.func @ascendc_model_data_copy_nd2nz(!llvm.ptr, !ll
 "#;
 
 /// Memory globals: (name, bytes). Sizes cover both targets (L0C 256 KiB on a5).
-const MEMORIES: &[(&str, &str, i64)] = &[("L1", "ascendc_l1", 512 << 10), ("L0A", "ascendc_l0a", 64 << 10), ("L0B", "ascendc_l0b", 64 << 10), ("L0C", "ascendc_l0c", 256 << 10)];
+const MEMORIES: &[(&str, &str, i64)] = &[
+    ("L1", "ascendc_l1", 512 << 10),
+    ("L0A", "ascendc_l0a", 64 << 10),
+    ("L0B", "ascendc_l0b", 64 << 10),
+    ("L0C", "ascendc_l0c", 256 << 10),
+];
 
 fn memory(position: &str) -> &'static str {
     match position {
@@ -165,8 +170,18 @@ impl Gen<'_> {
                 }
                 Stmt::Flag { set, event, id } => {
                     let (src, dst) = event.split_once('_').unwrap_or(("ALL", "ALL"));
-                    let (a, b, c) = (self.int(depth, &Val::Const(pipe_code(src)), "i32"), self.int(depth, &Val::Const(pipe_code(dst)), "i32"), self.int(depth, &Val::Const(*id), "i32"));
-                    self.line(depth, &format!("llvm.call @ascendc_model_{}({a}, {b}, {c}) : (i32, i32, i32) -> ()", if *set { "set_flag" } else { "wait_flag" }));
+                    let (a, b, c) = (
+                        self.int(depth, &Val::Const(pipe_code(src)), "i32"),
+                        self.int(depth, &Val::Const(pipe_code(dst)), "i32"),
+                        self.int(depth, &Val::Const(*id), "i32"),
+                    );
+                    self.line(
+                        depth,
+                        &format!(
+                            "llvm.call @ascendc_model_{}({a}, {b}, {c}) : (i32, i32, i32) -> ()",
+                            if *set { "set_flag" } else { "wait_flag" }
+                        ),
+                    );
                 }
                 Stmt::Barrier(pipe) => {
                     let a = self.int(depth, &Val::Const(pipe_code(pipe)), "i32");
@@ -201,7 +216,8 @@ impl Gen<'_> {
         let looped = repeat != Val::Const(1);
         let mut d = depth;
         let r = if looped {
-            let (lo, hi, one) = (self.index(depth, &Val::Const(0)), self.index(depth, &repeat), self.index(depth, &Val::Const(1)));
+            let (lo, hi, one) =
+                (self.index(depth, &Val::Const(0)), self.index(depth, &repeat), self.index(depth, &Val::Const(1)));
             let r = self.t();
             self.line(depth, &format!("scf.for {r} = {lo} to {hi} step {one} {{"));
             d += 1;
@@ -226,7 +242,14 @@ impl Gen<'_> {
             let o64 = self.t();
             self.line(d, &format!("{o64} = arith.index_cast {off} : index to i64"));
             let p = self.t();
-            self.line(d, &format!("{p} = llvm.getelementptr %{}[{o64}] : (!llvm.ptr, i64) -> !llvm.ptr, {}", buf.name, llvm_elem(&buf.elem)));
+            self.line(
+                d,
+                &format!(
+                    "{p} = llvm.getelementptr %{}[{o64}] : (!llvm.ptr, i64) -> !llvm.ptr, {}",
+                    buf.name,
+                    llvm_elem(&buf.elem)
+                ),
+            );
             ptrs.push(p);
         }
         let elem = |i: usize| self.k.bufs[c.bufs[i]].elem.clone();
@@ -241,18 +264,34 @@ impl Gen<'_> {
                     Kind::LoadDataWithTranspose => "load_data_with_transpose",
                     _ => "load_data_2d_v2",
                 };
-                (f, format!("{}, {}, {bits}, {sp}, {target}", ptrs[0], ptrs[1]), "(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32)")
+                (
+                    f,
+                    format!("{}, {}, {bits}, {sp}, {target}", ptrs[0], ptrs[1]),
+                    "(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32)",
+                )
             }
-            Kind::DataCopy => ("data_copy", format!("{}, {}, {sp}, {target}", ptrs[0], ptrs[1]), "(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32)"),
+            Kind::DataCopy => (
+                "data_copy",
+                format!("{}, {}, {sp}, {target}", ptrs[0], ptrs[1]),
+                "(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32)",
+            ),
             Kind::Mmad => {
                 let ab = self.int(d, &Val::Const(dtype_code(&elem(1))?), "i32");
                 let cc = self.int(d, &Val::Const(dtype_code(&elem(0))?), "i32");
-                ("mmad", format!("{}, {}, {}, {ab}, {cc}, {sp}, {target}", ptrs[0], ptrs[1], ptrs[2]), "(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32)")
+                (
+                    "mmad",
+                    format!("{}, {}, {}, {ab}, {cc}, {sp}, {target}", ptrs[0], ptrs[1], ptrs[2]),
+                    "(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32)",
+                )
             }
             Kind::Fixpipe | Kind::FixpipeNz => {
                 let dd = self.int(d, &Val::Const(dtype_code(&elem(0))?), "i32");
                 let sd = self.int(d, &Val::Const(dtype_code(&elem(1))?), "i32");
-                (if c.kind == Kind::FixpipeNz { "fixpipe_nz2nz" } else { "fixpipe_nz2nd" }, format!("{}, {}, {dd}, {sd}, {sp}, {target}", ptrs[0], ptrs[1]), "(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32)")
+                (
+                    if c.kind == Kind::FixpipeNz { "fixpipe_nz2nz" } else { "fixpipe_nz2nd" },
+                    format!("{}, {}, {dd}, {sd}, {sp}, {target}", ptrs[0], ptrs[1]),
+                    "(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32)",
+                )
             }
         };
         self.line(d, &format!("{status} = llvm.call @ascendc_model_{fname}({args}) : {tys} -> i32"));
@@ -290,10 +329,18 @@ pub fn mlir_module(kernels: &[Kernel], target: &str) -> Result<String, String> {
             match (&b.local, b.param.and_then(|i| k.params.get(i))) {
                 (Some((pos, offset, _)), _) => {
                     let _ = writeln!(bases, "    %{}_mem = llvm.mlir.addressof @{} : !llvm.ptr", b.name, memory(pos));
-                    let _ = writeln!(bases, "    %{} = llvm.getelementptr %{}_mem[{offset}] : (!llvm.ptr) -> !llvm.ptr, i8", b.name, b.name);
+                    let _ = writeln!(
+                        bases,
+                        "    %{} = llvm.getelementptr %{}_mem[{offset}] : (!llvm.ptr) -> !llvm.ptr, i8",
+                        b.name, b.name
+                    );
                 }
                 (None, Some(Param::Gm { name, memref, .. })) => {
-                    let _ = writeln!(bases, "    %{}_idx = memref.extract_aligned_pointer_as_index %{name} : {memref} -> index", b.name);
+                    let _ = writeln!(
+                        bases,
+                        "    %{}_idx = memref.extract_aligned_pointer_as_index %{name} : {memref} -> index",
+                        b.name
+                    );
                     let _ = writeln!(bases, "    %{}_i64 = arith.index_cast %{}_idx : index to i64", b.name, b.name);
                     let _ = writeln!(bases, "    %{} = llvm.inttoptr %{}_i64 : i64 to !llvm.ptr", b.name, b.name);
                 }

@@ -142,7 +142,9 @@ fn three_ways(case: &Case) -> Vec<Array> {
         for (way, got) in [("g++ on the emitted C++", &via_cpp[o]), ("JIT on the emitted LLVM IR", &via_llvm[o])] {
             let bytes = got.data().to_le_bytes();
             if bytes != loops {
-                let first = (0..got.len()).find(|&i| got.get_f64(i).to_bits() != via_loops[o].get_f64(i).to_bits()).unwrap_or(0);
+                let first = (0..got.len())
+                    .find(|&i| got.get_f64(i).to_bits() != via_loops[o].get_f64(i).to_bits())
+                    .unwrap_or(0);
                 panic!(
                     "{}: output #{o}: {way} differs from the loop lowering; first at element {first}: {} vs {} (loops)\n{cpp}",
                     case.name,
@@ -233,7 +235,15 @@ fn check_gemm(name: &str, target: &str, g: Gemm, ab: &str, acc: &str, out: &str)
     let b = rng.array(elem(ab), &[g.k * g.n]);
     let c = Array::zeros(elem(out), &[g.m * g.n]);
     let want = g.reference(&a, &b);
-    let case = Case { name, func: name, source: gemm_kernel(name, target, &g, ab, acc, out), target, inputs: vec![a, b, c], scalars: vec![], outputs: vec![2] };
+    let case = Case {
+        name,
+        func: name,
+        source: gemm_kernel(name, target, &g, ab, acc, out),
+        target,
+        inputs: vec![a, b, c],
+        scalars: vec![],
+        outputs: vec![2],
+    };
     let got = three_ways(&case);
     assert_eq!(values(&got[0]), want, "{name}: result differs from the reference");
 }
@@ -295,7 +305,15 @@ fn check_gemm_nz(name: &str, target: &str, g: Gemm, out: &str) {
     let b = rng.array(elem("f16"), &[g.k * g.n]);
     let want = g.reference(&a, &b);
     let source = gemm_kernel_to(name, target, &g, "f16", "f32", out, ("NZ", len));
-    let case = Case { name, func: name, source, target, inputs: vec![a, b, Array::zeros(elem(out), &[len])], scalars: vec![], outputs: vec![2] };
+    let case = Case {
+        name,
+        func: name,
+        source,
+        target,
+        inputs: vec![a, b, Array::zeros(elem(out), &[len])],
+        scalars: vec![],
+        outputs: vec![2],
+    };
     let got = three_ways(&case);
     let mut valid = vec![false; len];
     for i in 0..g.m {
@@ -344,7 +362,8 @@ fn gemm_tile_example_with_loop_and_dynamic_tails() {
         .replace(") -> (index, index) {", ") attributes {llvm.emit_c_interface} {")
         .replace("return %o1, %o2 : index, index", "return");
     assert_ne!(stripped, source, "examples/gemm_tile.mlir changed shape: update the test");
-    let stripped: String = stripped.lines().filter(|l| !l.contains("\"layout.offset\"")).map(|l| format!("{l}\n")).collect();
+    let stripped: String =
+        stripped.lines().filter(|l| !l.contains("\"layout.offset\"")).map(|l| format!("{l}\n")).collect();
     // (M, N, m0, n0): one whole clipped block at the origin, then the tail block of a 2x2 grid.
     for (run, (m, n, m0, n0)) in [(100usize, 70usize, 0usize, 0usize), (200, 150, 128, 128)].into_iter().enumerate() {
         let k = 256;
@@ -353,10 +372,19 @@ fn gemm_tile_example_with_loop_and_dynamic_tails() {
         let b = rng.array(ElemType::F16, &[k * n]);
         let c = Array::zeros(ElemType::F32, &[m * n]);
         let full = Gemm { m, n, k, b_dn: false }.reference(&a, &b);
-        let want: Vec<f64> =
-            (0..m * n).map(|i| if (m0..m0 + 128).contains(&(i / n)) && (n0..n0 + 128).contains(&(i % n)) { full[i] } else { 0.0 }).collect();
+        let want: Vec<f64> = (0..m * n)
+            .map(|i| if (m0..m0 + 128).contains(&(i / n)) && (n0..n0 + 128).contains(&(i % n)) { full[i] } else { 0.0 })
+            .collect();
         let name = format!("gemm_tile_{run}");
-        let case = Case { name: &name, func: "gemm_tile", source: stripped.clone(), target: "a2", inputs: vec![a, b, c], scalars: vec![m as i64, n as i64, m0 as i64, n0 as i64], outputs: vec![2] };
+        let case = Case {
+            name: &name,
+            func: "gemm_tile",
+            source: stripped.clone(),
+            target: "a2",
+            inputs: vec![a, b, c],
+            scalars: vec![m as i64, n as i64, m0 as i64, n0 as i64],
+            outputs: vec![2],
+        };
         let got = three_ways(&case);
         assert_eq!(values(&got[0]), want, "{name}: result differs from the reference");
     }
@@ -375,7 +403,15 @@ fn tiled_gemm_example_k_loop_dynamic_tails() {
         let c = Array::zeros(ElemType::F32, &[m, n]);
         let want = Gemm { m, n, k, b_dn: false }.reference(&a, &b);
         let name = format!("tiled_gemm_{run}");
-        let case = Case { name: &name, func: "tiled_gemm", source: source.clone(), target: "a2", inputs: vec![a, b, c], scalars: vec![m as i64, n as i64], outputs: vec![2] };
+        let case = Case {
+            name: &name,
+            func: "tiled_gemm",
+            source: source.clone(),
+            target: "a2",
+            inputs: vec![a, b, c],
+            scalars: vec![m as i64, n as i64],
+            outputs: vec![2],
+        };
         let got = three_ways(&case);
         assert_eq!(values(&got[0]), want, "{name}: result differs from the reference");
     }
@@ -383,7 +419,15 @@ fn tiled_gemm_example_k_loop_dynamic_tails() {
 
 /// A GM → L1 → GM copy kernel: `gm_src` (flat, logical shape (r, c)) → L1 `l1` → GM `gm_dst`
 /// (the L1 layout's frame, so the output buffer holds exactly the L1 footprint).
-fn copy_kernel(target: &str, elem: &str, (r, c): (usize, usize), gm_src: &str, l1: &str, src_len: usize, dst_len: usize) -> String {
+fn copy_kernel(
+    target: &str,
+    elem: &str,
+    (r, c): (usize, usize),
+    gm_src: &str,
+    l1: &str,
+    src_len: usize,
+    dst_len: usize,
+) -> String {
     format!(
         r#"module attributes {{layout.target = #layout.target<"{target}">}} {{
   func.func @copy(%A: memref<{src_len}x{elem}>, %O: memref<{dst_len}x{elem}>) attributes {{llvm.emit_c_interface}} {{
@@ -402,12 +446,28 @@ fn copy_kernel(target: &str, elem: &str, (r, c): (usize, usize), gm_src: &str, l
 /// `offset(row, col)` is the element offset of the fractal layout; the zero-filled C0 tails and
 /// the other padding must agree between the three runs too (byte comparison of the buffer).
 /// `layouts` is `(GM source layout, L1 layout)`, e.g. `("ND", "NZ")`.
-fn check_copy(name: &str, target: &str, elem_name: &str, shape: (usize, usize), layouts: (&str, &str), dst_len: usize, offset: impl Fn(usize, usize) -> usize) {
+fn check_copy(
+    name: &str,
+    target: &str,
+    elem_name: &str,
+    shape: (usize, usize),
+    layouts: (&str, &str),
+    dst_len: usize,
+    offset: impl Fn(usize, usize) -> usize,
+) {
     let (r, c) = shape;
     let (gm_src, l1) = layouts;
     let a = Rng::new(60 + name.len() as u64).array(elem(elem_name), &[r * c]);
     let out = Array::zeros(elem(elem_name), &[dst_len]);
-    let case = Case { name, func: "copy", source: copy_kernel(target, elem_name, shape, gm_src, l1, r * c, dst_len), target, inputs: vec![a.clone(), out], scalars: vec![], outputs: vec![1] };
+    let case = Case {
+        name,
+        func: "copy",
+        source: copy_kernel(target, elem_name, shape, gm_src, l1, r * c, dst_len),
+        target,
+        inputs: vec![a.clone(), out],
+        scalars: vec![],
+        outputs: vec![1],
+    };
     let got = three_ways(&case);
     let col_major = gm_src == "DN";
     for i in 0..r {
@@ -458,7 +518,15 @@ fn copy_nz_to_nz_a2() {
     }
     let frame = Array::new(vec![len], Data::F16(packed)).unwrap();
     let source = copy_kernel("a2", "f16", (r, c), "NZ", "NZ", len, len);
-    let case = Case { name: "copy_nz_nz_f16_a2", func: "copy", source, target: "a2", inputs: vec![frame.clone(), Array::zeros(ElemType::F16, &[len])], scalars: vec![], outputs: vec![1] };
+    let case = Case {
+        name: "copy_nz_nz_f16_a2",
+        func: "copy",
+        source,
+        target: "a2",
+        inputs: vec![frame.clone(), Array::zeros(ElemType::F16, &[len])],
+        scalars: vec![],
+        outputs: vec![1],
+    };
     let got = three_ways(&case);
     for i in 0..r {
         for j in 0..c {

@@ -76,12 +76,22 @@ pub struct DataCopyParams<V = i64> {
 
 impl<V> DataCopyParams<V> {
     pub fn fields(&self) -> [(&'static str, &V); 4] {
-        [("blockCount", &self.block_count), ("blockLen", &self.block_len), ("srcStride", &self.src_stride), ("dstStride", &self.dst_stride)]
+        [
+            ("blockCount", &self.block_count),
+            ("blockLen", &self.block_len),
+            ("srcStride", &self.src_stride),
+            ("dstStride", &self.dst_stride),
+        ]
     }
 
     pub fn specs() -> [FieldSpec; 4] {
         use CType::U16;
-        [FieldSpec::ranged("blockCount", U16, 1, 4095), FieldSpec::full("blockLen", U16), FieldSpec::full("srcStride", U16), FieldSpec::full("dstStride", U16)]
+        [
+            FieldSpec::ranged("blockCount", U16, 1, 4095),
+            FieldSpec::full("blockLen", U16),
+            FieldSpec::full("srcStride", U16),
+            FieldSpec::full("dstStride", U16),
+        ]
     }
 }
 
@@ -102,10 +112,16 @@ const ND2NZ: &str = "DataCopy(Nd2NzParams)";
 ///
 /// Example (spec §D.4): m = 40, k = 56 fp16 → one call with `ndNum=1, nValue=40, dValue=56,
 /// srcDValue=56, dstNzC0Stride=48, dstNzNStride=1`.
-pub fn gm_nd_to_l1_nz<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: ElementType, target: Target) -> Result<Derived<V>> {
+pub fn gm_nd_to_l1_nz<V: IndexValue>(
+    src: &Operand<V>,
+    dst: &Operand<V>,
+    dtype: ElementType,
+    target: Target,
+) -> Result<Derived<V>> {
     let c0 = frame_c0(FramePattern::NZ, dtype)?;
     // Either ND -> NZ directly, or DN -> ZN as the transposed views.
-    let dst_is_zn = Fractal::of(ND2NZ, "destination (L1)", dst.layout, &[FramePattern::NZ, FramePattern::ZN])?.pattern == FramePattern::ZN;
+    let dst_is_zn = Fractal::of(ND2NZ, "destination (L1)", dst.layout, &[FramePattern::NZ, FramePattern::ZN])?.pattern
+        == FramePattern::ZN;
     let (src_l, dst_l, src_coord, dst_coord) = if dst_is_zn {
         let [a, b] = src.coord.clone();
         let [c, d] = dst.coord.clone();
@@ -117,9 +133,13 @@ pub fn gm_nd_to_l1_nz<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: 
     let dst_v = Operand { layout: &dst_l, coord: dst_coord, base_bytes: dst.base_bytes.clone() };
     let nz = Fractal::of(ND2NZ, "destination (L1)", &dst_l, &[FramePattern::NZ])?;
     if nz.c0 != c0 {
-        return Err(ParamError::Layout { instr: ND2NZ, detail: format!("destination C0 is {} but {dtype} needs C0 = {c0}: {}", nz.c0, dst.layout) });
+        return Err(ParamError::Layout {
+            instr: ND2NZ,
+            detail: format!("destination C0 is {} but {dtype} needs C0 = {c0}: {}", nz.c0, dst.layout),
+        });
     }
-    let src_d_value = row_stride_nd(ND2NZ, if dst_is_zn { "source (GM, DN seen transposed)" } else { "source (GM)" }, &src_l)?;
+    let src_d_value =
+        row_stride_nd(ND2NZ, if dst_is_zn { "source (GM, DN seen transposed)" } else { "source (GM)" }, &src_l)?;
     let mut ck = Checker::new(ND2NZ);
     let rows = src_v.extent(0)?;
     let cols = src_v.extent(1)?;
@@ -128,7 +148,10 @@ pub fn gm_nd_to_l1_nz<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: 
         let room = dst_l.mode(i)?.size()?;
         if let (Some(v), Some(room)) = (v.as_constant(), room.as_constant()) {
             if v > room {
-                return Err(ParamError::Layout { instr: ND2NZ, detail: format!("{v} source {what} do not fit the destination's {room}: {}", dst.layout) });
+                return Err(ParamError::Layout {
+                    instr: ND2NZ,
+                    detail: format!("{v} source {what} do not fit the destination's {room}: {}", dst.layout),
+                });
             }
         }
     }
@@ -194,13 +217,25 @@ pub fn gm_nd_to_l1_nz<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: 
 ///
 /// ZN → ZN is the same copy on the transposed views (ZN(K,N) is NZ(N,K)): one run of 32-B
 /// blocks per C0 row block.
-pub fn copy_nz_to_nz<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, src_buffer: Buffer, dst_buffer: Buffer, dtype: ElementType) -> Result<Derived<V>> {
+pub fn copy_nz_to_nz<V: IndexValue>(
+    src: &Operand<V>,
+    dst: &Operand<V>,
+    src_buffer: Buffer,
+    dst_buffer: Buffer,
+    dtype: ElementType,
+) -> Result<Derived<V>> {
     const I: &str = "DataCopy(DataCopyParams)";
     let both = [FramePattern::NZ, FramePattern::ZN];
     let src_zn = Fractal::of(I, "source", src.layout, &both)?.pattern == FramePattern::ZN;
     let dst_zn = Fractal::of(I, "destination", dst.layout, &both)?.pattern == FramePattern::ZN;
     if src_zn != dst_zn {
-        return Err(ParamError::Layout { instr: I, detail: format!("source and destination must both be NZ or both ZN (a block copy does not transpose): {} → {}", src.layout, dst.layout) });
+        return Err(ParamError::Layout {
+            instr: I,
+            detail: format!(
+                "source and destination must both be NZ or both ZN (a block copy does not transpose): {} → {}",
+                src.layout, dst.layout
+            ),
+        });
     }
     if src_zn {
         let (sl, dl) = (transposed(src.layout)?, transposed(dst.layout)?);
@@ -220,7 +255,9 @@ pub fn copy_nz_to_nz<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, src_buff
     let rows = src.extent(0)?.min(&dst.extent(0)?)?;
     let cols = src.extent(1)?.min(&dst.extent(1)?)?;
     for (who, f) in [("source", &s), ("destination", &d)] {
-        ck.equal("row block stride", &f.stride[1], &f.stride[0].mul(&f.shape[0])?, || format!("{who} rows of a column block must be contiguous"))?;
+        ck.equal("row block stride", &f.stride[1], &f.stride[0].mul(&f.shape[0])?, || {
+            format!("{who} rows of a column block must be contiguous")
+        })?;
     }
     let specs = DataCopyParams::<V>::specs();
     let src_gap = ck.exact_div("srcStride", &s.stride[3], c0, "C0 elements (32 B)")?.sub(&rows)?;

@@ -51,7 +51,10 @@ fn footprints(intr: &Intrinsic<i64>, types: &[ElementType]) -> Vec<i64> {
             if p.nd_num == 0 || p.n_value == 0 || p.d_value == 0 {
                 return vec![0, 0];
             }
-            let dst = (p.nd_num - 1) * p.dst_nz_matrix_stride + (ceil_div(p.d_value, c0) - 1) * p.dst_nz_c0_stride * c0 + (p.n_value - 1) * p.dst_nz_n_stride * c0 + c0;
+            let dst = (p.nd_num - 1) * p.dst_nz_matrix_stride
+                + (ceil_div(p.d_value, c0) - 1) * p.dst_nz_c0_stride * c0
+                + (p.n_value - 1) * p.dst_nz_n_stride * c0
+                + c0;
             let src = (p.nd_num - 1) * p.src_nd_matrix_stride + (p.n_value - 1) * p.src_d_value + p.d_value;
             vec![dst * e, src * e]
         }
@@ -66,14 +69,21 @@ fn footprints(intr: &Intrinsic<i64>, types: &[ElementType]) -> Vec<i64> {
             if p.repeat_times == 0 {
                 return vec![0, 0];
             }
-            vec![((p.repeat_times - 1) * (p.dst_gap + 1) + 1) * 512, (p.start_index + (p.repeat_times - 1) * p.src_stride + 1) * 512]
+            vec![
+                ((p.repeat_times - 1) * (p.dst_gap + 1) + 1) * 512,
+                (p.start_index + (p.repeat_times - 1) * p.src_stride + 1) * 512,
+            ]
         }
         Intrinsic::LoadData2DV2(p) => {
             if p.m_step == 0 || p.k_step == 0 {
                 return vec![0, 0];
             }
             // with ifTranspose fractal (m, k) goes to m·dstStride + k
-            let dst = if p.if_transpose { (p.m_step - 1) * p.dst_stride + p.k_step } else { (p.k_step - 1) * p.dst_stride + p.m_step };
+            let dst = if p.if_transpose {
+                (p.m_step - 1) * p.dst_stride + p.k_step
+            } else {
+                (p.k_step - 1) * p.dst_stride + p.m_step
+            };
             vec![dst * 512, ((p.k_start_position + p.k_step - 1) * p.src_stride + p.m_start_position + p.m_step) * 512]
         }
         Intrinsic::LoadDataWithTranspose(p) => {
@@ -82,7 +92,10 @@ fn footprints(intr: &Intrinsic<i64>, types: &[ElementType]) -> Vec<i64> {
             }
             // 8-bit: squares of two fractals, two destination fractals per iteration.
             let (square, second) = if eb(0) == 1 { (1024, 1 + p.dst_frac_gap) } else { (512, 0) };
-            vec![((p.repeat_times - 1) * (p.dst_gap + 1) + second + 1) * 512, (p.start_index + (p.repeat_times - 1) * p.src_stride + 1) * square]
+            vec![
+                ((p.repeat_times - 1) * (p.dst_gap + 1) + second + 1) * 512,
+                (p.start_index + (p.repeat_times - 1) * p.src_stride + 1) * square,
+            ]
         }
         Intrinsic::Mmad(p) => {
             let c0 = 32 / eb(1);
@@ -93,7 +106,10 @@ fn footprints(intr: &Intrinsic<i64>, types: &[ElementType]) -> Vec<i64> {
             if p.m_size == 0 || p.n_size == 0 {
                 return vec![0, 0];
             }
-            vec![((p.m_size - 1) * p.dst_stride + p.n_size) * eb(0), ((ceil_div(p.n_size, 16) - 1) * p.src_stride * 16 + p.m_size * 16) * eb(1)]
+            vec![
+                ((p.m_size - 1) * p.dst_stride + p.n_size) * eb(0),
+                ((ceil_div(p.n_size, 16) - 1) * p.src_stride * 16 + p.m_size * 16) * eb(1),
+            ]
         }
         Intrinsic::FixpipeNz2Nz(p) => {
             if p.m_size == 0 || p.n_size == 0 {
@@ -101,7 +117,10 @@ fn footprints(intr: &Intrinsic<i64>, types: &[ElementType]) -> Vec<i64> {
             }
             // destination blocks of w columns, 32·dstStride B apart, rows w·sizeof apart
             let w = if p.is_channel_split { 8 } else { 16 };
-            vec![(ceil_div(p.n_size, w) - 1) * p.dst_stride * 32 + p.m_size * w * eb(0), ((ceil_div(p.n_size, 16) - 1) * p.src_stride * 16 + p.m_size * 16) * eb(1)]
+            vec![
+                (ceil_div(p.n_size, w) - 1) * p.dst_stride * 32 + p.m_size * w * eb(0),
+                ((ceil_div(p.n_size, 16) - 1) * p.src_stride * 16 + p.m_size * 16) * eb(1),
+            ]
         }
     }
 }
@@ -109,7 +128,13 @@ fn footprints(intr: &Intrinsic<i64>, types: &[ElementType]) -> Vec<i64> {
 /// Runs `instr` (all loop iterations) with `dst` and `srcs` as the operand tensors' memory
 /// (offset 0 = the operand layout's offset 0). `types` = element types `[dst, srcs...]`:
 /// copies `[T, T]`, Mmad `[acc, ab, ab]`, Fixpipe `[out, acc]`.
-pub fn execute(instr: &Instr<i64>, dst: &mut [u8], srcs: &[&[u8]], types: &[ElementType], target: Target) -> Result<(), ExecError> {
+pub fn execute(
+    instr: &Instr<i64>,
+    dst: &mut [u8],
+    srcs: &[&[u8]],
+    types: &[ElementType],
+    target: Target,
+) -> Result<(), ExecError> {
     let function = instr.intrinsic.function();
     let nsrc = if matches!(instr.intrinsic, Intrinsic::Mmad(_)) { 2 } else { 1 };
     if srcs.len() != nsrc || types.len() != nsrc + 1 || instr.srcs.len() != nsrc {
@@ -141,13 +166,19 @@ pub fn execute(instr: &Instr<i64>, dst: &mut [u8], srcs: &[&[u8]], types: &[Elem
                 Intrinsic::DataCopy(p) => ffi::ascendc_model_data_copy(d, s0, &p.to_c()?, arch),
                 Intrinsic::LoadData2D(p) => ffi::ascendc_model_load_data_2d(d, s0, bits, &p.to_c()?, arch),
                 Intrinsic::LoadData2DV2(p) => ffi::ascendc_model_load_data_2d_v2(d, s0, bits, &p.to_c()?, arch),
-                Intrinsic::LoadDataWithTranspose(p) => ffi::ascendc_model_load_data_with_transpose(d, s0, bits, &p.to_c()?, arch),
+                Intrinsic::LoadDataWithTranspose(p) => {
+                    ffi::ascendc_model_load_data_with_transpose(d, s0, bits, &p.to_c()?, arch)
+                }
                 Intrinsic::Mmad(p) => {
                     let s1 = srcs[1][starts[2]..].as_ptr() as *const c_void;
                     ffi::ascendc_model_mmad(d, s0, s1, code(types[1])?, code(types[0])?, &p.to_c()?, arch)
                 }
-                Intrinsic::FixpipeNz2Nd(p) => ffi::ascendc_model_fixpipe_nz2nd(d, s0, code(types[0])?, code(types[1])?, &p.to_c()?, arch),
-                Intrinsic::FixpipeNz2Nz(p) => ffi::ascendc_model_fixpipe_nz2nz(d, s0, code(types[0])?, code(types[1])?, &p.to_c()?, arch),
+                Intrinsic::FixpipeNz2Nd(p) => {
+                    ffi::ascendc_model_fixpipe_nz2nd(d, s0, code(types[0])?, code(types[1])?, &p.to_c()?, arch)
+                }
+                Intrinsic::FixpipeNz2Nz(p) => {
+                    ffi::ascendc_model_fixpipe_nz2nz(d, s0, code(types[0])?, code(types[1])?, &p.to_c()?, arch)
+                }
             }
         };
         if status != 0 {

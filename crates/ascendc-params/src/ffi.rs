@@ -129,14 +129,61 @@ pub mod dtype_code {
 }
 
 extern "C" {
-    pub fn ascendc_model_data_copy_nd2nz(dst: *mut c_void, src: *const c_void, elem_bits: u32, p: *const CNd2NzParams, target: u32) -> i32;
-    pub fn ascendc_model_data_copy(dst: *mut c_void, src: *const c_void, p: *const CDataCopyParams, target: u32) -> i32;
-    pub fn ascendc_model_load_data_2d(dst: *mut c_void, src: *const c_void, elem_bits: u32, p: *const CLoadData2DParams, target: u32) -> i32;
-    pub fn ascendc_model_load_data_2d_v2(dst: *mut c_void, src: *const c_void, elem_bits: u32, p: *const CLoadData2DParamsV2, target: u32) -> i32;
-    pub fn ascendc_model_load_data_with_transpose(dst: *mut c_void, src: *const c_void, elem_bits: u32, p: *const CLoadData2dTransposeParams, target: u32) -> i32;
-    pub fn ascendc_model_mmad(c: *mut c_void, a: *const c_void, b: *const c_void, ab_dtype: u32, c_dtype: u32, p: *const CMmadParams, target: u32) -> i32;
-    pub fn ascendc_model_fixpipe_nz2nd(dst: *mut c_void, src: *const c_void, dst_dtype: u32, src_dtype: u32, p: *const CFixpipeParamsV220, target: u32) -> i32;
-    pub fn ascendc_model_fixpipe_nz2nz(dst: *mut c_void, src: *const c_void, dst_dtype: u32, src_dtype: u32, p: *const CFixpipeParamsV220, target: u32) -> i32;
+    pub fn ascendc_model_data_copy_nd2nz(
+        dst: *mut c_void,
+        src: *const c_void,
+        elem_bits: u32,
+        p: *const CNd2NzParams,
+        target: u32,
+    ) -> i32;
+    pub fn ascendc_model_data_copy(dst: *mut c_void, src: *const c_void, p: *const CDataCopyParams, target: u32)
+        -> i32;
+    pub fn ascendc_model_load_data_2d(
+        dst: *mut c_void,
+        src: *const c_void,
+        elem_bits: u32,
+        p: *const CLoadData2DParams,
+        target: u32,
+    ) -> i32;
+    pub fn ascendc_model_load_data_2d_v2(
+        dst: *mut c_void,
+        src: *const c_void,
+        elem_bits: u32,
+        p: *const CLoadData2DParamsV2,
+        target: u32,
+    ) -> i32;
+    pub fn ascendc_model_load_data_with_transpose(
+        dst: *mut c_void,
+        src: *const c_void,
+        elem_bits: u32,
+        p: *const CLoadData2dTransposeParams,
+        target: u32,
+    ) -> i32;
+    pub fn ascendc_model_mmad(
+        c: *mut c_void,
+        a: *const c_void,
+        b: *const c_void,
+        ab_dtype: u32,
+        c_dtype: u32,
+        p: *const CMmadParams,
+        target: u32,
+    ) -> i32;
+    pub fn ascendc_model_fixpipe_nz2nd(
+        dst: *mut c_void,
+        src: *const c_void,
+        dst_dtype: u32,
+        src_dtype: u32,
+        p: *const CFixpipeParamsV220,
+        target: u32,
+    ) -> i32;
+    pub fn ascendc_model_fixpipe_nz2nz(
+        dst: *mut c_void,
+        src: *const c_void,
+        dst_dtype: u32,
+        src_dtype: u32,
+        p: *const CFixpipeParamsV220,
+        target: u32,
+    ) -> i32;
     pub fn ascendc_model_set_flag(src_pipe: u32, dst_pipe: u32, event_id: u32);
     pub fn ascendc_model_wait_flag(src_pipe: u32, dst_pipe: u32, event_id: u32);
     pub fn ascendc_model_pipe_barrier(pipe: u32);
@@ -173,7 +220,14 @@ pub fn last_error() -> String {
     }
 }
 
-fn narrow<T: TryFrom<i64>>(instr: &'static str, field: &'static str, v: i64, ctype: &'static str, min: i64, max: i64) -> Result<T> {
+fn narrow<T: TryFrom<i64>>(
+    instr: &'static str,
+    field: &'static str,
+    v: i64,
+    ctype: &'static str,
+    min: i64,
+    max: i64,
+) -> Result<T> {
     T::try_from(v).map_err(|_| ParamError::FieldOverflow { instr, field, value: v, ctype, min, max })
 }
 

@@ -131,7 +131,12 @@ impl<V: IndexValue> Checker<V> {
             Some(v) if v % unit != 0 => Err(ParamError::NotMultiple { instr: self.instr, field, value: v, unit, what }),
             Some(_) => Ok(value.floor_div(&V::constant(unit))?),
             None => {
-                self.assumptions.push(Assumption { instr: self.instr, field, value: value.clone(), requirement: Requirement::MultipleOf(unit) });
+                self.assumptions.push(Assumption {
+                    instr: self.instr,
+                    field,
+                    value: value.clone(),
+                    requirement: Requirement::MultipleOf(unit),
+                });
                 Ok(value.floor_div(&V::constant(unit))?)
             }
         }
@@ -145,14 +150,27 @@ impl<V: IndexValue> Checker<V> {
         match (a.as_constant(), b.as_constant()) {
             (Some(_), Some(_)) => Err(ParamError::Layout { instr: self.instr, detail: detail() }),
             _ => {
-                self.assumptions.push(Assumption { instr: self.instr, field, value: a.clone(), requirement: Requirement::Equals(b.clone()) });
+                self.assumptions.push(Assumption {
+                    instr: self.instr,
+                    field,
+                    value: a.clone(),
+                    requirement: Requirement::Equals(b.clone()),
+                });
                 Ok(())
             }
         }
     }
 
     /// The byte address `base + offset·elem_bytes` (and every loop step) is aligned for `buffer`.
-    pub fn aligned(&mut self, operand: &'static str, buffer: Buffer, base_bytes: &V, offset: &V, step: &V, elem_bytes: i64) -> Result<()> {
+    pub fn aligned(
+        &mut self,
+        operand: &'static str,
+        buffer: Buffer,
+        base_bytes: &V,
+        offset: &V,
+        step: &V,
+        elem_bytes: i64,
+    ) -> Result<()> {
         let align = buffer.alignment();
         if align == 1 {
             return Ok(());
@@ -163,7 +181,13 @@ impl<V: IndexValue> Checker<V> {
         for (what, v) in [("address", address), ("loop step", step_bytes)] {
             match v.as_constant() {
                 Some(x) if x % align != 0 => {
-                    return Err(ParamError::Misaligned { instr: self.instr, operand, buffer: buffer.name(), address: x, align });
+                    return Err(ParamError::Misaligned {
+                        instr: self.instr,
+                        operand,
+                        buffer: buffer.name(),
+                        address: x,
+                        align,
+                    });
                 }
                 Some(_) => {}
                 None => self.assumptions.push(Assumption {

@@ -106,7 +106,12 @@ fn quant_mode(instr: &'static str, acc: ElementType, out: ElementType) -> Result
         (E::F32, E::F32) | (E::I32, E::I32) => QuantMode::NoQuant,
         (E::F32, E::F16) => QuantMode::F322F16,
         (E::F32, E::BF16) => QuantMode::F322BF16,
-        _ => return Err(ParamError::Unsupported { instr, detail: format!("{acc} → {out} (supported: f32→f32, i32→i32, f32→f16, f32→bf16)") }),
+        _ => {
+            return Err(ParamError::Unsupported {
+                instr,
+                detail: format!("{acc} → {out} (supported: f32→f32, i32→i32, f32→f16, f32→bf16)"),
+            })
+        }
     })
 }
 
@@ -115,7 +120,10 @@ fn quant_mode(instr: &'static str, acc: ElementType, out: ElementType) -> Result
 fn l0c_source<V: IndexValue>(ck: &mut Checker<V>, instr: &'static str, src: &Operand<V>) -> Result<V> {
     let s = Fractal::of(instr, "source (L0C)", src.layout, &[FramePattern::NZ])?;
     if s.c0 != 16 {
-        return Err(ParamError::Layout { instr, detail: format!("L0C fractals are 16×16, got C0 = {}: {}", s.c0, src.layout) });
+        return Err(ParamError::Layout {
+            instr,
+            detail: format!("L0C fractals are 16×16, got C0 = {}: {}", s.c0, src.layout),
+        });
     }
     ck.exact_div("src row coordinate", &src.coord[0], 16, "L0C fractal rows")?;
     ck.exact_div("src col coordinate", &src.coord[1], 16, "L0C fractal cols")?;
@@ -167,7 +175,13 @@ fn single_fixpipe<V: IndexValue>(
 /// stride(L0C, r_in)` (= `align(M,16)`); `dstStride` = the ND row stride; `quantPre` from the
 /// types (f32 → f32 / i32 → i32 `NoQuant`, f32 → f16 `F322F16`, f32 → bf16 `F322BF16`).
 /// The source coordinate must be 16-aligned; its address 64-B aligned.
-pub fn l0c_to_gm_nd<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, acc: ElementType, out: ElementType, _target: Target) -> Result<Derived<V>> {
+pub fn l0c_to_gm_nd<V: IndexValue>(
+    src: &Operand<V>,
+    dst: &Operand<V>,
+    acc: ElementType,
+    out: ElementType,
+    _target: Target,
+) -> Result<Derived<V>> {
     let quant = quant_mode(FIXPIPE, acc, out)?;
     let mut ck = Checker::new(FIXPIPE);
     let src_stride = l0c_source(&mut ck, FIXPIPE, src)?;
@@ -193,7 +207,13 @@ pub fn l0c_to_gm_nd<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, acc: Elem
 /// to the next C0 boundary of the destination — its padding, inside the same 32-B blocks — get
 /// the L0C values at the same positions. `srcStride = stride(L0C, c_out) / 16` as for NZ2ND.
 /// The source coordinate must be 16-aligned, the destination column coordinate C0-aligned.
-pub fn l0c_to_gm_nz<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, acc: ElementType, out: ElementType, _target: Target) -> Result<Derived<V>> {
+pub fn l0c_to_gm_nz<V: IndexValue>(
+    src: &Operand<V>,
+    dst: &Operand<V>,
+    acc: ElementType,
+    out: ElementType,
+    _target: Target,
+) -> Result<Derived<V>> {
     let quant = quant_mode(FIXPIPE_NZ, acc, out)?;
     let mut ck = Checker::new(FIXPIPE_NZ);
     let src_stride = l0c_source(&mut ck, FIXPIPE_NZ, src)?;
@@ -202,19 +222,33 @@ pub fn l0c_to_gm_nz<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, acc: Elem
     if d.c0 * out_bytes != 32 {
         return Err(ParamError::Layout {
             instr: FIXPIPE_NZ,
-            detail: format!("destination C0 must be 32 B (C0 = {} for {out}), got C0 = {}: {}", 32 / out_bytes.max(1), d.c0, dst.layout),
+            detail: format!(
+                "destination C0 must be 32 B (C0 = {} for {out}), got C0 = {}: {}",
+                32 / out_bytes.max(1),
+                d.c0,
+                dst.layout
+            ),
         });
     }
     let split = d.c0 == 8;
     if split && out != ElementType::F32 {
-        return Err(ParamError::Unsupported { instr: FIXPIPE_NZ, detail: format!("{acc} → {out} NZ with C0 = 8 needs channel split, documented for f32 only") });
+        return Err(ParamError::Unsupported {
+            instr: FIXPIPE_NZ,
+            detail: format!("{acc} → {out} NZ with C0 = 8 needs channel split, documented for f32 only"),
+        });
     }
     let c0 = V::constant(d.c0);
-    ck.equal("dst r_in stride", &d.stride[0], &c0, || format!("destination rows inside a fractal must be C0 = {} apart: {}", d.c0, dst.layout))?;
-    ck.equal("dst c_in stride", &d.stride[2], &V::constant(1), || format!("destination columns inside a fractal must be contiguous: {}", dst.layout))?;
+    ck.equal("dst r_in stride", &d.stride[0], &c0, || {
+        format!("destination rows inside a fractal must be C0 = {} apart: {}", d.c0, dst.layout)
+    })?;
+    ck.equal("dst c_in stride", &d.stride[2], &V::constant(1), || {
+        format!("destination columns inside a fractal must be contiguous: {}", dst.layout)
+    })?;
     if !d.shape[1].is_constant(1) {
         let want = V::constant(16 * d.c0);
-        ck.equal("dst r_out stride", &d.stride[1], &want, || format!("Fixpipe writes rows contiguously: row blocks must be 16·C0 = {} apart: {}", 16 * d.c0, dst.layout))?;
+        ck.equal("dst r_out stride", &d.stride[1], &want, || {
+            format!("Fixpipe writes rows contiguously: row blocks must be 16·C0 = {} apart: {}", 16 * d.c0, dst.layout)
+        })?;
     }
     ck.exact_div("dst col coordinate", &dst.coord[1], d.c0, "destination C0")?;
     let dst_stride = ck.exact_div("dstStride", &d.stride[3], d.c0, "C0 (32 B)")?;

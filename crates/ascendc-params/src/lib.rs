@@ -58,7 +58,9 @@ pub use error::{ParamError, Result};
 pub use field::{Assumption, CType, FieldSpec, Requirement};
 pub use fixpipe::{l0c_to_gm_nd, l0c_to_gm_nz, FixpipeParamsV220, QuantMode};
 pub use instr::{Access, Derived, Instr, Intrinsic};
-pub use load_data::{l1_to_l0, l1_to_l0a, l1_to_l0b, LoadData2DParams, LoadData2DParamsV2, LoadData2dTransposeParams, MAX_REPEAT};
+pub use load_data::{
+    l1_to_l0, l1_to_l0a, l1_to_l0b, LoadData2DParams, LoadData2DParamsV2, LoadData2dTransposeParams, MAX_REPEAT,
+};
 pub use mmad::{mmad, MmadParams};
 pub use operand::{transposed, Operand};
 pub use target::{Buffer, Target};

@@ -145,7 +145,12 @@ pub const MAX_REPEAT: i64 = 255;
 /// L1 → L0A. A2: L1 NZ (or ZN, transposed per 16×16 fractal, 16-bit only) → L0A **ZZ**, one
 /// `LoadData` per row of fractals (catlass `CopyL1ToL0A<AtlasA2, zN → zZ>`); A5: L1 NZ → L0A
 /// **NZ** with one `LoadData2DParamsV2` call. See [`l1_to_l0`] for the derivation.
-pub fn l1_to_l0a<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: ElementType, target: Target) -> Result<Derived<V>> {
+pub fn l1_to_l0a<V: IndexValue>(
+    src: &Operand<V>,
+    dst: &Operand<V>,
+    dtype: ElementType,
+    target: Target,
+) -> Result<Derived<V>> {
     l1_to_l0(src, dst, dtype, target, Buffer::L0A)
 }
 
@@ -153,7 +158,12 @@ pub fn l1_to_l0a<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: Eleme
 /// 8-bit with `LoadDataWithTranspose` (squares of two fractals, see `transpose_b8_a2`), ZN → ZN without; A5: ZN → ZN
 /// with `LoadData2DParamsV2`, NZ → ZN with its `ifTranspose` (16-bit). 32-bit transposes (both
 /// targets) and 8-bit ones on A5 are `Unsupported`: load B as DN → L1 ZN instead.
-pub fn l1_to_l0b<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: ElementType, target: Target) -> Result<Derived<V>> {
+pub fn l1_to_l0b<V: IndexValue>(
+    src: &Operand<V>,
+    dst: &Operand<V>,
+    dtype: ElementType,
+    target: Target,
+) -> Result<Derived<V>> {
     l1_to_l0(src, dst, dtype, target, Buffer::L0B)
 }
 
@@ -174,7 +184,13 @@ pub fn l1_to_l0b<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: Eleme
 ///   have stride F (NZ(K,N) → ZN(K,N): mStep = K1, kStep = N1, srcStride = K1, dstStride = N1).
 ///
 /// The source coordinate must be fractal aligned; addresses are checked against 512 B.
-pub fn l1_to_l0<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: ElementType, target: Target, buffer: Buffer) -> Result<Derived<V>> {
+pub fn l1_to_l0<V: IndexValue>(
+    src: &Operand<V>,
+    dst: &Operand<V>,
+    dtype: ElementType,
+    target: Target,
+    buffer: Buffer,
+) -> Result<Derived<V>> {
     let instr: &'static str = match target {
         Target::A2 => "LoadData(LoadData2DParams)",
         Target::A5 => "LoadData(LoadData2DParamsV2)",
@@ -182,7 +198,12 @@ pub fn l1_to_l0<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: Elemen
     let want = match buffer {
         Buffer::L0A => target.l0a_pattern(),
         Buffer::L0B => FramePattern::ZN,
-        _ => return Err(ParamError::Unsupported { instr, detail: format!("destination buffer {} (L0A or L0B only)", buffer.name()) }),
+        _ => {
+            return Err(ParamError::Unsupported {
+                instr,
+                detail: format!("destination buffer {} (L0A or L0B only)", buffer.name()),
+            })
+        }
     };
     let c0 = frame_c0(FramePattern::NZ, dtype)?;
     let s = Fractal::of(instr, "source (L1)", src.layout, &[FramePattern::NZ, FramePattern::ZN])?;
@@ -211,7 +232,10 @@ pub fn l1_to_l0<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: Elemen
         };
         return Err(ParamError::Unsupported {
             instr,
-            detail: format!("{} → {} for {dtype} needs {how}; load the operand in the destination's order instead", s.pattern, d.pattern),
+            detail: format!(
+                "{} → {} for {dtype} needs {how}; load the operand in the destination's order instead",
+                s.pattern, d.pattern
+            ),
         });
     }
     let mut ck = Checker::new(instr);
@@ -232,7 +256,10 @@ pub fn l1_to_l0<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: Elemen
             let cols = d.shape[3].clone();
             // Chunks of at most 255 fractals along the row of fractals.
             let chunks: Vec<(V, V)> = match cols.as_constant() {
-                Some(n) if n > MAX_REPEAT => (0..n).step_by(MAX_REPEAT as usize).map(|start| (V::constant(start), V::constant((n - start).min(MAX_REPEAT)))).collect(),
+                Some(n) if n > MAX_REPEAT => (0..n)
+                    .step_by(MAX_REPEAT as usize)
+                    .map(|start| (V::constant(start), V::constant((n - start).min(MAX_REPEAT))))
+                    .collect(),
                 _ => vec![(zero.clone(), cols.clone())],
             };
             for (start, count) in chunks {
@@ -248,7 +275,11 @@ pub fn l1_to_l0<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: Elemen
                 instrs.push(Instr {
                     intrinsic: Intrinsic::LoadData2D(p),
                     dst: Access { buffer, offset: dst_off.add(&start.mul(&d.stride[3])?)?, step: d.stride[1].clone() },
-                    srcs: vec![Access { buffer: Buffer::L1, offset: src_off.add(&start.mul(&s.stride[3])?)?, step: s.stride[1].clone() }],
+                    srcs: vec![Access {
+                        buffer: Buffer::L1,
+                        offset: src_off.add(&start.mul(&s.stride[3])?)?,
+                        step: s.stride[1].clone(),
+                    }],
                     repeat: d.shape[1].clone(),
                 });
             }
@@ -258,17 +289,35 @@ pub fn l1_to_l0<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: Elemen
             // source; without transpose also in the destination, with transpose the
             // destination's fractal (m, k) is at m·dstStride + k, so its k mode has stride F.
             let m_mode = if transpose {
-                if s.stride[1].is_constant(frac) { 0 } else if s.stride[3].is_constant(frac) { 1 } else {
-                    return Err(ParamError::Layout { instr, detail: format!("no outer mode of the source {} has the fractal stride {frac}", src.layout) });
+                if s.stride[1].is_constant(frac) {
+                    0
+                } else if s.stride[3].is_constant(frac) {
+                    1
+                } else {
+                    return Err(ParamError::Layout {
+                        instr,
+                        detail: format!("no outer mode of the source {} has the fractal stride {frac}", src.layout),
+                    });
                 }
-            } else if d.stride[1].is_constant(frac) { 0 } else if d.stride[3].is_constant(frac) { 1 } else {
-                return Err(ParamError::Layout { instr, detail: format!("no outer mode of the destination {} has the fractal stride {frac}", dst.layout) });
+            } else if d.stride[1].is_constant(frac) {
+                0
+            } else if d.stride[3].is_constant(frac) {
+                1
+            } else {
+                return Err(ParamError::Layout {
+                    instr,
+                    detail: format!("no outer mode of the destination {} has the fractal stride {frac}", dst.layout),
+                });
             };
             let (mi, ki) = if m_mode == 0 { (1, 3) } else { (3, 1) };
             if transpose {
-                ck.equal("destination k stride", &d.stride[ki], &V::constant(frac), || format!("destination {} must have contiguous fractals along the source's k mode", dst.layout))?;
+                ck.equal("destination k stride", &d.stride[ki], &V::constant(frac), || {
+                    format!("destination {} must have contiguous fractals along the source's k mode", dst.layout)
+                })?;
             } else {
-                ck.equal("source m stride", &s.stride[mi], &V::constant(frac), || format!("source {} must have contiguous fractals along the destination's m mode", src.layout))?;
+                ck.equal("source m stride", &s.stride[mi], &V::constant(frac), || {
+                    format!("source {} must have contiguous fractals along the destination's m mode", src.layout)
+                })?;
             }
             let specs = LoadData2DParamsV2::<V>::specs();
             let (sr, sc) = (&src.coord[m_mode], &src.coord[1 - m_mode]);
@@ -314,14 +363,31 @@ pub fn l1_to_l0<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, dtype: Elemen
 /// fractals along pm equal to twice the destination's (L1 padded to 32 along pm) and an even
 /// number of destination fractals along om (padded to 32), else the second half of the last
 /// square would land outside the tile.
-fn transpose_b8_a2<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, s: &Fractal<V>, d: &Fractal<V>, dtype: ElementType, buffer: Buffer) -> Result<Derived<V>> {
+fn transpose_b8_a2<V: IndexValue>(
+    src: &Operand<V>,
+    dst: &Operand<V>,
+    s: &Fractal<V>,
+    d: &Fractal<V>,
+    dtype: ElementType,
+    buffer: Buffer,
+) -> Result<Derived<V>> {
     const INSTR: &str = "LoadDataWithTranspose(LoadData2dTransposeParams)";
     let frac = 512;
     // pm: the source's 16-element inner mode (0 = rows, 1 = columns).
     let pm = if s.shape[0].is_constant(16) { 0 } else { 1 };
     let (spi, soi) = if pm == 0 { (1, 3) } else { (3, 1) };
-    if !s.shape[2 * pm].is_constant(16) || !s.shape[2 * (1 - pm)].is_constant(32) || !d.shape[2 * pm].is_constant(32) || !d.shape[2 * (1 - pm)].is_constant(16) {
-        return Err(ParamError::Layout { instr: INSTR, detail: format!("expected 16×32 / 32×16 fractals transposed into each other, got {} → {}", src.layout, dst.layout) });
+    if !s.shape[2 * pm].is_constant(16)
+        || !s.shape[2 * (1 - pm)].is_constant(32)
+        || !d.shape[2 * pm].is_constant(32)
+        || !d.shape[2 * (1 - pm)].is_constant(16)
+    {
+        return Err(ParamError::Layout {
+            instr: INSTR,
+            detail: format!(
+                "expected 16×32 / 32×16 fractals transposed into each other, got {} → {}",
+                src.layout, dst.layout
+            ),
+        });
     }
     let mut ck = Checker::new(INSTR);
     ck.equal("source pair stride", &s.stride[spi], &V::constant(frac), || {
@@ -339,10 +405,20 @@ fn transpose_b8_a2<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, s: &Fracta
     }
     ck.exact_div("source fractals along the pair mode", &s.shape[spi], 2, "square (two fractals)")?;
     let dst_om = d.shape[soi].clone();
-    let squares = ck.exact_div("repeatTimes", &dst_om, 2, "two destination fractals per square (pad the L0 tile to 32 along the 16-element mode)")?;
-    if let (Some(sp), Some(p2), Some(so), Some(sq)) = (s.shape[spi].as_constant(), pairs.as_constant(), s.shape[soi].as_constant(), squares.as_constant()) {
+    let squares = ck.exact_div(
+        "repeatTimes",
+        &dst_om,
+        2,
+        "two destination fractals per square (pad the L0 tile to 32 along the 16-element mode)",
+    )?;
+    if let (Some(sp), Some(p2), Some(so), Some(sq)) =
+        (s.shape[spi].as_constant(), pairs.as_constant(), s.shape[soi].as_constant(), squares.as_constant())
+    {
         if sp < 2 * p2 || so < sq {
-            return Err(ParamError::Layout { instr: INSTR, detail: format!("source {} is smaller than the destination {}", src.layout, dst.layout) });
+            return Err(ParamError::Layout {
+                instr: INSTR,
+                detail: format!("source {} is smaller than the destination {}", src.layout, dst.layout),
+            });
         }
     }
     ck.exact_div("src coordinate (pair mode)", &src.coord[pm], 32, "square (32 elements)")?;
@@ -357,7 +433,10 @@ fn transpose_b8_a2<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, s: &Fracta
     let src_off = src.offset()?;
     let dst_off = dst.offset()?;
     let chunks: Vec<(V, V)> = match squares.as_constant() {
-        Some(n) if n > MAX_REPEAT => (0..n).step_by(MAX_REPEAT as usize).map(|st| (V::constant(st), V::constant((n - st).min(MAX_REPEAT)))).collect(),
+        Some(n) if n > MAX_REPEAT => (0..n)
+            .step_by(MAX_REPEAT as usize)
+            .map(|st| (V::constant(st), V::constant((n - st).min(MAX_REPEAT))))
+            .collect(),
         _ => vec![(zero.clone(), squares.clone())],
     };
     let mut instrs = Vec::new();
@@ -374,8 +453,16 @@ fn transpose_b8_a2<V: IndexValue>(src: &Operand<V>, dst: &Operand<V>, s: &Fracta
         let two = V::constant(2);
         instrs.push(Instr {
             intrinsic: Intrinsic::LoadDataWithTranspose(p),
-            dst: Access { buffer, offset: dst_off.add(&start.mul(&two)?.mul(&d.stride[soi])?)?, step: d.stride[spi].clone() },
-            srcs: vec![Access { buffer: Buffer::L1, offset: src_off.add(&start.mul(&s.stride[soi])?)?, step: s.stride[spi].mul(&two)? }],
+            dst: Access {
+                buffer,
+                offset: dst_off.add(&start.mul(&two)?.mul(&d.stride[soi])?)?,
+                step: d.stride[spi].clone(),
+            },
+            srcs: vec![Access {
+                buffer: Buffer::L1,
+                offset: src_off.add(&start.mul(&s.stride[soi])?)?,
+                step: s.stride[spi].mul(&two)?,
+            }],
             repeat: pairs.clone(),
         });
     }

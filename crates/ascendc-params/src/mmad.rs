@@ -32,7 +32,12 @@ impl<V> MmadParams<V> {
 
     pub fn specs() -> [FieldSpec; 4] {
         use CType::*;
-        [FieldSpec::ranged("m", U16, 0, 4095), FieldSpec::ranged("n", U16, 0, 4095), FieldSpec::ranged("k", U16, 0, 4095), FieldSpec::full("unitFlag", U8)]
+        [
+            FieldSpec::ranged("m", U16, 0, 4095),
+            FieldSpec::ranged("n", U16, 0, 4095),
+            FieldSpec::ranged("k", U16, 0, 4095),
+            FieldSpec::full("unitFlag", U8),
+        ]
     }
 }
 
@@ -55,7 +60,10 @@ pub fn mmad<V: IndexValue>(
 ) -> Result<Derived<V>> {
     use ElementType as E;
     if !matches!((ab, acc), (E::F16 | E::BF16 | E::F32, E::F32) | (E::I8, E::I32)) {
-        return Err(ParamError::Unsupported { instr: MMAD, detail: format!("{ab} × {ab} → {acc} (supported: f16/bf16/f32 → f32, i8 → i32)") });
+        return Err(ParamError::Unsupported {
+            instr: MMAD,
+            detail: format!("{ab} × {ab} → {acc} (supported: f16/bf16/f32 → f32, i8 → i32)"),
+        });
     }
     let l0a = target.l0a_pattern();
     let c0 = frame_c0(l0a, ab)?;
@@ -73,8 +81,17 @@ pub fn mmad<V: IndexValue>(
         ("C (L0C)", c, frame_layout(FramePattern::L0C, L0C_C0, &[m.clone(), n.clone()])?),
     ];
     for (who, op, want) in &implied {
-        for (x, y) in op.layout.stride().leaves().iter().zip(want.stride().leaves()).chain(op.layout.shape().leaves().iter().zip(want.shape().leaves())) {
-            ck.equal("operand layout", x, &y, || format!("{who} layout {} is not the one Mmad reads for m={m}, n={n}, k={k}: {want}", op.layout))?;
+        for (x, y) in op
+            .layout
+            .stride()
+            .leaves()
+            .iter()
+            .zip(want.stride().leaves())
+            .chain(op.layout.shape().leaves().iter().zip(want.shape().leaves()))
+        {
+            ck.equal("operand layout", x, &y, || {
+                format!("{who} layout {} is not the one Mmad reads for m={m}, n={n}, k={k}: {want}", op.layout)
+            })?;
         }
     }
     let specs = MmadParams::<V>::specs();
@@ -98,7 +115,10 @@ pub fn mmad<V: IndexValue>(
         instrs: vec![Instr {
             intrinsic: Intrinsic::Mmad(p),
             dst: Access { buffer: Buffer::L0C, offset: co, step: zero.clone() },
-            srcs: vec![Access { buffer: Buffer::L0A, offset: ao, step: zero.clone() }, Access { buffer: Buffer::L0B, offset: bo, step: zero }],
+            srcs: vec![
+                Access { buffer: Buffer::L0A, offset: ao, step: zero.clone() },
+                Access { buffer: Buffer::L0B, offset: bo, step: zero },
+            ],
             repeat: V::constant(1),
         }],
         assumptions: ck.assumptions,

@@ -40,7 +40,9 @@ impl<'a, V: IndexValue> Operand<'a, V> {
 
     /// Element offset of the tile's first element: `layout.crd_to_offset(coord)`.
     pub fn offset(&self) -> Result<V> {
-        Ok(self.layout.crd_to_offset(&Tuple::Tuple(vec![Tuple::Int(self.coord[0].clone()), Tuple::Int(self.coord[1].clone())]))?)
+        Ok(self
+            .layout
+            .crd_to_offset(&Tuple::Tuple(vec![Tuple::Int(self.coord[0].clone()), Tuple::Int(self.coord[1].clone())]))?)
     }
 
     /// Valid extent of mode `i` (the layout's origin).
@@ -52,7 +54,10 @@ impl<'a, V: IndexValue> Operand<'a, V> {
 /// The leaf at `path` of a tuple (error if it is a tuple).
 pub(crate) fn leaf<V: IndexValue>(t: &Tuple<V>, path: &[usize]) -> Result<V> {
     let node = t.get_path(path)?;
-    node.as_int().cloned().ok_or_else(|| ParamError::Layout { instr: "layout", detail: format!("expected an integer at {path:?} of {t}, got {node}") })
+    node.as_int().cloned().ok_or_else(|| ParamError::Layout {
+        instr: "layout",
+        detail: format!("expected an integer at {path:?} of {t}, got {node}"),
+    })
 }
 
 /// A rank-2 fractal layout `((r_in, r_out), (c_in, c_out)) : ((dr_in, dr_out), (dc_in, dc_out))`
@@ -70,7 +75,10 @@ impl<V: IndexValue> Fractal<V> {
     pub fn of(instr: &'static str, role: &'static str, layout: &Layout<V>, allowed: &[FramePattern]) -> Result<Self> {
         let err = || ParamError::Layout {
             instr,
-            detail: format!("{role} must be one of {:?} (single matrix), got {layout}", allowed.iter().map(|p| p.name()).collect::<Vec<_>>()),
+            detail: format!(
+                "{role} must be one of {:?} (single matrix), got {layout}",
+                allowed.iter().map(|p| p.name()).collect::<Vec<_>>()
+            ),
         };
         let found = match recognize(layout).filter(|r| !r.batched) {
             Some(r) if allowed.contains(&r.pattern) => (r.pattern, r.c0),
@@ -78,7 +86,9 @@ impl<V: IndexValue> Fractal<V> {
             // fractal is NZ and ZZ at once); recognition names the first, so try the others.
             _ => allowed.iter().find_map(|&p| degenerate_match(layout, p)).ok_or_else(err)?,
         };
-        let get = |t: &Tuple<V>| -> Result<[V; 4]> { Ok([leaf(t, &[0, 0])?, leaf(t, &[0, 1])?, leaf(t, &[1, 0])?, leaf(t, &[1, 1])?]) };
+        let get = |t: &Tuple<V>| -> Result<[V; 4]> {
+            Ok([leaf(t, &[0, 0])?, leaf(t, &[0, 1])?, leaf(t, &[1, 0])?, leaf(t, &[1, 1])?])
+        };
         Ok(Fractal { pattern: found.0, c0: found.1, shape: get(layout.shape())?, stride: get(layout.stride())? })
     }
 
@@ -108,7 +118,11 @@ fn degenerate_match<V: IndexValue>(layout: &Layout<V>, pattern: FramePattern) ->
     let (wshape, wstride) = (want.shape().leaves(), want.stride().leaves());
     let same = shape.len() == wshape.len()
         && stride.len() == wstride.len()
-        && shape.iter().zip(&wshape).zip(stride.iter().zip(&wstride)).all(|((s, ws), (d, wd))| s.as_constant() == Some(*ws) && (*ws == 1 || d.as_constant() == Some(*wd)));
+        && shape
+            .iter()
+            .zip(&wshape)
+            .zip(stride.iter().zip(&wstride))
+            .all(|((s, ws), (d, wd))| s.as_constant() == Some(*ws) && (*ws == 1 || d.as_constant() == Some(*wd)));
     same.then_some((pattern, c0))
 }
 

@@ -42,7 +42,16 @@ fn c_abi_symbols_are_linked_and_callable() {
     assert!(ffi::last_error().contains("16-bit"), "{}", ffi::last_error());
     // Fixpipe CFG_NZ writes whole column blocks: nSize must be a multiple of 16 (8 with split).
     let p = ffi::CFixpipeParamsV220 { nSize: 20, mSize: 1, srcStride: 1, dstStride: 1, ndNum: 1, ..Default::default() };
-    let st = unsafe { ffi::ascendc_model_fixpipe_nz2nz(dst.as_mut_ptr().cast(), src.as_ptr().cast(), ffi::dtype_code::F16, ffi::dtype_code::F32, &ffi::CFixpipeParamsV220 { quantPre: 1, ..p }, 2201) };
+    let st = unsafe {
+        ffi::ascendc_model_fixpipe_nz2nz(
+            dst.as_mut_ptr().cast(),
+            src.as_ptr().cast(),
+            ffi::dtype_code::F16,
+            ffi::dtype_code::F32,
+            &ffi::CFixpipeParamsV220 { quantPre: 1, ..p },
+            2201,
+        )
+    };
     assert_ne!(st, 0);
     assert!(ffi::last_error().contains("multiple of 16"), "{}", ffi::last_error());
 }

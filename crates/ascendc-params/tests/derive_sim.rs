@@ -14,7 +14,14 @@ use layout_algebra::Layout;
 const POISON: u8 = 0xA5;
 
 /// GM tile → L1, then checks every valid element and the zero-filled C0 tail.
-fn check_gm_to_l1(parent: &Layout, tile: [i64; 2], at: [i64; 2], dst_pattern: FramePattern, t: ElementType, target: Target) -> Vec<u8> {
+fn check_gm_to_l1(
+    parent: &Layout,
+    tile: [i64; 2],
+    at: [i64; 2],
+    dst_pattern: FramePattern,
+    t: ElementType,
+    target: Target,
+) -> Vec<u8> {
     let src_l = tile_layout(parent, &tile, &at).unwrap();
     let rows = tile[0].min(parent.origin().get(0).unwrap().as_int().copied().unwrap() - at[0]);
     let cols = tile[1].min(parent.origin().get(1).unwrap().as_int().copied().unwrap() - at[1]);
@@ -65,7 +72,16 @@ fn spec_worked_example_nd2nz() {
         let Intrinsic::DataCopyNd2Nz(p) = &d.instrs[0].intrinsic else { panic!() };
         assert_eq!(
             p,
-            &Nd2NzParams { nd_num: 1, n_value: 40, d_value: 56, src_nd_matrix_stride: 0, src_d_value: 56, dst_nz_c0_stride: 48, dst_nz_n_stride: 1, dst_nz_matrix_stride: 0 }
+            &Nd2NzParams {
+                nd_num: 1,
+                n_value: 40,
+                d_value: 56,
+                src_nd_matrix_stride: 0,
+                src_d_value: 56,
+                dst_nz_c0_stride: 48,
+                dst_nz_n_stride: 1,
+                dst_nz_matrix_stride: 0
+            }
         );
     }
     check_gm_to_l1(&gm, [40, 56], [0, 0], FramePattern::NZ, ElementType::F16, Target::A2);
@@ -95,7 +111,14 @@ fn gm_to_l1_aligned_unaligned_and_tiles() {
 
 /// L1 (filled with distinct values) → L0; every element of the destination's padded extent is
 /// compared with the source at the same logical coordinate.
-fn check_l1_to_l0(src_l: &Layout, at: [i64; 2], dst_l: &Layout, t: ElementType, target: Target, buffer: Buffer) -> Derived<i64> {
+fn check_l1_to_l0(
+    src_l: &Layout,
+    at: [i64; 2],
+    dst_l: &Layout,
+    t: ElementType,
+    target: Target,
+    buffer: Buffer,
+) -> Derived<i64> {
     let mut l1 = vec![0u8; src_l.cosize().unwrap() as usize * eb(t)];
     for i in 0..src_l.cosize().unwrap() as usize {
         set(&mut l1, t, i, pattern(t, i));
@@ -108,7 +131,11 @@ fn check_l1_to_l0(src_l: &Layout, at: [i64; 2], dst_l: &Layout, t: ElementType, 
     let cols = dst_l.mode(1).unwrap().size().unwrap();
     for r in 0..rows {
         for c in 0..cols {
-            assert_eq!(get(&l0, t, off(dst_l, r, c)), get(&l1, t, off(src_l, at[0] + r, at[1] + c)), "{target:?} {t} ({r},{c}) {src_l} -> {dst_l}");
+            assert_eq!(
+                get(&l0, t, off(dst_l, r, c)),
+                get(&l1, t, off(src_l, at[0] + r, at[1] + c)),
+                "{target:?} {t} ({r},{c}) {src_l} -> {dst_l}"
+            );
         }
     }
     d
@@ -177,7 +204,18 @@ fn a5_transposing_load_data_v2_nz_to_zn() {
             let d = check_l1_to_l0(&nz, [0, 0], &zn, t, Target::A5, Buffer::L0B);
             let Intrinsic::LoadData2DV2(p) = &d.instrs[0].intrinsic else { panic!() };
             let (k1, n1) = ((k + 15) / 16, (n + 15) / 16);
-            assert_eq!((p.m_start_position, p.k_start_position, p.m_step, p.k_step, p.src_stride, p.dst_stride, p.if_transpose), (0, 0, k1, n1, k1, n1, true));
+            assert_eq!(
+                (
+                    p.m_start_position,
+                    p.k_start_position,
+                    p.m_step,
+                    p.k_step,
+                    p.src_stride,
+                    p.dst_stride,
+                    p.if_transpose
+                ),
+                (0, 0, k1, n1, k1, n1, true)
+            );
         }
         // a fractal-aligned sub-tile of a bigger L1 buffer: start positions
         let big = frame(FramePattern::NZ, t, &[96, 80]).unwrap();
@@ -208,7 +246,14 @@ fn a2_load_data_with_transpose_8bit() {
         let zn = frame(FramePattern::ZN, t, &[k, align(n, 32)]).unwrap();
         let d = check_l1_to_l0(&nz, [0, 0], &zn, t, Target::A2, Buffer::L0B);
         let squares = align(n, 32) / 32;
-        let reps: Vec<i64> = d.instrs.iter().map(|i| match &i.intrinsic { Intrinsic::LoadDataWithTranspose(p) => p.repeat_times, _ => -1 }).collect();
+        let reps: Vec<i64> = d
+            .instrs
+            .iter()
+            .map(|i| match &i.intrinsic {
+                Intrinsic::LoadDataWithTranspose(p) => p.repeat_times,
+                _ => -1,
+            })
+            .collect();
         let want: Vec<i64> = (0..squares).step_by(255).map(|s| (squares - s).min(255)).collect();
         assert_eq!(reps, want, "{k}x{n}");
         let Intrinsic::LoadDataWithTranspose(p) = &d.instrs[0].intrinsic else { panic!() };
@@ -239,7 +284,14 @@ fn repeat_times_over_255_is_split_and_still_correct() {
     let zz = frame(FramePattern::ZZ, t, &[m, k]).unwrap();
     let d = check_l1_to_l0(&l1, [0, 0], &zz, t, Target::A2, Buffer::L0A);
     assert_eq!(d.instrs.len(), 2);
-    let reps: Vec<i64> = d.instrs.iter().map(|i| match &i.intrinsic { Intrinsic::LoadData2D(p) => p.repeat_times, _ => 0 }).collect();
+    let reps: Vec<i64> = d
+        .instrs
+        .iter()
+        .map(|i| match &i.intrinsic {
+            Intrinsic::LoadData2D(p) => p.repeat_times,
+            _ => 0,
+        })
+        .collect();
     assert_eq!(reps, vec![255, 45]);
 }
 
@@ -374,7 +426,8 @@ fn accumulate_sets_cmatrix_init_val_false() {
     let a = frame(FramePattern::ZZ, t, &[32, 32]).unwrap();
     let b = frame(FramePattern::ZN, t, &[32, 16]).unwrap();
     let c = frame(FramePattern::L0C, ElementType::F32, &[32, 16]).unwrap();
-    let d = mmad(&Operand::new(&c), &Operand::new(&a), &Operand::new(&b), t, ElementType::F32, Target::A2, true).unwrap();
+    let d =
+        mmad(&Operand::new(&c), &Operand::new(&a), &Operand::new(&b), t, ElementType::F32, Target::A2, true).unwrap();
     let Intrinsic::Mmad(p) = &d.instrs[0].intrinsic else { panic!() };
     assert!(!p.cmatrix_init_val && !p.cmatrix_source);
 }
@@ -385,7 +438,14 @@ fn fixpipe_parameters_for_a_tail_tile() {
     let gm = frame(FramePattern::ND, ElementType::F16, &[100, 70]).unwrap();
     let tile = tile_layout(&gm, &[32, 48], &[96, 48]).unwrap();
     let l0c = frame(FramePattern::L0C, ElementType::F32, &[32, 48]).unwrap();
-    let d = l0c_to_gm_nd(&Operand::new(&l0c), &Operand::new(&tile).at(96, 48), ElementType::F32, ElementType::F16, Target::A2).unwrap();
+    let d = l0c_to_gm_nd(
+        &Operand::new(&l0c),
+        &Operand::new(&tile).at(96, 48),
+        ElementType::F32,
+        ElementType::F16,
+        Target::A2,
+    )
+    .unwrap();
     let Intrinsic::FixpipeNz2Nd(p) = &d.instrs[0].intrinsic else { panic!() };
     assert_eq!((p.n_size, p.m_size, p.src_stride, p.dst_stride, p.quant_pre), (22, 4, 32, 70, QuantMode::F322F16));
     assert_eq!(d.instrs[0].dst.offset, 96 * 70 + 48);
@@ -396,7 +456,14 @@ fn fixpipe_parameters_for_a_tail_tile() {
 /// element of the valid tile is checked at `crd_to_offset` of the destination layout; the
 /// columns up to the next C0 boundary (documented whole 32-B blocks) hold the L0C values at the
 /// same positions; every other byte is still poison.
-fn check_fixpipe_nz(gm: &Layout, (rows, cols): (i64, i64), tile: [i64; 2], at: [i64; 2], out: ElementType, target: Target) -> FixpipeParamsV220 {
+fn check_fixpipe_nz(
+    gm: &Layout,
+    (rows, cols): (i64, i64),
+    tile: [i64; 2],
+    at: [i64; 2],
+    out: ElementType,
+    target: Target,
+) -> FixpipeParamsV220 {
     let acc = ElementType::F32;
     let dst_l = tile_layout(gm, &tile, &at).unwrap();
     let l0c = frame(FramePattern::L0C, acc, &tile).unwrap();
@@ -444,7 +511,10 @@ fn fixpipe_nz2nz_f32_channel_split_and_f16_tails() {
         // f16 (F322F16, C0 = 16): tile (32,48) at (96,48) of 100x70: 4 rows, 22 cols → nSize 32.
         let gm = frame(FramePattern::NZ, ElementType::F16, &[100, 70]).unwrap();
         let p = check_fixpipe_nz(&gm, (100, 70), [32, 48], [96, 48], ElementType::F16, target);
-        assert_eq!((p.n_size, p.m_size, p.src_stride, p.dst_stride, p.quant_pre, p.is_channel_split), (32, 4, 32, 112, QuantMode::F322F16, false));
+        assert_eq!(
+            (p.n_size, p.m_size, p.src_stride, p.dst_stride, p.quant_pre, p.is_channel_split),
+            (32, 4, 32, 112, QuantMode::F322F16, false)
+        );
         let p = check_fixpipe_nz(&gm, (100, 70), [48, 32], [16, 0], ElementType::F16, target);
         assert_eq!((p.n_size, p.m_size), (32, 48));
     }

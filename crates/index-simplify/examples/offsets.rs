@@ -21,17 +21,28 @@ fn main() {
         )
         .unwrap()
     };
-    let facts = Facts::new().range("i", 0, 15).range("j", 0, 15).range("tr", 0, 6).range("tc", 0, 6).range("r", 0, 111).range("c", 0, 111);
+    let facts = Facts::new()
+        .range("i", 0, 15)
+        .range("j", 0, 15)
+        .range("tr", 0, 6)
+        .range("tc", 0, 6)
+        .range("r", 0, 111)
+        .range("c", 0, 111);
     for (name, p) in [("NZ", FramePattern::NZ), ("ZN", FramePattern::ZN), ("ZZ", FramePattern::ZZ)] {
-        for (what, r, c) in [("tile-local", tile("i", "tr", 16), tile("j", "tc", 16)), ("whole matrix", s("r"), s("c"))] {
+        for (what, r, c) in [("tile-local", tile("i", "tr", 16), tile("j", "tc", 16)), ("whole matrix", s("r"), s("c"))]
+        {
             let e = offset(p, 16, 100, 100, r, c);
             let rep = simplify(&e, &facts);
             println!("{name} {what}: {rep}");
         }
     }
     let dynf = Facts::new().at_least("n", 0).divisible("n", 16).range("i", 0, 15).at_least("k", 0);
-    for e in [(sym("n") / 16) * 16, (sym("n") + sym("i")) / 16, (sym("n") * sym("k") + sym("i")) % 16, sym("k") % 16 + sym("k") / 16 * 1792]
-    {
+    for e in [
+        (sym("n") / 16) * 16,
+        (sym("n") + sym("i")) / 16,
+        (sym("n") * sym("k") + sym("i")) % 16,
+        sym("k") % 16 + sym("k") / 16 * 1792,
+    ] {
         println!("dynamic: {}", simplify(&e, &dynf));
     }
 }

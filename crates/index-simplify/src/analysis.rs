@@ -183,7 +183,11 @@ impl Interval {
                 return Interval::TOP;
             }
             let f = |a: Option<i64>| fit(fdiv128(a? as i128, c as i128));
-            return if c > 0 { Interval { lo: f(self.lo), hi: f(self.hi) } } else { Interval { lo: f(self.hi), hi: f(self.lo) } };
+            return if c > 0 {
+                Interval { lo: f(self.lo), hi: f(self.hi) }
+            } else {
+                Interval { lo: f(self.hi), hi: f(self.lo) }
+            };
         }
         if matches!(o.lo, Some(l) if l >= 1) {
             // ⌊x / y⌋ for y ≥ 1 lies between min(x, 0) and max(x, 0).
@@ -352,7 +356,9 @@ impl Modular {
     fn mul(&self, o: &Modular) -> Modular {
         let (m1, r1, m2, r2) = (self.m as i128, self.r as i128, o.m as i128, o.r as i128);
         // (m1·a + r1)(m2·b + r2) = m1m2·ab + m1r2·a + m2r1·b + r1r2.
-        let (Some(p), Some(q), Some(s)) = (m1.checked_mul(m2), m1.checked_mul(r2), m2.checked_mul(r1)) else { return Modular::TOP };
+        let (Some(p), Some(q), Some(s)) = (m1.checked_mul(m2), m1.checked_mul(r2), m2.checked_mul(r1)) else {
+            return Modular::TOP;
+        };
         let g = gcd128(gcd128(p, q), s);
         Modular::make(g, r1 * r2)
     }
@@ -396,7 +402,8 @@ impl Modular {
     pub fn intersect(&self, o: &Modular) -> Option<Modular> {
         if self.m == 0 || o.m == 0 {
             let (e, other) = if self.m == 0 { (self, o) } else { (o, self) };
-            let ok = other.m == 0 && other.r == e.r || other.m != 0 && (e.r as i128 - other.r as i128).rem_euclid(other.m as i128) == 0;
+            let ok = other.m == 0 && other.r == e.r
+                || other.m != 0 && (e.r as i128 - other.r as i128).rem_euclid(other.m as i128) == 0;
             return ok.then_some(*e);
         }
         let (m1, r1, m2, r2) = (self.m as i128, self.r as i128, o.m as i128, o.r as i128);

@@ -35,7 +35,8 @@ pub enum Op {
 
 impl Op {
     /// All operators, in declaration order.
-    pub const ALL: [Op; 10] = [Op::Add, Op::Sub, Op::Mul, Op::FloorDiv, Op::FloorMod, Op::Min, Op::Max, Op::Shl, Op::Shr, Op::And];
+    pub const ALL: [Op; 10] =
+        [Op::Add, Op::Sub, Op::Mul, Op::FloorDiv, Op::FloorMod, Op::Min, Op::Max, Op::Shl, Op::Shr, Op::And];
 
     /// The spelling used by [`fmt::Display`] (and by `SymExpr`'s printer for the shared ops).
     pub fn symbol(self) -> &'static str {
@@ -251,8 +252,12 @@ impl IndexExpr {
                     (Op::Min, _) => (BinOp::Min, b.to_sym_expr()?),
                     (Op::Max, _) => (BinOp::Max, b.to_sym_expr()?),
                     (Op::Shl, IndexExpr::Const(k)) if (0..=62).contains(k) => (BinOp::Mul, SymExpr::Const(1i64 << k)),
-                    (Op::Shr, IndexExpr::Const(k)) if (0..=62).contains(k) => (BinOp::FloorDiv, SymExpr::Const(1i64 << k)),
-                    (Op::And, IndexExpr::Const(m)) if low_mask_width(*m).is_some() => (BinOp::FloorMod, SymExpr::Const(m + 1)),
+                    (Op::Shr, IndexExpr::Const(k)) if (0..=62).contains(k) => {
+                        (BinOp::FloorDiv, SymExpr::Const(1i64 << k))
+                    }
+                    (Op::And, IndexExpr::Const(m)) if low_mask_width(*m).is_some() => {
+                        (BinOp::FloorMod, SymExpr::Const(m + 1))
+                    }
                     _ => return None,
                 };
                 SymExpr::Bin(bop, Rc::new(a.to_sym_expr()?), Rc::new(rhs))

@@ -72,7 +72,13 @@ impl LinSum {
     /// stay `atom * (−c)` additions (what the e-graph patterns match).
     pub fn to_expr(&self, use_sub: bool) -> IndexExpr {
         let mut acc: Option<IndexExpr> = None;
-        let term = |a: &IndexExpr, c: i64| if c == 1 { a.clone() } else { IndexExpr::bin(Op::Mul, a.clone(), IndexExpr::Const(c)) };
+        let term = |a: &IndexExpr, c: i64| {
+            if c == 1 {
+                a.clone()
+            } else {
+                IndexExpr::bin(Op::Mul, a.clone(), IndexExpr::Const(c))
+            }
+        };
         for (a, &c) in &self.terms {
             acc = Some(match acc {
                 None => term(a, c),
@@ -83,7 +89,9 @@ impl LinSum {
         match acc {
             None => IndexExpr::Const(self.k),
             Some(s) if self.k == 0 => s,
-            Some(s) if use_sub && self.k < 0 && self.k != i64::MIN => IndexExpr::bin(Op::Sub, s, IndexExpr::Const(-self.k)),
+            Some(s) if use_sub && self.k < 0 && self.k != i64::MIN => {
+                IndexExpr::bin(Op::Sub, s, IndexExpr::Const(-self.k))
+            }
             Some(s) => IndexExpr::bin(Op::Add, s, IndexExpr::Const(self.k)),
         }
     }

@@ -110,7 +110,8 @@ impl Cx<'_> {
         self.data(y).is_some_and(|d| d.range.within(c))
     }
     fn nonzero(&self, v: &str) -> bool {
-        self.data(v).is_some_and(|d| matches!(d.range.lo, Some(l) if l >= 1) || matches!(d.range.hi, Some(h) if h <= -1))
+        self.data(v)
+            .is_some_and(|d| matches!(d.range.lo, Some(l) if l >= 1) || matches!(d.range.hi, Some(h) if h <= -1))
     }
 }
 
@@ -121,7 +122,14 @@ type Build = dyn Fn(&mut Cx) -> Option<Id> + Send + Sync;
 struct Compute(Arc<Build>);
 
 impl Applier<IndexLang, IndexAnalysis> for Compute {
-    fn apply_one(&self, egraph: &mut IGraph, eclass: Id, subst: &Subst, _ast: Option<&PatternAst<IndexLang>>, _rule: Symbol) -> Vec<Id> {
+    fn apply_one(
+        &self,
+        egraph: &mut IGraph,
+        eclass: Id,
+        subst: &Subst,
+        _ast: Option<&PatternAst<IndexLang>>,
+        _rule: Symbol,
+    ) -> Vec<Id> {
         let mut cx = Cx { eg: egraph, subst };
         match (self.0)(&mut cx) {
             Some(new) if egraph.union(eclass, new) => vec![eclass],

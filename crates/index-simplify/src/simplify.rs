@@ -210,7 +210,8 @@ pub(crate) fn run_round(input: &IndexExpr, facts: &Facts, opts: &SimplifyOptions
             }
         }
     }
-    let stop_reason = runner.stop_reason.as_ref().map(StopReason::from).unwrap_or(StopReason::Other("no stop reason".into()));
+    let stop_reason =
+        runner.stop_reason.as_ref().map(StopReason::from).unwrap_or(StopReason::Other("no stop reason".into()));
     let iterations = runner.iterations.len();
     let root = runner.egraph.find(root);
     Round { egraph: runner.egraph, root, iterations, stop_reason, applied }
@@ -229,7 +230,11 @@ pub(crate) fn run_round(input: &IndexExpr, facts: &Facts, opts: &SimplifyOptions
 pub fn simplify_with(expr: &IndexExpr, facts: &Facts, opts: &SimplifyOptions) -> SimplifyReport {
     let start = Instant::now();
     if let Err(e) = facts.check() {
-        return SimplifyReport::unchanged(expr, StopReason::InconsistentFacts(format!("{}: {}", e.symbol, e.detail)), start);
+        return SimplifyReport::unchanged(
+            expr,
+            StopReason::InconsistentFacts(format!("{}: {}", e.symbol, e.detail)),
+            start,
+        );
     }
     let depth = expr.depth();
     if depth > opts.max_depth {

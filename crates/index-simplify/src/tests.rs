@@ -180,7 +180,10 @@ fn instantiate(rng: &mut Rng, lhs: &PatternAst<IndexLang>, facts: &mut Facts) ->
             let e = if rng.chance(0.12) {
                 // A symbolic positive divisor (exercises D0/M0 with a non-constant divisor).
                 let s = format!("d{}", vars.len());
-                facts.set(&s, SymFact { lo: Some(rng.range(1, 40)), hi: Some(rng.range(40, 80)), divisor: None, residue: 0 });
+                facts.set(
+                    &s,
+                    SymFact { lo: Some(rng.range(1, 40)), hi: Some(rng.range(40, 80)), divisor: None, residue: 0 },
+                );
                 IndexExpr::Sym(s)
             } else if rng.chance(0.9) {
                 IndexExpr::Const(rng.pick(&[1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 256]))
@@ -199,7 +202,9 @@ fn instantiate(rng: &mut Rng, lhs: &PatternAst<IndexLang>, facts: &mut Facts) ->
         vars.insert("?m".into(), IndexExpr::Const(rng.pick(&[1, 3, 7, 15, 31, 255])));
     }
     if let Some(IndexExpr::Const(k)) = vars.get("?k") {
-        if nodes.iter().any(|n| matches!(n, ENodeOrVar::ENode(IndexLang::Shl(_) | IndexLang::Shr(_)))) && rng.chance(0.8) {
+        if nodes.iter().any(|n| matches!(n, ENodeOrVar::ENode(IndexLang::Shl(_) | IndexLang::Shr(_))))
+            && rng.chance(0.8)
+        {
             let k = k.rem_euclid(9);
             vars.insert("?k".into(), IndexExpr::Const(k));
         }
@@ -274,7 +279,8 @@ fn every_rule_is_sound_on_random_points() {
             let mut eg = IGraph::new(IndexAnalysis::new(&facts));
             let root = add_plain(&mut eg, &e);
             eg.rebuild();
-            let runner: Runner<IndexLang, IndexAnalysis, ()> = Runner::default().with_egraph(eg).with_iter_limit(2).run(single);
+            let runner: Runner<IndexLang, IndexAnalysis, ()> =
+                Runner::default().with_egraph(eg).with_iter_limit(2).run(single);
             let n: usize = runner.iterations.iter().filter_map(|it| it.applied.get(&Symbol::from(def.info.name))).sum();
             instances += 1;
             if n > 0 {
@@ -324,7 +330,11 @@ fn random_expr(rng: &mut Rng, depth: u32, syms: &[&str]) -> IndexExpr {
     }
     let sub = |rng: &mut Rng| random_expr(rng, depth - 1, syms);
     let cdiv = |rng: &mut Rng| {
-        IndexExpr::Const(if rng.chance(0.93) { rng.pick(&[1, 2, 3, 4, 8, 16, 32, 48, 256]) } else { rng.pick(&[-4, -16, 0]) })
+        IndexExpr::Const(if rng.chance(0.93) {
+            rng.pick(&[1, 2, 3, 4, 8, 16, 32, 48, 256])
+        } else {
+            rng.pick(&[-4, -16, 0])
+        })
     };
     match rng.range(0, 19) {
         0..=3 => IndexExpr::bin(Op::Add, sub(rng), sub(rng)),
@@ -341,7 +351,11 @@ fn random_expr(rng: &mut Rng, depth: u32, syms: &[&str]) -> IndexExpr {
         _ => {
             // (i + c·t) op c, the tile-coordinate shape, possibly scaled.
             let c = rng.pick(&[4, 8, 16, 32]);
-            let inner = IndexExpr::bin(Op::Add, sub(rng), IndexExpr::bin(Op::Mul, IndexExpr::sym(rng.pick(syms)), IndexExpr::Const(c)));
+            let inner = IndexExpr::bin(
+                Op::Add,
+                sub(rng),
+                IndexExpr::bin(Op::Mul, IndexExpr::sym(rng.pick(syms)), IndexExpr::Const(c)),
+            );
             let op = if rng.chance(0.5) { Op::FloorDiv } else { Op::FloorMod };
             let e = IndexExpr::bin(op, inner, IndexExpr::Const(c));
             if rng.chance(0.5) {
@@ -390,7 +404,10 @@ fn simplify_preserves_value_on_random_expressions() {
         }
     }
     println!("{improved}/{cases} random expressions improved; {defined}/{checked_points} points defined and equal");
-    assert!(improved >= cases / 5, "only {improved} of {cases} random expressions simplified: generator too weak to test anything");
+    assert!(
+        improved >= cases / 5,
+        "only {improved} of {cases} random expressions simplified: generator too weak to test anything"
+    );
     assert!(defined >= checked_points / 2);
 }
 
@@ -422,7 +439,8 @@ fn no_fact_rule_fires_on_unknown_ranges() {
             assert!(!rep.rules_fired.contains_key(*name), "rule {name} fired on unknown ranges: {rep}");
         }
         let dm = |e: &IndexExpr| {
-            e.div_mod_count() + e.op_counts().iter().filter(|(op, _)| matches!(op, Op::Shr | Op::And)).map(|(_, n)| n).sum::<usize>()
+            e.div_mod_count()
+                + e.op_counts().iter().filter(|(op, _)| matches!(op, Op::Shr | Op::And)).map(|(_, n)| n).sum::<usize>()
         };
         assert_eq!(dm(&rep.expr), dm(&e), "a division/modulo vanished without facts: {rep}");
     }

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use index_simplify::{
-    rule_catalog, simplify, simplify_sym, simplify_with, sym, Facts, IndexExpr, IndexVisitor, Op, SimplifyOptions, StopReason,
+    rule_catalog, simplify, simplify_sym, simplify_with, sym, Facts, IndexExpr, IndexVisitor, Op, SimplifyOptions,
+    StopReason,
 };
 use layout_algebra::ascend::{frame_layout, FramePattern};
 use layout_algebra::sym::BinOp;
@@ -59,25 +60,37 @@ fn tile_local_coordinate_div_and_mod() {
 /// agrees with the layout algebra's concrete offsets everywhere in the tile grid.
 #[test]
 fn static_tile_offsets_lose_every_div_mod() {
-    let cases = [(FramePattern::NZ, 16), (FramePattern::ZN, 16), (FramePattern::ZZ, 16), (FramePattern::NZ, 8), (FramePattern::ZZ, 8)];
+    let cases = [
+        (FramePattern::NZ, 16),
+        (FramePattern::ZN, 16),
+        (FramePattern::ZZ, 16),
+        (FramePattern::NZ, 8),
+        (FramePattern::ZZ, 8),
+    ];
     for (pattern, c0) in cases {
         let (rows, cols) = (100, 100);
         // The fractal is 16 × c0 for NZ/ZZ and c0 × 16 for ZN.
         let (fr, fc) = if pattern == FramePattern::ZN { (c0, 16) } else { (16, c0) };
         let (nr, nc) = ((rows + fr - 1) / fr, (cols + fc - 1) / fc);
         let e = offset(pattern, c0, rows, cols, tile_coord("i", "tr", fr), tile_coord("j", "tc", fc));
-        let facts = Facts::new().range("i", 0, fr - 1).range("j", 0, fc - 1).range("tr", 0, nr - 1).range("tc", 0, nc - 1);
+        let facts =
+            Facts::new().range("i", 0, fr - 1).range("j", 0, fc - 1).range("tr", 0, nr - 1).range("tc", 0, nc - 1);
         let rep = simplify_sym(&e, &facts);
         assert_eq!(rep.div_mod_before, 4, "{pattern:?}: {rep}");
         assert_eq!(rep.div_mod_after, 0, "{pattern:?}: {rep}");
-        assert!(rep.expr.op_counts().iter().all(|(op, _)| matches!(op, Op::Add | Op::Sub | Op::Mul)), "{pattern:?}: {rep}");
+        assert!(
+            rep.expr.op_counts().iter().all(|(op, _)| matches!(op, Op::Add | Op::Sub | Op::Mul)),
+            "{pattern:?}: {rep}"
+        );
         assert!(rep.cost_after < rep.cost_before, "{pattern:?}: {rep}");
         assert!(!rep.bound_hit, "{pattern:?}: {rep}");
         let concrete = frame_layout(pattern, c0, &[rows, cols]).unwrap();
         for tr in 0..nr {
             for tc in 0..nc {
                 for (i, j) in [(0, 0), (fr - 1, fc - 1), (3, 1), (fr / 2, fc - 1)] {
-                    let want = concrete.crd_to_offset(&Tuple::Tuple(vec![Tuple::Int(i + fr * tr), Tuple::Int(j + fc * tc)])).unwrap();
+                    let want = concrete
+                        .crd_to_offset(&Tuple::Tuple(vec![Tuple::Int(i + fr * tr), Tuple::Int(j + fc * tc)]))
+                        .unwrap();
                     let got = rep.expr.eval(&env(&[("i", i), ("j", j), ("tr", tr), ("tc", tc)]));
                     assert_eq!(got, Some(want), "{pattern:?} c0={c0} at tile ({tr},{tc}) ({i},{j}): {}", rep.expr);
                 }
@@ -147,7 +160,8 @@ fn recombination_rules() {
 
 #[test]
 fn bound_hit_is_reported_with_tiny_limits() {
-    let e = IndexExpr::from(&offset(FramePattern::NZ, 16, 100, 100, tile_coord("i", "tr", 16), tile_coord("j", "tc", 16)));
+    let e =
+        IndexExpr::from(&offset(FramePattern::NZ, 16, 100, 100, tile_coord("i", "tr", 16), tile_coord("j", "tc", 16)));
     let facts = Facts::new().range("i", 0, 15).range("j", 0, 15).range("tr", 0, 6).range("tc", 0, 6);
     let check = |opts: SimplifyOptions, want: fn(&StopReason) -> bool| {
         let rep = simplify_with(&e, &facts, &opts);
@@ -161,7 +175,9 @@ fn bound_hit_is_reported_with_tiny_limits() {
     };
     check(SimplifyOptions { iter_limit: 1, ..Default::default() }, |r| matches!(r, StopReason::IterationLimit(1)));
     check(SimplifyOptions { node_limit: 10, ..Default::default() }, |r| matches!(r, StopReason::NodeLimit(_)));
-    check(SimplifyOptions { time_limit: Duration::ZERO, ..Default::default() }, |r| matches!(r, StopReason::TimeLimit(_)));
+    check(SimplifyOptions { time_limit: Duration::ZERO, ..Default::default() }, |r| {
+        matches!(r, StopReason::TimeLimit(_))
+    });
     // With the defaults nothing is hit.
     assert!(!simplify(&e, &facts).bound_hit);
 }
@@ -204,7 +220,11 @@ fn never_panics_on_odd_inputs() {
     assert!(matches!(rep.stop_reason, StopReason::InputTooDeep { .. }), "{:?}", rep.stop_reason);
     assert_eq!(rep.expr, deep);
     // Contradictory facts: unchanged, reported.
-    for f in [Facts::new().range("x", 5, 1), Facts::new().range("x", 1, 15).divisible("x", 16), Facts::new().divisible("x", 0)] {
+    for f in [
+        Facts::new().range("x", 5, 1),
+        Facts::new().range("x", 1, 15).divisible("x", 16),
+        Facts::new().divisible("x", 0),
+    ] {
         let rep = simplify(&(x() % 16), &f);
         assert!(matches!(rep.stop_reason, StopReason::InconsistentFacts(_)), "{:?}", rep.stop_reason);
         assert_eq!(rep.expr, x() % 16);

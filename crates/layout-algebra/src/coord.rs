@@ -35,7 +35,11 @@ pub fn crd_to_offset<T: IndexValue>(crd: &Tuple<T>, shape: &Tuple<T>, stride: &T
         }
         (Tuple::Int(c), Tuple::Tuple(s), Tuple::Tuple(d)) => {
             if s.len() != d.len() {
-                return Err(AlgebraError::NotCongruent { what: "shape and stride", lhs: shape.to_string(), rhs: stride.to_string() });
+                return Err(AlgebraError::NotCongruent {
+                    what: "shape and stride",
+                    lhs: shape.to_string(),
+                    rhs: stride.to_string(),
+                });
             }
             if c.is_constant(0) || s.is_empty() {
                 return Ok(T::constant(0));
@@ -58,7 +62,11 @@ pub fn crd_to_offset<T: IndexValue>(crd: &Tuple<T>, shape: &Tuple<T>, stride: &T
             what: "crd_to_offset",
             detail: format!("tuple coordinate {crd} for integer shape {shape}"),
         }),
-        _ => Err(AlgebraError::NotCongruent { what: "shape and stride", lhs: shape.to_string(), rhs: stride.to_string() }),
+        _ => Err(AlgebraError::NotCongruent {
+            what: "shape and stride",
+            lhs: shape.to_string(),
+            rhs: stride.to_string(),
+        }),
     }
 }
 
@@ -71,7 +79,10 @@ pub fn idx_to_crd<T: IndexValue>(idx: &Tuple<T>, shape: &Tuple<T>) -> Result<Tup
         (Tuple::Int(_), Tuple::Int(_)) => Ok(idx.clone()),
         (Tuple::Tuple(c), Tuple::Tuple(s)) => {
             if c.len() != s.len() {
-                return Err(AlgebraError::Incompatible { what: "idx_to_crd", detail: format!("index {idx} has rank {} but shape {shape} has rank {}", c.len(), s.len()) });
+                return Err(AlgebraError::Incompatible {
+                    what: "idx_to_crd",
+                    detail: format!("index {idx} has rank {} but shape {shape} has rank {}", c.len(), s.len()),
+                });
             }
             Ok(Tuple::Tuple(c.iter().zip(s).map(|(ci, si)| idx_to_crd(ci, si)).collect::<Result<_>>()?))
         }
@@ -89,9 +100,10 @@ pub fn idx_to_crd<T: IndexValue>(idx: &Tuple<T>, shape: &Tuple<T>) -> Result<Tup
             }
             Ok(Tuple::Tuple(out))
         }
-        (Tuple::Tuple(_), Tuple::Int(_)) => {
-            Err(AlgebraError::Incompatible { what: "idx_to_crd", detail: format!("tuple index {idx} for integer shape {shape}") })
-        }
+        (Tuple::Tuple(_), Tuple::Int(_)) => Err(AlgebraError::Incompatible {
+            what: "idx_to_crd",
+            detail: format!("tuple index {idx} for integer shape {shape}"),
+        }),
     }
 }
 

@@ -28,7 +28,12 @@ pub fn floor_mod_i64(a: i64, b: i64, op: &'static str) -> Result<i64> {
     Ok(a - q * b)
 }
 
-pub(crate) fn overflow(op: &'static str, sym: &'static str, a: impl fmt::Display, b: impl fmt::Display) -> AlgebraError {
+pub(crate) fn overflow(
+    op: &'static str,
+    sym: &'static str,
+    a: impl fmt::Display,
+    b: impl fmt::Display,
+) -> AlgebraError {
     AlgebraError::Overflow { op, sym, lhs: a.to_string(), rhs: b.to_string() }
 }
 
@@ -92,7 +97,11 @@ impl IndexValue for i64 {
         // Avoid the `a + b - 1` intermediate, which can overflow for large a.
         let q = floor_div_i64(*self, *rhs, "ceil_div")?;
         let r = floor_mod_i64(*self, *rhs, "ceil_div")?;
-        if r == 0 { Ok(q) } else { q.add(&1) }
+        if r == 0 {
+            Ok(q)
+        } else {
+            q.add(&1)
+        }
     }
 }
 
@@ -108,7 +117,11 @@ mod tests {
                 let r = floor_mod_i64(a, b, "t").unwrap();
                 assert_eq!(q, (a as f64 / b as f64).floor() as i64, "{a} / {b}");
                 assert_eq!(q * b + r, a);
-                if b > 0 { assert!((0..b).contains(&r)) } else { assert!((b + 1..=0).contains(&r)) }
+                if b > 0 {
+                    assert!((0..b).contains(&r))
+                } else {
+                    assert!((b + 1..=0).contains(&r))
+                }
             }
         }
     }

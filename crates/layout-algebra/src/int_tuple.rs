@@ -135,7 +135,9 @@ impl<T: Clone> Tuple<T> {
     /// Rebuilds `self`'s structure from a flat list of leaves (the inverse of `leaves`).
     pub fn unflatten<U: Clone>(&self, leaves: &[U]) -> Result<Tuple<U>> {
         let mut it = leaves.iter();
-        let out = self.map(&mut |_| it.next().cloned().ok_or_else(|| AlgebraError::Invalid("unflatten: too few leaves".into())))?;
+        let out = self.map(&mut |_| {
+            it.next().cloned().ok_or_else(|| AlgebraError::Invalid("unflatten: too few leaves".into()))
+        })?;
         if it.next().is_some() {
             return Err(AlgebraError::Invalid("unflatten: too many leaves".into()));
         }
@@ -150,7 +152,12 @@ impl<T: IndexValue> Tuple<T> {
     }
 
     /// Leafwise combination of two congruent tuples.
-    pub fn zip_with(&self, other: &Tuple<T>, what: &'static str, f: &mut impl FnMut(&T, &T) -> Result<T>) -> Result<Tuple<T>> {
+    pub fn zip_with(
+        &self,
+        other: &Tuple<T>,
+        what: &'static str,
+        f: &mut impl FnMut(&T, &T) -> Result<T>,
+    ) -> Result<Tuple<T>> {
         match (self, other) {
             (Tuple::Int(a), Tuple::Int(b)) => Ok(Tuple::Int(f(a, b)?)),
             (Tuple::Tuple(a), Tuple::Tuple(b)) if a.len() == b.len() => {
@@ -206,7 +213,10 @@ impl IntTuple {
                     return Err(AlgebraError::NotPositive { what: "shape_div operand", value: format!("{a}, {b}") });
                 }
                 if a % b != 0 && b % a != 0 {
-                    return Err(AlgebraError::Inadmissible { op: "shape_div", condition: format!("neither {a} % {b} == 0 nor {b} % {a} == 0") });
+                    return Err(AlgebraError::Inadmissible {
+                        op: "shape_div",
+                        condition: format!("neither {a} % {b} == 0 nor {b} % {a} == 0"),
+                    });
                 }
                 let quotient = if a >= b { a / b } else { 1 };
                 let rest = if b >= a { b / a } else { 1 };

@@ -30,7 +30,11 @@ impl<T: IndexValue> Layout<T> {
     /// `shape:stride origin O`. The origin has one extent per top-level mode (see `origin_fits`).
     pub fn with_origin(shape: Tuple<T>, stride: Tuple<T>, origin: Tuple<T>) -> Result<Self> {
         if !shape.congruent(&stride) {
-            return Err(AlgebraError::NotCongruent { what: "layout shape and stride", lhs: shape.to_string(), rhs: stride.to_string() });
+            return Err(AlgebraError::NotCongruent {
+                what: "layout shape and stride",
+                lhs: shape.to_string(),
+                rhs: stride.to_string(),
+            });
         }
         for leaf in shape.leaves() {
             if let Some(v) = leaf.as_constant() {
@@ -40,7 +44,11 @@ impl<T: IndexValue> Layout<T> {
             }
         }
         if !origin_fits(&shape, &origin) {
-            return Err(AlgebraError::NotCongruent { what: "origin (one extent per top-level mode, or per sub-mode)", lhs: origin.to_string(), rhs: shape.to_string() });
+            return Err(AlgebraError::NotCongruent {
+                what: "origin (one extent per top-level mode, or per sub-mode)",
+                lhs: origin.to_string(),
+                rhs: shape.to_string(),
+            });
         }
         for leaf in origin.leaves() {
             if let Some(v) = leaf.as_constant() {
@@ -132,7 +140,8 @@ impl Layout<i64> {
     pub fn cosize(&self) -> Result<i64> {
         let mut acc: i64 = 1;
         for (s, d) in self.leaf_modes() {
-            acc = acc.add(&(s - 1).mul(&d.checked_abs().ok_or_else(|| AlgebraError::Invalid("stride overflow".into()))?)?)?;
+            acc = acc
+                .add(&(s - 1).mul(&d.checked_abs().ok_or_else(|| AlgebraError::Invalid("stride overflow".into()))?)?)?;
         }
         Ok(acc)
     }

@@ -77,7 +77,8 @@ impl<'a> Cursor<'a> {
     pub fn eat_word(&mut self, word: &str) -> bool {
         self.skip_ws();
         let rest = self.rest();
-        let follows_ident = rest[word.len().min(rest.len())..].chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let follows_ident =
+            rest[word.len().min(rest.len())..].chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
         if rest.starts_with(word) && !follows_ident {
             self.pos += word.len();
             true
@@ -172,7 +173,10 @@ impl<'a> Cursor<'a> {
     pub fn int_tuple(&mut self) -> Result<IntTuple> {
         let start = self.pos;
         let t = self.dyn_tuple()?;
-        to_static(&t).ok_or_else(|| AlgebraError::Parse { column: self.text[..start].chars().count() + 1, message: "dynamic `?` is not allowed here".into() })
+        to_static(&t).ok_or_else(|| AlgebraError::Parse {
+            column: self.text[..start].chars().count() + 1,
+            message: "dynamic `?` is not allowed here".into(),
+        })
     }
 
     pub fn dyn_layout(&mut self) -> Result<DynLayoutText> {
@@ -187,7 +191,10 @@ impl<'a> Cursor<'a> {
         let start = self.pos;
         let text = self.dyn_layout()?;
         let static_or = |t: &DynTuple| {
-            to_static(t).ok_or_else(|| AlgebraError::Parse { column: self.text[..start].chars().count() + 1, message: "dynamic `?` is not allowed here".into() })
+            to_static(t).ok_or_else(|| AlgebraError::Parse {
+                column: self.text[..start].chars().count() + 1,
+                message: "dynamic `?` is not allowed here".into(),
+            })
         };
         let shape = static_or(&text.shape)?;
         let stride = static_or(&text.stride)?;
@@ -249,12 +256,8 @@ mod tests {
         for s in ["37", "(1,(2,3))", "()", "((16,7),(16,7))", "-5"] {
             assert_eq!(parse_int_tuple(s).unwrap().to_string(), s);
         }
-        for s in [
-            "((16,7),(16,7)):((16,256),(1,1792)) origin (100,100)",
-            "(3,(2,3)):(3,(12,1))",
-            "8:2",
-            "(2,4):(-1,8)",
-        ] {
+        for s in ["((16,7),(16,7)):((16,256),(1,1792)) origin (100,100)", "(3,(2,3)):(3,(12,1))", "8:2", "(2,4):(-1,8)"]
+        {
             assert_eq!(parse_layout(s).unwrap().to_string(), s);
         }
         // A default origin is not printed.
@@ -280,10 +283,13 @@ mod tests {
     #[test]
     fn dynamic_leaves() {
         let l = parse_dyn_layout("((16,?),(16,?)):((16,256),(1,?)) origin (?,100)").unwrap();
-        assert_eq!(l.shape, Tuple::Tuple(vec![
-            Tuple::Tuple(vec![Tuple::Int(Some(16)), Tuple::Int(None)]),
-            Tuple::Tuple(vec![Tuple::Int(Some(16)), Tuple::Int(None)]),
-        ]));
+        assert_eq!(
+            l.shape,
+            Tuple::Tuple(vec![
+                Tuple::Tuple(vec![Tuple::Int(Some(16)), Tuple::Int(None)]),
+                Tuple::Tuple(vec![Tuple::Int(Some(16)), Tuple::Int(None)]),
+            ])
+        );
         assert_eq!(l.origin.unwrap().to_string_dyn(), "(?,100)");
     }
 }

@@ -82,7 +82,9 @@ impl SymExpr {
             (BinOp::Add, Const(0), e) | (BinOp::Add | BinOp::Sub, e, Const(0)) => e.clone(),
             (BinOp::Mul, Const(1), e) | (BinOp::Mul | BinOp::FloorDiv, e, Const(1)) => e.clone(),
             (BinOp::Mul, Const(0), _) | (BinOp::Mul, _, Const(0)) | (BinOp::FloorMod, _, Const(1)) => Const(0),
-            (BinOp::FloorDiv | BinOp::FloorMod, _, Const(0)) => return Err(AlgebraError::DivisionByZero { op: op.symbol() }),
+            (BinOp::FloorDiv | BinOp::FloorMod, _, Const(0)) => {
+                return Err(AlgebraError::DivisionByZero { op: op.symbol() })
+            }
             (BinOp::Sub, x, y) if x == y => Const(0),
             (BinOp::Min | BinOp::Max, x, y) if x == y => x.clone(),
             _ => SymExpr::Bin(op, Rc::new(a.clone()), Rc::new(b.clone())),
@@ -93,7 +95,11 @@ impl SymExpr {
     pub fn eval(&self, env: &HashMap<String, i64>) -> Result<i64> {
         match self {
             SymExpr::Const(v) => Ok(*v),
-            SymExpr::Sym(name) => env.get(name.as_ref()).copied().ok_or_else(|| AlgebraError::Unknown { what: "symbol", name: name.to_string(), hint: String::new() }),
+            SymExpr::Sym(name) => env.get(name.as_ref()).copied().ok_or_else(|| AlgebraError::Unknown {
+                what: "symbol",
+                name: name.to_string(),
+                hint: String::new(),
+            }),
             SymExpr::Bin(op, a, b) => op.eval(a.eval(env)?, b.eval(env)?),
         }
     }
@@ -134,7 +140,8 @@ impl SymExpr {
                 // (`a + (b - c)` prints as `a + b - c`, `a * (b * c)` as `a * b * c`).
                 let associative = matches!(
                     (op, b.as_ref()),
-                    (BinOp::Add, SymExpr::Bin(BinOp::Add | BinOp::Sub, ..)) | (BinOp::Mul, SymExpr::Bin(BinOp::Mul, ..))
+                    (BinOp::Add, SymExpr::Bin(BinOp::Add | BinOp::Sub, ..))
+                        | (BinOp::Mul, SymExpr::Bin(BinOp::Mul, ..))
                 );
                 b.fmt_prec(f, if associative { p } else { p + 1 })?;
                 if p < parent {

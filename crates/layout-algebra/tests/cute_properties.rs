@@ -153,7 +153,9 @@ fn injective(l: &Layout) -> bool {
 }
 
 fn modes_of(l: &Layout) -> Vec<Layout> {
-    (0..l.rank()).map(|i| Layout::new(l.shape().get(i).unwrap().clone(), l.stride().get(i).unwrap().clone()).unwrap()).collect()
+    (0..l.rank())
+        .map(|i| Layout::new(l.shape().get(i).unwrap().clone(), l.stride().get(i).unwrap().clone()).unwrap())
+        .collect()
 }
 
 fn same(a: &Layout, b: &Layout) -> bool {
@@ -173,7 +175,13 @@ fn random_tiler(rng: &mut Rng, a: &Layout) -> Tiler {
     let n = rng.range(1, a.rank() as i64) as usize;
     Tiler::ByMode(
         (0..n)
-            .map(|_| if rng.percent(20) { Tiler::Keep } else { Tiler::Layout(random_layout_in(rng, 1, 4, 8, Strides::Mixed)) })
+            .map(|_| {
+                if rng.percent(20) {
+                    Tiler::Keep
+                } else {
+                    Tiler::Layout(random_layout_in(rng, 1, 4, 8, Strides::Mixed))
+                }
+            })
             .collect(),
     )
 }
@@ -198,7 +206,10 @@ fn generator_is_not_trivial() {
             big += 1;
         }
     }
-    assert!(nested > 100 && ranks[1] > 100 && ranks[2] > 100 && ranks[3] > 100 && zero > 50 && big > 300, "{nested} {ranks:?} {zero} {big}");
+    assert!(
+        nested > 100 && ranks[1] > 100 && ranks[2] > 100 && ranks[3] > 100 && zero > 50 && big > 300,
+        "{nested} {ranks:?} {zero} {big}"
+    );
 }
 
 #[test]
@@ -220,7 +231,8 @@ fn coalesce_preserves_the_function() {
 
         // by mode: a profile with an integer for some top-level modes
         if let Tuple::Tuple(ms) = a.shape() {
-            let profile = Tuple::Tuple(ms.iter().map(|m| if rng.percent(50) { Tuple::Int(1) } else { m.clone() }).collect());
+            let profile =
+                Tuple::Tuple(ms.iter().map(|m| if rng.percent(50) { Tuple::Int(1) } else { m.clone() }).collect());
             let p = coalesce_by(&a, &profile).unwrap();
             assert_eq!(p.rank(), a.rank(), "{a} by {profile} -> {p}");
             assert_eq!(offsets(&p), offsets(&a), "{a} by {profile} -> {p}");
@@ -300,7 +312,10 @@ fn composition_is_function_composition() {
         }
         // Completeness: A composed with the identity of its own size, or with the compact layout
         // of its own shape, is admissible and is A again.
-        for id in [Layout::new(Tuple::Int(a.size().unwrap()), Tuple::Int(1)).unwrap(), Layout::column_major(a.shape().clone()).unwrap()] {
+        for id in [
+            Layout::new(Tuple::Int(a.size().unwrap()), Tuple::Int(1)).unwrap(),
+            Layout::column_major(a.shape().clone()).unwrap(),
+        ] {
             let r = composition(&a, &id).unwrap_or_else(|e| panic!("{a} ∘ {id}: {e}"));
             assert_eq!(offsets(&r), offsets(&a), "{a} ∘ {id} = {r}");
         }
@@ -315,7 +330,10 @@ fn composition_is_function_composition() {
         }
     }
     eprintln!("composition: ok {ok} (in domain {in_domain}, refined {nested_results}), inadmissible {err}");
-    assert!(ok > 1500 && in_domain > 600 && nested_results > 40 && err > 200, "ok {ok} in-domain {in_domain} refined {nested_results} err {err}");
+    assert!(
+        ok > 1500 && in_domain > 600 && nested_results > 40 && err > 200,
+        "ok {ok} in-domain {in_domain} refined {nested_results} err {err}"
+    );
 }
 
 #[test]
@@ -340,7 +358,11 @@ fn composition_by_tilers_is_by_mode() {
                                 Some(Tiler::Layout(b)) => {
                                     assert!(compatible(b.shape(), rm[i].shape()));
                                     for j in 0..b.size().unwrap() {
-                                        assert_eq!(at(&rm[i], j), at(&coalesce(&am[i]).unwrap(), at(b, j)), "{a} ∘ {t} = {r}, mode {i} at {j}");
+                                        assert_eq!(
+                                            at(&rm[i], j),
+                                            at(&coalesce(&am[i]).unwrap(), at(b, j)),
+                                            "{a} ∘ {t} = {r}, mode {i} at {j}"
+                                        );
                                     }
                                 }
                                 Some(Tiler::ByMode(_)) => unreachable!(),
@@ -368,7 +390,10 @@ fn complement_fills_the_holes() {
                 ok += 1;
                 assert!(r.depth() <= 1, "complement({a},{m}) = {r}");
                 let strides: Vec<i64> = r.leaf_modes().iter().filter(|m| m.0 != 1).map(|m| m.1).collect();
-                assert!(strides.windows(2).all(|w| w[0] < w[1]) && strides.iter().all(|&d| d > 0), "ordered: complement({a},{m}) = {r}");
+                assert!(
+                    strides.windows(2).all(|w| w[0] < w[1]) && strides.iter().all(|&d| d > 0),
+                    "ordered: complement({a},{m}) = {r}"
+                );
                 let ia = image(&a);
                 for o in offsets(&r) {
                     assert!(o == 0 || !ia.contains(&o), "complement({a},{m}) = {r} hits {o}");
@@ -571,7 +596,11 @@ fn divides_follow_composition() {
     for _ in 0..1000 {
         let a = random_layout_in(&mut rng, 3, 6, 128, Strides::Mixed);
         let ms = modes_of(&a);
-        let t = Tiler::ByMode(ms.iter().map(|m| Tiler::Layout(Layout::new(Tuple::Int(m.leaf_modes()[0].0), Tuple::Int(1)).unwrap())).collect());
+        let t = Tiler::ByMode(
+            ms.iter()
+                .map(|m| Tiler::Layout(Layout::new(Tuple::Int(m.leaf_modes()[0].0), Tuple::Int(1)).unwrap()))
+                .collect(),
+        );
         let zd = zipped_divide(&a, &t).unwrap_or_else(|e| panic!("{a} ⊘ {t}: {e}"));
         let tiles = modes_of(&zd.mode(0).unwrap());
         for (m, tile) in ms.iter().zip(&tiles) {
@@ -692,7 +721,10 @@ fn blocked_and_raked_products_zip_the_modes() {
             let (blk, rep) = (blm[i].mode(0).unwrap(), blm[i].mode(1).unwrap());
             assert!(same(&blk, &am[i]), "blocked_product({a}, {b}) = {bl}: mode {i}");
             assert!(compatible(bm[i].shape(), rep.shape()), "blocked_product({a}, {b}) = {bl}: mode {i}");
-            assert!(same(&rkm[i].mode(0).unwrap(), &rep) && same(&rkm[i].mode(1).unwrap(), &blk), "raked_product({a}, {b}) = {rk}: mode {i}");
+            assert!(
+                same(&rkm[i].mode(0).unwrap(), &rep) && same(&rkm[i].mode(1).unwrap(), &blk),
+                "raked_product({a}, {b}) = {rk}: mode {i}"
+            );
         }
         // same elements as the logical product, block first vs. repeat first
         let lp = logical_product(&a, &Tiler::Layout(b.clone())).unwrap();

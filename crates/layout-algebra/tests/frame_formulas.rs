@@ -71,7 +71,16 @@ fn nz_zz_zn_nn_match_the_physical_orders_for_every_coordinate() {
 #[test]
 fn dtype_c0_and_l0c_match_the_physical_orders() {
     use ElementType as E;
-    for (dtype, c0) in [(E::F4E2M1FN, 64), (E::I4, 64), (E::I8, 32), (E::HiF8, 32), (E::F16, 16), (E::BF16, 16), (E::F32, 8), (E::I32, 8)] {
+    for (dtype, c0) in [
+        (E::F4E2M1FN, 64),
+        (E::I4, 64),
+        (E::I8, 32),
+        (E::HiF8, 32),
+        (E::F16, 16),
+        (E::BF16, 16),
+        (E::F32, 8),
+        (E::I32, 8),
+    ] {
         for (m, n) in [(100, 100), (17, 129), (64, 33), (1, 1)] {
             let nz = frame(NZ, dtype, &[m, n]).unwrap();
             let zz = frame(ZZ, dtype, &[m, n]).unwrap();
@@ -140,7 +149,10 @@ fn compact_fractal_layouts_are_injective_with_the_aligned_footprint() {
                     let mut seen = vec![false; footprint as usize];
                     for idx in 0..size {
                         let off = l.crd_to_offset(&IntTuple::Int(idx)).unwrap();
-                        assert!((0..footprint).contains(&off), "{p} {m}x{n}: offset {off} outside the footprint {footprint}");
+                        assert!(
+                            (0..footprint).contains(&off),
+                            "{p} {m}x{n}: offset {off} outside the footprint {footprint}"
+                        );
                         assert!(!seen[off as usize], "{p} {m}x{n} C0={c0}: offset {off} hit twice");
                         seen[off as usize] = true;
                     }
@@ -195,7 +207,10 @@ fn batches_are_stacked_at_the_capacity() {
         for k in 0..b {
             for i in (0..m).step_by(3) {
                 for j in (0..n).step_by(7) {
-                    let crd = IntTuple::Tuple(vec![IntTuple::Int(k), IntTuple::Tuple(vec![IntTuple::Int(i), IntTuple::Int(j)])]);
+                    let crd = IntTuple::Tuple(vec![
+                        IntTuple::Int(k),
+                        IntTuple::Tuple(vec![IntTuple::Int(i), IntTuple::Int(j)]),
+                    ]);
                     assert_eq!(batched.crd_to_offset(&crd).unwrap(), k * cap + at(&single, i, j), "{p}");
                 }
             }

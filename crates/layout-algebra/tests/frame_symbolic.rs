@@ -23,7 +23,8 @@ const VALUES: [i64; 10] = [2, 4, 14, 16, 18, 30, 32, 34, 100, 258];
 #[test]
 fn symbolic_rows_and_cols_agree_with_concrete() {
     for p in ALL_FRAME_PATTERNS.iter().copied().filter(|p| p.is_matrix()) {
-        for dtype in [ElementType::F16, ElementType::F32, ElementType::I8, ElementType::F4E1M2, ElementType::F8E8M0FNU] {
+        for dtype in [ElementType::F16, ElementType::F32, ElementType::I8, ElementType::F4E1M2, ElementType::F8E8M0FNU]
+        {
             let c0 = frame_c0(p, dtype).unwrap();
             let full = frame_layout(p, c0, &[sym("m"), sym("n")]).unwrap();
             let rows_only = frame_layout(p, c0, &[sym("m"), SymExpr::Const(48)]).unwrap();
@@ -34,7 +35,11 @@ fn symbolic_rows_and_cols_agree_with_concrete() {
                     let want = frame_layout(p, c0, &[m, n]).unwrap();
                     assert_eq!(eval_layout(&full, &env), want, "{p} {dtype} m={m} n={n}: {full}");
                     assert_eq!(eval_layout(&rows_only, &env), frame_layout(p, c0, &[m, 48]).unwrap(), "{p} {dtype}");
-                    assert_eq!(eval_layout(&batched, &env), frame_layout(p, c0, &[3, m, n]).unwrap(), "{p} {dtype} batched");
+                    assert_eq!(
+                        eval_layout(&batched, &env),
+                        frame_layout(p, c0, &[3, m, n]).unwrap(),
+                        "{p} {dtype} batched"
+                    );
                 }
             }
         }

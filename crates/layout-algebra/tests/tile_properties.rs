@@ -142,7 +142,11 @@ fn aligned_origins_also_work_with_local_coordinates() {
         for a in 0..vr {
             for b in 0..vc {
                 let global = parent.crd_to_offset(&pt(c[0] + a, c[1] + b)).unwrap();
-                assert_eq!(base + tile.crd_to_offset(&pt(a, b)).unwrap(), global, "{p} {m}x{n} at {c:?} local ({a},{b})");
+                assert_eq!(
+                    base + tile.crd_to_offset(&pt(a, b)).unwrap(),
+                    global,
+                    "{p} {m}x{n} at {c:?} local ({a},{b})"
+                );
             }
         }
     }
@@ -176,12 +180,16 @@ fn symbolic_coordinates_agree_with_concrete() {
     let (i, j) = (SymExpr::sym("i"), SymExpr::sym("j"));
     for _ in 0..200 {
         let (p, m, n, parent) = random_parent(&mut rng);
-        let sparent = Layout::with_origin(to_sym(parent.shape()), to_sym(parent.stride()), to_sym(parent.origin())).unwrap();
+        let sparent =
+            Layout::with_origin(to_sym(parent.shape()), to_sym(parent.stride()), to_sym(parent.origin())).unwrap();
         let ts = [1 + rng.below(64), 1 + rng.below(64)];
         let st = [SymExpr::Const(ts[0]), SymExpr::Const(ts[1])];
         let tile = tile_layout(&sparent, &st, &[i.clone(), j.clone()]).unwrap();
         // dynamic coordinate: shape and stride are constants, only the origin is symbolic
-        assert!(tile.shape().leaves().iter().chain(tile.stride().leaves().iter()).all(|v| v.as_constant().is_some()), "{p}: {tile}");
+        assert!(
+            tile.shape().leaves().iter().chain(tile.stride().leaves().iter()).all(|v| v.as_constant().is_some()),
+            "{p}: {tile}"
+        );
         for _ in 0..20 {
             let c = [rng.below(m + 10), rng.below(n + 10)];
             let env = HashMap::from([("i".to_string(), c[0]), ("j".to_string(), c[1])]);
@@ -193,19 +201,34 @@ fn symbolic_coordinates_agree_with_concrete() {
 #[test]
 fn symbolic_parent_tile_and_coordinate_agree_with_concrete() {
     // everything dynamic: matrix size, tile size and coordinate
-    let (m, n, tr, tc, i, j) = (SymExpr::sym("m"), SymExpr::sym("n"), SymExpr::sym("tr"), SymExpr::sym("tc"), SymExpr::sym("i"), SymExpr::sym("j"));
+    let (m, n, tr, tc, i, j) = (
+        SymExpr::sym("m"),
+        SymExpr::sym("n"),
+        SymExpr::sym("tr"),
+        SymExpr::sym("tc"),
+        SymExpr::sym("i"),
+        SymExpr::sym("j"),
+    );
     let mut rng = Rng(99);
-    for (p, c0) in [(NZ, 16), (ZN, 8), (ZZ, 32), (NN, 2), (L0C, 16), (ND, 1), (DN, 1), (NDExt, 1), (ScaleADN, 2), (ScaleBND, 2)] {
+    for (p, c0) in
+        [(NZ, 16), (ZN, 8), (ZZ, 32), (NN, 2), (L0C, 16), (ND, 1), (DN, 1), (NDExt, 1), (ScaleADN, 2), (ScaleBND, 2)]
+    {
         let sparent = frame_layout(p, c0, &[m.clone(), n.clone()]).unwrap();
         let tile = tile_layout(&sparent, &[tr.clone(), tc.clone()], &[i.clone(), j.clone()]).unwrap();
         for _ in 0..100 {
             let (mv, nv) = (2 * (1 + rng.below(70)), 2 * (1 + rng.below(70)));
             let (trv, tcv) = (1 + rng.below(60), 1 + rng.below(60));
             let (iv, jv) = (rng.below(mv + 5), rng.below(nv + 5));
-            let env: HashMap<String, i64> =
-                [("m", mv), ("n", nv), ("tr", trv), ("tc", tcv), ("i", iv), ("j", jv)].into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+            let env: HashMap<String, i64> = [("m", mv), ("n", nv), ("tr", trv), ("tc", tcv), ("i", iv), ("j", jv)]
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect();
             let parent = frame_layout(p, c0, &[mv, nv]).unwrap();
-            assert_eq!(eval_layout(&tile, &env), tile_layout(&parent, &[trv, tcv], &[iv, jv]).unwrap(), "{p} {mv}x{nv}");
+            assert_eq!(
+                eval_layout(&tile, &env),
+                tile_layout(&parent, &[trv, tcv], &[iv, jv]).unwrap(),
+                "{p} {mv}x{nv}"
+            );
         }
     }
 }

@@ -50,12 +50,7 @@ pub struct Diag {
 
 impl Diag {
     pub fn error(position: Option<Position>, message: impl Into<String>) -> Diag {
-        Diag {
-            severity: Severity::Error,
-            position,
-            message: message.into(),
-            notes: Vec::new(),
-        }
+        Diag { severity: Severity::Error, position, message: message.into(), notes: Vec::new() }
     }
 
     /// Converts an MLIR diagnostic; `unnamed` replaces the buffer name `-` that MLIR gives
@@ -110,11 +105,7 @@ fn resolve(location: Location, unnamed: &str, depth: usize) -> Option<Position> 
         let name = location.file_line_col_range_filename();
         let name = name.as_string_ref().as_str().unwrap_or("").to_string();
         return Some(Position {
-            file: if name.is_empty() || name == "-" {
-                unnamed.to_string()
-            } else {
-                name
-            },
+            file: if name.is_empty() || name == "-" { unnamed.to_string() } else { name },
             line: location.file_line_col_range_start_line(),
             column: location.file_line_col_range_start_column(),
         });
@@ -161,15 +152,10 @@ impl<'c> Capture<'c> {
         let unnamed = unnamed.to_string();
         // Safety: `context` lives across this call.
         let id = unsafe { context.to_ref() }.attach_diagnostic_handler(move |diagnostic| {
-            sink.borrow_mut()
-                .push(Diag::from_mlir(&diagnostic, &unnamed));
+            sink.borrow_mut().push(Diag::from_mlir(&diagnostic, &unnamed));
             true
         });
-        Capture {
-            context,
-            id: Some(id),
-            diags,
-        }
+        Capture { context, id: Some(id), diags }
     }
 
     /// Whether an error has been captured (and not yet taken).
@@ -205,27 +191,16 @@ impl Sources {
     /// unlocated diagnostic is `<unknown location>: ...`, a note at its parent's position gets
     /// no second source excerpt, and tabs before the caret are kept so it lines up.
     pub fn mlir_opt() -> Sources {
-        Sources {
-            mlir_opt: true,
-            ..Sources::default()
-        }
+        Sources { mlir_opt: true, ..Sources::default() }
     }
 
     pub fn add(&mut self, name: &str, text: &str) {
-        self.files.insert(
-            name.to_string(),
-            Some(text.lines().map(str::to_string).collect()),
-        );
+        self.files.insert(name.to_string(), Some(text.lines().map(str::to_string).collect()));
     }
 
     fn line(&mut self, file: &str, line: usize) -> Option<String> {
         let lines = self.files.entry(file.to_string()).or_insert_with(|| {
-            std::fs::read(file).ok().map(|bytes| {
-                String::from_utf8_lossy(&bytes)
-                    .lines()
-                    .map(str::to_string)
-                    .collect()
-            })
+            std::fs::read(file).ok().map(|bytes| String::from_utf8_lossy(&bytes).lines().map(str::to_string).collect())
         });
         lines.as_ref()?.get(line.checked_sub(1)?).cloned()
     }
@@ -247,11 +222,8 @@ impl Sources {
             if let Some(text) = self.line(&p.file, p.line).filter(|_| !repeated) {
                 let (shown, caret) = excerpt(&text, p.column.saturating_sub(1));
                 let keep_tabs = self.mlir_opt;
-                let pad: String = shown
-                    .chars()
-                    .take(caret)
-                    .map(|c| if keep_tabs && c == '\t' { '\t' } else { ' ' })
-                    .collect();
+                let pad: String =
+                    shown.chars().take(caret).map(|c| if keep_tabs && c == '\t' { '\t' } else { ' ' }).collect();
                 out.push_str(&shown);
                 out.push('\n');
                 out.push_str(&pad);
@@ -277,10 +249,7 @@ impl Sources {
 /// shown as `?`, and the caret position in the excerpt.
 fn excerpt(line: &str, column: usize) -> (String, usize) {
     const HALF: usize = 80;
-    let chars: Vec<char> = line
-        .chars()
-        .map(|c| if c.is_control() && c != '\t' { '?' } else { c })
-        .collect();
+    let chars: Vec<char> = line.chars().map(|c| if c.is_control() && c != '\t' { '?' } else { c }).collect();
     let column = column.min(chars.len());
     let start = column.saturating_sub(HALF);
     let end = (column + HALF).min(chars.len());

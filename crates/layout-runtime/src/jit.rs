@@ -38,11 +38,7 @@ impl<T, const N: usize> StridedMemRef<T, N> {
     /// A contiguous row-major descriptor over `data` (which must hold the product of `shape`
     /// elements and outlive every use of the descriptor).
     pub fn row_major(data: &mut [T], shape: [usize; N]) -> StridedMemRef<T, N> {
-        assert_eq!(
-            shape.iter().product::<usize>(),
-            data.len(),
-            "shape does not match the buffer"
-        );
+        assert_eq!(shape.iter().product::<usize>(), data.len(), "shape does not match the buffer");
         let strides = layout_npy::row_major_strides(&shape);
         StridedMemRef {
             allocated: data.as_mut_ptr(),
@@ -102,13 +98,7 @@ pub struct Signature {
 
 impl fmt::Display for Signature {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let list = |types: &[ParamType]| {
-            types
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let list = |types: &[ParamType]| types.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
         write!(f, "@{}({})", self.name, list(&self.params))?;
         if !self.results.is_empty() {
             write!(f, " -> ({})", list(&self.results))?;
@@ -206,8 +196,7 @@ pub fn param_type(ty: Type) -> ParamType {
                 .collect();
             let mut strides = vec![0i64; rank];
             let mut offset = 0i64;
-            let ok =
-                mlir_sys::mlirMemRefTypeGetStridesAndOffset(raw, strides.as_mut_ptr(), &mut offset);
+            let ok = mlir_sys::mlirMemRefTypeGetStridesAndOffset(raw, strides.as_mut_ptr(), &mut offset);
             if ok.value == 0 {
                 return ParamType::Unsupported(type_text(ty));
             }
@@ -215,10 +204,7 @@ pub fn param_type(ty: Type) -> ParamType {
             return ParamType::MemRef {
                 elem,
                 shape,
-                strides: strides
-                    .into_iter()
-                    .map(|s| (!dynamic(s)).then_some(s))
-                    .collect(),
+                strides: strides.into_iter().map(|s| (!dynamic(s)).then_some(s)).collect(),
                 offset: (!dynamic(offset)).then_some(offset),
                 text: type_text(ty),
             };
@@ -252,27 +238,12 @@ pub fn signatures(module: &Module) -> BTreeMap<String, Signature> {
         else {
             continue;
         };
-        let params = (0..function.input_count())
-            .filter_map(|i| function.input(i).ok())
-            .map(param_type)
-            .collect();
-        let results = (0..function.result_count())
-            .filter_map(|i| function.result(i).ok())
-            .map(param_type)
-            .collect();
-        let is_declaration = op
-            .region(0)
-            .ok()
-            .is_none_or(|region| region.first_block().is_none());
+        let params = (0..function.input_count()).filter_map(|i| function.input(i).ok()).map(param_type).collect();
+        let results = (0..function.result_count()).filter_map(|i| function.result(i).ok()).map(param_type).collect();
+        let is_declaration = op.region(0).ok().is_none_or(|region| region.first_block().is_none());
         found.insert(
             name.clone(),
-            Signature {
-                name,
-                params,
-                results,
-                c_interface: op.has_attribute("llvm.emit_c_interface"),
-                is_declaration,
-            },
+            Signature { name, params, results, c_interface: op.has_attribute("llvm.emit_c_interface"), is_declaration },
         );
     }
     found
@@ -301,23 +272,13 @@ impl Jit {
 
     /// Creates the engine for a module already in the LLVM dialect; `signatures` (from
     /// [`signatures`] on the module before lowering) drive the argument checks.
-    pub fn from_llvm_dialect(
-        module: &Module,
-        signatures: BTreeMap<String, Signature>,
-    ) -> Result<Jit> {
+    pub fn from_llvm_dialect(module: &Module, signatures: BTreeMap<String, Signature>) -> Result<Jit> {
         let capture = Capture::for_module(module, "<input>");
         // Safety: a valid module; MLIR returns a null engine when translation or compilation
         // fails (melior's `ExecutionEngine::new` does not check this, and a later lookup on
         // the null engine crashes).
         let engine = unsafe {
-            mlir_sys::mlirExecutionEngineCreate(
-                module.to_raw(),
-                JIT_OPT_LEVEL,
-                0,
-                std::ptr::null(),
-                false,
-                false,
-            )
+            mlir_sys::mlirExecutionEngineCreate(module.to_raw(), JIT_OPT_LEVEL, 0, std::ptr::null(), false, false)
         };
         let diagnostics = capture.take();
         if engine.ptr.is_null() {
@@ -370,39 +331,25 @@ impl Jit {
             let known: Vec<_> = self.signatures.keys().map(|k| format!("@{k}")).collect();
             Error::Call(format!(
                 "no function @{name} in the module (functions: {})",
-                if known.is_empty() {
-                    "none".into()
-                } else {
-                    known.join(", ")
-                }
+                if known.is_empty() { "none".into() } else { known.join(", ") }
             ))
         })?;
         if signature.is_declaration {
-            return Err(Error::Call(format!(
-                "@{name} is a declaration without a body"
-            )));
+            return Err(Error::Call(format!("@{name} is a declaration without a body")));
         }
         if !signature.c_interface {
             return Err(Error::Call(format!(
                 "@{name} cannot be called: it lacks the C interface; add `attributes {{llvm.emit_c_interface}}` to the func.func"
             )));
         }
-        if let Some(bad) = signature
-            .params
-            .iter()
-            .chain(&signature.results)
-            .find(|t| matches!(t, ParamType::Unsupported(_)))
+        if let Some(bad) =
+            signature.params.iter().chain(&signature.results).find(|t| matches!(t, ParamType::Unsupported(_)))
         {
             return Err(Error::Call(format!(
                 "@{name} cannot be called: type {bad} is not supported (memrefs of f16/bf16/f32/f64/i8/i16/i32/i64 with a strided layout, index, i8-i64, f32, f64)"
             )));
         }
-        if signature.results.len() > 1
-            || signature
-                .results
-                .iter()
-                .any(|r| matches!(r, ParamType::MemRef { .. }))
-        {
+        if signature.results.len() > 1 || signature.results.iter().any(|r| matches!(r, ParamType::MemRef { .. })) {
             return Err(Error::Call(format!(
                 "@{name} cannot be called: only functions with no result or one scalar result are supported (write outputs to memref arguments); its signature is {signature}"
             )));
@@ -436,26 +383,17 @@ impl Jit {
         let mut slots = Vec::new();
         for (position, (arg, param)) in args.iter_mut().zip(&signature.params).enumerate() {
             let mismatch = |what: String| {
-                Error::Call(format!(
-                    "@{name} argument #{position} ({param}): {what}; signature {signature}"
-                ))
+                Error::Call(format!("@{name} argument #{position} ({param}): {what}; signature {signature}"))
             };
             match (param, arg) {
-                (
-                    ParamType::MemRef {
-                        elem,
-                        shape,
-                        strides,
-                        offset,
-                        ..
-                    },
-                    Arg::MemRef(array),
-                ) => {
+                (ParamType::MemRef { elem, shape, strides, offset, .. }, Arg::MemRef(array)) => {
                     let given = array.elem();
                     let same = given == *elem
                         || matches!(
                             (elem, given),
-                            (ElemType::I8, ElemType::U8) | (ElemType::U8, ElemType::I8) | (ElemType::I16, ElemType::U16)
+                            (ElemType::I8, ElemType::U8)
+                                | (ElemType::U8, ElemType::I8)
+                                | (ElemType::I16, ElemType::U16)
                         );
                     if !same {
                         return Err(mismatch(format!("element type {given} given")));
@@ -490,9 +428,7 @@ impl Jit {
                         }
                     }
                     if offset.is_some_and(|o| o != 0) {
-                        return Err(mismatch(
-                            "layouts with a non-zero static offset are not supported".into(),
-                        ));
+                        return Err(mismatch("layouts with a non-zero static offset are not supported".into()));
                     }
                     let pointer = array.data_mut().as_mut_ptr() as u64;
                     let mut words = vec![pointer, pointer, 0];
@@ -506,16 +442,11 @@ impl Jit {
                         ParamType::Int(w) => *w,
                         _ => 64,
                     };
-                    let fits =
-                        width == 64 || (*v >= -(1i64 << (width - 1)) && *v < (1i64 << width));
+                    let fits = width == 64 || (*v >= -(1i64 << (width - 1)) && *v < (1i64 << width));
                     if !fits {
                         return Err(mismatch(format!("{v} does not fit in {width} bits")));
                     }
-                    let bits = if width == 64 {
-                        *v as u64
-                    } else {
-                        (*v as u64) & ((1u64 << width) - 1)
-                    };
+                    let bits = if width == 64 { *v as u64 } else { (*v as u64) & ((1u64 << width) - 1) };
                     scalars.push(bits);
                     slots.push(Slot::Scalar(scalars.len() - 1));
                 }
@@ -542,17 +473,13 @@ impl Jit {
         // interface takes (a memref's value there is the pointer to its descriptor; scalars
         // are stored little-endian in 8 bytes, so a pointer to them is a pointer to the
         // narrower value too), then one pointer to the result.
-        let mut descriptor_pointers: Vec<*mut c_void> = descriptors
-            .iter_mut()
-            .map(|d| d.as_mut_ptr() as *mut c_void)
-            .collect();
+        let mut descriptor_pointers: Vec<*mut c_void> =
+            descriptors.iter_mut().map(|d| d.as_mut_ptr() as *mut c_void).collect();
         let mut packed: Vec<*mut c_void> = Vec::with_capacity(slots.len() + 1);
         let scalars_base = scalars.as_mut_ptr();
         for slot in &slots {
             packed.push(match slot {
-                Slot::Descriptor(i) => {
-                    &mut descriptor_pointers[*i] as *mut *mut c_void as *mut c_void
-                }
+                Slot::Descriptor(i) => &mut descriptor_pointers[*i] as *mut *mut c_void as *mut c_void,
                 // Safety: index in bounds; `scalars` is not resized from here on.
                 Slot::Scalar(i) => unsafe { scalars_base.add(*i) as *mut c_void },
             });
@@ -567,12 +494,9 @@ impl Jit {
         }
         let symbol_ref = melior::StringRef::new(&symbol);
         // Safety: valid engine; the packed wrapper exists for every defined function.
-        let wrapper =
-            unsafe { mlir_sys::mlirExecutionEngineLookupPacked(self.engine, symbol_ref.to_raw()) };
+        let wrapper = unsafe { mlir_sys::mlirExecutionEngineLookupPacked(self.engine, symbol_ref.to_raw()) };
         if wrapper.is_null() {
-            return Err(Error::Call(format!(
-                "the JIT has no packed wrapper for {symbol}"
-            )));
+            return Err(Error::Call(format!("the JIT has no packed wrapper for {symbol}")));
         }
         // Safety: the packed wrapper has this signature; every pointer in `packed` points at
         // storage that lives until after the call and matches the checked parameter types;

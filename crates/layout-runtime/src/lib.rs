@@ -40,10 +40,7 @@ pub enum Error {
     /// MLIR reported problems (parse, verification, a pass, translation); located when MLIR
     /// knows where.
     #[error("{what}{}", render_inline(.diagnostics))]
-    Mlir {
-        what: String,
-        diagnostics: Vec<Diag>,
-    },
+    Mlir { what: String, diagnostics: Vec<Diag> },
     /// A call does not match the function's MLIR signature, or the function cannot be called.
     #[error("{0}")]
     Call(String),
@@ -58,10 +55,7 @@ fn render_inline(diagnostics: &[Diag]) -> String {
 
 impl Error {
     pub(crate) fn mlir(what: impl Into<String>, diagnostics: Vec<Diag>) -> Error {
-        Error::Mlir {
-            what: what.into(),
-            diagnostics,
-        }
+        Error::Mlir { what: what.into(), diagnostics }
     }
 
     /// The located diagnostics, if any (for `file:line:col` rendering with [`Sources`]).

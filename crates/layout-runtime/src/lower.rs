@@ -52,19 +52,14 @@ pub fn lower_to_llvm_dialect(module: &mut Module) -> Result<()> {
     if ok {
         Ok(())
     } else {
-        Err(Error::mlir(
-            "lowering to the LLVM dialect failed",
-            diagnostics,
-        ))
+        Err(Error::mlir("lowering to the LLVM dialect failed", diagnostics))
     }
 }
 
 /// A copy of `module` (same context).
 pub fn clone_module<'c>(module: &Module<'c>) -> Module<'c> {
     // Safety: cloning a valid module op gives a valid, owned module op.
-    let op = unsafe {
-        Operation::from_raw(mlir_sys::mlirOperationClone(module.as_operation().to_raw()))
-    };
+    let op = unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(module.as_operation().to_raw())) };
     Module::from_operation(op).expect("a clone of a module is a module")
 }
 
@@ -94,9 +89,7 @@ pub fn translate_to_llvm_ir(module: &Module) -> Result<String> {
     let llvm = inkwell::context::Context::create();
     // Safety: valid module op and LLVM context; the result (owned by us) is null on failure.
     // melior and inkwell link the same LLVM, so the context/module pointers are interchangeable.
-    let raw = unsafe {
-        mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), llvm.raw() as _)
-    };
+    let raw = unsafe { mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), llvm.raw() as _) };
     let diagnostics = capture.take();
     if raw.is_null() {
         return Err(Error::mlir(
@@ -111,8 +104,7 @@ pub fn translate_to_llvm_ir(module: &Module) -> Result<String> {
     ir.set_data_layout(&machine.get_target_data().get_data_layout());
     ir.run_passes("default<O2>", &machine, PassBuilderOptions::create())
         .map_err(|e| Error::Llvm(format!("LLVM O2 pipeline failed: {e}")))?;
-    ir.verify()
-        .map_err(|e| Error::Llvm(format!("the optimized LLVM IR does not verify: {e}")))?;
+    ir.verify().map_err(|e| Error::Llvm(format!("the optimized LLVM IR does not verify: {e}")))?;
     let text = ir.print_to_string().to_string();
     drop(ir);
     Ok(text)

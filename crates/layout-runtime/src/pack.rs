@@ -48,11 +48,7 @@ use layout_algebra::{
 };
 use layout_dialect::tensor_layout::layout_strings;
 use layout_npy::{Array, Data, ElemType};
-use melior::{
-    ir::Module,
-    pass::PassManager,
-    Context,
-};
+use melior::{ir::Module, pass::PassManager, Context};
 use std::{collections::HashMap, fmt};
 
 /// The layouts [`Packer`] packs into: the plain matrix patterns ND, DN, NDExt, DNExt, NZ, ZN, ZZ,
@@ -159,9 +155,23 @@ impl PackSpec {
     pub fn layout(&self) -> Result<Layout, PackError> {
         if !PACKABLE.contains(&self.pattern) {
             let names: Vec<&str> = PACKABLE.iter().map(|p| p.name()).collect();
-            return input(format!("layout {} cannot be packed on the host (supported: {})", self.pattern.name(), names.join(", ")));
+            return input(format!(
+                "layout {} cannot be packed on the host (supported: {})",
+                self.pattern.name(),
+                names.join(", ")
+            ));
         }
-        if !matches!(kernel_elem(self.elem), ElemType::F16 | ElemType::BF16 | ElemType::F32 | ElemType::F64 | ElemType::I8 | ElemType::I16 | ElemType::I32 | ElemType::I64) {
+        if !matches!(
+            kernel_elem(self.elem),
+            ElemType::F16
+                | ElemType::BF16
+                | ElemType::F32
+                | ElemType::F64
+                | ElemType::I8
+                | ElemType::I16
+                | ElemType::I32
+                | ElemType::I64
+        ) {
             return input(format!("element type {} is not supported", self.elem));
         }
         if !matches!(self.dims.len(), 2 | 3) {
@@ -177,8 +187,9 @@ impl PackSpec {
         }
         let c0 = self.effective_c0()?;
         let dims: Vec<i64> = self.dims.iter().map(|&d| d as i64).collect();
-        let layout = frame_layout(self.pattern, c0, &dims)
-            .map_err(|e| PackError::Input(format!("layout {} of {} for shape {:?}: {e}", self.pattern.name(), self.elem, self.dims)))?;
+        let layout = frame_layout(self.pattern, c0, &dims).map_err(|e| {
+            PackError::Input(format!("layout {} of {} for shape {:?}: {e}", self.pattern.name(), self.elem, self.dims))
+        })?;
         layout.cosize().map_err(|e| PackError::Input(format!("layout too large: {e}")))?;
         Ok(layout)
     }
@@ -212,7 +223,9 @@ pub fn physical_shape(spec: &PackSpec) -> Result<Vec<usize>, PackError> {
     }
     let len = spec.packed_len()?;
     if shape.iter().product::<usize>() != len {
-        return Err(PackError::Compile(Error::Call(format!("internal: physical shape {shape:?} does not cover {len} elements"))));
+        return Err(PackError::Compile(Error::Call(format!(
+            "internal: physical shape {shape:?} does not cover {len} elements"
+        ))));
     }
     Ok(shape)
 }
@@ -247,7 +260,10 @@ fn column_block(spec: &PackSpec) -> Option<usize> {
 /// the destination is written sequentially. Other layouts: one `layout.load` between the views.
 pub fn kernel_source(spec: &PackSpec, direction: Direction) -> Result<String, PackError> {
     if spec.dims.len() != 2 {
-        return input(format!("kernel_source takes a single matrix [M, N] (batches run it per matrix), got {:?}", spec.dims));
+        return input(format!(
+            "kernel_source takes a single matrix [M, N] (batches run it per matrix), got {:?}",
+            spec.dims
+        ));
     }
     let elem = kernel_elem(spec.elem).name();
     let (nd, cos) = (spec.nd_len(), spec.packed_len()?);
@@ -271,8 +287,14 @@ pub fn kernel_source(spec: &PackSpec, direction: Direction) -> Result<String, Pa
             let (row_full, col_full) = (rows / 16 * 16, cols / c0 * c0);
             let mut text = "    %c0 = arith.constant 0 : index\n".to_string();
             let mut count = 0;
-            let row_parts: Vec<(bool, usize)> = [(true, row_full), (false, row_full)].into_iter().filter(|&(full, at)| if full { at > 0 } else { at < rows }).collect();
-            let col_parts: Vec<(bool, usize)> = [(true, col_full), (false, col_full)].into_iter().filter(|&(full, at)| if full { at > 0 } else { at < cols }).collect();
+            let row_parts: Vec<(bool, usize)> = [(true, row_full), (false, row_full)]
+                .into_iter()
+                .filter(|&(full, at)| if full { at > 0 } else { at < rows })
+                .collect();
+            let col_parts: Vec<(bool, usize)> = [(true, col_full), (false, col_full)]
+                .into_iter()
+                .filter(|&(full, at)| if full { at > 0 } else { at < cols })
+                .collect();
             for &(row_loop, row_at) in &row_parts {
                 for &(col_loop, col_at) in &col_parts {
                     count += 1;
@@ -341,8 +363,9 @@ pub fn lower_pack_kernel(module: &mut Module) -> crate::Result<()> {
 /// nest and address arithmetic the packer runs).
 pub fn lowered_kernel_text(context: &Context, spec: &PackSpec, direction: Direction) -> Result<String, PackError> {
     let source = kernel_source(spec, direction)?;
-    let mut module = layout_dialect::parse_source(context, &source)
-        .ok_or_else(|| PackError::Compile(Error::Call(format!("internal: the generated kernel does not parse:\n{source}"))))?;
+    let mut module = layout_dialect::parse_source(context, &source).ok_or_else(|| {
+        PackError::Compile(Error::Call(format!("internal: the generated kernel does not parse:\n{source}")))
+    })?;
     lower_pack_kernel(&mut module)?;
     Ok(print_module(&module))
 }
@@ -358,7 +381,11 @@ fn mark_noalias(module: &Module, name: &str) -> crate::Result<()> {
     while let Some(op) = next {
         next = op.next_in_block();
         let is_it = op.name().as_string_ref().as_str() == Ok("llvm.func")
-            && op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).is_some_and(|s| s.value() == name);
+            && op
+                .attribute("sym_name")
+                .ok()
+                .and_then(|a| StringAttribute::try_from(a).ok())
+                .is_some_and(|s| s.value() == name);
         if !is_it {
             continue;
         }
@@ -367,7 +394,8 @@ fn mark_noalias(module: &Module, name: &str) -> crate::Result<()> {
         let attr_name = melior::StringRef::new("arg_attrs");
         // Safety: a valid context and op; a parse failure gives a null attribute, checked.
         unsafe {
-            let attr = mlir_sys::mlirAttributeParseGet(mlir_sys::mlirOperationGetContext(op.to_raw()), attr_text.to_raw());
+            let attr =
+                mlir_sys::mlirAttributeParseGet(mlir_sys::mlirOperationGetContext(op.to_raw()), attr_text.to_raw());
             if attr.ptr.is_null() {
                 return Err(Error::Call("internal: cannot build the noalias argument attributes".into()));
             }
@@ -452,8 +480,9 @@ impl Packer {
             let packed_len = single.packed_len()?;
             let nd_len = single.nd_len();
             let source = kernel_source(&single, direction)?;
-            let mut module = layout_dialect::parse_source(&self.context, &source)
-                .ok_or_else(|| PackError::Compile(Error::Call(format!("internal: the generated kernel does not parse:\n{source}"))))?;
+            let mut module = layout_dialect::parse_source(&self.context, &source).ok_or_else(|| {
+                PackError::Compile(Error::Call(format!("internal: the generated kernel does not parse:\n{source}")))
+            })?;
             lower_pack_kernel(&mut module)?;
             let signatures = crate::jit::signatures(&module);
             crate::lower::lower_to_llvm_dialect(&mut module)?;
@@ -466,7 +495,8 @@ impl Packer {
             // Safety: `_mlir_ciface_pack/unpack` take two pointers to rank-1 memref
             // descriptors (the element type only changes the pointee, not the ABI).
             let function: KernelFn = unsafe { std::mem::transmute::<*mut std::ffi::c_void, KernelFn>(address) };
-            self.kernels.insert(key.clone(), Kernel { _jit: jit, function, nd_len, packed_len, padded: packed_len > nd_len });
+            self.kernels
+                .insert(key.clone(), Kernel { _jit: jit, function, nd_len, packed_len, padded: packed_len > nd_len });
         }
         Ok(&self.kernels[&key])
     }
@@ -482,7 +512,8 @@ impl Packer {
         // (the descriptor offset field would be ignored).
         for b in 0..batches {
             // Safety: in bounds by the caller's promise.
-            let (x, y) = unsafe { (nd.add(b * kernel.nd_len * elem_size), packed.add(b * kernel.packed_len * elem_size)) };
+            let (x, y) =
+                unsafe { (nd.add(b * kernel.nd_len * elem_size), packed.add(b * kernel.packed_len * elem_size)) };
             let (mut x, mut y) = (descriptor(x, kernel.nd_len), descriptor(y, kernel.packed_len));
             // Safety: the caller's promise; the kernel reads/writes only inside its sizes.
             unsafe { (kernel.function)(&mut x, &mut y) };
@@ -544,14 +575,31 @@ impl Packer {
         let batches = batches(spec);
         let kernel = self.kernel(spec, Direction::Unpack)?;
         if kernel.packed_len * batches != expected || kernel.nd_len * batches != nd.len() {
-            return Err(PackError::Compile(Error::Call("internal: batch sizes disagree with the batched layout".into())));
+            return Err(PackError::Compile(Error::Call(
+                "internal: batch sizes disagree with the batched layout".into(),
+            )));
         }
         // Safety: sizes checked above; the packed buffer is only read.
-        unsafe { Self::call_batches(kernel, batches, nd.data_mut().as_mut_ptr(), data_ptr(packed.data()) as *mut u8, spec.elem.size()) };
+        unsafe {
+            Self::call_batches(
+                kernel,
+                batches,
+                nd.data_mut().as_mut_ptr(),
+                data_ptr(packed.data()) as *mut u8,
+                spec.elem.size(),
+            )
+        };
         Ok(())
     }
 
-    fn run(&mut self, spec: &PackSpec, direction: Direction, nd: &Array, packed: &mut Array, clear: bool) -> Result<(), PackError> {
+    fn run(
+        &mut self,
+        spec: &PackSpec,
+        direction: Direction,
+        nd: &Array,
+        packed: &mut Array,
+        clear: bool,
+    ) -> Result<(), PackError> {
         debug_assert_eq!(direction, Direction::Pack);
         Self::check_elem(spec, nd, "the ND array")?;
         Self::check_elem(spec, packed, "the packed buffer")?;
@@ -565,13 +613,23 @@ impl Packer {
         let batches = batches(spec);
         let kernel = self.kernel(spec, direction)?;
         if kernel.packed_len * batches != expected {
-            return Err(PackError::Compile(Error::Call("internal: batch sizes disagree with the batched layout".into())));
+            return Err(PackError::Compile(Error::Call(
+                "internal: batch sizes disagree with the batched layout".into(),
+            )));
         }
         if clear && kernel.padded {
             zero_fill(packed.data_mut());
         }
         // Safety: sizes checked above; the ND array is only read by the kernel.
-        unsafe { Self::call_batches(kernel, batches, data_ptr(nd.data()) as *mut u8, packed.data_mut().as_mut_ptr(), spec.elem.size()) };
+        unsafe {
+            Self::call_batches(
+                kernel,
+                batches,
+                data_ptr(nd.data()) as *mut u8,
+                packed.data_mut().as_mut_ptr(),
+                spec.elem.size(),
+            )
+        };
         Ok(())
     }
 }

@@ -117,7 +117,11 @@ pub fn self_check_with(
 }
 
 /// The parameter values to try, as symbol environments.
-fn instances(spec: &CheckSpec, entry: Option<&str>, args: &HashMap<usize, i64>) -> Result<Vec<HashMap<String, i64>>, String> {
+fn instances(
+    spec: &CheckSpec,
+    entry: Option<&str>,
+    args: &HashMap<usize, i64>,
+) -> Result<Vec<HashMap<String, i64>>, String> {
     let mut envs = vec![HashMap::new()];
     for (symbol, origin) in &spec.params {
         let mut next = Vec::new();
@@ -165,7 +169,12 @@ pub fn check_instance(jit: &Jit, spec: &CheckSpec, env: &HashMap<String, i64>) -
         eval_tuple(spec.layout.origin(), env).map_err(&fail)?,
     )
     .map_err(|e| fail(e.to_string()))?;
-    let coord: Vec<i64> = spec.coord.iter().map(|c| c.eval(env)).collect::<std::result::Result<_, _>>().map_err(|e| fail(e.to_string()))?;
+    let coord: Vec<i64> = spec
+        .coord
+        .iter()
+        .map(|c| c.eval(env))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|e| fail(e.to_string()))?;
     let extents: Vec<usize> = spec
         .extents
         .iter()
@@ -188,7 +197,8 @@ pub fn check_instance(jit: &Jit, spec: &CheckSpec, env: &HashMap<String, i64>) -
         }
         let global: Vec<i64> = coord.iter().zip(&local).map(|(c, l)| c + *l as i64).collect();
         let crd = layout.origin().unflatten(&global).map_err(|e| fail(e.to_string()))?;
-        let expected = crd_to_offset(&crd, layout.shape(), layout.stride()).map_err(|e| fail(format!("algebra at {crd}: {e}")))?;
+        let expected =
+            crd_to_offset(&crd, layout.shape(), layout.stride()).map_err(|e| fail(format!("algebra at {crd}: {e}")))?;
         if *lowered != expected {
             return Err(fail(format!(
                 "at coordinate {crd} (local {local:?}){shown}: the lowered address is {lowered}, the algebra's crd_to_offset is {expected} (layout {layout})"

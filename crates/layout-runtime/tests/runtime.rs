@@ -2,9 +2,7 @@
 //! makes its own context: MLIR objects are !Send.
 
 use layout_npy::{random::Rng, Array, Bf16, Data, ElemType, F16};
-use layout_runtime::{
-    compile_to_llvm_ir, create_context, lower_layout_ops, Arg, Error, Jit, Scalar, Sources,
-};
+use layout_runtime::{compile_to_llvm_ir, create_context, lower_layout_ops, Arg, Error, Jit, Scalar, Sources};
 use melior::{ir::Module, Context};
 
 /// The layout-lowering tests (issue 4): same binary, one link.
@@ -70,16 +68,8 @@ fn f32_gemm_dynamic_shapes_matches_reference_loop() {
         let mut c = rng.array(ElemType::F32, &[m, n]);
         let expected = reference_gemm(&a, &b, &c);
         let (a0, b0) = (a.clone(), b.clone());
-        let result = jit
-            .call(
-                "gemm",
-                &mut [
-                    Arg::MemRef(&mut a),
-                    Arg::MemRef(&mut b),
-                    Arg::MemRef(&mut c),
-                ],
-            )
-            .expect("call");
+        let result =
+            jit.call("gemm", &mut [Arg::MemRef(&mut a), Arg::MemRef(&mut b), Arg::MemRef(&mut c)]).expect("call");
         assert_eq!(result, None);
         assert_eq!((a, b), (a0, b0), "inputs unchanged");
         // Also an f32 reference with the same summation order, bit for bit.
@@ -129,23 +119,11 @@ func.func @gemm_i8(%a: memref<8x?xi8>, %b: memref<?x12xi8>, %c: memref<8x12xi32>
     let mut a = Array::new(vec![8, k], bytes(8 * k, &mut rng)).unwrap();
     let mut b = Array::new(vec![k, 12], bytes(k * 12, &mut rng)).unwrap();
     let mut c = Array::zeros(ElemType::I32, &[8, 12]);
-    jit.call(
-        "gemm_i8",
-        &mut [
-            Arg::MemRef(&mut a),
-            Arg::MemRef(&mut b),
-            Arg::MemRef(&mut c),
-        ],
-    )
-    .expect("call");
-    let (Data::I8(av), Data::I8(bv), Data::I32(cv)) = (a.data(), b.data(), c.data()) else {
-        panic!()
-    };
+    jit.call("gemm_i8", &mut [Arg::MemRef(&mut a), Arg::MemRef(&mut b), Arg::MemRef(&mut c)]).expect("call");
+    let (Data::I8(av), Data::I8(bv), Data::I32(cv)) = (a.data(), b.data(), c.data()) else { panic!() };
     for i in 0..8 {
         for j in 0..12 {
-            let expected: i32 = (0..k)
-                .map(|p| av[i * k + p] as i32 * bv[p * 12 + j] as i32)
-                .sum();
+            let expected: i32 = (0..k).map(|p| av[i * k + p] as i32 * bv[p * 12 + j] as i32).sum();
             assert_eq!(cv[i * 12 + j], expected, "C[{i},{j}]");
         }
     }
@@ -217,39 +195,19 @@ func.func @to_f16(%x: memref<?xf32>, %y: memref<?xf16>) attributes {llvm.emit_c_
     let mut b = rng.array(ElemType::F16, &[k, n]);
     let mut c = Array::zeros(ElemType::F32, &[m, n]);
     let mut h = Array::zeros(ElemType::F16, &[m, n]);
-    jit.call(
-        "gemm_f16",
-        &mut [
-            Arg::MemRef(&mut a),
-            Arg::MemRef(&mut b),
-            Arg::MemRef(&mut c),
-            Arg::MemRef(&mut h),
-        ],
-    )
-    .expect("call");
+    jit.call("gemm_f16", &mut [Arg::MemRef(&mut a), Arg::MemRef(&mut b), Arg::MemRef(&mut c), Arg::MemRef(&mut h)])
+        .expect("call");
     let zeros = Array::zeros(ElemType::F32, &[m, n]);
     let expected = reference_gemm(&a, &b, &zeros);
-    let (Data::F32(cv), Data::F16(hv)) = (c.data(), h.data()) else {
-        panic!()
-    };
+    let (Data::F32(cv), Data::F16(hv)) = (c.data(), h.data()) else { panic!() };
     for i in 0..m * n {
         assert_eq!(cv[i] as f64, expected[i], "C[{i}]"); // exact: see layout_npy::random
         assert_eq!(hv[i], F16::from_f32(cv[i]), "H[{i}]");
     }
 
     // Rounding: LLVM's truncf and ours agree on awkward values.
-    let mut values: Vec<f32> = vec![
-        0.0,
-        -0.0,
-        1.0,
-        65504.0,
-        65519.0,
-        65520.0,
-        1e-8,
-        2f32.powi(-25),
-        3.0 * 2f32.powi(-26),
-        f32::INFINITY,
-    ];
+    let mut values: Vec<f32> =
+        vec![0.0, -0.0, 1.0, 65504.0, 65519.0, 65520.0, 1e-8, 2f32.powi(-25), 3.0 * 2f32.powi(-26), f32::INFINITY];
     let mut bits = 0x1234_5678u32;
     for _ in 0..20000 {
         bits = bits.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
@@ -261,19 +219,14 @@ func.func @to_f16(%x: memref<?xf32>, %y: memref<?xf16>) attributes {llvm.emit_c_
     let len = values.len();
     let mut x = Array::new(vec![len], Data::F32(values.clone())).unwrap();
     let mut y = Array::zeros(ElemType::F16, &[len]);
-    jit.call("to_f16", &mut [Arg::MemRef(&mut x), Arg::MemRef(&mut y)])
-        .expect("call");
+    jit.call("to_f16", &mut [Arg::MemRef(&mut x), Arg::MemRef(&mut y)]).expect("call");
     let Data::F16(yv) = y.data() else { panic!() };
     for (v, got) in values.iter().zip(yv) {
         assert_eq!(*got, F16::from_f32(*v), "f16({v:e})");
     }
     let mut yb = Array::zeros(ElemType::BF16, &[len]);
-    let result = jit
-        .call(
-            "scale_bf16",
-            &mut [Arg::MemRef(&mut x), Arg::MemRef(&mut yb), Arg::Float(1.0)],
-        )
-        .expect("call");
+    let result =
+        jit.call("scale_bf16", &mut [Arg::MemRef(&mut x), Arg::MemRef(&mut yb), Arg::Float(1.0)]).expect("call");
     assert_eq!(result, Some(Scalar::Index(len as i64)));
     let Data::BF16(bv) = yb.data() else { panic!() };
     for (v, got) in values.iter().zip(bv) {
@@ -281,10 +234,7 @@ func.func @to_f16(%x: memref<?xf32>, %y: memref<?xf16>) attributes {llvm.emit_c_
             // CPUs with AVX512-BF16 convert with vcvtneps2bf16, which treats f32 subnormals as
             // zero; ours keeps them. Both are accepted for subnormal inputs only.
             let flushed = Bf16::from_f32(0.0f32.copysign(*v));
-            assert!(
-                *got == Bf16::from_f32(*v) || *got == flushed,
-                "bf16({v:e}) = {got:?}"
-            );
+            assert!(*got == Bf16::from_f32(*v) || *got == flushed, "bf16({v:e}) = {got:?}");
         } else {
             assert_eq!(*got, Bf16::from_f32(*v), "bf16({v:e})");
         }
@@ -318,16 +268,7 @@ func.func @axpy(%n: index, %alpha: f64, %x: memref<?xf64>, %y: memref<?xf64>, %b
     let mut x = Array::new(vec![4], Data::F64(vec![1.0, 2.0, 3.0, 4.0])).unwrap();
     let mut y = Array::new(vec![4], Data::F64(vec![10.0, 20.0, 30.0, 40.0])).unwrap();
     let result = jit
-        .call(
-            "axpy",
-            &mut [
-                Arg::Index(3),
-                Arg::Float(0.5),
-                Arg::MemRef(&mut x),
-                Arg::MemRef(&mut y),
-                Arg::Int(-10),
-            ],
-        )
+        .call("axpy", &mut [Arg::Index(3), Arg::Float(0.5), Arg::MemRef(&mut x), Arg::MemRef(&mut y), Arg::Int(-10)])
         .expect("call");
     assert_eq!(result, Some(Scalar::Int(-7)));
     assert_eq!(y.data(), &Data::F64(vec![10.5, 21.0, 31.5, 40.0]));
@@ -351,28 +292,15 @@ func.func @results(%a: memref<4xf32>) -> (index, index) attributes {llvm.emit_c_
     );
     let jit = Jit::new(&module).expect("jit");
     let mut good = Array::zeros(ElemType::F32, &[4, 8]);
-    jit.call("fixed", &mut [Arg::MemRef(&mut good), Arg::Int(-128)])
-        .expect("ok call");
+    jit.call("fixed", &mut [Arg::MemRef(&mut good), Arg::Int(-128)]).expect("ok call");
     let mut wrong_type = Array::zeros(ElemType::F16, &[4, 8]);
     let mut wrong_shape = Array::zeros(ElemType::F32, &[4, 9]);
     let mut wrong_rank = Array::zeros(ElemType::F32, &[32]);
     let mut plain = Array::zeros(ElemType::F32, &[4]);
     let cases: Vec<(&str, Vec<Arg>, &str)> = vec![
-        (
-            "fixed",
-            vec![Arg::MemRef(&mut wrong_type), Arg::Int(1)],
-            "element type f16",
-        ),
-        (
-            "fixed",
-            vec![Arg::MemRef(&mut wrong_shape), Arg::Int(1)],
-            "dimension 1 is 9",
-        ),
-        (
-            "fixed",
-            vec![Arg::MemRef(&mut wrong_rank), Arg::Int(1)],
-            "rank 1",
-        ),
+        ("fixed", vec![Arg::MemRef(&mut wrong_type), Arg::Int(1)], "element type f16"),
+        ("fixed", vec![Arg::MemRef(&mut wrong_shape), Arg::Int(1)], "dimension 1 is 9"),
+        ("fixed", vec![Arg::MemRef(&mut wrong_rank), Arg::Int(1)], "rank 1"),
         ("fixed", vec![Arg::Int(1)], "takes 2 arguments, 1 given"),
         ("fixed", vec![Arg::Int(1), Arg::Int(1)], "integer 1 given"),
         ("nope", vec![], "no function @nope"),
@@ -384,19 +312,11 @@ func.func @results(%a: memref<4xf32>) -> (index, index) attributes {llvm.emit_c_
         let error = jit.call(name, &mut args).expect_err(expected).to_string();
         assert!(error.contains(expected), "{error}");
     }
-    let error = jit
-        .call("fixed", &mut [Arg::MemRef(&mut good), Arg::Int(300)])
-        .unwrap_err()
-        .to_string();
+    let error = jit.call("fixed", &mut [Arg::MemRef(&mut good), Arg::Int(300)]).unwrap_err().to_string();
     assert!(error.contains("does not fit in 8 bits"), "{error}");
-    let error = jit
-        .call("strided", &mut [Arg::MemRef(&mut good)])
-        .unwrap_err()
-        .to_string();
+    let error = jit.call("strided", &mut [Arg::MemRef(&mut good)]).unwrap_err().to_string();
     assert!(error.contains("needs stride 16 in dimension 0"), "{error}");
-    assert!(jit
-        .call("no_iface", &mut [Arg::MemRef(&mut plain)])
-        .is_err());
+    assert!(jit.call("no_iface", &mut [Arg::MemRef(&mut plain)]).is_err());
     let sig = jit.signature("fixed").unwrap().to_string();
     assert_eq!(sig, "@fixed(memref<4x8xf32>, i8)");
 }
@@ -405,19 +325,13 @@ func.func @results(%a: memref<4xf32>) -> (index, index) attributes {llvm.emit_c_
 fn failed_engine_creation_is_an_error_not_a_crash() {
     let context = create_context().unwrap();
     // Not lowered: func/arith ops have no LLVM IR translation, so MLIR returns a null engine.
-    let module = parse(
-        &context,
-        "func.func @f() attributes {llvm.emit_c_interface} { return }",
-    );
+    let module = parse(&context, "func.func @f() attributes {llvm.emit_c_interface} { return }");
     let error = match Jit::from_llvm_dialect(&module, Default::default()) {
         Err(error) => error,
         Ok(_) => panic!("engine created from an unlowered module"),
     };
     let text = error.to_string();
-    assert!(
-        text.contains("cannot create the execution engine"),
-        "{text}"
-    );
+    assert!(text.contains("cannot create the execution engine"), "{text}");
     // The translation failure is reported as a diagnostic.
     assert!(!error.diagnostics().is_empty(), "{text}");
 }
@@ -430,14 +344,9 @@ fn layout_ops_are_reported_at_their_location() {
     let error = lower_layout_ops(&mut module).unwrap_err();
     let mut sources = Sources::default();
     sources.add("k.mlir", text);
-    let rendered = sources
-        .render_all(error.diagnostics())
-        .replace("<input>", "k.mlir");
+    let rendered = sources.render_all(error.diagnostics()).replace("<input>", "k.mlir");
     // The hook verifies before lowering: the module lacks `layout.target` (located error).
-    assert!(
-        rendered.starts_with("k.mlir:1:1: error: ") && rendered.contains("layout.target"),
-        "{rendered}"
-    );
+    assert!(rendered.starts_with("k.mlir:1:1: error: ") && rendered.contains("layout.target"), "{rendered}");
     // And a module without layout ops passes the hook unchanged.
     let mut plain = parse(&context, GEMM_F32);
     lower_layout_ops(&mut plain).expect("no layout ops");
@@ -454,10 +363,7 @@ fn lowering_failures_are_located() {
         Err(error) => error,
         Ok(_) => panic!("a module with layout ops was compiled"),
     };
-    let located = error
-        .diagnostics()
-        .iter()
-        .any(|d| d.position.as_ref().is_some_and(|p| p.line == 2));
+    let located = error.diagnostics().iter().any(|d| d.position.as_ref().is_some_and(|p| p.line == 2));
     assert!(located, "{error}");
 }
 
@@ -495,10 +401,7 @@ fn descriptor_layout_matches_the_c_interface() {
     use layout_runtime::StridedMemRef;
     let mut data = vec![0f32; 6];
     let d = StridedMemRef::row_major(&mut data, [2, 3]);
-    assert_eq!(
-        std::mem::size_of::<StridedMemRef<f32, 2>>(),
-        8 * (3 + 2 * 2)
-    );
+    assert_eq!(std::mem::size_of::<StridedMemRef<f32, 2>>(), 8 * (3 + 2 * 2));
     assert_eq!((d.sizes, d.strides, d.offset), ([2, 3], [3, 1], 0));
     // Direct call through the C interface with a typed descriptor.
     let context = create_context().unwrap();

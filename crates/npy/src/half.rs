@@ -106,11 +106,7 @@ pub fn f32_to_f16_bits(value: f32) -> u16 {
     let mantissa = bits & 0x007f_ffff;
     if exponent == 0xff {
         // Infinity or NaN (quiet, keep the top payload bits).
-        let payload = if mantissa != 0 {
-            0x0200 | (mantissa >> 13) as u16
-        } else {
-            0
-        };
+        let payload = if mantissa != 0 { 0x0200 | (mantissa >> 13) as u16 } else { 0 };
         return sign | 0x7c00 | payload;
     }
     let unbiased = exponent - 127;
@@ -230,11 +226,7 @@ mod tests {
             let a = f16_bits_to_f32(bits);
             let b = f16_bits_to_f32(bits + 1);
             let mid = ((a as f64 + b as f64) / 2.0) as f32; // exact in f32
-            for x in [
-                mid,
-                f32::from_bits(mid.to_bits() - 1),
-                f32::from_bits(mid.to_bits() + 1),
-            ] {
+            for x in [mid, f32::from_bits(mid.to_bits() - 1), f32::from_bits(mid.to_bits() + 1)] {
                 for s in [x, -x] {
                     assert_eq!(f32_to_f16_bits(s), f16_round_reference(s), "{s:e}");
                 }

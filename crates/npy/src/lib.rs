@@ -76,10 +76,7 @@ impl ElemType {
     }
 
     pub fn is_float(self) -> bool {
-        matches!(
-            self,
-            ElemType::F16 | ElemType::BF16 | ElemType::F32 | ElemType::F64
-        )
+        matches!(self, ElemType::F16 | ElemType::BF16 | ElemType::F32 | ElemType::F64)
     }
 
     /// Integer width in bits (None for floats).
@@ -210,11 +207,7 @@ impl Data {
     /// Elements from bytes (`bytes.len()` must be a multiple of the element size); `big_endian`
     /// swaps each element.
     pub fn from_bytes(elem: ElemType, bytes: &[u8], big_endian: bool) -> Data {
-        fn words<const W: usize, T>(
-            bytes: &[u8],
-            big_endian: bool,
-            make: impl Fn([u8; W]) -> T,
-        ) -> Vec<T> {
+        fn words<const W: usize, T>(bytes: &[u8], big_endian: bool, make: impl Fn([u8; W]) -> T) -> Vec<T> {
             bytes
                 .chunks_exact(W)
                 .map(|chunk| {
@@ -286,11 +279,7 @@ impl Array {
     pub fn new(shape: Vec<usize>, data: Data) -> Result<Array, ShapeMismatch> {
         let expected = element_count(&shape).unwrap_or(usize::MAX);
         if expected != data.len() {
-            return Err(ShapeMismatch {
-                shape,
-                expected,
-                found: data.len(),
-            });
+            return Err(ShapeMismatch { shape, expected, found: data.len() });
         }
         Ok(Array { shape, data })
     }
@@ -298,10 +287,7 @@ impl Array {
     /// An array of zeros. Panics only if the element count overflows `usize`.
     pub fn zeros(elem: ElemType, shape: &[usize]) -> Array {
         let len = element_count(shape).expect("shape too large");
-        Array {
-            shape: shape.to_vec(),
-            data: Data::zeros(elem, len),
-        }
+        Array { shape: shape.to_vec(), data: Data::zeros(elem, len) }
     }
 
     pub fn shape(&self) -> &[usize] {
@@ -340,11 +326,7 @@ impl Array {
     /// Linear index of a coordinate (no bounds check beyond debug assertions).
     pub fn index_of(&self, coordinate: &[usize]) -> usize {
         debug_assert_eq!(coordinate.len(), self.shape.len());
-        coordinate
-            .iter()
-            .zip(self.strides())
-            .map(|(c, s)| c * s)
-            .sum()
+        coordinate.iter().zip(self.strides()).map(|(c, s)| c * s).sum()
     }
 
     /// Element at linear index `index` as `f64`.
@@ -369,10 +351,7 @@ impl Array {
             ElemType::U16 => Data::U16(bits),
             _ => return None,
         };
-        Some(Array {
-            shape: self.shape,
-            data,
-        })
+        Some(Array { shape: self.shape, data })
     }
 
     /// Short description, e.g. `f32[4x8] min -1 max 1 mean 0.0625`.
@@ -380,11 +359,7 @@ impl Array {
         let dims = if self.shape.is_empty() {
             "scalar".to_string()
         } else {
-            self.shape
-                .iter()
-                .map(usize::to_string)
-                .collect::<Vec<_>>()
-                .join("x")
+            self.shape.iter().map(usize::to_string).collect::<Vec<_>>().join("x")
         };
         let mut text = format!("{}[{dims}]", self.elem());
         if !self.is_empty() {

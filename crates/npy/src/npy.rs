@@ -27,10 +27,7 @@ const ALIGNMENT: usize = 64;
 #[derive(Debug, thiserror::Error)]
 pub enum NpyError {
     #[error("{path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
+    Io { path: String, source: std::io::Error },
     #[error("not a .npy file (bad magic string)")]
     BadMagic,
     #[error("unsupported .npy format version {0}.{1}")]
@@ -43,15 +40,8 @@ pub enum NpyError {
     UnsupportedDtype(String),
     #[error("shape {0:?} is too large")]
     ShapeOverflow(Vec<usize>),
-    #[error(
-        "truncated data: shape {shape:?} of {elem} needs {expected} bytes, the file has {found}"
-    )]
-    TruncatedData {
-        shape: Vec<usize>,
-        elem: ElemType,
-        expected: usize,
-        found: usize,
-    },
+    #[error("truncated data: shape {shape:?} of {elem} needs {expected} bytes, the file has {found}")]
+    TruncatedData { shape: Vec<usize>, elem: ElemType, expected: usize, found: usize },
     #[error("{0} unexpected bytes after the data")]
     TrailingData(usize),
 }
@@ -68,10 +58,7 @@ struct Header {
 /// Reads a `.npy` file.
 pub fn read_npy(path: impl AsRef<Path>) -> Result<Array, NpyError> {
     let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|source| NpyError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
+    let bytes = std::fs::read(path).map_err(|source| NpyError::Io { path: path.display().to_string(), source })?;
     decode_npy(&bytes)
 }
 
@@ -79,24 +66,11 @@ pub fn read_npy(path: impl AsRef<Path>) -> Result<Array, NpyError> {
 /// write leaves no partial file.
 pub fn write_npy(path: impl AsRef<Path>, array: &Array) -> Result<(), NpyError> {
     let path = path.as_ref();
-    let io = |source| NpyError::Io {
-        path: path.display().to_string(),
-        source,
-    };
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| io(std::io::Error::other("not a file name")))?;
-    let temp = dir.join(format!(
-        ".{}.tmp.{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result =
-        std::fs::write(&temp, encode_npy(array)).and_then(|()| std::fs::rename(&temp, path));
+    let io = |source| NpyError::Io { path: path.display().to_string(), source };
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().ok_or_else(|| io(std::io::Error::other("not a file name")))?;
+    let temp = dir.join(format!(".{}.tmp.{}", name.to_string_lossy(), std::process::id()));
+    let result = std::fs::write(&temp, encode_npy(array)).and_then(|()| std::fs::rename(&temp, path));
     if result.is_err() {
         let _ = std::fs::remove_file(&temp);
     }
@@ -123,28 +97,15 @@ pub fn encode_npy(array: &Array) -> Vec<u8> {
     let shape = match array.shape() {
         [] => "()".to_string(),
         [n] => format!("({n},)"),
-        dims => format!(
-            "({})",
-            dims.iter()
-                .map(usize::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        dims => format!("({})", dims.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")),
     };
-    let mut dict = format!(
-        "{{'descr': '{}', 'fortran_order': False, 'shape': {shape}, }}",
-        descr_of(array.elem())
-    );
+    let mut dict = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape}, }}", descr_of(array.elem()));
     if array.elem() == ElemType::BF16 {
         dict.push(' ');
         dict.push_str(BF16_MARKER);
     }
     // Version 1.0 has a 2-byte header length; 2.0 a 4-byte one.
-    let (version, prefix) = if dict.len() + 1 + 10 <= u16::MAX as usize {
-        (1u8, 10usize)
-    } else {
-        (2u8, 12usize)
-    };
+    let (version, prefix) = if dict.len() + 1 + 10 <= u16::MAX as usize { (1u8, 10usize) } else { (2u8, 12usize) };
     let unpadded = prefix + dict.len() + 1;
     let total = unpadded.div_ceil(ALIGNMENT) * ALIGNMENT;
     let header_len = total - prefix;
@@ -175,19 +136,12 @@ pub fn decode_npy(bytes: &[u8]) -> Result<Array, NpyError> {
     let (major, minor) = (bytes[6], bytes[7]);
     let (header_start, header_len) = match major {
         1 => {
-            let len = bytes
-                .get(8..10)
-                .ok_or(NpyError::TruncatedHeader(bytes.len()))?;
+            let len = bytes.get(8..10).ok_or(NpyError::TruncatedHeader(bytes.len()))?;
             (10usize, u16::from_le_bytes([len[0], len[1]]) as usize)
         }
         2 | 3 => {
-            let len = bytes
-                .get(8..12)
-                .ok_or(NpyError::TruncatedHeader(bytes.len()))?;
-            (
-                12usize,
-                u32::from_le_bytes([len[0], len[1], len[2], len[3]]) as usize,
-            )
+            let len = bytes.get(8..12).ok_or(NpyError::TruncatedHeader(bytes.len()))?;
+            (12usize, u32::from_le_bytes([len[0], len[1], len[2], len[3]]) as usize)
         }
         _ => return Err(NpyError::UnsupportedVersion(major, minor)),
     };
@@ -198,23 +152,15 @@ pub fn decode_npy(bytes: &[u8]) -> Result<Array, NpyError> {
     let text = std::str::from_utf8(&bytes[header_start..header_end])
         .map_err(|_| NpyError::BadHeader("the header is not valid text".into()))?;
     if major < 3 && !text.is_ascii() {
-        return Err(NpyError::BadHeader(
-            "non-ASCII header in a version 1/2 file".into(),
-        ));
+        return Err(NpyError::BadHeader("non-ASCII header in a version 1/2 file".into()));
     }
     let header = parse_header(text)?;
     let (elem, big_endian) = parse_descr(&header.descr, header.bf16)?;
-    let count = element_count(&header.shape)
-        .and_then(|n| n.checked_mul(elem.size()).map(|bytes| (n, bytes)));
+    let count = element_count(&header.shape).and_then(|n| n.checked_mul(elem.size()).map(|bytes| (n, bytes)));
     let (_, expected) = count.ok_or_else(|| NpyError::ShapeOverflow(header.shape.clone()))?;
     let payload = &bytes[header_end..];
     if payload.len() < expected {
-        return Err(NpyError::TruncatedData {
-            shape: header.shape,
-            elem,
-            expected,
-            found: payload.len(),
-        });
+        return Err(NpyError::TruncatedData { shape: header.shape, elem, expected, found: payload.len() });
     }
     if payload.len() > expected {
         return Err(NpyError::TrailingData(payload.len() - expected));
@@ -248,11 +194,7 @@ fn parse_descr(descr: &str, bf16: bool) -> Result<(ElemType, bool), NpyError> {
     if order == '|' && elem.size() != 1 {
         return Err(unsupported());
     }
-    let elem = if bf16 && elem == ElemType::U16 {
-        ElemType::BF16
-    } else {
-        elem
-    };
+    let elem = if bf16 && elem == ElemType::U16 { ElemType::BF16 } else { elem };
     Ok((elem, order == '>' && elem.size() > 1))
 }
 
@@ -260,10 +202,7 @@ fn parse_descr(descr: &str, bf16: bool) -> Result<(ElemType, bool), NpyError> {
 /// `{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }` followed by spaces, an
 /// optional `# comment`, and a newline.
 fn parse_header(text: &str) -> Result<Header, NpyError> {
-    let mut p = Parser {
-        s: text.as_bytes(),
-        i: 0,
-    };
+    let mut p = Parser { s: text.as_bytes(), i: 0 };
     p.ws();
     p.expect(b'{')?;
     let (mut descr, mut fortran, mut shape) = (None, None, None);
@@ -279,9 +218,7 @@ fn parse_header(text: &str) -> Result<Header, NpyError> {
         match key.as_str() {
             "descr" => {
                 if p.peek() != Some(b'\'') && p.peek() != Some(b'"') {
-                    return Err(NpyError::UnsupportedDtype(
-                        "structured or non-string descr".into(),
-                    ));
+                    return Err(NpyError::UnsupportedDtype("structured or non-string descr".into()));
                 }
                 descr = Some(p.string()?)
             }
@@ -309,8 +246,7 @@ fn parse_header(text: &str) -> Result<Header, NpyError> {
     }
     Ok(Header {
         descr: descr.ok_or_else(|| NpyError::BadHeader("missing key 'descr'".into()))?,
-        fortran_order: fortran
-            .ok_or_else(|| NpyError::BadHeader("missing key 'fortran_order'".into()))?,
+        fortran_order: fortran.ok_or_else(|| NpyError::BadHeader("missing key 'fortran_order'".into()))?,
         shape: shape.ok_or_else(|| NpyError::BadHeader("missing key 'shape'".into()))?,
         bf16,
     })
@@ -343,10 +279,7 @@ impl Parser<'_> {
             Some(c) => format!("'{}'", c as char),
             None => "the end of the header".into(),
         };
-        NpyError::BadHeader(format!(
-            "expected {what} at offset {}, found {found}",
-            self.i
-        ))
+        NpyError::BadHeader(format!("expected {what} at offset {}, found {found}", self.i))
     }
     fn expect(&mut self, c: u8) -> Result<(), NpyError> {
         if self.eat(c) {
@@ -369,9 +302,7 @@ impl Parser<'_> {
                 return Ok(text);
             }
             if c == b'\\' {
-                return Err(NpyError::BadHeader(
-                    "escapes in header strings are not supported".into(),
-                ));
+                return Err(NpyError::BadHeader("escapes in header strings are not supported".into()));
             }
             self.i += 1;
         }
@@ -402,9 +333,8 @@ impl Parser<'_> {
                 return Err(self.error("a non-negative integer dimension"));
             }
             let digits = std::str::from_utf8(&self.s[start..self.i]).unwrap_or("");
-            let dim = digits
-                .parse::<usize>()
-                .map_err(|_| NpyError::BadHeader(format!("dimension {digits} is too large")))?;
+            let dim =
+                digits.parse::<usize>().map_err(|_| NpyError::BadHeader(format!("dimension {digits} is too large")))?;
             dims.push(dim);
             self.eat(b'L'); // Python 2 long suffix
             self.ws();
@@ -443,10 +373,7 @@ mod tests {
             for shape in [vec![], vec![0], vec![5], vec![3, 4], vec![2, 3, 1, 2]] {
                 let array = rng.array(elem, &shape);
                 let bytes = encode_npy(&array);
-                assert_eq!(
-                    bytes[8..10],
-                    [(bytes.len() - 10 - array.len() * elem.size()) as u8, 0]
-                );
+                assert_eq!(bytes[8..10], [(bytes.len() - 10 - array.len() * elem.size()) as u8, 0]);
                 assert_eq!((bytes.len() - array.len() * elem.size()) % ALIGNMENT, 0);
                 let back = decode_npy(&bytes).expect("decode");
                 assert_eq!(back, array, "{elem} {shape:?}");
@@ -456,21 +383,14 @@ mod tests {
 
     #[test]
     fn bf16_marker_and_raw_u16() {
-        let array = Array::new(
-            vec![2],
-            Data::BF16(vec![Bf16::from_f32(1.5), Bf16::from_f32(-2.0)]),
-        )
-        .unwrap();
+        let array = Array::new(vec![2], Data::BF16(vec![Bf16::from_f32(1.5), Bf16::from_f32(-2.0)])).unwrap();
         let bytes = encode_npy(&array);
         let text = String::from_utf8_lossy(&bytes[10..128]).into_owned();
         assert!(text.contains("'descr': '<u2'"), "{text}");
         assert!(text.contains(BF16_MARKER));
         assert_eq!(decode_npy(&bytes).unwrap(), array);
         // Without the marker the same bits are u16; reinterpret gives bf16 back.
-        let plain = header_bytes(
-            "{'descr': '<u2', 'fortran_order': False, 'shape': (2,), }",
-            1,
-        );
+        let plain = header_bytes("{'descr': '<u2', 'fortran_order': False, 'shape': (2,), }", 1);
         let mut file = plain.clone();
         file.extend(array.data().to_le_bytes());
         let read = decode_npy(&file).unwrap();
@@ -481,10 +401,7 @@ mod tests {
     #[test]
     fn reads_version_2_fortran_order_big_endian_and_variants() {
         // 2x3 in Fortran order: memory 0 3 1 4 2 5 is C-order 0 1 2 / 3 4 5.
-        let mut file = header_bytes(
-            "{\"shape\": (2L, 3L), \"fortran_order\": True, \"descr\": \">i4\"}",
-            2,
-        );
+        let mut file = header_bytes("{\"shape\": (2L, 3L), \"fortran_order\": True, \"descr\": \">i4\"}", 2);
         for v in [0i32, 3, 1, 4, 2, 5] {
             file.extend(v.to_be_bytes());
         }
@@ -492,10 +409,7 @@ mod tests {
         assert_eq!(array.shape(), &[2, 3]);
         assert_eq!(array.data(), &Data::I32(vec![0, 1, 2, 3, 4, 5]));
         // 3-D Fortran order.
-        let mut file = header_bytes(
-            "{'descr': '<f2', 'fortran_order': True, 'shape': (2, 2, 2), }",
-            1,
-        );
+        let mut file = header_bytes("{'descr': '<f2', 'fortran_order': True, 'shape': (2, 2, 2), }", 1);
         let f_order = [0, 4, 2, 6, 1, 5, 3, 7];
         for v in f_order {
             file.extend(F16::from_f32(v as f32).0.to_le_bytes());
@@ -512,22 +426,37 @@ mod tests {
 
     #[test]
     fn malformed_files_give_typed_errors() {
-        let good =
-            encode_npy(&Array::new(vec![2, 2], Data::F32(vec![1.0, 2.0, 3.0, 4.0])).unwrap());
+        let good = encode_npy(&Array::new(vec![2, 2], Data::F32(vec![1.0, 2.0, 3.0, 4.0])).unwrap());
         let cases: Vec<(Vec<u8>, &str)> = vec![
             (b"hello world".to_vec(), "magic"),
             (good[..5].to_vec(), "header"),
             (good[..40].to_vec(), "header"),
             (good[..good.len() - 3].to_vec(), "truncated data"),
             ([good.clone(), vec![0]].concat(), "unexpected bytes"),
-            ({ let mut b = good.clone(); b[6] = 9; b }, "version 9.0"),
+            (
+                {
+                    let mut b = good.clone();
+                    b[6] = 9;
+                    b
+                },
+                "version 9.0",
+            ),
             (header_bytes("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", 1), "unsupported dtype"),
             (header_bytes("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", 1), "structured"),
             (header_bytes("{'descr': '<f4', 'shape': (1,), }", 1), "missing key 'fortran_order'"),
             (header_bytes("{'descr': '<f4', 'fortran_order': maybe, 'shape': (1,), }", 1), "True or False"),
             (header_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", 1), "dimension"),
-            (header_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999,), }", 1), "too large"),
-            (header_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 4294967296), }", 1), "too large"),
+            (
+                header_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999,), }", 1),
+                "too large",
+            ),
+            (
+                header_bytes(
+                    "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 4294967296), }",
+                    1,
+                ),
+                "too large",
+            ),
             (header_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'x': 1}", 1), "unexpected key"),
             (header_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (1,) junk", 1), "expected '}'"),
             (header_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (1,)} junk", 1), "after the dictionary"),
@@ -536,10 +465,7 @@ mod tests {
         ];
         for (bytes, expected) in cases {
             let error = decode_npy(&bytes).expect_err(expected).to_string();
-            assert!(
-                error.contains(expected),
-                "{error:?} should mention {expected:?}"
-            );
+            assert!(error.contains(expected), "{error:?} should mention {expected:?}");
         }
         // Every prefix of a valid file is an error, never a panic.
         for len in 0..good.len() {
@@ -563,19 +489,10 @@ mod tests {
         let array = Rng::new(1).array(ElemType::F16, &[3, 5]);
         write_npy(&path, &array).unwrap();
         assert_eq!(read_npy(&path).unwrap(), array);
-        let names: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
+        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names.len(), 1);
-        assert!(matches!(
-            write_npy(dir.join("missing/b.npy"), &array),
-            Err(NpyError::Io { .. })
-        ));
-        assert!(matches!(
-            read_npy(dir.join("missing.npy")),
-            Err(NpyError::Io { .. })
-        ));
+        assert!(matches!(write_npy(dir.join("missing/b.npy"), &array), Err(NpyError::Io { .. })));
+        assert!(matches!(read_npy(dir.join("missing.npy")), Err(NpyError::Io { .. })));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
@@ -593,10 +510,7 @@ mod numpy_files {
     fn reads_files_written_by_numpy() {
         let a = decode_npy(include_bytes!("../testdata/f16_fortran_3x4.npy")).unwrap();
         assert_eq!((a.elem(), a.shape()), (ElemType::F16, &[3, 4][..]));
-        assert_eq!(
-            values(&a),
-            (0..12).map(|v| v as f64 / 4.0).collect::<Vec<_>>()
-        );
+        assert_eq!(values(&a), (0..12).map(|v| v as f64 / 4.0).collect::<Vec<_>>());
         let a = decode_npy(include_bytes!("../testdata/i64_2x3.npy")).unwrap();
         assert_eq!(a.data(), &Data::I64(vec![-3, -2, -1, 0, 1, 2]));
         assert_eq!(a.shape(), &[2, 3]);
@@ -605,10 +519,7 @@ mod numpy_files {
         let a = decode_npy(include_bytes!("../testdata/f4_scalar.npy")).unwrap();
         assert_eq!((a.shape(), a.data()), (&[][..], &Data::F32(vec![3.5])));
         let a = decode_npy(include_bytes!("../testdata/u1_empty.npy")).unwrap();
-        assert_eq!(
-            (a.shape(), a.elem(), a.len()),
-            (&[0, 5][..], ElemType::U8, 0)
-        );
+        assert_eq!((a.shape(), a.elem(), a.len()), (&[0, 5][..], ElemType::U8, 0));
         let a = decode_npy(include_bytes!("../testdata/i1_4.npy")).unwrap();
         assert_eq!(a.data(), &Data::I8(vec![-128, -1, 0, 127]));
         // Our encoding of the same arrays is byte-identical to NumPy's (C-order ones).

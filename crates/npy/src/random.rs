@@ -50,9 +50,7 @@ impl Rng {
         let mut float = || self.range(-8, 8) as f64 / 8.0;
         let data = match elem {
             ElemType::F16 => Data::F16((0..len).map(|_| F16::from_f32(float() as f32)).collect()),
-            ElemType::BF16 => {
-                Data::BF16((0..len).map(|_| Bf16::from_f32(float() as f32)).collect())
-            }
+            ElemType::BF16 => Data::BF16((0..len).map(|_| Bf16::from_f32(float() as f32)).collect()),
             ElemType::F32 => Data::F32((0..len).map(|_| float() as f32).collect()),
             ElemType::F64 => Data::F64((0..len).map(|_| float()).collect()),
             ElemType::I8 => Data::I8((0..len).map(|_| self.range(-4, 4) as i8).collect()),
@@ -82,8 +80,7 @@ mod tests {
             assert!((-1.0..=1.0).contains(&x) && (x * 8.0).fract() == 0.0);
         }
         let ints = Rng::new(1).array(ElemType::I8, &[1000]);
-        let values: std::collections::BTreeSet<i64> =
-            (0..1000).map(|i| ints.get_f64(i) as i64).collect();
+        let values: std::collections::BTreeSet<i64> = (0..1000).map(|i| ints.get_f64(i) as i64).collect();
         assert_eq!(values, (-4..=4).collect());
         // Pin the stream so that a change to the generator is noticed (inputs of recorded runs).
         assert_eq!(Rng::new(0).next_u64(), 0xe220_a839_7b1d_cdaf);

@@ -78,25 +78,17 @@ impl Direction {
 pub fn direction(src: MemorySpace, dst: MemorySpace, target: Target) -> Result<Direction, String> {
     let a5 = target == Target::A5;
     match (src, dst) {
-        (S::Gm, S::L0a | S::L0b) if a5 => Err(format!(
-            "Ascend 950 (target \"a5\") has no {} -> {} path; load through l1",
-            src.name(),
-            dst.name()
-        )),
-        (S::L0c | S::L1, S::Ub) if !a5 => Err(format!(
-            "{} -> ub exists only on Ascend 950 (target \"a5\")",
-            src.name()
-        )),
-        (S::Gm, S::L1 | S::L0a | S::L0b | S::Ub)
-        | (S::L1, S::L0a | S::L0b | S::L0aScale | S::L0bScale) => Ok(Direction::Load),
-        (S::L0c, S::Gm | S::L1 | S::Ub) | (S::Ub, S::Gm) | (S::L1, S::Gm | S::Ub) => {
-            Ok(Direction::Store)
+        (S::Gm, S::L0a | S::L0b) if a5 => {
+            Err(format!("Ascend 950 (target \"a5\") has no {} -> {} path; load through l1", src.name(), dst.name()))
         }
-        _ => Err(format!(
-            "there is no data path {} -> {}",
-            src.name(),
-            dst.name()
-        )),
+        (S::L0c | S::L1, S::Ub) if !a5 => {
+            Err(format!("{} -> ub exists only on Ascend 950 (target \"a5\")", src.name()))
+        }
+        (S::Gm, S::L1 | S::L0a | S::L0b | S::Ub) | (S::L1, S::L0a | S::L0b | S::L0aScale | S::L0bScale) => {
+            Ok(Direction::Load)
+        }
+        (S::L0c, S::Gm | S::L1 | S::Ub) | (S::Ub, S::Gm) | (S::L1, S::Gm | S::Ub) => Ok(Direction::Store),
+        _ => Err(format!("there is no data path {} -> {}", src.name(), dst.name())),
     }
 }
 
@@ -114,11 +106,7 @@ pub fn direction(src: MemorySpace, dst: MemorySpace, target: Target) -> Result<D
 /// * l0c → gm (Fixpipe): L0C → ND, NDExt, NZ, NC1HWC0, NHWC, NCHW; a5 also DN, DNExt (NZ2DN);
 /// * l0c → l1: L0C → NZ; l0c → ub (a5): L0C → ND, NDExt, DN, DNExt, NZ;
 /// * l1 → ub (a5): ND → ND, DN → DN, NZ → NZ; l1 → gm and ub → gm: same layout.
-pub fn legal_pairs(
-    src: MemorySpace,
-    dst: MemorySpace,
-    target: Target,
-) -> Vec<(FramePattern, FramePattern)> {
+pub fn legal_pairs(src: MemorySpace, dst: MemorySpace, target: Target) -> Vec<(FramePattern, FramePattern)> {
     let a5 = target == Target::A5;
     let same = |ps: &[FramePattern]| ps.iter().map(|p| (*p, *p)).collect::<Vec<_>>();
     let mut out: Vec<(FramePattern, FramePattern)> = Vec::new();
@@ -162,21 +150,13 @@ pub fn legal_pairs(
         (S::L1, S::L0aScale) => out = same(&[ZZ]),
         (S::L1, S::L0bScale) => out = same(&[NN]),
         (S::L0c, S::Gm) => {
-            out = [ND, NDExt, NZ, NC1HWC0, NHWC, NCHW]
-                .iter()
-                .map(|d| (L0C, *d))
-                .collect();
+            out = [ND, NDExt, NZ, NC1HWC0, NHWC, NCHW].iter().map(|d| (L0C, *d)).collect();
             if a5 {
                 out.extend([(L0C, DN), (L0C, DNExt)]);
             }
         }
         (S::L0c, S::L1) => out.push((L0C, NZ)),
-        (S::L0c, S::Ub) if a5 => {
-            out = [ND, NDExt, DN, DNExt, NZ]
-                .iter()
-                .map(|d| (L0C, *d))
-                .collect()
-        }
+        (S::L0c, S::Ub) if a5 => out = [ND, NDExt, DN, DNExt, NZ].iter().map(|d| (L0C, *d)).collect(),
         (S::L1, S::Ub) if a5 => out = same(&[ND, DN, NZ]),
         (S::L1, S::Gm) => out = same(&[NZ, ZN, ND, DN]),
         (S::Ub, S::Gm) => out = same(&[ND, DN, NDExt, DNExt, NZ]),
@@ -198,11 +178,7 @@ pub fn copy_element_types(src_space: MemorySpace, src: ElementType) -> Vec<Eleme
 /// The accumulator type of the cube for operands `a` × `b` on `target`, or `Err(reason)`:
 /// f16×f16 → f32, bf16×bf16 → f32, f32×f32 → f32, i8×i8 → i32, i4×i4 → i32 (a2);
 /// on a5 also fp8 (f8E4M3FN, f8E5M2, hif8, mixed) → f32 and fp4 (f4E2M1FN, f4E1M2) → f32.
-pub fn matmul_accumulator(
-    a: ElementType,
-    b: ElementType,
-    target: Target,
-) -> Result<ElementType, String> {
+pub fn matmul_accumulator(a: ElementType, b: ElementType, target: Target) -> Result<ElementType, String> {
     let fp8 = |t: ElementType| matches!(t, E::F8E4M3FN | E::F8E5M2 | E::HiF8);
     let fp4 = |t: ElementType| matches!(t, E::F4E2M1FN | E::F4E1M2);
     let a5 = target == Target::A5;
@@ -226,11 +202,7 @@ pub fn matmul_accumulator(
 
 /// Names of patterns for messages: `NZ, ZN`.
 pub fn names(patterns: &[FramePattern]) -> String {
-    patterns
-        .iter()
-        .map(|p| p.name())
-        .collect::<Vec<_>>()
-        .join(", ")
+    patterns.iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")
 }
 
 #[cfg(test)]
@@ -261,10 +233,7 @@ mod tests {
     fn cube_types() {
         assert_eq!(matmul_accumulator(E::F16, E::F16, Target::A2), Ok(E::F32));
         assert_eq!(matmul_accumulator(E::I8, E::I8, Target::A5), Ok(E::I32));
-        assert_eq!(
-            matmul_accumulator(E::F8E4M3FN, E::F8E5M2, Target::A5),
-            Ok(E::F32)
-        );
+        assert_eq!(matmul_accumulator(E::F8E4M3FN, E::F8E5M2, Target::A5), Ok(E::F32));
         assert!(matmul_accumulator(E::F8E4M3FN, E::F8E4M3FN, Target::A2).is_err());
         assert!(matmul_accumulator(E::F16, E::BF16, Target::A2).is_err());
     }

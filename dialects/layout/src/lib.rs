@@ -80,9 +80,8 @@ pub fn create_context() -> Result<Context, String> {
 /// Loads the `layout` dialect from the embedded IRDL definition into `context` (which must have
 /// the `irdl` dialect registered). The IRDL module is only needed while loading.
 pub fn load_layout_dialect(context: &Context) -> Result<(), String> {
-    let module = parse_source(context, IRDL_SOURCE).ok_or_else(|| {
-        "the embedded IRDL definition of the layout dialect does not parse".to_string()
-    })?;
+    let module = parse_source(context, IRDL_SOURCE)
+        .ok_or_else(|| "the embedded IRDL definition of the layout dialect does not parse".to_string())?;
     if !load_irdl_dialects(&module) {
         return Err("the embedded IRDL definition of the layout dialect failed to load".into());
     }
@@ -91,9 +90,8 @@ pub fn load_layout_dialect(context: &Context) -> Result<(), String> {
 
 /// Loads the `ascendc` target dialect (`dialects/ascendc/ascendc.irdl.mlir`) into `context`.
 pub fn load_ascendc_dialect(context: &Context) -> Result<(), String> {
-    let module = parse_source(context, ASCENDC_IRDL_SOURCE).ok_or_else(|| {
-        "the embedded IRDL definition of the ascendc dialect does not parse".to_string()
-    })?;
+    let module = parse_source(context, ASCENDC_IRDL_SOURCE)
+        .ok_or_else(|| "the embedded IRDL definition of the ascendc dialect does not parse".to_string())?;
     if !load_irdl_dialects(&module) {
         return Err("the embedded IRDL definition of the ascendc dialect failed to load".into());
     }
@@ -105,12 +103,7 @@ pub fn load_ascendc_dialect(context: &Context) -> Result<(), String> {
 pub fn parse_file<'c>(context: &'c Context, path: &str) -> Option<Module<'c>> {
     let path = StringRef::new(path);
     // Safety: the context and string are valid for the call; a null module means failure.
-    unsafe {
-        Module::from_option_raw(mlir_sys::mlirModuleCreateParseFromFile(
-            context.to_raw(),
-            path.to_raw(),
-        ))
-    }
+    unsafe { Module::from_option_raw(mlir_sys::mlirModuleCreateParseFromFile(context.to_raw(), path.to_raw())) }
 }
 
 /// Parses a module from text. MLIR names such a buffer `-` in locations; callers that want
@@ -118,12 +111,7 @@ pub fn parse_file<'c>(context: &'c Context, path: &str) -> Option<Module<'c>> {
 pub fn parse_source<'c>(context: &'c Context, source: &str) -> Option<Module<'c>> {
     let source = StringRef::new(source);
     // Safety: as above.
-    unsafe {
-        Module::from_option_raw(mlir_sys::mlirModuleCreateParse(
-            context.to_raw(),
-            source.to_raw(),
-        ))
-    }
+    unsafe { Module::from_option_raw(mlir_sys::mlirModuleCreateParse(context.to_raw(), source.to_raw())) }
 }
 
 #[cfg(test)]

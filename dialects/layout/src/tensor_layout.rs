@@ -138,8 +138,7 @@ impl TensorLayout {
 
 /// Resolves a pattern name for a memory space: `NZ`/`zN` on `l0c` is [`FramePattern::L0C`].
 pub fn resolve_pattern(name: &str, space: MemorySpace) -> Result<FramePattern> {
-    let pattern = FramePattern::parse(name)
-        .map_err(|e| LayoutTypeError(format!("invalid LAYOUT \"{name}\": {e}")))?;
+    let pattern = FramePattern::parse(name).map_err(|e| LayoutTypeError(format!("invalid LAYOUT \"{name}\": {e}")))?;
     Ok(match (pattern, space) {
         (FramePattern::NZ, MemorySpace::L0c) => FramePattern::L0C,
         (p, _) => p,
@@ -149,44 +148,32 @@ pub fn resolve_pattern(name: &str, space: MemorySpace) -> Result<FramePattern> {
 /// Whether LAYOUT text is a pattern name (rather than a CuTe layout, which starts with a
 /// digit, `?` or `(`).
 fn is_pattern_name(text: &str) -> bool {
-    text.trim()
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    text.trim().chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
 }
 
 impl TensorType {
     /// The element type (`f16`, `bf16`, `i8`, `f8E4M3FN`, ...).
     pub fn element_type(&self) -> Result<ElementType> {
-        ElementType::parse(&self.elem)
-            .map_err(|e| LayoutTypeError(format!("unsupported element type: {e}")))
+        ElementType::parse(&self.elem).map_err(|e| LayoutTypeError(format!("unsupported element type: {e}")))
     }
 
     /// The memory space.
     pub fn memory_space(&self) -> Result<MemorySpace> {
         MemorySpace::from_name(&self.space).ok_or_else(|| {
             let names: Vec<_> = MemorySpace::ALL.iter().map(|s| s.name()).collect();
-            LayoutTypeError(format!(
-                "unknown memory space \"{}\"; expected one of {}",
-                self.space,
-                names.join(", ")
-            ))
+            LayoutTypeError(format!("unknown memory space \"{}\"; expected one of {}", self.space, names.join(", ")))
         })
     }
 
     /// The ORIGIN parameter (`?` leaves are `None`).
     pub fn origin_tuple(&self) -> Result<DynTuple> {
-        parse_dyn_tuple(&self.origin)
-            .map_err(|e| LayoutTypeError(format!("invalid ORIGIN \"{}\": {e}", self.origin)))
+        parse_dyn_tuple(&self.origin).map_err(|e| LayoutTypeError(format!("invalid ORIGIN \"{}\": {e}", self.origin)))
     }
 
     /// The LAYOUT parameter, with the pattern resolved for the memory space.
     pub fn layout_param(&self) -> Result<LayoutParam> {
         if is_pattern_name(&self.layout) {
-            return Ok(LayoutParam::Pattern(resolve_pattern(
-                &self.layout,
-                self.memory_space()?,
-            )?));
+            return Ok(LayoutParam::Pattern(resolve_pattern(&self.layout, self.memory_space()?)?));
         }
         let text = parse_dyn_layout(&self.layout)
             .map_err(|e| LayoutTypeError(format!("invalid LAYOUT \"{}\": {e}", self.layout)))?;
@@ -196,10 +183,7 @@ impl TensorType {
                 self.layout
             ));
         }
-        Ok(LayoutParam::Explicit {
-            shape: text.shape,
-            stride: text.stride,
-        })
+        Ok(LayoutParam::Explicit { shape: text.shape, stride: text.stride })
     }
 
     /// The frame pattern when LAYOUT is a pattern name (resolved for the space).
@@ -259,10 +243,7 @@ impl TensorType {
                 let c0 = frame_c0(*pattern, elem)
                     .map_err(|e| LayoutTypeError(format!("layout {pattern} for {elem}: {e}")))?;
                 let layout = frame_layout(*pattern, c0, &dims).map_err(|e| {
-                    LayoutTypeError(format!(
-                        "layout {pattern} of {elem} for ORIGIN \"{}\": {e}",
-                        self.origin
-                    ))
+                    LayoutTypeError(format!("layout {pattern} of {elem} for ORIGIN \"{}\": {e}", self.origin))
                 })?;
                 // Keep the origin exactly as written (frame_layout's origin is the dims
                 // grouped per mode; for the batched form it is (batch,(rows,cols))).
@@ -278,21 +259,11 @@ impl TensorType {
                 let shape = shape.map(&mut next)?;
                 let stride = stride.map(&mut next)?;
                 Layout::with_origin(shape, stride, sym_origin).map_err(|e| {
-                    LayoutTypeError(format!(
-                        "layout \"{}\" with ORIGIN \"{}\": {e}",
-                        self.layout, self.origin
-                    ))
+                    LayoutTypeError(format!("layout \"{}\" with ORIGIN \"{}\": {e}", self.layout, self.origin))
                 })?
             }
         };
-        Ok(TensorLayout {
-            elem,
-            space,
-            param,
-            origin,
-            layout,
-            symbols,
-        })
+        Ok(TensorLayout { elem, space, param, origin, layout, symbols })
     }
 
     /// Substitutes values for `?` leaves in binding order (`values[i]` for `d{i}`; `None`
@@ -303,10 +274,7 @@ impl TensorType {
     pub fn bind(&self, values: &[Option<i64>]) -> Result<TensorType> {
         let want = self.dynamic_count()?;
         if values.len() != want {
-            return err(format!(
-                "{self} has {want} dynamic leaves but {} values were given",
-                values.len()
-            ));
+            return err(format!("{self} has {want} dynamic leaves but {} values were given", values.len()));
         }
         let mut it = values.iter();
         let mut next = |v: &Option<i64>| -> std::result::Result<Option<i64>, LayoutTypeError> {
@@ -318,18 +286,11 @@ impl TensorType {
         let origin = self.origin_tuple()?.map(&mut next)?;
         let layout = match self.layout_param()? {
             LayoutParam::Pattern(_) => self.layout.clone(),
-            LayoutParam::Explicit { shape, stride } => format!(
-                "{}:{}",
-                shape.map(&mut next)?.to_string_dyn(),
-                stride.map(&mut next)?.to_string_dyn()
-            ),
+            LayoutParam::Explicit { shape, stride } => {
+                format!("{}:{}", shape.map(&mut next)?.to_string_dyn(), stride.map(&mut next)?.to_string_dyn())
+            }
         };
-        Ok(TensorType {
-            elem: self.elem.clone(),
-            space: self.space.clone(),
-            layout,
-            origin: origin.to_string_dyn(),
-        })
+        Ok(TensorType { elem: self.elem.clone(), space: self.space.clone(), layout, origin: origin.to_string_dyn() })
     }
 
     /// The type of an explicit layout: LAYOUT = `shape:stride`, ORIGIN = the origin, every
@@ -347,26 +308,14 @@ fn count_none(t: &DynTuple) -> usize {
 /// CuTe text of a tuple, `?` for every non-constant leaf: `((16,?),(16,2))`.
 pub fn tuple_text<T: IndexValue>(t: &Tuple<T>) -> String {
     match t {
-        Tuple::Int(v) => v
-            .as_constant()
-            .map_or_else(|| "?".to_string(), |v| v.to_string()),
-        Tuple::Tuple(c) => format!(
-            "({})",
-            c.iter().map(tuple_text).collect::<Vec<_>>().join(",")
-        ),
+        Tuple::Int(v) => v.as_constant().map_or_else(|| "?".to_string(), |v| v.to_string()),
+        Tuple::Tuple(c) => format!("({})", c.iter().map(tuple_text).collect::<Vec<_>>().join(",")),
     }
 }
 
 /// The LAYOUT (`shape:stride`) and ORIGIN strings of a layout, `?` for non-constant leaves.
 pub fn layout_strings<T: IndexValue>(layout: &Layout<T>) -> (String, String) {
-    (
-        format!(
-            "{}:{}",
-            tuple_text(layout.shape()),
-            tuple_text(layout.stride())
-        ),
-        tuple_text(layout.origin()),
-    )
+    (format!("{}:{}", tuple_text(layout.shape()), tuple_text(layout.stride())), tuple_text(layout.origin()))
 }
 
 /// Number of non-constant leaves in shape, stride and origin.
@@ -408,49 +357,30 @@ mod tests {
         assert_eq!(z.layout, t.layout);
         assert_eq!(z.pattern(), Some(FramePattern::NZ));
         // nZ is ZN.
-        assert_eq!(
-            TensorType::new("f16", "l0b", "nZ", "(64,64)").pattern().unwrap(),
-            Some(FramePattern::ZN)
-        );
+        assert_eq!(TensorType::new("f16", "l0b", "nZ", "(64,64)").pattern().unwrap(), Some(FramePattern::ZN));
     }
 
     #[test]
     fn nz_on_l0c_is_the_16x16_accumulator() {
         let c = TensorType::new("f32", "l0c", "NZ", "(128,256)").resolve().unwrap();
         assert_eq!(c.pattern(), Some(FramePattern::L0C));
-        assert_eq!(
-            layout_strings(&c.layout).0,
-            "((16,8),(16,16)):((16,256),(1,2048))"
-        );
+        assert_eq!(layout_strings(&c.layout).0, "((16,8),(16,16)):((16,256),(1,2048))");
         // In L1 an f32 NZ has C0 = 8.
         let l1 = TensorType::new("f32", "l1", "NZ", "(128,256)").resolve().unwrap();
-        assert_eq!(
-            layout_strings(&l1.layout).0,
-            "((16,8),(8,32)):((8,128),(1,1024))"
-        );
+        assert_eq!(layout_strings(&l1.layout).0, "((16,8),(8,32)):((8,128),(1,1024))");
     }
 
     #[test]
     fn dynamic_leaves_bind_origin_first_then_layout() {
-        let t = TensorType::new("f16", "gm", "(?,128):(?,1)", "(?,128)")
-            .resolve()
-            .unwrap();
+        let t = TensorType::new("f16", "gm", "(?,128):(?,1)", "(?,128)").resolve().unwrap();
         assert_eq!(t.symbols, vec!["d0", "d1", "d2"]);
         assert_eq!(t.layout.origin().to_string(), "(d0,128)");
         assert_eq!(t.layout.shape().to_string(), "(d1,128)");
         assert_eq!(t.layout.stride().to_string(), "(d2,1)");
         // A pattern with a dynamic origin: symbolic expansion, static fractal parts survive.
-        let p = TensorType::new("f16", "l1", "NZ", "(?,64)")
-            .resolve_with_prefix("m")
-            .unwrap();
+        let p = TensorType::new("f16", "l1", "NZ", "(?,64)").resolve_with_prefix("m").unwrap();
         assert_eq!(p.symbols, vec!["m0"]);
-        assert_eq!(
-            layout_strings(&p.layout),
-            (
-                "((16,?),(16,4)):((16,256),(1,?))".to_string(),
-                "(?,64)".to_string()
-            )
-        );
+        assert_eq!(layout_strings(&p.layout), ("((16,?),(16,4)):((16,256),(1,?))".to_string(), "(?,64)".to_string()));
     }
 
     #[test]
@@ -461,28 +391,16 @@ mod tests {
         assert_eq!((b.layout.as_str(), b.origin.as_str()), ("ND", "(100,?)"));
         let e = TensorType::new("f16", "gm", "(?,128):(?,1)", "(?,128)");
         let b = e.bind(&[Some(100), Some(100), Some(128)]).unwrap();
-        assert_eq!(
-            (b.layout.as_str(), b.origin.as_str()),
-            ("(100,128):(128,1)", "(100,128)")
-        );
+        assert_eq!((b.layout.as_str(), b.origin.as_str()), ("(100,128):(128,1)", "(100,128)"));
         assert!(e.bind(&[Some(1)]).is_err());
     }
 
     #[test]
     fn explicit_layouts_are_recognized() {
-        let t = TensorType::new("f16", "l1", "((16,2),(16,3)):((16,256),(1,1792))", "(?,?)")
-            .resolve()
-            .unwrap();
+        let t = TensorType::new("f16", "l1", "((16,2),(16,3)):((16,256),(1,1792))", "(?,?)").resolve().unwrap();
         assert_eq!(t.recognized_pattern(), Some((FramePattern::NZ, 16)));
         assert_eq!(t.rank(), 2);
-        let c = TensorType::new(
-            "f32",
-            "l0c",
-            "((16,2),(16,2)):((16,256),(1,512))",
-            "(32,32)",
-        )
-        .resolve()
-        .unwrap();
+        let c = TensorType::new("f32", "l0c", "((16,2),(16,2)):((16,256),(1,512))", "(32,32)").resolve().unwrap();
         assert_eq!(c.recognized_pattern(), Some((FramePattern::L0C, 16)));
         let n = TensorType::new("f32", "l1", "NZ", "(32,32)").resolve().unwrap();
         assert_eq!(n.recognized_pattern(), Some((FramePattern::NZ, 8)));
@@ -503,10 +421,7 @@ mod tests {
     #[test]
     fn batched_patterns_keep_the_written_origin() {
         let t = TensorType::new("f16", "gm", "NZ", "(2,32,32)").resolve().unwrap();
-        assert_eq!(
-            t.layout.to_string(),
-            "(2,((16,2),(16,2))):(1024,((16,256),(1,512))) origin (2,(32,32))"
-        );
+        assert_eq!(t.layout.to_string(), "(2,((16,2),(16,2))):(1024,((16,256),(1,512))) origin (2,(32,32))");
     }
 
     #[test]
@@ -520,8 +435,6 @@ mod tests {
         assert!(e(TensorType::new("i64", "l1", "NZ", "(16,16)")).contains("64-bit"));
         assert!(e(TensorType::new("f16", "l1", "(4,4):(1,4,2)", "(4,4)")).contains("congruent"));
         assert!(e(TensorType::new("f16", "l1", "NZ", "(9223372036854775807,16)")).contains("overflow"));
-        assert!(
-            e(TensorType::new("f16", "l1", "(4,4):(1,4) origin (4,4)", "(4,4)")).contains("ORIGIN parameter")
-        );
+        assert!(e(TensorType::new("f16", "l1", "(4,4):(1,4) origin (4,4)", "(4,4)")).contains("ORIGIN parameter"));
     }
 }

@@ -32,12 +32,7 @@ impl TensorType {
         layout: impl Into<String>,
         origin: impl Into<String>,
     ) -> Self {
-        TensorType {
-            elem: elem.into(),
-            space: space.into(),
-            layout: layout.into(),
-            origin: origin.into(),
-        }
+        TensorType { elem: elem.into(), space: space.into(), layout: layout.into(), origin: origin.into() }
     }
 
     /// Reads a `!layout.tensor` type; `None` for any other type.
@@ -47,10 +42,7 @@ impl TensorType {
 
     /// Parses the printed form `!layout.tensor<...>`.
     pub fn parse(text: &str) -> Option<Self> {
-        let body = text
-            .trim()
-            .strip_prefix("!layout.tensor<")?
-            .strip_suffix('>')?;
+        let body = text.trim().strip_prefix("!layout.tensor<")?.strip_suffix('>')?;
         let params = split_params(body)?;
         if params.len() != 4 {
             return None;
@@ -85,10 +77,7 @@ impl fmt::Display for TensorType {
 /// The value of a `#layout.target<"NAME">` attribute, or `None` if `attribute` is not one.
 pub fn target_name(attribute: Attribute) -> Option<String> {
     let text = attribute.to_string();
-    let body = text
-        .trim()
-        .strip_prefix("#layout.target<")?
-        .strip_suffix('>')?;
+    let body = text.trim().strip_prefix("#layout.target<")?.strip_suffix('>')?;
     unquote(body.trim())
 }
 
@@ -108,16 +97,8 @@ pub enum MemorySpace {
 }
 
 impl MemorySpace {
-    pub const ALL: [MemorySpace; 8] = [
-        Self::Gm,
-        Self::L1,
-        Self::L0a,
-        Self::L0b,
-        Self::L0c,
-        Self::Ub,
-        Self::L0aScale,
-        Self::L0bScale,
-    ];
+    pub const ALL: [MemorySpace; 8] =
+        [Self::Gm, Self::L1, Self::L0a, Self::L0b, Self::L0c, Self::Ub, Self::L0aScale, Self::L0bScale];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -138,10 +119,7 @@ impl MemorySpace {
 
     /// Whether the space exists on `target`.
     pub fn exists_on(self, target: Target) -> bool {
-        !matches!(
-            (self, target),
-            (Self::L0aScale | Self::L0bScale, Target::A2)
-        )
+        !matches!((self, target), (Self::L0aScale | Self::L0bScale, Target::A2))
     }
 }
 
@@ -285,10 +263,8 @@ mod tests {
 
     #[test]
     fn parse_printed_tensor_type() {
-        let t = TensorType::parse(
-            r#"!layout.tensor<f16, "l1", "((16,?),(16,?)):((16,256),(1,?))", "(100,?)">"#,
-        )
-        .expect("parse");
+        let t = TensorType::parse(r#"!layout.tensor<f16, "l1", "((16,?),(16,?)):((16,256),(1,?))", "(100,?)">"#)
+            .expect("parse");
         assert_eq!(t.elem, "f16");
         assert_eq!(t.layout, "((16,?),(16,?)):((16,256),(1,?))");
         assert_eq!(t.origin, "(100,?)");
@@ -305,10 +281,7 @@ mod tests {
 
     #[test]
     fn spaces_and_targets() {
-        assert_eq!(
-            MemorySpace::from_name("l0a_scale"),
-            Some(MemorySpace::L0aScale)
-        );
+        assert_eq!(MemorySpace::from_name("l0a_scale"), Some(MemorySpace::L0aScale));
         assert!(!MemorySpace::L0aScale.exists_on(Target::A2));
         assert_eq!(Target::from_name("a3"), None);
     }

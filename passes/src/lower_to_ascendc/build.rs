@@ -42,8 +42,12 @@ fn fields(intr: &Intrinsic<SymExpr>) -> (&'static str, Vec<(&'static str, SymExp
     match intr {
         Intrinsic::DataCopyNd2Nz(p) => ("ascendc.data_copy_nd2nz", ints(&p.fields()), vec![]),
         Intrinsic::DataCopy(p) => ("ascendc.data_copy", ints(&p.fields()), vec![]),
-        Intrinsic::LoadData2D(p) => ("ascendc.load_data_2d", ints(&p.fields()), vec![format!("ifTranspose = {}", p.if_transpose)]),
-        Intrinsic::LoadData2DV2(p) => ("ascendc.load_data_2d_v2", ints(&p.fields()), vec![format!("ifTranspose = {}", p.if_transpose)]),
+        Intrinsic::LoadData2D(p) => {
+            ("ascendc.load_data_2d", ints(&p.fields()), vec![format!("ifTranspose = {}", p.if_transpose)])
+        }
+        Intrinsic::LoadData2DV2(p) => {
+            ("ascendc.load_data_2d_v2", ints(&p.fields()), vec![format!("ifTranspose = {}", p.if_transpose)])
+        }
         Intrinsic::LoadDataWithTranspose(p) => ("ascendc.load_data_with_transpose", ints(&p.fields()), vec![]),
         Intrinsic::Mmad(p) => (
             "ascendc.mmad",
@@ -161,7 +165,8 @@ pub(crate) fn emit<'c>(
         let mut operands: Vec<Value> = vec![dst.buffer];
         operands.extend(srcs.iter().map(|t| t.buffer));
         operands.extend(dyn_values);
-        let attr = |text: String| Attribute::parse(context, &text).ok_or_else(|| format!("cannot build attribute {text}"));
+        let attr =
+            |text: String| Attribute::parse(context, &text).ok_or_else(|| format!("cannot build attribute {text}"));
         let op = OperationBuilder::new(name, location)
             .add_operands(&operands)
             .add_attributes(&[

@@ -224,7 +224,15 @@ pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
             }
         }
     }
-    let mut lowering = Lowering { context, target, tensors: HashMap::new(), placement: placement::Placement::new(target), b1, counter: 0, ok: true };
+    let mut lowering = Lowering {
+        context,
+        target,
+        tensors: HashMap::new(),
+        placement: placement::Placement::new(target),
+        b1,
+        counter: 0,
+        ok: true,
+    };
     for op in &ops {
         if let Err(message) = lowering.op(*op) {
             // An op whose operand already failed to lower reports nothing more.
@@ -296,10 +304,14 @@ impl<'c> Lowering<'c> {
                         binds.push((s.clone(), op.operand(i + 1).map_err(|e| e.to_string())?));
                     }
                     let memref = op.operand(0).map_err(|e| e.to_string())?;
-                    let ty = Type::parse(self.context, &format!("!ascendc.global<{}>", ty.elem)).ok_or("bad element type")?;
+                    let ty = Type::parse(self.context, &format!("!ascendc.global<{}>", ty.elem))
+                        .ok_or("bad element type")?;
                     let new = OperationBuilder::new("ascendc.global_tensor", location)
                         .add_operands(&[memref])
-                        .add_attributes(&[(Identifier::new(self.context, "layout"), StringAttribute::new(self.context, &cute).into())])
+                        .add_attributes(&[(
+                            Identifier::new(self.context, "layout"),
+                            StringAttribute::new(self.context, &cute).into(),
+                        )])
                         .add_results(&[ty])
                         .build()
                         .map_err(|e| e.to_string())?;
@@ -308,9 +320,14 @@ impl<'c> Lowering<'c> {
                     (new.result(0).map_err(|e| e.to_string())?.into(), 0)
                 } else {
                     if resolved.num_dynamic() > 0 {
-                        return Err(format!("on-chip buffers must be static for placement: {} has dynamic leaves", result.r#type()));
+                        return Err(format!(
+                            "on-chip buffers must be static for placement: {} has dynamic leaves",
+                            result.r#type()
+                        ));
                     }
-                    let buffer = buffer_of(resolved.space).filter(|b| *b != Buffer::Gm).ok_or_else(|| format!("memory space \"{}\" has no AscendC lowering (l1, l0a, l0b, l0c)", ty.space))?;
+                    let buffer = buffer_of(resolved.space).filter(|b| *b != Buffer::Gm).ok_or_else(|| {
+                        format!("memory space \"{}\" has no AscendC lowering (l1, l0a, l0b, l0c)", ty.space)
+                    })?;
                     let stat = resolved.static_layout().ok_or("layout is not static")?;
                     let bits = i64::from(resolved.elem.bits());
                     if bits % 8 != 0 {
@@ -325,7 +342,8 @@ impl<'c> Lowering<'c> {
                         Buffer::L0B => "B2",
                         _ => "CO1",
                     };
-                    let lty = Type::parse(self.context, &format!("!ascendc.local<{}, \"{position}\">", ty.elem)).ok_or("bad element type")?;
+                    let lty = Type::parse(self.context, &format!("!ascendc.local<{}, \"{position}\">", ty.elem))
+                        .ok_or("bad element type")?;
                     let int = |v: i64| Attribute::parse(self.context, &format!("{v} : i64")).ok_or("attribute");
                     let new = OperationBuilder::new("ascendc.alloc", location)
                         .add_attributes(&[
@@ -343,13 +361,22 @@ impl<'c> Lowering<'c> {
                 let zero = SymExpr::Const(0);
                 self.tensors.insert(
                     key(result),
-                    Tensor { layout: resolved.layout, coord: [zero.clone(), zero], elem: resolved.elem, space: resolved.space, buffer, base_bytes: base, binds },
+                    Tensor {
+                        layout: resolved.layout,
+                        coord: [zero.clone(), zero],
+                        elem: resolved.elem,
+                        space: resolved.space,
+                        buffer,
+                        base_bytes: base,
+                        binds,
+                    },
                 );
                 Ok(())
             }
             "layout.tile" => {
                 let parent = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
-                let shape = op.attribute("shape").ok().and_then(i64_array).ok_or("tile needs `shape = array<i64: ...>`")?;
+                let shape =
+                    op.attribute("shape").ok().and_then(i64_array).ok_or("tile needs `shape = array<i64: ...>`")?;
                 if shape.len() != 2 || op.operand_count() != 3 {
                     return Err("only rank-2 tiles are lowered to AscendC".into());
                 }
@@ -370,7 +397,10 @@ impl<'c> Lowering<'c> {
                 let shape: Vec<SymExpr> = shape.into_iter().map(SymExpr::Const).collect();
                 let layout = tile_layout(&parent.layout, &shape, &coord).map_err(|e| e.to_string())?;
                 let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
-                self.tensors.insert(key(result), Tensor { layout, coord: [coord[0].clone(), coord[1].clone()], binds, ..parent });
+                self.tensors.insert(
+                    key(result),
+                    Tensor { layout, coord: [coord[0].clone(), coord[1].clone()], binds, ..parent },
+                );
                 Ok(())
             }
             "layout.offset" => {
@@ -389,10 +419,13 @@ impl<'c> Lowering<'c> {
                         }
                     });
                 }
-                let offset = t.layout.crd_to_offset(&crate::tile::coord_tuple(&t.layout, &coord)).map_err(|e| e.to_string())?;
+                let offset =
+                    t.layout.crd_to_offset(&crate::tile::coord_tuple(&t.layout, &coord)).map_err(|e| e.to_string())?;
                 let offset = build::simplify(&offset);
                 let block = op.block().ok_or("op outside a block")?;
-                let mut emitter = crate::index_arith::IndexEmitter::new(self.context, location, |new| block.insert_operation_before(op, new));
+                let mut emitter = crate::index_arith::IndexEmitter::new(self.context, location, |new| {
+                    block.insert_operation_before(op, new)
+                });
                 for (s, v) in &binds {
                     emitter.bind(s, *v);
                 }
@@ -410,7 +443,12 @@ impl<'c> Lowering<'c> {
                 let column_major = src.space == MemorySpace::Gm
                     && dst.space == MemorySpace::L1
                     && src.layout.shape().leaves().len() == 2
-                    && src.layout.stride().leaves().first().is_some_and(|s| layout_algebra::IndexValue::as_constant(s) == Some(1));
+                    && src
+                        .layout
+                        .stride()
+                        .leaves()
+                        .first()
+                        .is_some_and(|s| layout_algebra::IndexValue::as_constant(s) == Some(1));
                 let extra = if column_major {
                     vec![("transposed", "GM DN -> L1 ZN, issued as ND -> NZ of the transposed views (DN(K,N) = ND(N,K), ZN(K,N) = NZ(N,K)): nValue counts columns, dValue rows".to_string())]
                 } else {
@@ -423,7 +461,16 @@ impl<'c> Lowering<'c> {
                 let b = self.tensor(op.operand(1).map_err(|e| e.to_string())?)?;
                 let c = self.tensor(op.operand(2).map_err(|e| e.to_string())?)?;
                 let accumulate = op.attribute("accumulate").map(|a| a.to_string() == "true").unwrap_or(false);
-                let derived = ascendc_params::mmad(&c.operand(), &a.operand(), &b.operand(), a.elem, c.elem, self.target, accumulate).map_err(param_error)?;
+                let derived = ascendc_params::mmad(
+                    &c.operand(),
+                    &a.operand(),
+                    &b.operand(),
+                    a.elem,
+                    c.elem,
+                    self.target,
+                    accumulate,
+                )
+                .map_err(param_error)?;
                 build::emit(self.context, op, &derived, &c, &[&a, &b], self.target, &[])
             }
             other => Err(format!("`{other}` has no AscendC lowering")),
@@ -452,7 +499,9 @@ impl<'c> Lowering<'c> {
                     ascendc_params::l0c_to_gm_nz(&src.operand(), &dst.operand(), src.elem, dst.elem, t)
                 }
             }
-            (S::L1, S::Gm) => ascendc_params::copy_nz_to_nz(&src.operand(), &dst.operand(), Buffer::L1, Buffer::Gm, src.elem),
+            (S::L1, S::Gm) => {
+                ascendc_params::copy_nz_to_nz(&src.operand(), &dst.operand(), Buffer::L1, Buffer::Gm, src.elem)
+            }
             (a, b) => return Err(format!("no AscendC intrinsic moves {} → {} here", a.name(), b.name())),
         };
         r.map_err(param_error)
@@ -481,7 +530,14 @@ struct Tree {
 fn is_intrinsic(name: &str) -> bool {
     matches!(
         name,
-        "ascendc.data_copy_nd2nz" | "ascendc.data_copy" | "ascendc.load_data_2d" | "ascendc.load_data_2d_v2" | "ascendc.load_data_with_transpose" | "ascendc.mmad" | "ascendc.fixpipe" | "ascendc.fixpipe_nz"
+        "ascendc.data_copy_nd2nz"
+            | "ascendc.data_copy"
+            | "ascendc.load_data_2d"
+            | "ascendc.load_data_2d_v2"
+            | "ascendc.load_data_with_transpose"
+            | "ascendc.mmad"
+            | "ascendc.fixpipe"
+            | "ascendc.fixpipe_nz"
     )
 }
 
@@ -501,10 +557,13 @@ fn access(op: OperationRef, ids: &mut HashMap<usize, u32>) -> Option<sync::Acces
             let to_gm = op.operand(0).ok()?.r#type().to_string().starts_with("!ascendc.global");
             (if to_gm { sync::Pipe::Mte3 } else { sync::Pipe::Mte2 }, vec![src], vec![dst])
         }
-        "ascendc.load_data_2d" | "ascendc.load_data_2d_v2" | "ascendc.load_data_with_transpose" => (sync::Pipe::Mte1, vec![src], vec![dst]),
+        "ascendc.load_data_2d" | "ascendc.load_data_2d_v2" | "ascendc.load_data_with_transpose" => {
+            (sync::Pipe::Mte1, vec![src], vec![dst])
+        }
         "ascendc.mmad" => {
             let b = id(2)?;
-            let accumulate = op.attribute("params").map(|p| p.to_string().contains("cmatrixInitVal = false")).unwrap_or(false);
+            let accumulate =
+                op.attribute("params").map(|p| p.to_string().contains("cmatrixInitVal = false")).unwrap_or(false);
             let mut reads = vec![src, b];
             if accumulate {
                 reads.push(dst);
@@ -590,7 +649,12 @@ pub fn apply_sync(context: &Context, func: OperationRef) -> Result<(), String> {
         }
         OperationBuilder::new(name, location).add_attributes(&list).build().map_err(|e| e.to_string())
     };
-    let flag_op = |f: &sync::Flag| make(if f.set { "ascendc.set_flag" } else { "ascendc.wait_flag" }, &[("event", format!("\"{}\"", f.event())), ("id", format!("{} : i64", f.id))]);
+    let flag_op = |f: &sync::Flag| {
+        make(
+            if f.set { "ascendc.set_flag" } else { "ascendc.wait_flag" },
+            &[("event", format!("\"{}\"", f.event())), ("id", format!("{} : i64", f.id))],
+        )
+    };
     // Before: insert in order; After: in reverse so the listed order is kept.
     for f in s.flags.iter().filter(|f| matches!(f.at, sync::At::Before(_))) {
         let sync::At::Before(path) = &f.at else { continue };

@@ -177,7 +177,12 @@ fn implied(g: &DiGraph<String, &'static str>, u: NodeIndex, v: NodeIndex) -> boo
 }
 
 /// Pre-order positions: an item's (start, end) in a linear numbering.
-fn positions(items: &[Item], path: &mut Vec<usize>, out: &mut BTreeMap<Vec<usize>, (usize, usize)>, counter: &mut usize) {
+fn positions(
+    items: &[Item],
+    path: &mut Vec<usize>,
+    out: &mut BTreeMap<Vec<usize>, (usize, usize)>,
+    counter: &mut usize,
+) {
     for (i, it) in items.iter().enumerate() {
         path.push(i);
         let start = *counter;
@@ -215,7 +220,13 @@ fn block(items: &[Item], path: &[usize], deps: &mut Vec<Dep>, pairs: &mut Vec<Pa
     for c in 0..copies {
         for (i, s) in sums.iter().enumerate() {
             for &p in s.keys() {
-                let n = g.add_node(format!("{}{} {} [{}]", if c == 1 { "next: " } else { "" }, i, label(&items[i]), p.name()));
+                let n = g.add_node(format!(
+                    "{}{} {} [{}]",
+                    if c == 1 { "next: " } else { "" },
+                    i,
+                    label(&items[i]),
+                    p.name()
+                ));
                 node.insert((c, i, p), n);
             }
         }
@@ -259,8 +270,15 @@ fn block(items: &[Item], path: &[usize], deps: &mut Vec<Dep>, pairs: &mut Vec<Pa
             }
         }
     }
-    let _ = writeln!(dot, "  subgraph \"cluster_{}\" {{\n    label=\"block {:?}\";", path.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("_"), path);
-    let id = |n: NodeIndex| format!("\"b{}_n{}\"", path.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("_"), n.index());
+    let _ = writeln!(
+        dot,
+        "  subgraph \"cluster_{}\" {{\n    label=\"block {:?}\";",
+        path.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("_"),
+        path
+    );
+    let id = |n: NodeIndex| {
+        format!("\"b{}_n{}\"", path.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("_"), n.index())
+    };
     for n in g.node_indices() {
         let _ = writeln!(dot, "    {} [label=\"{}\"];", id(n), g[n].replace('"', "'"));
     }

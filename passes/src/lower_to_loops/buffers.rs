@@ -42,14 +42,24 @@ fn bound_result(l: &mut Lowerer, op: &OperationRef, first_dyn: usize) -> Result<
     }
     let mut map = HashMap::new();
     for (symbol, operand) in resolved.symbols.iter().zip(operands) {
-        let value = if sizes.contains(symbol) { l.size_symbol_of(op.location(), operand.to_raw())? } else { l.symbol_of(operand.to_raw()) };
+        let value = if sizes.contains(symbol) {
+            l.size_symbol_of(op.location(), operand.to_raw())?
+        } else {
+            l.symbol_of(operand.to_raw())
+        };
         map.insert(symbol.clone(), value);
     }
     resolved.layout = build::substitute_layout(&resolved.layout, &map)?;
     Ok((ty, resolved))
 }
 
-fn tensor(l: &Lowerer, ty: &TensorType, resolved: &TensorLayout, buffer: mlir_sys::MlirValue, name: String) -> Result<Tensor, String> {
+fn tensor(
+    l: &Lowerer,
+    ty: &TensorType,
+    resolved: &TensorLayout,
+    buffer: mlir_sys::MlirValue,
+    name: String,
+) -> Result<Tensor, String> {
     let (elem, elem_type) = element_types(l.context, ty)?;
     let rank = resolved.layout.origin().leaves().len();
     Ok(Tensor {
@@ -75,7 +85,8 @@ pub(super) fn view(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
             return Err(format!("layout.view needs a memref, got {}", source.r#type()));
         }
         let layout = mlir_sys::mlirMemRefTypeGetLayout(raw);
-        let identity = mlir_sys::mlirAttributeIsAAffineMap(layout) && mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirAffineMapAttrGetValue(layout));
+        let identity = mlir_sys::mlirAttributeIsAAffineMap(layout)
+            && mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirAffineMapAttrGetValue(layout));
         (
             mlir_sys::mlirShapedTypeGetRank(raw),
             identity,
@@ -86,7 +97,10 @@ pub(super) fn view(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
         return Err(format!("layout.view: the memref {} does not hold {} elements", source.r#type(), ty.elem));
     }
     if rank < 1 || !identity {
-        return Err(format!("layout.view: the CPU lowering needs a memref of rank >= 1 with the identity layout, got {}", source.r#type()));
+        return Err(format!(
+            "layout.view: the CPU lowering needs a memref of rank >= 1 with the identity layout, got {}",
+            source.r#type()
+        ));
     }
     let buffer = if rank == 1 {
         source.to_raw()
@@ -106,7 +120,8 @@ pub(super) fn view(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
         // Safety: a valid element type.
         let flat = MemRefType::new(unsafe { Type::from_raw(elem_type) }, &[dim], None, None);
         let dims: Vec<String> = (0..rank).map(|d| d.to_string()).collect();
-        let reassociation = Attribute::parse(l.context, &format!("[[{}]]", dims.join(", "))).ok_or("internal: reassociation")?;
+        let reassociation =
+            Attribute::parse(l.context, &format!("[[{}]]", dims.join(", "))).ok_or("internal: reassociation")?;
         let collapse = OperationBuilder::new("memref.collapse_shape", op.location())
             .add_operands(&[source])
             .add_attributes(&[(melior::ir::Identifier::new(l.context, "reassociation"), reassociation)])

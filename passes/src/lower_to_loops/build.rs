@@ -91,11 +91,18 @@ pub(crate) type Env = HashMap<String, MlirValue>;
 
 /// Emits `exprs` at `point` with one [`IndexEmitter`] (shared CSE), binding their symbols
 /// from `env`.
-pub(crate) fn emit_exprs(context: &Context, location: Location, point: Point, env: &Env, exprs: &[SymExpr]) -> Result<Vec<MlirValue>, String> {
+pub(crate) fn emit_exprs(
+    context: &Context,
+    location: Location,
+    point: Point,
+    env: &Env,
+    exprs: &[SymExpr],
+) -> Result<Vec<MlirValue>, String> {
     let mut emitter = IndexEmitter::new(context, location, move |op| point.insert(op));
     for expr in exprs {
         for symbol in expr.symbols() {
-            let value = env.get(&symbol).ok_or_else(|| format!("internal: symbol `{symbol}` of {expr} is not bound"))?;
+            let value =
+                env.get(&symbol).ok_or_else(|| format!("internal: symbol `{symbol}` of {expr} is not bound"))?;
             emitter.bind(&symbol, val(*value));
         }
     }
@@ -111,8 +118,16 @@ pub(crate) struct Nest {
     pub ivs: Vec<SymExpr>,
 }
 
-pub(crate) fn loop_nest(context: &Context, location: Location, point: Point, env: &mut Env, ranges: &[(SymExpr, SymExpr)], prefix: &str) -> Result<Nest, String> {
-    let bounds: Vec<SymExpr> = ranges.iter().flat_map(|(lo, hi)| [lo.clone(), hi.clone()]).chain([SymExpr::Const(1)]).collect();
+pub(crate) fn loop_nest(
+    context: &Context,
+    location: Location,
+    point: Point,
+    env: &mut Env,
+    ranges: &[(SymExpr, SymExpr)],
+    prefix: &str,
+) -> Result<Nest, String> {
+    let bounds: Vec<SymExpr> =
+        ranges.iter().flat_map(|(lo, hi)| [lo.clone(), hi.clone()]).chain([SymExpr::Const(1)]).collect();
     let values = emit_exprs(context, location, point, env, &bounds)?;
     let step = values[values.len() - 1];
     let mut body = point;
@@ -132,7 +147,15 @@ pub(crate) fn loop_nest(context: &Context, location: Location, point: Point, env
 /// Inserts `scf.for %iv = lo to hi step step` at `point`. Without `iter` (init values) the body
 /// gets an empty `scf.yield`; with them the body is left open (the caller appends the yield)
 /// and the block arguments are (iv, iter...). Returns the body block and the iv.
-pub(crate) fn for_op(context: &Context, location: Location, point: Point, lo: MlirValue, hi: MlirValue, step: MlirValue, iter: &[MlirValue]) -> Result<(MlirBlock, MlirValue), String> {
+pub(crate) fn for_op(
+    context: &Context,
+    location: Location,
+    point: Point,
+    lo: MlirValue,
+    hi: MlirValue,
+    step: MlirValue,
+    iter: &[MlirValue],
+) -> Result<(MlirBlock, MlirValue), String> {
     let index = Type::index(context);
     let mut args = vec![(index, location)];
     let iter_types: Vec<Type> = iter.iter().map(|v| val(*v).r#type()).collect();
@@ -184,7 +207,12 @@ pub(crate) fn store(point: Point, location: Location, value: MlirValue, buffer: 
 }
 
 /// An `arith.constant` from attribute text (`0.0 : f16`, `-128 : i8`).
-pub(crate) fn constant_text(context: &Context, location: Location, point: Point, text: &str) -> Result<MlirValue, String> {
+pub(crate) fn constant_text(
+    context: &Context,
+    location: Location,
+    point: Point,
+    text: &str,
+) -> Result<MlirValue, String> {
     let attr = Attribute::parse(context, text).ok_or_else(|| format!("internal: bad constant `{text}`"))?;
     point.value(arith::constant(context, attr, location))
 }
@@ -199,7 +227,9 @@ pub(crate) fn substitute(e: &SymExpr, map: &HashMap<String, SymExpr>) -> Result<
     Ok(match e {
         SymExpr::Const(_) => e.clone(),
         SymExpr::Sym(name) => map.get(name.as_ref()).cloned().unwrap_or_else(|| e.clone()),
-        SymExpr::Bin(op, a, b) => SymExpr::bin(*op, &substitute(a, map)?, &substitute(b, map)?).map_err(|e| e.to_string())?,
+        SymExpr::Bin(op, a, b) => {
+            SymExpr::bin(*op, &substitute(a, map)?, &substitute(b, map)?).map_err(|e| e.to_string())?
+        }
     })
 }
 
@@ -207,8 +237,16 @@ pub(crate) fn substitute_tuple(t: &Tuple<SymExpr>, map: &HashMap<String, SymExpr
     t.map(&mut |e: &SymExpr| substitute(e, map))
 }
 
-pub(crate) fn substitute_layout(l: &Layout<SymExpr>, map: &HashMap<String, SymExpr>) -> Result<Layout<SymExpr>, String> {
-    Layout::with_origin(substitute_tuple(l.shape(), map)?, substitute_tuple(l.stride(), map)?, substitute_tuple(l.origin(), map)?).map_err(|e| e.to_string())
+pub(crate) fn substitute_layout(
+    l: &Layout<SymExpr>,
+    map: &HashMap<String, SymExpr>,
+) -> Result<Layout<SymExpr>, String> {
+    Layout::with_origin(
+        substitute_tuple(l.shape(), map)?,
+        substitute_tuple(l.stride(), map)?,
+        substitute_tuple(l.origin(), map)?,
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// `a min b` in the symbolic domain (constants fold).

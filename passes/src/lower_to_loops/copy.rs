@@ -8,7 +8,7 @@ use layout_algebra::{
 use layout_dialect::MemorySpace;
 use melior::{
     dialect::arith,
-    ir::{OperationRef, Type, operation::OperationLike},
+    ir::{operation::OperationLike, OperationRef, Type},
 };
 
 use super::{build, Lowerer, Tensor};
@@ -68,7 +68,11 @@ pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(),
     }
     let (se, de) = (src.extents(), dst.extents());
     if se.len() != de.len() {
-        return Err(format!("{name}: source origin {} and destination origin {} have different ranks", src.layout.origin(), dst.layout.origin()));
+        return Err(format!(
+            "{name}: source origin {} and destination origin {} have different ranks",
+            src.layout.origin(),
+            dst.layout.origin()
+        ));
     }
     let conversion = conversion(&src, &dst, name)?;
     let region: Vec<SymExpr> = se.iter().zip(&de).map(|(s, d)| build::min(s, d)).collect::<Result<_, _>>()?;
@@ -92,10 +96,7 @@ pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(),
         let c0 = SymExpr::Const(c0);
         let start = &region[axis];
         let global_end = build::add(&dst.coord[axis], start)?;
-        let end = global_end
-            .align_to(&c0)
-            .and_then(|a| a.sub(&dst.coord[axis]))
-            .map_err(|e| e.to_string())?;
+        let end = global_end.align_to(&c0).and_then(|a| a.sub(&dst.coord[axis])).map_err(|e| e.to_string())?;
         let ranges: Vec<(SymExpr, SymExpr)> = region
             .iter()
             .enumerate()
@@ -112,7 +113,9 @@ pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(),
 /// Whether the zero-fill range is provably empty: every C0 block is complete (static extents
 /// that are multiples of C0 at static, aligned coordinates). Then no fill loop is emitted.
 fn statically_aligned(region: &[SymExpr], dst: &Tensor) -> bool {
-    let Some((axis, c0)) = dst.pattern.map(|(p, c0)| (if p == FramePattern::ZN { region.len().saturating_sub(2) } else { region.len().saturating_sub(1) }, c0)) else {
+    let Some((axis, c0)) = dst.pattern.map(|(p, c0)| {
+        (if p == FramePattern::ZN { region.len().saturating_sub(2) } else { region.len().saturating_sub(1) }, c0)
+    }) else {
         return false;
     };
     match (region.get(axis).and_then(|e| e.as_constant()), dst.coord.get(axis).and_then(|c| c.as_constant())) {
@@ -136,7 +139,13 @@ fn conv_c0(t: &Tensor, pattern: FramePattern) -> SymExpr {
 /// every valid pixel, channels `[C, align(C, C0))`, is zero-filled (spec §A.7 applied to the
 /// channel axis: NHWC → NC1HWC0 is ND2NZ with rows = pixels, cols = channels); further C1
 /// blocks of a larger destination are left untouched.
-fn conv_copy(l: &mut Lowerer, op: &OperationRef, name: &str, (src, sp): (&Tensor, FramePattern), (dst, dp): (&Tensor, FramePattern)) -> Result<(), String> {
+fn conv_copy(
+    l: &mut Lowerer,
+    op: &OperationRef,
+    name: &str,
+    (src, sp): (&Tensor, FramePattern),
+    (dst, dp): (&Tensor, FramePattern),
+) -> Result<(), String> {
     let supported = !sp.is_matrix() && dp == FramePattern::NC1HWC0;
     if !supported {
         return Err(format!("{name}: the copy {} {sp} -> {} {dp} is not supported by this compiler yet (the CPU lowering converts NCHW/NHWC/NC1HWC0 -> NC1HWC0 only)", src.space.name(), dst.space.name()));
@@ -172,8 +181,11 @@ fn conv_copy(l: &mut Lowerer, op: &OperationRef, name: &str, (src, sp): (&Tensor
     let aligned = matches!((channels.as_constant(), dc0.as_constant()), (Some(c), Some(k)) if k > 0 && c % k == 0);
     if sp != FramePattern::NC1HWC0 && !aligned {
         let end = channels.align_to(&dc0).map_err(|e| e.to_string())?;
-        let ranges: Vec<(SymExpr, SymExpr)> =
-            region.iter().enumerate().map(|(k, e)| if k == 1 { (channels.clone(), end.clone()) } else { (SymExpr::Const(0), e.clone()) }).collect();
+        let ranges: Vec<(SymExpr, SymExpr)> = region
+            .iter()
+            .enumerate()
+            .map(|(k, e)| if k == 1 { (channels.clone(), end.clone()) } else { (SymExpr::Const(0), e.clone()) })
+            .collect();
         let zero = build::constant_text(l.context, location, point, &zero_text(dst.elem))?;
         let nest = l.nest(location, point, &ranges)?;
         let crd = conv_coordinate(dp, &dc0, &nest.ivs).map_err(|e| format!("{name}: {e}"))?;

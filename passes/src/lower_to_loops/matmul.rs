@@ -25,7 +25,12 @@ pub(super) fn matmul(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
         .map_err(|_| "layout.matmul needs the `accumulate` attribute")?;
     let (ae, be, ce) = (a.extents(), b.extents(), c.extents());
     if ae.len() != 2 || be.len() != 2 || ce.len() != 2 {
-        return Err(format!("layout.matmul: A, B and C need rank-2 origins, got {}, {}, {}", a.layout.origin(), b.layout.origin(), c.layout.origin()));
+        return Err(format!(
+            "layout.matmul: A, B and C need rank-2 origins, got {}, {}, {}",
+            a.layout.origin(),
+            b.layout.origin(),
+            c.layout.origin()
+        ));
     }
     use ElementType::*;
     let kind = match (a.elem, b.elem, c.elem) {

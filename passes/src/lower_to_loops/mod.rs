@@ -140,12 +140,14 @@ static PASS_ID: PassId = PassId::new();
 
 /// Creates the pass (no self-check side functions).
 pub fn create() -> Pass {
-    external::create(&PASS_ID, run, "LayoutLowerToLoops", ARGUMENT, DESCRIPTION, &[
-        DialectHandle::arith(),
-        DialectHandle::scf(),
-        DialectHandle::memref(),
-        DialectHandle::func(),
-    ])
+    external::create(
+        &PASS_ID,
+        run,
+        "LayoutLowerToLoops",
+        ARGUMENT,
+        DESCRIPTION,
+        &[DialectHandle::arith(), DialectHandle::scf(), DialectHandle::memref(), DialectHandle::func()],
+    )
 }
 
 fn run(root: OperationRef, pass: ExternalPass) {
@@ -425,7 +427,12 @@ impl<'c> Lowerer<'c> {
     }
 
     /// A loop nest over `ranges` at `point`.
-    pub fn nest(&mut self, location: Location, point: build::Point, ranges: &[(SymExpr, SymExpr)]) -> Result<build::Nest, String> {
+    pub fn nest(
+        &mut self,
+        location: Location,
+        point: build::Point,
+        ranges: &[(SymExpr, SymExpr)],
+    ) -> Result<build::Nest, String> {
         let prefix = format!("i{}_", self.fresh());
         build::loop_nest(self.context, location, point, &mut self.env, ranges, &prefix)
     }
@@ -436,7 +443,15 @@ pub(crate) fn element_types(context: &Context, ty: &TensorType) -> Result<(Eleme
     let elem = ty.element_type().map_err(|e| e.to_string())?;
     let supported = matches!(
         elem,
-        ElementType::F16 | ElementType::BF16 | ElementType::F32 | ElementType::F64 | ElementType::I8 | ElementType::I16 | ElementType::I32 | ElementType::I64 | ElementType::F8E8M0FNU
+        ElementType::F16
+            | ElementType::BF16
+            | ElementType::F32
+            | ElementType::F64
+            | ElementType::I8
+            | ElementType::I16
+            | ElementType::I32
+            | ElementType::I64
+            | ElementType::F8E8M0FNU
     );
     if !supported {
         return Err(format!("element type {elem} is not supported by the CPU lowering (f16, bf16, f32, f64, i8, i16, i32, i64, f8E8M0FNU)"));

@@ -10,12 +10,14 @@ pub(super) fn offset(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
     let t = l.operand(op, 0)?;
     let coords: Vec<SymExpr> = op.operands().skip(1).map(|v| l.symbol_of(v.to_raw())).collect();
     if coords.len() != t.layout.rank() {
-        return Err(format!("layout.offset: {} coordinates for a layout of rank {} ({})", coords.len(), t.layout.rank(), t.layout));
+        return Err(format!(
+            "layout.offset: {} coordinates for a layout of rank {} ({})",
+            coords.len(),
+            t.layout.rank(),
+            t.layout
+        ));
     }
-    let offset = t
-        .layout
-        .crd_to_offset(&coord_tuple(&t.layout, &coords))
-        .map_err(|e| format!("layout.offset: {e}"))?;
+    let offset = t.layout.crd_to_offset(&coord_tuple(&t.layout, &coords)).map_err(|e| format!("layout.offset: {e}"))?;
     let value = l.emit(op.location(), build::Point::before(op), &[offset])?[0];
     let old = op.result(0).map_err(|e| e.to_string())?;
     // Safety: both values are valid; the offset op is erased after the rewrite.

@@ -123,17 +123,28 @@ pub(crate) fn emit_side_functions(l: &mut Lowerer, root: OperationRef) -> Result
 /// rest of the function under `scf.if %p == %arg` — it runs once, for the value the caller
 /// gives (every value the self-check tries is one the loop takes). Returns the insertion point
 /// inside the `scf.if`; `env` binds `symbol` to `%p`. Arguments are left as they are.
-fn with_facts(context: &melior::Context, location: melior::ir::Location, point: build::Point, env: &mut build::Env, symbol: &str, origin: &SymOrigin, arg: MlirValue) -> Result<build::Point, String> {
+fn with_facts(
+    context: &melior::Context,
+    location: melior::ir::Location,
+    point: build::Point,
+    env: &mut build::Env,
+    symbol: &str,
+    origin: &SymOrigin,
+    arg: MlirValue,
+) -> Result<build::Point, String> {
     let (lo, hi, step) = match origin {
         SymOrigin::Loop { lo, hi, step } => (SymExpr::Const(*lo), SymExpr::Const(*hi), SymExpr::Const(*step)),
-        SymOrigin::TileCoord { extent, parent_extent } => (SymExpr::Const(0), parent_extent.clone(), SymExpr::Const(*extent)),
+        SymOrigin::TileCoord { extent, parent_extent } => {
+            (SymExpr::Const(0), parent_extent.clone(), SymExpr::Const(*extent))
+        }
         SymOrigin::Arg { .. } | SymOrigin::Other => return Ok(point),
     };
     let bounds = build::emit_exprs(context, location, point, env, &[lo, hi, step])?;
     let (block, p) = build::for_op(context, location, point, bounds[0], bounds[1], bounds[2], &[])?;
     // Safety: `for_op` without iter values ends the body with its `scf.yield`.
     let inside = build::Point::before(&unsafe { OperationRef::from_raw(mlir_sys::mlirBlockGetTerminator(block)) });
-    let equal = inside.value(arith::cmpi(context, arith::CmpiPredicate::Eq, build::val(p), build::val(arg), location))?;
+    let equal =
+        inside.value(arith::cmpi(context, arith::CmpiPredicate::Eq, build::val(p), build::val(arg), location))?;
     let then = Block::new(&[]);
     let yield_op = then.append_operation(scf::r#yield(&[], location));
     let then_region = Region::new();
@@ -143,10 +154,16 @@ fn with_facts(context: &melior::Context, location: melior::ir::Location, point: 
     Ok(build::Point::before(&yield_op))
 }
 
-fn side_function(l: &mut Lowerer, tensor: &Tensor, function: &str, at: build::Point) -> Result<Option<CheckSpec>, String> {
+fn side_function(
+    l: &mut Lowerer,
+    tensor: &Tensor,
+    function: &str,
+    at: build::Point,
+) -> Result<Option<CheckSpec>, String> {
     let extents = tensor.padded_extents()?;
     let mut symbols = BTreeSet::new();
-    let leaves = [tensor.layout.shape(), tensor.layout.stride(), tensor.layout.origin()].into_iter().flat_map(|t| t.leaves());
+    let leaves =
+        [tensor.layout.shape(), tensor.layout.stride(), tensor.layout.origin()].into_iter().flat_map(|t| t.leaves());
     for e in leaves.chain(tensor.coord.iter().cloned()).chain(extents.iter().cloned()) {
         symbols.extend(e.symbols());
     }
@@ -165,7 +182,13 @@ fn side_function(l: &mut Lowerer, tensor: &Tensor, function: &str, at: build::Po
     let location = melior::ir::Location::unknown(context);
     let index = Type::index(context);
     let dynamic = unsafe { mlir_sys::mlirShapedTypeGetDynamicSize() };
-    let out_type: Type = MemRefType::new(Type::from(melior::ir::r#type::IntegerType::new(context, 64)), &vec![dynamic; extents.len()], None, None).into();
+    let out_type: Type = MemRefType::new(
+        Type::from(melior::ir::r#type::IntegerType::new(context, 64)),
+        &vec![dynamic; extents.len()],
+        None,
+        None,
+    )
+    .into();
     let mut arg_types = vec![out_type];
     arg_types.extend(params.iter().map(|_| index));
     let body = Block::new(&arg_types.iter().map(|t| (*t, location)).collect::<Vec<_>>());

@@ -35,7 +35,8 @@ pub(super) fn tile(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
         .ok_or("the result is not a !layout.tensor")?
         .resolve_with_prefix("r")
         .map_err(|e| e.to_string())?;
-    check_declared(&declared.layout, &layout).map_err(|e| format!("layout.tile: the result type disagrees with the layout algebra: {e}"))?;
+    check_declared(&declared.layout, &layout)
+        .map_err(|e| format!("layout.tile: the result type disagrees with the layout algebra: {e}"))?;
     let parent_extents = parent.extents();
     for (k, c) in coords.iter().enumerate() {
         if let SymExpr::Sym(name) = c {

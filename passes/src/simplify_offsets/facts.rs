@@ -74,7 +74,13 @@ pub fn fact_of<'c: 'a, 'a>(reader: &mut Reader<'c, 'a>, value: Value<'c, 'a>) ->
 }
 
 /// The fact of `for iv = lb to ub step step` (bounds read as trees over already-known atoms).
-pub fn loop_fact(reader: &Reader, lb: &IndexExpr, ub: &IndexExpr, step: &IndexExpr, unsigned_cmp: bool) -> Option<SymFact> {
+pub fn loop_fact(
+    reader: &Reader,
+    lb: &IndexExpr,
+    ub: &IndexExpr,
+    step: &IndexExpr,
+    unsigned_cmp: bool,
+) -> Option<SymFact> {
     let (dl, du, ds) = (analyze(lb, &reader.facts), analyze(ub, &reader.facts), analyze(step, &reader.facts));
     // A step that may be ≤ 0 would let the variable leave [lb, ub).
     if ds.range.lo.is_none_or(|s| s < 1) {

@@ -46,8 +46,8 @@ use melior::{
     },
 };
 
-pub use rebuild::OffsetEmitter;
 use reader::{node_op, Reader, TREE_OPS};
+pub use rebuild::OffsetEmitter;
 
 use crate::ir::op_name;
 
@@ -221,7 +221,13 @@ pub fn simplify_offsets(root: OperationRef) -> Summary {
 }
 
 /// Emits `expr` before `op` and redirects the uses of `old` to it.
-fn rebuild_before<'c, 'a>(op: OperationRef<'c, 'a>, old: Value<'c, 'a>, expr: &IndexExpr, facts: Facts, reader: &Reader<'c, 'a>) -> Result<(), String> {
+fn rebuild_before<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    old: Value<'c, 'a>,
+    expr: &IndexExpr,
+    facts: Facts,
+    reader: &Reader<'c, 'a>,
+) -> Result<(), String> {
     let block = op.block().ok_or("root op has no block")?;
     let location = op.location();
     // `to_ref` borrows the `ContextRef` itself: keep it alive as long as `context` is used.

@@ -169,11 +169,17 @@ impl<'c: 'a, 'a> Reader<'c, 'a> {
             "arith.minsi" => IndexExpr::bin(Op::Min, ea, eb),
             "arith.maxsi" => IndexExpr::bin(Op::Max, ea, eb),
             "arith.andi" => IndexExpr::bin(Op::And, ea, eb),
-            "arith.divsi" | "arith.divui" if pos_const(&eb) && non_negative(self, &ea) => IndexExpr::bin(Op::FloorDiv, ea, eb),
-            "arith.remsi" | "arith.remui" if pos_const(&eb) && non_negative(self, &ea) => IndexExpr::bin(Op::FloorMod, ea, eb),
+            "arith.divsi" | "arith.divui" if pos_const(&eb) && non_negative(self, &ea) => {
+                IndexExpr::bin(Op::FloorDiv, ea, eb)
+            }
+            "arith.remsi" | "arith.remui" if pos_const(&eb) && non_negative(self, &ea) => {
+                IndexExpr::bin(Op::FloorMod, ea, eb)
+            }
             "arith.floordivsi" if pos_const(&eb) => IndexExpr::bin(Op::FloorDiv, ea, eb),
             "arith.ceildivsi" => match eb {
-                IndexExpr::Const(c) if c > 0 => IndexExpr::bin(Op::FloorDiv, IndexExpr::bin(Op::Add, ea, IndexExpr::Const(c - 1)), eb),
+                IndexExpr::Const(c) if c > 0 => {
+                    IndexExpr::bin(Op::FloorDiv, IndexExpr::bin(Op::Add, ea, IndexExpr::Const(c - 1)), eb)
+                }
                 _ => return None,
             },
             "arith.shli" if shift_amount(&eb, 62) => IndexExpr::bin(Op::Shl, ea, eb),

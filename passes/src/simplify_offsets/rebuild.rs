@@ -63,7 +63,11 @@ where
         op.result(0).map(Into::into).map_err(|e| format!("emitted op has no result: {e}"))
     }
 
-    fn cached(&mut self, key: &IndexExpr, build: impl FnOnce(&mut Self) -> Result<Value<'c, 'a>, String>) -> Result<Value<'c, 'a>, String> {
+    fn cached(
+        &mut self,
+        key: &IndexExpr,
+        build: impl FnOnce(&mut Self) -> Result<Value<'c, 'a>, String>,
+    ) -> Result<Value<'c, 'a>, String> {
         if let Some(v) = self.cache.get(key) {
             return Ok(*v);
         }
@@ -101,7 +105,12 @@ where
     }
 
     fn symbol(&mut self, name: &str) -> Result<Self::Out, String> {
-        let v = self.emitter.symbols.get(name).copied().ok_or_else(|| format!("unbound symbol `{name}` in index expression"))?;
+        let v = self
+            .emitter
+            .symbols
+            .get(name)
+            .copied()
+            .ok_or_else(|| format!("unbound symbol `{name}` in index expression"))?;
         Ok((v, IndexExpr::sym(name)))
     }
 

@@ -96,7 +96,15 @@ fn round_trip(context: &Context, expr: &IndexExpr, facts: &Facts, points: &[(i64
     let names: HashMap<String, &str> = reader
         .symbols
         .iter()
-        .filter_map(|(n, v)| if *v == x { Some((n.clone(), "x")) } else if *v == y { Some((n.clone(), "y")) } else { None })
+        .filter_map(|(n, v)| {
+            if *v == x {
+                Some((n.clone(), "x"))
+            } else if *v == y {
+                Some((n.clone(), "y"))
+            } else {
+                None
+            }
+        })
         .collect();
     let rename = |e: &IndexExpr| -> IndexExpr { rename_syms(e, &names) };
     let back = rename(&back);
@@ -180,7 +188,11 @@ fn fold_at(context: &Context, expr: &IndexExpr, facts: &Facts, x: i64, y: i64) -
 
 fn emitter_constant<'c, 'a>(context: &'c Context, block: &'a Block<'c>, v: i64) -> Value<'c, 'a> {
     let index = Type::index(context);
-    let op = melior::dialect::arith::constant(context, melior::ir::attribute::IntegerAttribute::new(index, v).into(), Location::unknown(context));
+    let op = melior::dialect::arith::constant(
+        context,
+        melior::ir::attribute::IntegerAttribute::new(index, v).into(),
+        Location::unknown(context),
+    );
     let op = block.append_operation(op);
     op.result(0).expect("constant").into()
 }
@@ -268,15 +280,15 @@ fn facts_from_loops() {
     assert_eq!(
         facts,
         vec![
-            fact(Some(0), Some(15), None),               // 0 to 16
-            fact(Some(3), Some(39), Some((4, 3))),       // 3 to 40 step 4: ≡ 3 mod 4
-            fact(Some(0), None, Some((16, 0))),          // 0 to %n step 16
-            fact(Some(0), Some(15), None),               // 0 to min(n - t, 16): tail tile
-            fact(Some(4), None, Some((16, 4))),          // t + 4 to m step 16: t ≡ 0 mod 16
-            None,                                        // %n to %m: nothing known
-            None,                                        // dynamic step: may be ≤ 0
-            None,                                        // unsigned compare, unknown ub sign
-            fact(Some(0), Some(15), None),               // unsigned compare, both bounds ≥ 0
+            fact(Some(0), Some(15), None),         // 0 to 16
+            fact(Some(3), Some(39), Some((4, 3))), // 3 to 40 step 4: ≡ 3 mod 4
+            fact(Some(0), None, Some((16, 0))),    // 0 to %n step 16
+            fact(Some(0), Some(15), None),         // 0 to min(n - t, 16): tail tile
+            fact(Some(4), None, Some((16, 4))),    // t + 4 to m step 16: t ≡ 0 mod 16
+            None,                                  // %n to %m: nothing known
+            None,                                  // dynamic step: may be ≤ 0
+            None,                                  // unsigned compare, unknown ub sign
+            fact(Some(0), Some(15), None),         // unsigned compare, both bounds ≥ 0
         ]
     );
 }
@@ -352,7 +364,8 @@ fn signed_division_is_read_only_on_proven_non_negative_dividends() {
         let read = reader.read(unsafe { Value::from_raw(raw) });
         out.push((name, read.node, read.expr.to_string()));
     }
-    let shapes: Vec<(bool, String)> = out.iter().map(|(_, n, e)| (*n, e.chars().filter(|c| !c.is_ascii_digit()).collect())).collect();
+    let shapes: Vec<(bool, String)> =
+        out.iter().map(|(_, n, e)| (*n, e.chars().filter(|c| !c.is_ascii_digit()).collect())).collect();
     // divsi on an unknown argument: an atom; floordivsi: always floor; remsi on a loop variable
     // in [0, 63]: floor; remsi on the constant -16: its dividend is proven negative, an atom.
     assert_eq!(
@@ -404,7 +417,12 @@ fn maxsi_with_a_non_negative_constant_makes_divisions_floor_operations() {
     // Safety: values of the live module.
     let reads: Vec<_> = values.into_iter().map(|raw| reader.read(unsafe { Value::from_raw(raw) })).collect();
     let nodes: Vec<bool> = reads.iter().map(|r| r.node).collect();
-    assert_eq!(nodes, vec![true, true, false, false], "{:?}", reads.iter().map(|r| r.expr.to_string()).collect::<Vec<_>>());
+    assert_eq!(
+        nodes,
+        vec![true, true, false, false],
+        "{:?}",
+        reads.iter().map(|r| r.expr.to_string()).collect::<Vec<_>>()
+    );
     // The argument's symbol (the only atom of the first two readings).
     let arg = reads[0].expr.symbols().into_iter().next().expect("a symbol");
     let arith: [fn(i64) -> i64; 2] = [|a| a.max(0) / 16, |a| (a.max(0) + 15) % 16];

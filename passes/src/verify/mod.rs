@@ -117,11 +117,7 @@ pub(crate) fn find_target(root: OperationRef) -> Result<Option<Target>, ()> {
                 Some(name) => match Target::from_name(&name) {
                     Some(t) => Ok(Some(t)),
                     None => {
-                        let hint = if name == "a3" {
-                            " (Atlas A3 is target \"a2\")"
-                        } else {
-                            ""
-                        };
+                        let hint = if name == "a3" { " (Atlas A3 is target \"a2\")" } else { "" };
                         emit_error(
                             location,
                             &format!(
@@ -164,8 +160,7 @@ pub fn verify(root: OperationRef) -> bool {
             while let Some(b) = block {
                 for index in 0..b.argument_count() {
                     if let Ok(argument) = b.argument(index) {
-                        uses_layout |=
-                            types::check_type(argument.r#type(), location, false, &mut checker);
+                        uses_layout |= types::check_type(argument.r#type(), location, false, &mut checker);
                     }
                 }
                 block = b.next_in_region();

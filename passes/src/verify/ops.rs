@@ -66,18 +66,14 @@ fn check_view_alloc(op: &OperationRef, name: &str, location: Location, c: &mut C
         return;
     }
     // V3.
-    let values: Vec<Option<i64>> = (first_dyn..op.operand_count())
-        .map(|i| op.operand(i).ok().and_then(constant_int))
-        .collect();
+    let values: Vec<Option<i64>> =
+        (first_dyn..op.operand_count()).map(|i| op.operand(i).ok().and_then(constant_int)).collect();
     let mut bound = r.clone();
     if values.iter().any(Option::is_some) {
         match ty.bind(&values).and_then(|b| b.resolve()) {
             Ok(b) => bound = b,
             Err(e) => {
-                c.error(
-                    location,
-                    &format!("the constant dynamic-leaf operands give an invalid type: {e}"),
-                );
+                c.error(location, &format!("the constant dynamic-leaf operands give an invalid type: {e}"));
                 return;
             }
         }
@@ -90,19 +86,14 @@ fn check_view_alloc(op: &OperationRef, name: &str, location: Location, c: &mut C
         if elem != ty.elem {
             c.error(
                 location,
-                &format!(
-                    "the memref element type {elem} differs from the tensor element type {}",
-                    ty.elem
-                ),
+                &format!("the memref element type {elem} differs from the tensor element type {}", ty.elem),
             );
         }
         if let (Some(count), Some(layout)) = (count, bound.static_layout()) {
             match layout.cosize() {
                 Ok(need) if need > count => c.error(
                     location,
-                    &format!(
-                        "the layout {layout} spans {need} elements but the memref has only {count}"
-                    ),
+                    &format!("the layout {layout} spans {need} elements but the memref has only {count}"),
                 ),
                 Ok(_) => {}
                 Err(e) => c.error(location, &format!("the extent of {layout} overflows: {e}")),
@@ -115,10 +106,7 @@ fn check_view_alloc(op: &OperationRef, name: &str, location: Location, c: &mut C
 /// leaves `?` the parent's pattern (a tile keeps the parent's strides and inner blocks).
 fn pattern_of(op: &OperationRef, i: usize) -> Option<FramePattern> {
     let value = op.operand(i).ok()?;
-    if let Some((p, _)) = tensor_of(value)
-        .and_then(|t| t.resolve().ok())
-        .and_then(|r| r.recognized_pattern())
-    {
+    if let Some((p, _)) = tensor_of(value).and_then(|t| t.resolve().ok()).and_then(|r| r.recognized_pattern()) {
         return Some(p);
     }
     let def = defining_op(value)?;
@@ -157,12 +145,7 @@ fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Ch
             };
             c.error(
                 location,
-                &format!(
-                    "{why}; {} -> {} goes the other way: use {}",
-                    src.space.name(),
-                    dst.space.name(),
-                    d.op_name()
-                ),
+                &format!("{why}; {} -> {} goes the other way: use {}", src.space.name(), dst.space.name(), d.op_name()),
             );
             return;
         }
@@ -170,11 +153,7 @@ fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Ch
     }
     // L2.
     let pairs = legal_pairs(src.space, dst.space, target);
-    let list = pairs
-        .iter()
-        .map(|(a, b)| format!("{a}->{b}"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let list = pairs.iter().map(|(a, b)| format!("{a}->{b}")).collect::<Vec<_>>().join(", ");
     let (sp, dp) = (pattern_of(op, 0), pattern_of(op, 1));
     match (sp, dp) {
         (Some(sp), Some(dp)) if pairs.contains(&(sp, dp)) => {}
@@ -236,14 +215,23 @@ fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Ch
     for (k, (s, d)) in so.leaves().iter().zip(dst_o.leaves()).enumerate() {
         if let (Some(s), Some(d)) = (s.as_constant(), d.as_constant()) {
             if s > d {
-                c.error(location, &format!("{op_name}: the source extent {s} of mode {k} does not fit the destination extent {d}"));
+                c.error(
+                    location,
+                    &format!("{op_name}: the source extent {s} of mode {k} does not fit the destination extent {d}"),
+                );
                 return;
             }
         }
     }
 }
 
-fn check_conv_copy(op_name: &str, (src, sp): (&TensorLayout, FramePattern), (dst, dp): (&TensorLayout, FramePattern), location: Location, c: &mut Checker) {
+fn check_conv_copy(
+    op_name: &str,
+    (src, sp): (&TensorLayout, FramePattern),
+    (dst, dp): (&TensorLayout, FramePattern),
+    location: Location,
+    c: &mut Checker,
+) {
     if sp.is_matrix() || dp != FramePattern::NC1HWC0 {
         c.error(
             location,
@@ -255,7 +243,9 @@ fn check_conv_copy(op_name: &str, (src, sp): (&TensorLayout, FramePattern), (dst
         );
         return;
     }
-    let extents = |t: &TensorLayout, p: FramePattern| layout_algebra::ascend::conv_logical_extents(p, &t.layout.origin().leaves());
+    let extents = |t: &TensorLayout, p: FramePattern| {
+        layout_algebra::ascend::conv_logical_extents(p, &t.layout.origin().leaves())
+    };
     let (se, de) = match (extents(src, sp), extents(dst, dp)) {
         (Ok(s), Ok(d)) => (s, d),
         (Err(e), _) | (_, Err(e)) => {
@@ -267,7 +257,13 @@ fn check_conv_copy(op_name: &str, (src, sp): (&TensorLayout, FramePattern), (dst
         if let (Some(s), Some(d)) = (s.as_constant(), d.as_constant()) {
             if s > d {
                 let what = ["n", "c", "h", "w"][k];
-                c.error(location, &format!("{op_name}: the source extent {what} = {s} does not fit the destination ({what} = {d}{})", if k == 1 { " = c1·c0" } else { "" }));
+                c.error(
+                    location,
+                    &format!(
+                        "{op_name}: the source extent {what} = {s} does not fit the destination ({what} = {d}{})",
+                        if k == 1 { " = c1·c0" } else { "" }
+                    ),
+                );
                 return;
             }
         }
@@ -276,36 +272,24 @@ fn check_conv_copy(op_name: &str, (src, sp): (&TensorLayout, FramePattern), (dst
 
 fn dims(t: &TensorLayout) -> Option<[Option<i64>; 2]> {
     let leaves = match t.layout.origin() {
-        layout_algebra::Tuple::Tuple(m) if m.len() == 2 && m.iter().all(|x| x.is_int()) => {
-            t.layout.origin().leaves()
-        }
+        layout_algebra::Tuple::Tuple(m) if m.len() == 2 && m.iter().all(|x| x.is_int()) => t.layout.origin().leaves(),
         _ => return None,
     };
     Some([leaves[0].as_constant(), leaves[1].as_constant()])
 }
 
 fn check_matmul(op: &OperationRef, location: Location, c: &mut Checker) {
-    let (Some((_, a)), Some((_, b)), Some((_, acc))) = (
-        operand_layout(op, 0),
-        operand_layout(op, 1),
-        operand_layout(op, 2),
-    ) else {
+    let (Some((_, a)), Some((_, b)), Some((_, acc))) =
+        (operand_layout(op, 0), operand_layout(op, 1), operand_layout(op, 2))
+    else {
         return;
     };
     // X1.
-    for (what, t, want) in [
-        ("A", &a, MemorySpace::L0a),
-        ("B", &b, MemorySpace::L0b),
-        ("C", &acc, MemorySpace::L0c),
-    ] {
+    for (what, t, want) in [("A", &a, MemorySpace::L0a), ("B", &b, MemorySpace::L0b), ("C", &acc, MemorySpace::L0c)] {
         if t.space != want {
             c.error(
                 location,
-                &format!(
-                    "layout.matmul: operand {what} must be in {}, got {}",
-                    want.name(),
-                    t.space.name()
-                ),
+                &format!("layout.matmul: operand {what} must be in {}, got {}", want.name(), t.space.name()),
             );
             return;
         }
@@ -316,33 +300,22 @@ fn check_matmul(op: &OperationRef, location: Location, c: &mut Checker) {
             Err(reason) => c.error(location, &format!("layout.matmul: {reason}")),
             Ok(want) if want != acc.elem => c.error(
                 location,
-                &format!(
-                    "layout.matmul: {} x {} accumulates in {want}, but C is {}",
-                    a.elem, b.elem, acc.elem
-                ),
+                &format!("layout.matmul: {} x {} accumulates in {want}, but C is {}", a.elem, b.elem, acc.elem),
             ),
             Ok(_) => {}
         }
     }
     // X3.
     let (Some([m, k]), Some([k2, n]), Some([m2, n2])) = (dims(&a), dims(&b), dims(&acc)) else {
-        c.error(
-            location,
-            "layout.matmul: A, B and C need rank-2 origins (M×K, K×N, M×N)",
-        );
+        c.error(location, "layout.matmul: A, B and C need rank-2 origins (M×K, K×N, M×N)");
         return;
     };
-    for (what, x, y) in [
-        ("K (A cols vs B rows)", k, k2),
-        ("M (A rows vs C rows)", m, m2),
-        ("N (B cols vs C cols)", n, n2),
-    ] {
+    for (what, x, y) in
+        [("K (A cols vs B rows)", k, k2), ("M (A rows vs C rows)", m, m2), ("N (B cols vs C cols)", n, n2)]
+    {
         if let (Some(x), Some(y)) = (x, y) {
             if x != y {
-                c.error(
-                    location,
-                    &format!("layout.matmul: {what} differs: {x} vs {y}"),
-                );
+                c.error(location, &format!("layout.matmul: {what} differs: {x} vs {y}"));
                 return;
             }
         }
@@ -361,15 +334,10 @@ fn check_tile(op: &OperationRef, location: Location, c: &mut Checker) {
     };
     // G1.
     let Some(shape) = op.attribute("shape").ok().and_then(i64_array) else {
-        c.error(
-            location,
-            "layout.tile: `shape` must be an array<i64: ...> of tile extents",
-        );
+        c.error(location, "layout.tile: `shape` must be an array<i64: ...> of tile extents");
         return;
     };
-    let coords: Vec<Option<i64>> = (1..op.operand_count())
-        .map(|i| op.operand(i).ok().and_then(constant_int))
-        .collect();
+    let coords: Vec<Option<i64>> = (1..op.operand_count()).map(|i| op.operand(i).ok().and_then(constant_int)).collect();
     if shape.len() != coords.len() || coords.len() != parent.rank() {
         c.error(
             location,
@@ -383,21 +351,21 @@ fn check_tile(op: &OperationRef, location: Location, c: &mut Checker) {
         return;
     }
     if let Some(bad) = shape.iter().find(|v| **v <= 0) {
-        c.error(
-            location,
-            &format!("layout.tile: tile extents must be positive, got {bad}"),
-        );
+        c.error(location, &format!("layout.tile: tile extents must be positive, got {bad}"));
         return;
     }
     if let Some(bad) = coords.iter().flatten().find(|v| **v < 0) {
-        c.error(
-            location,
-            &format!("layout.tile: coordinates must be non-negative, got {bad}"),
-        );
+        c.error(location, &format!("layout.tile: coordinates must be non-negative, got {bad}"));
         return;
     }
     if result_ty.elem != parent_ty.elem || result_ty.space != parent_ty.space {
-        c.error(location, &format!("layout.tile: the tile keeps the parent's element type and memory space ({}, \"{}\"), got ({}, \"{}\")", parent_ty.elem, parent_ty.space, result_ty.elem, result_ty.space));
+        c.error(
+            location,
+            &format!(
+                "layout.tile: the tile keeps the parent's element type and memory space ({}, \"{}\"), got ({}, \"{}\")",
+                parent_ty.elem, parent_ty.space, result_ty.elem, result_ty.space
+            ),
+        );
         return;
     }
     // G2.
@@ -431,15 +399,7 @@ fn check_alignment(
     c: &mut Checker,
 ) {
     let inner: Vec<Option<i64>> = (0..2)
-        .map(|k| {
-            parent
-                .layout
-                .shape()
-                .get_path(&[k, 0])
-                .ok()
-                .and_then(|t| t.as_int())
-                .and_then(|v| v.as_constant())
-        })
+        .map(|k| parent.layout.shape().get_path(&[k, 0]).ok().and_then(|t| t.as_int()).and_then(|v| v.as_constant()))
         .collect();
     let (Some(r_in), Some(c_in)) = (inner[0], inner[1]) else {
         return;
@@ -472,21 +432,13 @@ fn check_offset(op: &OperationRef, location: Location, c: &mut Checker) {
     if n != t.rank() {
         c.error(
             location,
-            &format!(
-                "layout.offset: the layout has {} mode(s) but {n} coordinate(s) were given",
-                t.rank()
-            ),
+            &format!("layout.offset: the layout has {} mode(s) but {n} coordinate(s) were given", t.rank()),
         );
         return;
     }
-    let coords: Vec<Option<i64>> = (1..op.operand_count())
-        .map(|i| op.operand(i).ok().and_then(constant_int))
-        .collect();
+    let coords: Vec<Option<i64>> = (1..op.operand_count()).map(|i| op.operand(i).ok().and_then(constant_int)).collect();
     if let Some(bad) = coords.iter().flatten().find(|v| **v < 0) {
-        c.error(
-            location,
-            &format!("layout.offset: coordinates must be non-negative, got {bad}"),
-        );
+        c.error(location, &format!("layout.offset: coordinates must be non-negative, got {bad}"));
         return;
     }
     if let Some(all) = coords.iter().copied().collect::<Option<Vec<i64>>>() {

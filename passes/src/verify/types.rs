@@ -9,12 +9,7 @@ use layout_dialect::{
 use melior::ir::{Location, Type};
 
 /// Checks one type; returns whether it is a `!layout.tensor`.
-pub(super) fn check_type(
-    ty: Type,
-    location: Location,
-    derived: bool,
-    checker: &mut Checker,
-) -> bool {
+pub(super) fn check_type(ty: Type, location: Location, derived: bool, checker: &mut Checker) -> bool {
     let Some(tensor) = TensorType::from_type(ty) else {
         return false;
     };
@@ -90,15 +85,8 @@ fn legality_error(tensor: &TensorType, r: &TensorLayout, checker: &Checker) -> O
                 format!("\"{}\" (recognized as {p})", tensor.layout)
             }
         };
-        let legal_text = if legal.is_empty() {
-            "none".to_string()
-        } else {
-            names(&legal)
-        };
-        return Some(format!(
-            "{tensor}: layout {shown} is not legal for {} {where_}; legal: {legal_text}",
-            r.elem
-        ));
+        let legal_text = if legal.is_empty() { "none".to_string() } else { names(&legal) };
+        return Some(format!("{tensor}: layout {shown} is not legal for {} {where_}; legal: {legal_text}", r.elem));
     }
     if let LayoutParam::Explicit { .. } = r.param {
         if pattern.is_fractal() {

@@ -82,7 +82,8 @@ pub fn call(name: &str, args: &[Value]) -> Result<Value, CalcError> {
         Some(f) => (f.run)(args),
         None => {
             let close: Vec<&str> = FUNCTIONS.iter().map(|f| f.name).filter(|n| similar(n, name)).collect();
-            let hint = if close.is_empty() { String::new() } else { format!("; did you mean `{}`?", close.join("` or `")) };
+            let hint =
+                if close.is_empty() { String::new() } else { format!("; did you mean `{}`?", close.join("` or `")) };
             Err(CalcError::UnknownFunction { name: name.to_string(), hint })
         }
     }
@@ -111,13 +112,23 @@ fn unary(args: &[Value], name: &str, f: impl Fn(&Value) -> Result<Value, CalcErr
     f(&args[0])
 }
 
-fn binary(args: &[Value], name: &str, f: impl Fn(&Value, &Value) -> Result<Value, CalcError>) -> Result<Value, CalcError> {
+fn binary(
+    args: &[Value],
+    name: &str,
+    f: impl Fn(&Value, &Value) -> Result<Value, CalcError>,
+) -> Result<Value, CalcError> {
     arity(args, name, "2 arguments", |n| n == 2)?;
     f(&args[0], &args[1])
 }
 
-fn tiled(args: &[Value], name: &str, f: fn(&Layout, &cute::Tiler) -> layout_algebra::Result<Layout>) -> Result<Value, CalcError> {
-    binary(args, name, |a, b| Ok(Value::Layout(f(&a.expect_layout(&format!("{name}'s first argument"))?, &b.to_tiler()?)?)))
+fn tiled(
+    args: &[Value],
+    name: &str,
+    f: fn(&Layout, &cute::Tiler) -> layout_algebra::Result<Layout>,
+) -> Result<Value, CalcError> {
+    binary(args, name, |a, b| {
+        Ok(Value::Layout(f(&a.expect_layout(&format!("{name}'s first argument"))?, &b.to_tiler()?)?))
+    })
 }
 
 /// Shape-like queries accept a layout (its shape) or a tuple.
@@ -134,7 +145,11 @@ fn make_layout(args: &[Value]) -> Result<Value, CalcError> {
     let layout = match args {
         [_] => Layout::column_major(shape)?,
         [_, d] => Layout::new(shape, d.expect_int_tuple("make_layout's stride")?)?,
-        [_, d, o] => Layout::with_origin(shape, d.expect_int_tuple("make_layout's stride")?, o.expect_int_tuple("make_layout's origin")?)?,
+        [_, d, o] => Layout::with_origin(
+            shape,
+            d.expect_int_tuple("make_layout's stride")?,
+            o.expect_int_tuple("make_layout's origin")?,
+        )?,
         _ => unreachable!("arity checked"),
     };
     Ok(Value::Layout(layout))
@@ -142,7 +157,14 @@ fn make_layout(args: &[Value]) -> Result<Value, CalcError> {
 
 fn get(args: &[Value]) -> Result<Value, CalcError> {
     arity(args, "get", "a value and at least one index", |n| n >= 2)?;
-    let path = args[1..].iter().map(|v| v.expect_int("get's index").and_then(|i| usize::try_from(i).map_err(|_| CalcError::Type(format!("get's index must be non-negative, got {i}"))))).collect::<Result<Vec<_>, _>>()?;
+    let path = args[1..]
+        .iter()
+        .map(|v| {
+            v.expect_int("get's index").and_then(|i| {
+                usize::try_from(i).map_err(|_| CalcError::Type(format!("get's index must be non-negative, got {i}")))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     match &args[0] {
         Value::Layout(l) => Ok(Value::Layout(l.get_path(&path)?)),
         other => Ok(Value::from_int_tuple(other.expect_int_tuple("get's first argument")?.get_path(&path)?)),
@@ -150,7 +172,11 @@ fn get(args: &[Value]) -> Result<Value, CalcError> {
 }
 
 fn crd2offset(args: &[Value]) -> Result<Value, CalcError> {
-    binary(args, "crd2offset", |l, c| Ok(Value::Int(l.expect_layout("crd2offset's layout")?.crd_to_offset(&c.expect_int_tuple("crd2offset's coordinate")?)?)))
+    binary(args, "crd2offset", |l, c| {
+        Ok(Value::Int(
+            l.expect_layout("crd2offset's layout")?.crd_to_offset(&c.expect_int_tuple("crd2offset's coordinate")?)?,
+        ))
+    })
 }
 
 fn coalesce(args: &[Value]) -> Result<Value, CalcError> {
@@ -201,7 +227,11 @@ fn pattern(args: &[Value]) -> Result<Value, CalcError> {
             None => "none".to_string(),
             Some(r) => {
                 let single = format!("{}(c0={})", r.pattern.name(), r.c0);
-                if r.batched { format!("batch({single})") } else { single }
+                if r.batched {
+                    format!("batch({single})")
+                } else {
+                    single
+                }
             }
         }))
     })

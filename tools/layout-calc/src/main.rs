@@ -60,7 +60,8 @@ fn run() -> io::Result<bool> {
     }
     if args.first().map(String::as_str) == Some("table") {
         let text = args[1..].join(" ");
-        let rendered = expr::evaluate(&text).and_then(|v| v.expect_layout("table's argument")).and_then(|l| table::render(&l));
+        let rendered =
+            expr::evaluate(&text).and_then(|v| v.expect_layout("table's argument")).and_then(|l| table::render(&l));
         return match rendered {
             Ok(t) => write!(out, "{t}").map(|_| true),
             Err(e) => writeln!(out, "error: {e}").map(|_| false),

@@ -37,12 +37,21 @@ pub fn render(layout: &Layout) -> Result<String, CalcError> {
         }
         grid.push(line);
     }
-    let width = grid.iter().flatten().map(|(o, _)| o.to_string().len()).chain([cols.saturating_sub(1).to_string().len()]).max().unwrap_or(1);
+    let width = grid
+        .iter()
+        .flatten()
+        .map(|(o, _)| o.to_string().len())
+        .chain([cols.saturating_sub(1).to_string().len()])
+        .max()
+        .unwrap_or(1);
     let label = rows.saturating_sub(1).to_string().len();
     let mut out = String::new();
     out.push_str(&format!("{layout}\n"));
     let padding = rows > valid_rows || cols > valid_cols;
-    out.push_str(&format!("{rows}x{cols} cells, origin {valid_rows}x{valid_cols}{}\n", if padding { "; padding in [brackets]" } else { "" }));
+    out.push_str(&format!(
+        "{rows}x{cols} cells, origin {valid_rows}x{valid_cols}{}\n",
+        if padding { "; padding in [brackets]" } else { "" }
+    ));
     out.push_str(&" ".repeat(label + 1));
     for j in 0..cols {
         out.push_str(&format!("  {j:>width$} "));

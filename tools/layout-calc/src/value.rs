@@ -43,7 +43,9 @@ impl Value {
     }
 
     pub fn expect_int_tuple(&self, what: &str) -> Result<IntTuple, CalcError> {
-        self.to_int_tuple().ok_or_else(|| CalcError::Type(format!("{what} must be an integer or a tuple of integers, got {} `{self}`", self.kind())))
+        self.to_int_tuple().ok_or_else(|| {
+            CalcError::Type(format!("{what} must be an integer or a tuple of integers, got {} `{self}`", self.kind()))
+        })
     }
 
     pub fn expect_int(&self, what: &str) -> Result<i64, CalcError> {
@@ -78,7 +80,10 @@ impl Value {
             }
             Value::Tuple(c) => Ok(Tiler::ByMode(c.iter().map(Value::to_tiler).collect::<Result<_, _>>()?)),
             Value::Name(n) if n == "_" => Ok(Tiler::Keep),
-            Value::Name(_) | Value::Int(_) => Err(CalcError::Type(format!("a tiler must be a layout, a shape or a tuple of layouts, got {} `{self}`", self.kind()))),
+            Value::Name(_) | Value::Int(_) => Err(CalcError::Type(format!(
+                "a tiler must be a layout, a shape or a tuple of layouts, got {} `{self}`",
+                self.kind()
+            ))),
         }
     }
 }

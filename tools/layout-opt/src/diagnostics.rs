@@ -28,38 +28,23 @@ fn expectations(text: &str, first_line: usize) -> Result<Vec<Expectation>, (usiz
             let column = start + 1;
             let after = &line[start + "expected-".len()..];
             rest_start = start + "expected-".len();
-            let Some((severity, after)) = [
-                Severity::Error,
-                Severity::Warning,
-                Severity::Note,
-                Severity::Remark,
-            ]
-            .into_iter()
-            .find_map(|s| after.strip_prefix(s.name()).map(|a| (s, a))) else {
+            let Some((severity, after)) = [Severity::Error, Severity::Warning, Severity::Note, Severity::Remark]
+                .into_iter()
+                .find_map(|s| after.strip_prefix(s.name()).map(|a| (s, a)))
+            else {
                 continue;
             };
             let here = first_line + i;
             if after.starts_with("-re") {
-                return Err((
-                    here,
-                    column,
-                    "expected-*-re (regex) designators are not supported".into(),
-                ));
+                return Err((here, column, "expected-*-re (regex) designators are not supported".into()));
             }
             let after = after.trim_start();
             let (target, after) = if let Some(spec) = after.strip_prefix('@') {
-                let end = spec
-                    .find(|c: char| c.is_whitespace() || c == '{')
-                    .unwrap_or(spec.len());
+                let end = spec.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(spec.len());
                 let (spec, after) = spec.split_at(end);
                 let target = match spec {
-                    "above" => (0..i)
-                        .rev()
-                        .find(|&j| !is_designator(j))
-                        .map(|j| Some(first_line + j)),
-                    "below" => (i + 1..lines.len())
-                        .find(|&j| !is_designator(j))
-                        .map(|j| Some(first_line + j)),
+                    "above" => (0..i).rev().find(|&j| !is_designator(j)).map(|j| Some(first_line + j)),
+                    "below" => (i + 1..lines.len()).find(|&j| !is_designator(j)).map(|j| Some(first_line + j)),
                     "unknown" => Some(None),
                     _ => spec
                         .parse::<i64>()
@@ -83,18 +68,10 @@ fn expectations(text: &str, first_line: usize) -> Result<Vec<Expectation>, (usiz
             };
             let after = after.trim_start();
             let Some(body) = after.strip_prefix("{{") else {
-                return Err((
-                    here,
-                    column,
-                    format!("expected '{{{{' after expected-{}", severity.name()),
-                ));
+                return Err((here, column, format!("expected '{{{{' after expected-{}", severity.name())));
             };
             let Some(end) = body.rfind("}}") else {
-                return Err((
-                    here,
-                    column,
-                    "expected '}}' to close the expected message".into(),
-                ));
+                return Err((here, column, "expected '}}' to close the expected message".into()));
             };
             out.push(Expectation {
                 severity,
@@ -111,24 +88,14 @@ fn expectations(text: &str, first_line: usize) -> Result<Vec<Expectation>, (usiz
 
 /// Checks `diags` (emitted for the chunk `text` starting at `first_line` of `file`) against the
 /// chunk's expectations. Returns the failures, rendered, or an empty string.
-pub fn verify(
-    diags: &[Diag],
-    text: &str,
-    first_line: usize,
-    file: &str,
-    sources: &mut Sources,
-) -> String {
+pub fn verify(diags: &[Diag], text: &str, first_line: usize, file: &str, sources: &mut Sources) -> String {
     let mut out = String::new();
     let mut expected = match expectations(text, first_line) {
         Ok(expected) => expected,
         Err((line, column, message)) => {
             let diag = Diag {
                 severity: Severity::Error,
-                position: Some(Position {
-                    file: file.into(),
-                    line,
-                    column,
-                }),
+                position: Some(Position { file: file.into(), line, column }),
                 message,
                 notes: vec![],
             };
@@ -141,11 +108,7 @@ pub fn verify(
         flat.push(diag);
         // MLIR attaches "see current operation" to verifier errors unless told otherwise (no
         // C API for that switch); mlir-opt does not report them under -verify-diagnostics.
-        flat.extend(
-            diag.notes
-                .iter()
-                .filter(|n| !n.message.starts_with("see current operation")),
-        );
+        flat.extend(diag.notes.iter().filter(|n| !n.message.starts_with("see current operation")));
     }
     for diag in flat {
         let line = match &diag.position {
@@ -153,19 +116,15 @@ pub fn verify(
             Some(_) => Some(0),
             None => None,
         };
-        let found = expected.iter_mut().find(|e| {
-            !e.matched
-                && e.severity == diag.severity
-                && e.line == line
-                && diag.message.contains(&e.message)
-        });
+        let found = expected
+            .iter_mut()
+            .find(|e| !e.matched && e.severity == diag.severity && e.line == line && diag.message.contains(&e.message));
         match found {
             Some(e) => e.matched = true,
             None => {
                 let mut unexpected = diag.clone();
                 unexpected.notes.clear();
-                unexpected.message =
-                    format!("unexpected {}: {}", diag.severity.name(), diag.message);
+                unexpected.message = format!("unexpected {}: {}", diag.severity.name(), diag.message);
                 unexpected.severity = Severity::Error;
                 sources.render(&unexpected, &mut out);
             }
@@ -174,16 +133,8 @@ pub fn verify(
     for e in expected.iter().filter(|e| !e.matched) {
         let diag = Diag {
             severity: Severity::Error,
-            position: Some(Position {
-                file: file.into(),
-                line: e.at.0,
-                column: e.at.1,
-            }),
-            message: format!(
-                "expected {} \"{}\" was not produced",
-                e.severity.name(),
-                e.message
-            ),
+            position: Some(Position { file: file.into(), line: e.at.0, column: e.at.1 }),
+            message: format!("expected {} \"{}\" was not produced", e.severity.name(), e.message),
             notes: vec![],
         };
         sources.render(&diag, &mut out);
@@ -200,14 +151,7 @@ mod tests {
         let at = |text: &str, column| {
             let mut sources = Sources::mlir_opt();
             sources.add("f", text);
-            let diag = Diag::error(
-                Some(Position {
-                    file: "f".into(),
-                    line: 1,
-                    column,
-                }),
-                "m",
-            );
+            let diag = Diag::error(Some(Position { file: "f".into(), line: 1, column }), "m");
             let mut out = String::new();
             sources.render(&diag, &mut out);
             out

@@ -24,7 +24,11 @@ pub const KINDS: &[(&str, Emit, &str)] = &[
     ("mlir", Emit::Mlir, "the module after the passes (default)"),
     ("llvm", Emit::Llvm, "lower layout ops to loops, then to LLVM; print O2 LLVM IR"),
     ("ascendc", Emit::AscendC, "AscendC C++ kernel (after --layout-lower-to-ascendc)"),
-    ("ascendc-llvm", Emit::AscendCLlvm, "LLVM IR calling the AscendC CPU model's C ABI (after --layout-lower-to-ascendc)"),
+    (
+        "ascendc-llvm",
+        Emit::AscendCLlvm,
+        "LLVM IR calling the AscendC CPU model's C ABI (after --layout-lower-to-ascendc)",
+    ),
 ];
 
 impl Emit {

@@ -101,10 +101,7 @@ fn parse_args(args: Vec<String>) -> Result<Parsed, String> {
             options.output = Some(args.next().ok_or("'-o' needs a file name")?);
             continue;
         }
-        if let Some(file) = arg
-            .strip_prefix("-o")
-            .filter(|f| !f.starts_with('-') && !f.is_empty())
-        {
+        if let Some(file) = arg.strip_prefix("-o").filter(|f| !f.starts_with('-') && !f.is_empty()) {
             options.output = Some(file.trim_start_matches('=').to_string());
             continue;
         }
@@ -193,29 +190,20 @@ struct Chunk {
 
 fn split(text: &str, enabled: bool) -> Vec<Chunk> {
     if !enabled {
-        return vec![Chunk {
-            first_line: 1,
-            text: text.to_string(),
-        }];
+        return vec![Chunk { first_line: 1, text: text.to_string() }];
     }
     let mut chunks = Vec::new();
     let mut current = String::new();
     let mut first_line = 1;
     for (i, line) in text.split_inclusive('\n').enumerate() {
         if line.trim_end().trim_start() == SPLIT_MARKER {
-            chunks.push(Chunk {
-                first_line,
-                text: std::mem::take(&mut current),
-            });
+            chunks.push(Chunk { first_line, text: std::mem::take(&mut current) });
             first_line = i + 2;
         } else {
             current.push_str(line);
         }
     }
-    chunks.push(Chunk {
-        first_line,
-        text: current,
-    });
+    chunks.push(Chunk { first_line, text: current });
     chunks
 }
 
@@ -256,18 +244,9 @@ fn too_deep(text: &str) -> Option<(usize, usize)> {
 /// Writes `contents` to `path` via a temporary file in the same directory and a rename.
 fn write_atomically(path: &str, contents: &str) -> Result<(), String> {
     let target = PathBuf::from(path);
-    let dir = target
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = target
-        .file_name()
-        .ok_or_else(|| format!("'{path}' is not a file name"))?;
-    let temp = dir.join(format!(
-        ".{}.tmp.{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = target.file_name().ok_or_else(|| format!("'{path}' is not a file name"))?;
+    let temp = dir.join(format!(".{}.tmp.{}", name.to_string_lossy(), std::process::id()));
     let result = std::fs::write(&temp, contents).and_then(|()| std::fs::rename(&temp, &target));
     result.map_err(|error| {
         let _ = std::fs::remove_file(&temp);
@@ -311,10 +290,7 @@ fn run() -> ExitCode {
         None => options
             .pass_flags
             .iter()
-            .map(|name| pipeline::Element::Pass {
-                name: name.clone(),
-                options: None,
-            })
+            .map(|name| pipeline::Element::Pass { name: name.clone(), options: None })
             .collect(),
     };
 
@@ -346,8 +322,7 @@ fn run() -> ExitCode {
     layout_runtime::prepare_context(&context);
     let captured = Capture::new(&context, &display);
     let manager = PassManager::new(&context);
-    if let Err(message) = pipeline::add_to(manager.as_operation_pass_manager().to_raw(), &elements)
-    {
+    if let Err(message) = pipeline::add_to(manager.as_operation_pass_manager().to_raw(), &elements) {
         return fail(&message);
     }
     if options.print_ir_after_all {
@@ -415,28 +390,18 @@ fn run() -> ExitCode {
                 match module.as_operation().to_string_with_flags(flags) {
                     Ok(text) => printed = Some(text),
                     Err(error) => {
-                        report.push_str(&format!(
-                            "{display}: error: cannot print the result: {error}\n"
-                        ));
+                        report.push_str(&format!("{display}: error: cannot print the result: {error}\n"));
                         ok = false;
                     }
                 }
             } else if !captured.has_error() {
-                report.push_str(&format!(
-                    "{display}:{}: error: a pass failed without a diagnostic\n",
-                    chunk.first_line
-                ));
+                report
+                    .push_str(&format!("{display}:{}: error: a pass failed without a diagnostic\n", chunk.first_line));
             }
         }
         let diags = captured.take();
         if options.verify_diagnostics {
-            let failures = diagnostics::verify(
-                &diags,
-                &chunk.text,
-                chunk.first_line,
-                &display,
-                &mut sources,
-            );
+            let failures = diagnostics::verify(&diags, &chunk.text, chunk.first_line, &display, &mut sources);
             ok = failures.is_empty();
             report.push_str(&failures);
         } else {
@@ -466,11 +431,7 @@ fn run() -> ExitCode {
         }
         _ => {
             let mut stdout = std::io::stdout().lock();
-            if stdout
-                .write_all(output.as_bytes())
-                .and_then(|()| stdout.flush())
-                .is_err()
-            {
+            if stdout.write_all(output.as_bytes()).and_then(|()| stdout.flush()).is_err() {
                 return fail("cannot write to standard output");
             }
         }
@@ -493,23 +454,13 @@ mod tests {
     #[test]
     fn split_keeps_line_numbers() {
         let chunks = split("a\n// -----\nb\nc\n  // -----  \nd", true);
-        let starts: Vec<_> = chunks
-            .iter()
-            .map(|c| (c.first_line, c.text.as_str()))
-            .collect();
+        let starts: Vec<_> = chunks.iter().map(|c| (c.first_line, c.text.as_str())).collect();
         assert_eq!(starts, vec![(1, "a\n"), (3, "b\nc\n"), (6, "d")]);
     }
 
     #[test]
     fn argument_parsing() {
-        let Ok(Parsed::Run(o)) = args(&[
-            "-split-input-file",
-            "--layout-verify",
-            "x.mlir",
-            "--cse",
-            "-o",
-            "out",
-        ]) else {
+        let Ok(Parsed::Run(o)) = args(&["-split-input-file", "--layout-verify", "x.mlir", "--cse", "-o", "out"]) else {
             panic!("parse")
         };
         assert!(o.split_input_file);

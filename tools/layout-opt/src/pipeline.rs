@@ -15,15 +15,9 @@ use std::ffi::c_void;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Element {
     /// A pass with optional `{...}` options (kept verbatim).
-    Pass {
-        name: String,
-        options: Option<String>,
-    },
+    Pass { name: String, options: Option<String> },
     /// `anchor(elements)`, e.g. `func.func(cse)`.
-    Nested {
-        anchor: String,
-        elements: Vec<Element>,
-    },
+    Nested { anchor: String, elements: Vec<Element> },
 }
 
 impl Element {
@@ -90,13 +84,9 @@ pub fn parse(text: &str) -> Result<Vec<Element>, String> {
         return Err(parser.error("unexpected text after the pipeline"));
     }
     match elements.as_slice() {
-        [Element::Nested { anchor, elements }] if anchor == "builtin.module" => {
-            Ok(elements.clone())
-        }
+        [Element::Nested { anchor, elements }] if anchor == "builtin.module" => Ok(elements.clone()),
         [] => Err("empty pass pipeline; expected 'builtin.module(...)'".into()),
-        _ => Err(
-            "the pass pipeline must be anchored on the top-level op: 'builtin.module(...)'".into(),
-        ),
+        _ => Err("the pass pipeline must be anchored on the top-level op: 'builtin.module(...)'".into()),
     }
 }
 
@@ -144,10 +134,7 @@ impl Parser<'_> {
 
     fn element(&mut self) -> Result<Element, String> {
         let start = self.pos;
-        while self
-            .peek()
-            .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-        {
+        while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')) {
             self.pos += 1;
         }
         if self.pos == start {
@@ -164,10 +151,7 @@ impl Parser<'_> {
                     return Err(self.error("expected ')'"));
                 }
                 self.pos += 1;
-                Ok(Element::Nested {
-                    anchor: name,
-                    elements,
-                })
+                Ok(Element::Nested { anchor: name, elements })
             }
             Some('{') => {
                 let options_start = self.pos;
@@ -184,10 +168,7 @@ impl Parser<'_> {
                             depth -= 1;
                             if depth == 0 {
                                 let options = self.text[options_start..self.pos].to_string();
-                                return Ok(Element::Pass {
-                                    name,
-                                    options: Some(options),
-                                });
+                                return Ok(Element::Pass { name, options: Some(options) });
                             }
                         }
                         _ => {}
@@ -195,10 +176,7 @@ impl Parser<'_> {
                 }
                 Err(self.error("unterminated pass options '{'"))
             }
-            _ => Ok(Element::Pass {
-                name,
-                options: None,
-            }),
+            _ => Ok(Element::Pass { name, options: None }),
         }
     }
 }
@@ -262,17 +240,13 @@ pub fn add_to(manager: MlirOpPassManager, elements: &[Element]) -> Result<(), St
                 }
                 if let Some(info) = layout_passes::find(name) {
                     // Safety: the pass manager takes ownership of the pass.
-                    unsafe {
-                        mlir_sys::mlirOpPassManagerAddOwnedPass(manager, (info.create)().to_raw())
-                    };
+                    unsafe { mlir_sys::mlirOpPassManagerAddOwnedPass(manager, (info.create)().to_raw()) };
                 }
             }
             Element::Nested { anchor, elements } => {
                 let anchor_ref = StringRef::new(anchor);
                 // Safety: valid pass manager and name; returns the (owned by parent) nested manager.
-                let nested = unsafe {
-                    mlir_sys::mlirOpPassManagerGetNestedUnder(manager, anchor_ref.to_raw())
-                };
+                let nested = unsafe { mlir_sys::mlirOpPassManagerGetNestedUnder(manager, anchor_ref.to_raw()) };
                 add_to(nested, elements)?;
             }
         }

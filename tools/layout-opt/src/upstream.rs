@@ -3,31 +3,11 @@
 
 /// (pipeline name, one-line description, registration function)
 pub const PASSES: &[(&str, &str, unsafe extern "C" fn())] = &[
-    (
-        "canonicalize",
-        "Canonicalize operations (upstream)",
-        mlir_sys::mlirRegisterTransformsCanonicalizer,
-    ),
-    (
-        "cse",
-        "Eliminate common sub-expressions (upstream)",
-        mlir_sys::mlirRegisterTransformsCSE,
-    ),
-    (
-        "sccp",
-        "Sparse conditional constant propagation (upstream)",
-        mlir_sys::mlirRegisterTransformsSCCP,
-    ),
-    (
-        "symbol-dce",
-        "Eliminate dead symbols (upstream)",
-        mlir_sys::mlirRegisterTransformsSymbolDCE,
-    ),
-    (
-        "inline",
-        "Inline function calls (upstream)",
-        mlir_sys::mlirRegisterTransformsInliner,
-    ),
+    ("canonicalize", "Canonicalize operations (upstream)", mlir_sys::mlirRegisterTransformsCanonicalizer),
+    ("cse", "Eliminate common sub-expressions (upstream)", mlir_sys::mlirRegisterTransformsCSE),
+    ("sccp", "Sparse conditional constant propagation (upstream)", mlir_sys::mlirRegisterTransformsSCCP),
+    ("symbol-dce", "Eliminate dead symbols (upstream)", mlir_sys::mlirRegisterTransformsSymbolDCE),
+    ("inline", "Inline function calls (upstream)", mlir_sys::mlirRegisterTransformsInliner),
     (
         "loop-invariant-code-motion",
         "Hoist loop invariant operations out of loops (upstream)",
@@ -38,11 +18,7 @@ pub const PASSES: &[(&str, &str, unsafe extern "C" fn())] = &[
         "Sink operations into conditional blocks (upstream)",
         mlir_sys::mlirRegisterTransformsControlFlowSink,
     ),
-    (
-        "remove-dead-values",
-        "Remove dead values (upstream)",
-        mlir_sys::mlirRegisterTransformsRemoveDeadValues,
-    ),
+    ("remove-dead-values", "Remove dead values (upstream)", mlir_sys::mlirRegisterTransformsRemoveDeadValues),
     (
         "strip-debuginfo",
         "Strip debug info from all operations (upstream)",

@@ -14,8 +14,7 @@ use layout_npy::{random::Rng, Array, ElemType};
 use layout_runtime::{Arg, Diag, Error, Jit, ParamType, Scalar, Sources};
 use std::{cell::RefCell, path::PathBuf, process::ExitCode, rc::Rc, time::Instant};
 
-const USAGE: &str =
-    "OVERVIEW: layout-run: lower a kernel to LLVM, JIT it, run it on .npy or seeded inputs
+const USAGE: &str = "OVERVIEW: layout-run: lower a kernel to LLVM, JIT it, run it on .npy or seeded inputs
 
 USAGE: layout-run KERNEL.mlir --entry NAME [options]
 
@@ -72,8 +71,7 @@ struct Options {
 }
 
 fn parse_index(text: &str, what: &str) -> Result<usize, String> {
-    text.parse()
-        .map_err(|_| format!("{what}: '{text}' is not an argument number"))
+    text.parse().map_err(|_| format!("{what}: '{text}' is not an argument number"))
 }
 
 fn parse_args(args: Vec<String>) -> Result<Option<Options>, String> {
@@ -92,9 +90,7 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>, String> {
             None => (long, None),
         };
         let mut value = |inline: Option<String>| -> Result<String, String> {
-            inline
-                .or_else(|| args.next())
-                .ok_or_else(|| format!("'--{name}' needs a value"))
+            inline.or_else(|| args.next()).ok_or_else(|| format!("'--{name}' needs a value"))
         };
         match name {
             "help" | "h" => return Ok(None),
@@ -103,9 +99,7 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>, String> {
                 let v = value(inline)?;
                 match v.split_once('=') {
                     Some((k, path)) if k.chars().all(|c| c.is_ascii_digit()) && !k.is_empty() => {
-                        options
-                            .inputs
-                            .push((Some(parse_index(k, "--input")?), path.into()))
+                        options.inputs.push((Some(parse_index(k, "--input")?), path.into()))
                     }
                     _ => options.inputs.push((None, v)),
                 }
@@ -113,16 +107,12 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>, String> {
             "zero" => options.zeros.push(parse_index(&value(inline)?, "--zero")?),
             "arg" => {
                 let v = value(inline)?;
-                let (k, x) = v
-                    .split_once('=')
-                    .ok_or_else(|| format!("--arg: expected K=VALUE, got '{v}'"))?;
+                let (k, x) = v.split_once('=').ok_or_else(|| format!("--arg: expected K=VALUE, got '{v}'"))?;
                 options.args.push((parse_index(k, "--arg")?, x.to_string()));
             }
             "seed" => {
                 let v = value(inline)?;
-                options.seed = v
-                    .parse()
-                    .map_err(|_| format!("--seed: '{v}' is not a non-negative integer"))?;
+                options.seed = v.parse().map_err(|_| format!("--seed: '{v}' is not a non-negative integer"))?;
             }
             "out-dir" | "o" => options.out_dir = Some(value(inline)?),
             "emit" => {
@@ -231,10 +221,7 @@ impl Timer {
     fn lap(&mut self, stage: &str) {
         let now = Instant::now();
         if self.enabled {
-            eprintln!(
-                "layout-run: time: {stage}: {:.3} ms",
-                (now - self.last).as_secs_f64() * 1e3
-            );
+            eprintln!("layout-run: time: {stage}: {:.3} ms", (now - self.last).as_secs_f64() * 1e3);
         }
         self.last = now;
     }
@@ -251,15 +238,30 @@ fn compare(a: &str, b: &str, tolerance: f64) -> Result<(), Failure> {
     let mut worst = None;
     for i in 0..x.len() {
         let (u, v) = (x.get_f64(i), y.get_f64(i));
-        let d = if u.is_nan() && v.is_nan() { 0.0 } else if u.is_nan() || v.is_nan() { f64::INFINITY } else { (u - v).abs() };
+        let d = if u.is_nan() && v.is_nan() {
+            0.0
+        } else if u.is_nan() || v.is_nan() {
+            f64::INFINITY
+        } else {
+            (u - v).abs()
+        };
         if d > max || worst.is_none() {
             max = max.max(d);
             worst = Some(i);
         }
     }
-    println!("compare: {} elements ({} vs {}), max |a - b| = {max} (tolerance {tolerance})", x.len(), x.elem(), y.elem());
+    println!(
+        "compare: {} elements ({} vs {}), max |a - b| = {max} (tolerance {tolerance})",
+        x.len(),
+        x.elem(),
+        y.elem()
+    );
     if max > tolerance {
-        return Err(format!("--compare: max error {max} at flat index {} exceeds the tolerance {tolerance}", worst.unwrap_or(0)).into());
+        return Err(format!(
+            "--compare: max error {max} at flat index {} exceeds the tolerance {tolerance}",
+            worst.unwrap_or(0)
+        )
+        .into());
     }
     Ok(())
 }
@@ -268,10 +270,7 @@ fn run(options: &Options) -> Result<(), Failure> {
     if let Some((a, b)) = &options.compare {
         return compare(a, b, options.tolerance);
     }
-    let mut timer = Timer {
-        enabled: options.time,
-        last: Instant::now(),
-    };
+    let mut timer = Timer { enabled: options.time, last: Instant::now() };
     let path = options.kernel.as_deref().unwrap_or_default();
     let text = std::fs::read(path).map_err(|e| format!("cannot open kernel file '{path}': {e}"))?;
     let text = String::from_utf8_lossy(&text).into_owned();
@@ -290,8 +289,7 @@ fn run(options: &Options) -> Result<(), Failure> {
         let sink = parse_diags.clone();
         let display = path.to_string();
         context.attach_diagnostic_handler(move |diagnostic| {
-            sink.borrow_mut()
-                .push(Diag::from_mlir(&diagnostic, &display));
+            sink.borrow_mut().push(Diag::from_mlir(&diagnostic, &display));
             true
         });
     }
@@ -328,16 +326,14 @@ fn run(options: &Options) -> Result<(), Failure> {
 
     match options.emit.as_deref() {
         Some("llvm") => {
-            let ir = layout_runtime::compile_to_llvm_ir(&module)
-                .map_err(|e| located(&mut sources, e))?;
+            let ir = layout_runtime::compile_to_llvm_ir(&module).map_err(|e| located(&mut sources, e))?;
             timer.lap("lower + translate + O2");
             print!("{ir}");
             return Ok(());
         }
         Some(_) => {
             let mut copy = layout_runtime::lower::clone_module(&module);
-            layout_runtime::lower_to_llvm_dialect(&mut copy)
-                .map_err(|e| located(&mut sources, e))?;
+            layout_runtime::lower_to_llvm_dialect(&mut copy).map_err(|e| located(&mut sources, e))?;
             timer.lap("lower");
             println!("{}", layout_runtime::lower::print_module(&copy));
             return Ok(());
@@ -369,15 +365,12 @@ fn run(options: &Options) -> Result<(), Failure> {
     for (index, file) in &options.inputs {
         let k = match index {
             Some(k) => *k,
-            None => *next_memref.next().ok_or_else(|| {
-                format!("more --input files than memref arguments of {signature}")
-            })?,
+            None => {
+                *next_memref.next().ok_or_else(|| format!("more --input files than memref arguments of {signature}"))?
+            }
         };
         if !memref_positions.contains(&k) {
-            return Err(format!(
-                "--input {k}={file}: argument #{k} of {signature} is not a memref"
-            )
-            .into());
+            return Err(format!("--input {k}={file}: argument #{k} of {signature} is not a memref").into());
         }
         if assigned[k].replace(file.clone()).is_some() {
             return Err(format!("argument #{k} is given twice").into());
@@ -392,9 +385,7 @@ fn run(options: &Options) -> Result<(), Failure> {
     for (k, value) in &options.args {
         match signature.params.get(*k) {
             Some(ParamType::MemRef { .. }) | None => {
-                return Err(
-                    format!("--arg {k}=...: argument #{k} of {signature} is not a scalar").into(),
-                )
+                return Err(format!("--arg {k}=...: argument #{k} of {signature} is not a scalar").into())
             }
             Some(_) => given_scalars[*k] = Some(value),
         }
@@ -402,15 +393,11 @@ fn run(options: &Options) -> Result<(), Failure> {
     let mut rng = Rng::new(options.seed);
     for (k, param) in signature.params.iter().enumerate() {
         match param {
-            ParamType::MemRef {
-                elem, shape, text, ..
-            } => {
+            ParamType::MemRef { elem, shape, text, .. } => {
                 let array = if let Some(file) = &assigned[k] {
-                    let array = layout_npy::read_npy(file)
-                        .map_err(|e| format!("argument #{k}: {file}: {e}"))?;
-                    coerce(array, *elem).map_err(|held| {
-                        format!("argument #{k} ({text}): {file} holds {held} elements")
-                    })?
+                    let array = layout_npy::read_npy(file).map_err(|e| format!("argument #{k}: {file}: {e}"))?;
+                    coerce(array, *elem)
+                        .map_err(|held| format!("argument #{k} ({text}): {file} holds {held} elements"))?
                 } else {
                     let dims: Option<Vec<usize>> = shape.iter().copied().collect();
                     let dims = dims.ok_or_else(|| {
@@ -426,25 +413,16 @@ fn run(options: &Options) -> Result<(), Failure> {
                 scalars.push(None);
             }
             other => {
-                let value = given_scalars[k].ok_or_else(|| {
-                    format!("scalar argument #{k} ({other}) needs --arg {k}=VALUE")
-                })?;
+                let value =
+                    given_scalars[k].ok_or_else(|| format!("scalar argument #{k} ({other}) needs --arg {k}=VALUE"))?;
                 let arg = match other {
-                    ParamType::F32 | ParamType::F64 => Arg::Float(
-                        value
-                            .parse()
-                            .map_err(|_| format!("--arg {k}={value}: not a number"))?,
-                    ),
-                    ParamType::Index => Arg::Index(
-                        value
-                            .parse()
-                            .map_err(|_| format!("--arg {k}={value}: not an integer"))?,
-                    ),
-                    _ => Arg::Int(
-                        value
-                            .parse()
-                            .map_err(|_| format!("--arg {k}={value}: not an integer"))?,
-                    ),
+                    ParamType::F32 | ParamType::F64 => {
+                        Arg::Float(value.parse().map_err(|_| format!("--arg {k}={value}: not a number"))?)
+                    }
+                    ParamType::Index => {
+                        Arg::Index(value.parse().map_err(|_| format!("--arg {k}={value}: not an integer"))?)
+                    }
+                    _ => Arg::Int(value.parse().map_err(|_| format!("--arg {k}={value}: not an integer"))?),
                 };
                 arrays.push(None);
                 scalars.push(Some(arg));
@@ -472,12 +450,8 @@ fn run(options: &Options) -> Result<(), Failure> {
 
     // Outputs: encode all, then write each atomically; on failure remove what this run wrote.
     let out_dir = PathBuf::from(options.out_dir.as_deref().unwrap_or("."));
-    std::fs::create_dir_all(&out_dir).map_err(|e| {
-        format!(
-            "cannot create output directory '{}': {e}",
-            out_dir.display()
-        )
-    })?;
+    std::fs::create_dir_all(&out_dir)
+        .map_err(|e| format!("cannot create output directory '{}': {e}", out_dir.display()))?;
     let mut written: Vec<PathBuf> = Vec::new();
     let mut lines = Vec::new();
     for (k, array) in arrays.iter().enumerate() {
@@ -512,11 +486,7 @@ fn name_input(mut diag: Diag, path: &str) -> Diag {
             position.file = path.to_string();
         }
     }
-    diag.notes = diag
-        .notes
-        .into_iter()
-        .map(|n| name_input(n, path))
-        .collect();
+    diag.notes = diag.notes.into_iter().map(|n| name_input(n, path)).collect();
     diag
 }
 
@@ -524,12 +494,7 @@ fn name_input(mut diag: Diag, path: &str) -> Diag {
 /// reading (`<u2` file for bf16). Returns the held type on mismatch.
 fn coerce(array: Array, elem: ElemType) -> Result<Array, ElemType> {
     let held = array.elem();
-    if held == elem
-        || matches!(
-            (elem, held),
-            (ElemType::I8, ElemType::U8) | (ElemType::I16, ElemType::U16)
-        )
-    {
+    if held == elem || matches!((elem, held), (ElemType::I8, ElemType::U8) | (ElemType::I16, ElemType::U16)) {
         return Ok(array);
     }
     if elem == ElemType::BF16 && held == ElemType::U16 {

@@ -26,31 +26,20 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn ok(output: &Output) -> String {
-    assert!(
-        output.status.success(),
-        "failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert!(output.status.success(), "failed: {}", String::from_utf8_lossy(&output.stderr));
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 fn error(output: &Output) -> String {
-    assert_eq!(
-        output.status.code(),
-        Some(1),
-        "stdout: {}",
-        String::from_utf8_lossy(&output.stdout)
-    );
+    assert_eq!(output.status.code(), Some(1), "stdout: {}", String::from_utf8_lossy(&output.stdout));
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(!stderr.contains("panicked"), "{stderr}");
     stderr
 }
 
 fn files(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     names
 }
@@ -78,14 +67,10 @@ fn i8_gemm_with_seeded_inputs_matches_reference() {
     let mut rng = Rng::new(42);
     assert_eq!(a, rng.array(ElemType::I8, &[32, 48]));
     assert_eq!(b, rng.array(ElemType::I8, &[48, 16]));
-    let (Data::I8(av), Data::I8(bv), Data::I32(cv)) = (a.data(), b.data(), c.data()) else {
-        panic!("types")
-    };
+    let (Data::I8(av), Data::I8(bv), Data::I32(cv)) = (a.data(), b.data(), c.data()) else { panic!("types") };
     for i in 0..32 {
         for j in 0..16 {
-            let expected: i32 = (0..48)
-                .map(|p| av[i * 48 + p] as i32 * bv[p * 16 + j] as i32)
-                .sum();
+            let expected: i32 = (0..48).map(|p| av[i * 48 + p] as i32 * bv[p * 16 + j] as i32).sum();
             assert_eq!(cv[i * 16 + j], expected, "C[{i},{j}]");
         }
     }
@@ -124,9 +109,7 @@ fn f16_gemm_from_npy_inputs_with_scalar_argument() {
     let c = read_npy(results.join("arg2.npy")).unwrap();
     let h = read_npy(results.join("arg3.npy")).unwrap();
     assert_eq!(read_npy(results.join("arg0.npy")).unwrap(), a);
-    let (Data::F32(cv), Data::F16(hv)) = (c.data(), h.data()) else {
-        panic!("types")
-    };
+    let (Data::F32(cv), Data::F16(hv)) = (c.data(), h.data()) else { panic!("types") };
     for i in 0..m {
         for j in 0..n {
             let mut acc = 0f32;
@@ -158,11 +141,7 @@ fn bf16_arguments_from_marked_and_raw_u16_files() {
     let values = [1.5f32, -0.25, 3.0, 100.0];
     let x = Array::new(vec![4], Data::BF16(values.map(Bf16::from_f32).to_vec())).unwrap();
     write_npy(out.join("x.npy"), &x).unwrap();
-    let raw = Array::new(
-        vec![4],
-        Data::U16(values.map(|v| Bf16::from_f32(v).0).to_vec()),
-    )
-    .unwrap();
+    let raw = Array::new(vec![4], Data::U16(values.map(|v| Bf16::from_f32(v).0).to_vec())).unwrap();
     write_npy(out.join("raw.npy"), &raw).unwrap();
     for input in ["x.npy", "raw.npy"] {
         let results = out.join(format!("out-{input}"));
@@ -178,22 +157,14 @@ fn bf16_arguments_from_marked_and_raw_u16_files() {
             results.to_str().unwrap(),
         ]));
         let y = read_npy(results.join("arg1.npy")).unwrap();
-        assert_eq!(
-            y.data(),
-            &Data::BF16(values.map(|v| Bf16::from_f32(2.0 * v)).to_vec())
-        );
+        assert_eq!(y.data(), &Data::BF16(values.map(|v| Bf16::from_f32(2.0 * v)).to_vec()));
     }
 }
 
 #[test]
 fn emit_llvm_prints_optimized_ir_and_runs_nothing() {
     let out = scratch("emit");
-    let output = run(&[
-        &kernel("gemm_f32_256.mlir"),
-        "--emit=llvm",
-        "--out-dir",
-        out.to_str().unwrap(),
-    ]);
+    let output = run(&[&kernel("gemm_f32_256.mlir"), "--emit=llvm", "--out-dir", out.to_str().unwrap()]);
     let ir = ok(&output);
     assert!(ir.contains("define void @_mlir_ciface_gemm("), "{ir}");
     assert!(ir.contains("target datalayout"), "{ir}");
@@ -201,16 +172,10 @@ fn emit_llvm_prints_optimized_ir_and_runs_nothing() {
     // Optimized: the affine/memref address arithmetic is folded into GEPs with constant
     // strides (an unoptimized translation keeps the `mul i64 %i, 256` index computations and
     // descriptor insert/extract chains).
-    assert!(
-        !ir.contains("insertvalue"),
-        "descriptor structs not optimized away:\n{ir}"
-    );
+    assert!(!ir.contains("insertvalue"), "descriptor structs not optimized away:\n{ir}");
     assert!(files(&out).is_empty());
     let dialect = ok(&run(&[&kernel("gemm_f32_256.mlir"), "--emit=llvm-dialect"]));
-    assert!(
-        dialect.contains("llvm.func @_mlir_ciface_gemm"),
-        "{dialect}"
-    );
+    assert!(dialect.contains("llvm.func @_mlir_ciface_gemm"), "{dialect}");
 }
 
 #[test]
@@ -219,18 +184,9 @@ fn ir_errors_are_located_and_leave_no_outputs() {
     let bad = out.join("bad.mlir");
     std::fs::write(&bad, "func.func @f(%a: memref<4xf32>) attributes {llvm.emit_c_interface} {\n  %x = arith.addf %a, %a : f32\n  return\n}\n").unwrap();
     let results = out.join("results");
-    let stderr = error(&run(&[
-        bad.to_str().unwrap(),
-        "--entry",
-        "f",
-        "--out-dir",
-        results.to_str().unwrap(),
-    ]));
+    let stderr = error(&run(&[bad.to_str().unwrap(), "--entry", "f", "--out-dir", results.to_str().unwrap()]));
     let prefix = format!("{}:2:", bad.display());
-    assert!(
-        stderr.starts_with(&prefix) && stderr.contains(": error: "),
-        "{stderr}"
-    );
+    assert!(stderr.starts_with(&prefix) && stderr.contains(": error: "), "{stderr}");
     assert!(stderr.contains("^"), "caret line: {stderr}");
     assert!(!results.exists());
 
@@ -238,10 +194,7 @@ fn ir_errors_are_located_and_leave_no_outputs() {
     std::fs::write(&layout, "func.func @k() attributes {llvm.emit_c_interface} {\n  %a = \"layout.alloc\"() : () -> !layout.tensor<f16, \"l1\", \"NZ\", \"(128,64)\">\n  return\n}\n").unwrap();
     // The hook runs layout-verify before the lowering: the missing target is a located error.
     let stderr = error(&run(&[layout.to_str().unwrap(), "--entry", "k"]));
-    assert!(
-        stderr.starts_with(&format!("{}:", layout.display())) && stderr.contains("layout.target"),
-        "{stderr}"
-    );
+    assert!(stderr.starts_with(&format!("{}:", layout.display())) && stderr.contains("layout.target"), "{stderr}");
     let stderr = error(&run(&[layout.to_str().unwrap(), "--emit=llvm"]));
     assert!(stderr.contains("layout.target"), "{stderr}");
 }
@@ -253,65 +206,23 @@ fn argument_errors_are_clear_and_leave_no_outputs() {
     let r = results.to_str().unwrap();
     let gemm = kernel("gemm_f16.mlir");
     let i8_kernel = kernel("gemm_i8_static.mlir");
-    std::fs::write(
-        out.join("f32.npy"),
-        encode_npy(&Array::zeros(ElemType::F32, &[2, 2])),
-    )
-    .unwrap();
-    std::fs::write(
-        out.join("broken.npy"),
-        &encode_npy(&Array::zeros(ElemType::F16, &[2, 2]))[..130],
-    )
-    .unwrap();
+    std::fs::write(out.join("f32.npy"), encode_npy(&Array::zeros(ElemType::F32, &[2, 2]))).unwrap();
+    std::fs::write(out.join("broken.npy"), &encode_npy(&Array::zeros(ElemType::F16, &[2, 2]))[..130]).unwrap();
     let f32_npy = out.join("f32.npy");
     let broken = out.join("broken.npy");
     let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec![&gemm, "--entry", "gemm_f16", "--out-dir", r], "has a dynamic shape: give it with --input 0=FILE.npy"),
         (
-            vec![&gemm, "--entry", "gemm_f16", "--out-dir", r],
-            "has a dynamic shape: give it with --input 0=FILE.npy",
-        ),
-        (
-            vec![
-                &gemm,
-                "--entry",
-                "gemm_f16",
-                "--input",
-                f32_npy.to_str().unwrap(),
-                "--out-dir",
-                r,
-            ],
+            vec![&gemm, "--entry", "gemm_f16", "--input", f32_npy.to_str().unwrap(), "--out-dir", r],
             "holds f32 elements",
         ),
-        (
-            vec![
-                &gemm,
-                "--entry",
-                "gemm_f16",
-                "--input",
-                broken.to_str().unwrap(),
-                "--out-dir",
-                r,
-            ],
-            "truncated data",
-        ),
-        (
-            vec![&gemm, "--entry", "nope", "--out-dir", r],
-            "no function @nope",
-        ),
-        (
-            vec![&gemm, "--entry", "gemm_f16", "--arg", "0=1", "--out-dir", r],
-            "not a scalar",
-        ),
+        (vec![&gemm, "--entry", "gemm_f16", "--input", broken.to_str().unwrap(), "--out-dir", r], "truncated data"),
+        (vec![&gemm, "--entry", "nope", "--out-dir", r], "no function @nope"),
+        (vec![&gemm, "--entry", "gemm_f16", "--arg", "0=1", "--out-dir", r], "not a scalar"),
         (vec![&gemm, "--bogus"], "unknown option"),
         (vec!["--entry", "x"], "no kernel file"),
-        (
-            vec!["/nonexistent.mlir", "--entry", "x"],
-            "cannot open kernel file",
-        ),
-        (
-            vec![&i8_kernel, "--entry", "gemm_i8", "--input", "5=x.npy"],
-            "not a memref",
-        ),
+        (vec!["/nonexistent.mlir", "--entry", "x"], "cannot open kernel file"),
+        (vec![&i8_kernel, "--entry", "gemm_i8", "--input", "5=x.npy"], "not a memref"),
     ];
     for (args, expected) in cases {
         let stderr = error(&run(&args));
@@ -349,12 +260,33 @@ fn tiled_gemm_example_matches_the_reference_kernel_with_self_check() {
     let out = scratch("tiled");
     let examples = format!("{}/../../examples", env!("CARGO_MANIFEST_DIR"));
     let (reference, tiled) = (out.join("ref"), out.join("tiled"));
-    ok(&run(&[&format!("{examples}/gemm_reference.mlir"), "--entry", "gemm_reference", "--seed", "3", "--out-dir", reference.to_str().unwrap()]));
+    ok(&run(&[
+        &format!("{examples}/gemm_reference.mlir"),
+        "--entry",
+        "gemm_reference",
+        "--seed",
+        "3",
+        "--out-dir",
+        reference.to_str().unwrap(),
+    ]));
     let input = |k: usize, file: &str| format!("{k}={}", reference.join(file).display());
     let stdout = ok(&run(&[
-        &format!("{examples}/tiled_gemm.mlir"), "--entry", "tiled_gemm", "--self-check",
-        "--input", &input(0, "arg0.npy"), "--input", &input(1, "arg1.npy"), "--input", &input(2, "arg3.npy"),
-        "--arg", "3=200", "--arg", "4=136", "--out-dir", tiled.to_str().unwrap(),
+        &format!("{examples}/tiled_gemm.mlir"),
+        "--entry",
+        "tiled_gemm",
+        "--self-check",
+        "--input",
+        &input(0, "arg0.npy"),
+        "--input",
+        &input(1, "arg1.npy"),
+        "--input",
+        &input(2, "arg3.npy"),
+        "--arg",
+        "3=200",
+        "--arg",
+        "4=136",
+        "--out-dir",
+        tiled.to_str().unwrap(),
     ]));
     assert!(stdout.contains("self-check: 15 tensors") && stdout.contains("0 tensors not checked"), "{stdout}");
     let (a, b) = (reference.join("arg2.npy"), tiled.join("arg2.npy"));
@@ -386,7 +318,9 @@ fn nz_reference(a: &Array, c0: usize) -> Vec<f32> {
 fn pack_and_unpack_round_trip_through_files() {
     let dir = scratch("pack");
     let mut rng = Rng::new(17);
-    for (elem, c0, shape) in [(ElemType::F16, 16, vec![34, 40]), (ElemType::F32, 8, vec![17, 9]), (ElemType::I8, 32, vec![5, 70])] {
+    for (elem, c0, shape) in
+        [(ElemType::F16, 16, vec![34, 40]), (ElemType::F32, 8, vec![17, 9]), (ElemType::I8, 32, vec![5, 70])]
+    {
         let a = rng.array(elem, &shape);
         let input = dir.join(format!("a_{elem}.npy"));
         write_npy(&input, &a).unwrap();
@@ -399,21 +333,46 @@ fn pack_and_unpack_round_trip_through_files() {
         let want = nz_reference(&a, c0);
         assert!((0..p.len()).all(|k| p.get_f64(k) as f32 == want[k]), "{elem}: not the PyPTO NZ order");
         let (r, c) = (shape[0].to_string(), shape[1].to_string());
-        ok(&run(&["unpack", "--layout", "NZ", "--rows", &r, "--cols", &c, packed.to_str().unwrap(), back.to_str().unwrap()]));
+        ok(&run(&[
+            "unpack",
+            "--layout",
+            "NZ",
+            "--rows",
+            &r,
+            "--cols",
+            &c,
+            packed.to_str().unwrap(),
+            back.to_str().unwrap(),
+        ]));
         assert_eq!(read_npy(&back).unwrap(), a, "{elem}: unpack(pack(a)) != a");
     }
     // A batch in ZN, flat output; bf16 through '<u2' bits with --dtype.
     let a = rng.array(ElemType::BF16, &[2, 18, 20]);
-    let bits = Array::new(a.shape().to_vec(), match a.data() {
-        Data::BF16(v) => Data::U16(v.iter().map(|x| x.0).collect()),
-        _ => unreachable!(),
-    })
+    let bits = Array::new(
+        a.shape().to_vec(),
+        match a.data() {
+            Data::BF16(v) => Data::U16(v.iter().map(|x| x.0).collect()),
+            _ => unreachable!(),
+        },
+    )
     .unwrap();
     let (input, packed, back) = (dir.join("bf.npy"), dir.join("bf_p.npy"), dir.join("bf_b.npy"));
     write_npy(&input, &bits).unwrap();
     ok(&run(&["pack", "--layout", "ZN", "--dtype", "bf16", input.to_str().unwrap(), packed.to_str().unwrap()]));
     assert_eq!(read_npy(&packed).unwrap().shape().len(), 1);
-    ok(&run(&["unpack", "--layout", "ZN", "--batch", "2", "--rows", "18", "--cols", "20", packed.to_str().unwrap(), back.to_str().unwrap()]));
+    ok(&run(&[
+        "unpack",
+        "--layout",
+        "ZN",
+        "--batch",
+        "2",
+        "--rows",
+        "18",
+        "--cols",
+        "20",
+        packed.to_str().unwrap(),
+        back.to_str().unwrap(),
+    ]));
     assert_eq!(read_npy(&back).unwrap(), a);
 }
 

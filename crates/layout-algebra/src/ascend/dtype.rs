@@ -172,14 +172,20 @@ impl ElementType {
         if let Some(t) = ALL_ELEMENT_TYPES.iter().find(|t| t.name() == text || t.ascendc_name() == text) {
             return Ok(*t);
         }
-        if let Some(t) = ALL_ELEMENT_TYPES.iter().find(|t| t.name().eq_ignore_ascii_case(text) || t.ascendc_name().eq_ignore_ascii_case(text)) {
+        if let Some(t) = ALL_ELEMENT_TYPES
+            .iter()
+            .find(|t| t.name().eq_ignore_ascii_case(text) || t.ascendc_name().eq_ignore_ascii_case(text))
+        {
             return Ok(*t);
         }
         let names: Vec<&str> = ALL_ELEMENT_TYPES.iter().map(|t| t.name()).collect();
         Err(AlgebraError::Unknown {
             what: "element type",
             name: text.to_string(),
-            hint: format!("; valid names: {} (AscendC names such as `half`, `int8_t`, `fp8_e8m0_t` are accepted too)", names.join(", ")),
+            hint: format!(
+                "; valid names: {} (AscendC names such as `half`, `int8_t`, `fp8_e8m0_t` are accepted too)",
+                names.join(", ")
+            ),
         })
     }
 }

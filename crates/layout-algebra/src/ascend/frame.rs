@@ -162,9 +162,13 @@ impl FramePattern {
             .map(|p| format!("`{}` (AscendC {})", p.name(), p.name()))
             .collect();
         near.extend(
-            ALIASES.iter().filter(|(a, _, _)| a.eq_ignore_ascii_case(text)).map(|(a, p, src)| format!("`{a}` ({src} = AscendC {})", p.name())),
+            ALIASES
+                .iter()
+                .filter(|(a, _, _)| a.eq_ignore_ascii_case(text))
+                .map(|(a, p, src)| format!("`{a}` ({src} = AscendC {})", p.name())),
         );
-        let all: Vec<&str> = ALL_FRAME_PATTERNS.iter().map(|p| p.name()).chain(ALIASES.iter().map(|(a, _, _)| *a)).collect();
+        let all: Vec<&str> =
+            ALL_FRAME_PATTERNS.iter().map(|p| p.name()).chain(ALIASES.iter().map(|(a, _, _)| *a)).collect();
         let hint = if near.is_empty() {
             format!("; valid names: {}", all.join(", "))
         } else {
@@ -190,7 +194,10 @@ impl FramePattern {
 
     /// The MX scale patterns (`ScaleAND`, `ScaleADN`, `ScaleBND`, `ScaleBDN`).
     pub fn is_scale(self) -> bool {
-        matches!(self, FramePattern::ScaleAND | FramePattern::ScaleADN | FramePattern::ScaleBND | FramePattern::ScaleBDN)
+        matches!(
+            self,
+            FramePattern::ScaleAND | FramePattern::ScaleADN | FramePattern::ScaleBND | FramePattern::ScaleBDN
+        )
     }
 
     /// Names of the arguments of the single (non-batched) form.
@@ -264,7 +271,12 @@ pub fn capacity<T: IndexValue>(layout: &Layout<T>) -> Result<T> {
         let p = s.mul(&d)?;
         match p.as_constant() {
             Some(v) => const_max = Some(const_max.map_or(v, |m| m.max(v))),
-            None => sym = Some(match sym { None => p, Some(acc) => acc.max(&p)? }),
+            None => {
+                sym = Some(match sym {
+                    None => p,
+                    Some(acc) => acc.max(&p)?,
+                })
+            }
         }
     }
     match (sym, const_max) {
@@ -308,13 +320,21 @@ fn require_multiple<T: IndexValue>(pattern: FramePattern, what: &str, value: &T,
 
 fn require_c0(pattern: FramePattern, c0: i64, want: i64) -> Result<()> {
     if c0 != want {
-        return Err(AlgebraError::Inadmissible { op: "frame pattern", condition: format!("{pattern} requires C0 = {want}, got {c0}") });
+        return Err(AlgebraError::Inadmissible {
+            op: "frame pattern",
+            condition: format!("{pattern} requires C0 = {want}, got {c0}"),
+        });
     }
     Ok(())
 }
 
 /// Shape and stride of one (non-batched) matrix of `pattern` (spec §A.4 table).
-fn matrix_shape_stride<T: IndexValue>(pattern: FramePattern, c0: i64, row: &T, col: &T) -> Result<(Tuple<T>, Tuple<T>)> {
+fn matrix_shape_stride<T: IndexValue>(
+    pattern: FramePattern,
+    c0: i64,
+    row: &T,
+    col: &T,
+) -> Result<(Tuple<T>, Tuple<T>)> {
     use FramePattern::*;
     let sixteen: T = k(FRACTAL_ROWS);
     let c: T = k(c0);
@@ -425,7 +445,10 @@ pub fn frame_layout<T: IndexValue>(pattern: FramePattern, c0: i64, dims: &[T]) -
         } else {
             format!("({})", names.join(", "))
         };
-        AlgebraError::Incompatible { what: "frame_layout", detail: format!("{pattern} takes {forms}, got {} dims", dims.len()) }
+        AlgebraError::Incompatible {
+            what: "frame_layout",
+            detail: format!("{pattern} takes {forms}, got {} dims", dims.len()),
+        }
     };
     let dim_names: &[&str] = match (pattern.is_matrix(), dims.len()) {
         (true, 2) => &["rows", "cols"],
@@ -504,7 +527,10 @@ pub fn conv_logical_extents<T: IndexValue>(pattern: FramePattern, dims: &[T]) ->
         _ => return Err(AlgebraError::Invalid(format!("{pattern} is not a convolution pattern"))),
     };
     if dims.len() != want {
-        return Err(AlgebraError::Incompatible { what: "conv_logical_extents", detail: format!("{pattern} has {want} coordinate dims, got {}", dims.len()) });
+        return Err(AlgebraError::Incompatible {
+            what: "conv_logical_extents",
+            detail: format!("{pattern} has {want} coordinate dims, got {}", dims.len()),
+        });
     }
     let d = |i: usize| dims[i].clone();
     Ok(match pattern {
@@ -526,7 +552,10 @@ pub fn conv_logical_extents<T: IndexValue>(pattern: FramePattern, dims: &[T]) ->
 pub fn conv_coordinate<T: IndexValue>(pattern: FramePattern, c0: &T, nchw: &[T]) -> Result<Vec<T>> {
     use FramePattern::*;
     if nchw.len() != 4 {
-        return Err(AlgebraError::Incompatible { what: "conv_coordinate", detail: format!("a logical (n, c, h, w) coordinate has 4 entries, got {}", nchw.len()) });
+        return Err(AlgebraError::Incompatible {
+            what: "conv_coordinate",
+            detail: format!("a logical (n, c, h, w) coordinate has 4 entries, got {}", nchw.len()),
+        });
     }
     let [n, c, h, w] = [nchw[0].clone(), nchw[1].clone(), nchw[2].clone(), nchw[3].clone()];
     Ok(match pattern {
@@ -674,14 +703,32 @@ mod tests {
         // spec §A.8
         let nz = frame(NZ, f16(), &[100, 100]).unwrap();
         assert_eq!(nz.to_string(), "((16,7),(16,7)):((16,256),(1,1792)) origin (100,100)");
-        assert_eq!(frame(ZN, f16(), &[100, 100]).unwrap().to_string(), "((16,7),(16,7)):((1,1792),(16,256)) origin (100,100)");
-        assert_eq!(frame(ZZ, f16(), &[100, 100]).unwrap().to_string(), "((16,7),(16,7)):((16,1792),(1,256)) origin (100,100)");
-        assert_eq!(frame_layout(NN, 16, &[100i64, 100]).unwrap().to_string(), "((16,7),(16,7)):((1,256),(16,1792)) origin (100,100)");
+        assert_eq!(
+            frame(ZN, f16(), &[100, 100]).unwrap().to_string(),
+            "((16,7),(16,7)):((1,1792),(16,256)) origin (100,100)"
+        );
+        assert_eq!(
+            frame(ZZ, f16(), &[100, 100]).unwrap().to_string(),
+            "((16,7),(16,7)):((16,1792),(1,256)) origin (100,100)"
+        );
+        assert_eq!(
+            frame_layout(NN, 16, &[100i64, 100]).unwrap().to_string(),
+            "((16,7),(16,7)):((1,256),(16,1792)) origin (100,100)"
+        );
         assert_eq!(frame(L0C, ElementType::F32, &[100, 100]).unwrap(), nz);
         assert_eq!(frame(L0C, ElementType::I32, &[100, 100]).unwrap(), nz);
-        assert_eq!(frame(NZ, ElementType::F32, &[100, 100]).unwrap().to_string(), "((16,7),(8,13)):((8,128),(1,896)) origin (100,100)");
-        assert_eq!(frame(ZN, ElementType::F32, &[100, 100]).unwrap().to_string(), "((8,13),(16,7)):((1,896),(8,128)) origin (100,100)");
-        assert_eq!(frame(NZ, ElementType::I8, &[100, 100]).unwrap().to_string(), "((16,7),(32,4)):((32,512),(1,3584)) origin (100,100)");
+        assert_eq!(
+            frame(NZ, ElementType::F32, &[100, 100]).unwrap().to_string(),
+            "((16,7),(8,13)):((8,128),(1,896)) origin (100,100)"
+        );
+        assert_eq!(
+            frame(ZN, ElementType::F32, &[100, 100]).unwrap().to_string(),
+            "((8,13),(16,7)):((1,896),(8,128)) origin (100,100)"
+        );
+        assert_eq!(
+            frame(NZ, ElementType::I8, &[100, 100]).unwrap().to_string(),
+            "((16,7),(32,4)):((32,512),(1,3584)) origin (100,100)"
+        );
         let b = frame(NZ, f16(), &[2, 100, 100]).unwrap();
         assert_eq!(b.to_string(), "(2,((16,7),(16,7))):(12544,((16,256),(1,1792))) origin (2,(100,100))");
         assert_eq!(b.crd_to_offset(&t("(1,(17,33))")).unwrap(), 16401);
@@ -706,12 +753,14 @@ mod tests {
         use crate::sym::SymExpr;
         use std::collections::HashMap;
         let m = SymExpr::sym("m");
-        let l = Layout::new(pair_i(m.clone(), SymExpr::Const(4)), pair_i(SymExpr::Const(1), SymExpr::Const(1000))).unwrap();
+        let l =
+            Layout::new(pair_i(m.clone(), SymExpr::Const(4)), pair_i(SymExpr::Const(1), SymExpr::Const(1000))).unwrap();
         let cap = capacity(&l).unwrap();
         for (mv, want) in [(10, 4000), (5000, 5000), (4000, 4000)] {
             assert_eq!(cap.eval(&HashMap::from([("m".to_string(), mv)])).unwrap(), want);
         }
-        let two = Layout::new(pair_i(m.clone(), SymExpr::sym("n")), pair_i(SymExpr::sym("n"), SymExpr::Const(1))).unwrap();
+        let two =
+            Layout::new(pair_i(m.clone(), SymExpr::sym("n")), pair_i(SymExpr::sym("n"), SymExpr::Const(1))).unwrap();
         let cap = capacity(&two).unwrap();
         assert_eq!(cap.eval(&HashMap::from([("m".to_string(), 3), ("n".to_string(), 7)])).unwrap(), 21);
     }
@@ -721,7 +770,10 @@ mod tests {
         check(NCHW, 1, &[2, 3, 4, 5], "(2,3,4,5):(60,20,5,1)");
         check(NHWC, 1, &[2, 4, 5, 3], "(2,4,5,3):(60,15,3,1)");
         check(NC1HWC0, 1, &[2, 3, 4, 5, 16], "(2,3,4,5,16):(960,320,80,16,1)");
-        assert_eq!(frame(NC1HWC0, ElementType::I8, &[2, 3, 4, 5]).unwrap().to_string(), "(2,3,4,5,32):(1920,640,160,32,1)");
+        assert_eq!(
+            frame(NC1HWC0, ElementType::I8, &[2, 3, 4, 5]).unwrap().to_string(),
+            "(2,3,4,5,32):(1920,640,160,32,1)"
+        );
         assert!(frame_layout(NCHW, 1, &[1i64, 2, 3, 4, 5]).is_err());
         assert!(frame_layout(NHWC, 1, &[1i64, 2, 3]).is_err());
     }

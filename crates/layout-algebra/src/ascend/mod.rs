@@ -15,7 +15,10 @@ pub mod recognize;
 pub mod tile;
 
 pub use dtype::{ElementType, ALL_ELEMENT_TYPES};
-pub use frame::{capacity, conv_coordinate, conv_logical_extents, frame, frame_c0, frame_layout, FramePattern, ALL_FRAME_PATTERNS, FRACTAL_ROWS, L0C_C0, MX_SCALE_K0};
+pub use frame::{
+    capacity, conv_coordinate, conv_logical_extents, frame, frame_c0, frame_layout, FramePattern, ALL_FRAME_PATTERNS,
+    FRACTAL_ROWS, L0C_C0, MX_SCALE_K0,
+};
 pub use physical::physical_shape;
 pub use recognize::{recognize, Recognized};
 pub use tile::tile_layout;

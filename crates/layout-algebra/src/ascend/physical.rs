@@ -31,7 +31,9 @@ pub fn physical_shape(pattern: FramePattern, c0: i64, rows: i64, cols: i64) -> R
                 pattern.name()
             )));
         }
-        expected = expected.checked_mul(extent).ok_or_else(|| AlgebraError::Invalid(format!("physical array of {layout} overflows")))?;
+        expected = expected
+            .checked_mul(extent)
+            .ok_or_else(|| AlgebraError::Invalid(format!("physical array of {layout} overflows")))?;
     }
     Ok(shape)
 }
@@ -45,7 +47,8 @@ fn leaf_order(pattern: FramePattern, c0: i64) -> Result<Vec<usize>> {
     // 3 fractals in each direction: every outer count is 3, no two strides tie.
     let probe = 3 * 16 * c0.max(1);
     let layout = frame_layout(pattern, c0, &[probe, probe])?;
-    let mut order: Vec<(usize, i64)> = layout.leaf_modes().into_iter().enumerate().filter(|(_, (s, _))| *s > 1).map(|(i, (_, d))| (i, d)).collect();
+    let mut order: Vec<(usize, i64)> =
+        layout.leaf_modes().into_iter().enumerate().filter(|(_, (s, _))| *s > 1).map(|(i, (_, d))| (i, d)).collect();
     order.sort_by_key(|&(_, stride)| std::cmp::Reverse(stride));
     Ok(order.into_iter().map(|(i, _)| i).collect())
 }

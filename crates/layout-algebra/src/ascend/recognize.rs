@@ -160,23 +160,31 @@ pub mod catlass {
     /// `shape<0,0> == 16 && shape<1,0> == C0 && stride<1,0> == 1 && stride<0,1> == 16·C0`.
     /// Example: `is_zN(((16,7),(16,7)):((16,256),(1,1792)), 16)` is true.
     pub fn is_zN<T: IndexValue>(l: &Layout<T>, c0: i64) -> bool {
-        fractal(l).is_some_and(|([s00, _, s10, _], [_, d01, d10, _])| is(&s00, 16) && is(&s10, c0) && is(&d10, 1) && c0.checked_mul(16).is_some_and(|f| is(&d01, f)))
+        fractal(l).is_some_and(|([s00, _, s10, _], [_, d01, d10, _])| {
+            is(&s00, 16) && is(&s10, c0) && is(&d10, 1) && c0.checked_mul(16).is_some_and(|f| is(&d01, f))
+        })
     }
 
     /// `shape<0,0> == 16 && shape<1,0> == C0 && stride<1,0> == 1 && stride<1,1> == 16·C0`.
     pub fn is_zZ<T: IndexValue>(l: &Layout<T>, c0: i64) -> bool {
-        fractal(l).is_some_and(|([s00, _, s10, _], [_, _, d10, d11])| is(&s00, 16) && is(&s10, c0) && is(&d10, 1) && c0.checked_mul(16).is_some_and(|f| is(&d11, f)))
+        fractal(l).is_some_and(|([s00, _, s10, _], [_, _, d10, d11])| {
+            is(&s00, 16) && is(&s10, c0) && is(&d10, 1) && c0.checked_mul(16).is_some_and(|f| is(&d11, f))
+        })
     }
 
     /// `shape<0,0> == C0 && shape<1,0> == 16 && stride<0,0> == 1 && stride<1,1> == 16·C0`.
     pub fn is_nZ<T: IndexValue>(l: &Layout<T>, c0: i64) -> bool {
-        fractal(l).is_some_and(|([s00, _, s10, _], [d00, _, _, d11])| is(&s00, c0) && is(&s10, 16) && is(&d00, 1) && c0.checked_mul(16).is_some_and(|f| is(&d11, f)))
+        fractal(l).is_some_and(|([s00, _, s10, _], [d00, _, _, d11])| {
+            is(&s00, c0) && is(&s10, 16) && is(&d00, 1) && c0.checked_mul(16).is_some_and(|f| is(&d11, f))
+        })
     }
 
     /// zN whose rows are not 16-aligned, shape `((M,1),(C0,N/C0))`:
     /// `shape<0,1> == 1 && shape<1,0> == C0 && stride<0,0> == C0 && stride<1,0> == 1`.
     pub fn is_zN_unaligned<T: IndexValue>(l: &Layout<T>, c0: i64) -> bool {
-        fractal(l).is_some_and(|([_, s01, s10, _], [d00, _, d10, _])| is(&s01, 1) && is(&s10, c0) && is(&d00, c0) && is(&d10, 1))
+        fractal(l).is_some_and(|([_, s01, s10, _], [d00, _, d10, _])| {
+            is(&s01, 1) && is(&s10, c0) && is(&d00, c0) && is(&d10, 1)
+        })
     }
 
     /// Depth 1, rank 2, `stride<1> == 1`.
@@ -244,7 +252,9 @@ mod tests {
 
     #[test]
     fn every_frame_round_trips() {
-        for dtype in [ElementType::F16, ElementType::F32, ElementType::I8, ElementType::F4E2M1FN, ElementType::F8E8M0FNU] {
+        for dtype in
+            [ElementType::F16, ElementType::F32, ElementType::I8, ElementType::F4E2M1FN, ElementType::F8E8M0FNU]
+        {
             for p in ALL_FRAME_PATTERNS.iter().copied().filter(|p| p.is_matrix()) {
                 let c0 = frame_c0(p, dtype).unwrap();
                 // shapes where every outer count > 1 so templates are unambiguous

@@ -14,7 +14,10 @@ fn pair<T>(a: Tuple<T>, b: Tuple<T>) -> Tuple<T> {
 fn inner_extent<T: IndexValue>(mode: &Tuple<T>, which: usize) -> Result<&T> {
     mode.get(0)?.as_int().ok_or_else(|| AlgebraError::Incompatible {
         what: "tile_layout",
-        detail: format!("inner extent of mode {which} of the parent shape must be an integer, got {}", mode.get(0).map(|m| m.to_string()).unwrap_or_default()),
+        detail: format!(
+            "inner extent of mode {which} of the parent shape must be an integer, got {}",
+            mode.get(0).map(|m| m.to_string()).unwrap_or_default()
+        ),
     })
 }
 
@@ -22,7 +25,10 @@ fn inner_extent<T: IndexValue>(mode: &Tuple<T>, which: usize) -> Result<&T> {
 fn origin_extents<T: IndexValue>(parent: &Layout<T>) -> Result<Vec<T>> {
     let bad = || AlgebraError::Incompatible {
         what: "tile_layout",
-        detail: format!("the parent origin {} must have one integer extent per top-level mode (batched layouts are not tiled)", parent.origin()),
+        detail: format!(
+            "the parent origin {} must have one integer extent per top-level mode (batched layouts are not tiled)",
+            parent.origin()
+        ),
     };
     match parent.origin() {
         Tuple::Int(o) => Ok(vec![o.clone()]),
@@ -66,7 +72,10 @@ pub fn tile_layout<T: IndexValue>(parent: &Layout<T>, tile_shape: &[T], coord: &
     if r == 0 || coord.len() != r {
         return Err(AlgebraError::Incompatible {
             what: "tile_layout",
-            detail: format!("tile shape has rank {r} and coordinate rank {}; both must have the same positive rank", coord.len()),
+            detail: format!(
+                "tile shape has rank {r} and coordinate rank {}; both must have the same positive rank",
+                coord.len()
+            ),
         });
     }
     for t in tile_shape {
@@ -79,7 +88,10 @@ pub fn tile_layout<T: IndexValue>(parent: &Layout<T>, tile_shape: &[T], coord: &
     for c in coord {
         if let Some(v) = c.as_constant() {
             if v < 0 {
-                return Err(AlgebraError::Incompatible { what: "tile_layout", detail: format!("tile coordinate must be non-negative, got {v}") });
+                return Err(AlgebraError::Incompatible {
+                    what: "tile_layout",
+                    detail: format!("tile coordinate must be non-negative, got {v}"),
+                });
             }
         }
     }
@@ -101,7 +113,11 @@ pub fn tile_layout<T: IndexValue>(parent: &Layout<T>, tile_shape: &[T], coord: &
         if r != 2 || parent.rank() != 2 {
             return Err(AlgebraError::Incompatible {
                 what: "tile_layout",
-                detail: format!("a nested parent needs rank 2 and a (rows, cols) tile; parent {} has rank {}, tile rank {r}", shape, parent.rank()),
+                detail: format!(
+                    "a nested parent needs rank 2 and a (rows, cols) tile; parent {} has rank {}, tile rank {r}",
+                    shape,
+                    parent.rank()
+                ),
             });
         }
         let (rows, cols) = (&tile_shape[0], &tile_shape[1]);
@@ -162,7 +178,10 @@ mod tests {
 
     #[test]
     fn spec_b6_examples() {
-        assert_eq!(tile("((4,2),(4,3)):((4,16),(1,32)) origin (8,12)", &[4, 4], &[6, 10]), "((4,1),(4,1)):((4,16),(1,32)) origin (2,2)");
+        assert_eq!(
+            tile("((4,2),(4,3)):((4,16),(1,32)) origin (8,12)", &[4, 4], &[6, 10]),
+            "((4,1),(4,1)):((4,16),(1,32)) origin (2,2)"
+        );
         let zn = frame(FramePattern::NZ, ElementType::F16, &[100, 100]).unwrap();
         let at = |c: &[i64]| tile_layout(&zn, &[32, 48], c).unwrap();
         assert_eq!(at(&[96, 96]).to_string(), "((16,2),(16,3)):((16,256),(1,1792)) origin (4,4)");
@@ -231,7 +250,10 @@ mod tests {
         let l = tile_layout(&parent, &[SymExpr::Const(32), SymExpr::Const(48)], &c).unwrap();
         assert!(l.shape().leaves().iter().chain(l.stride().leaves().iter()).all(|v| v.as_constant().is_some()));
         assert_eq!(l.shape(), &to_sym(&t("((16,2),(16,3))")));
-        assert_eq!(l.stride(), zn.stride().map(&mut |v: &i64| Ok::<_, AlgebraError>(SymExpr::Const(*v))).as_ref().unwrap());
+        assert_eq!(
+            l.stride(),
+            zn.stride().map(&mut |v: &i64| Ok::<_, AlgebraError>(SymExpr::Const(*v))).as_ref().unwrap()
+        );
         assert_eq!(l.origin().to_string(), "(min(32, max(100 - i, 0)),min(48, max(100 - j, 0)))");
     }
 }

@@ -95,7 +95,10 @@ mod tests {
     #[test]
     fn spec_c1_c9_examples() {
         assert_eq!(coalesce(&l("(2,(1,6)):(1,(6,2))")).unwrap().to_string(), "12:1");
-        assert_eq!(coalesce_by(&l("(2,(1,6)):(1,(6,2))"), &parse_int_tuple("(1,1)").unwrap()).unwrap().to_string(), "(2,6):(1,2)");
+        assert_eq!(
+            coalesce_by(&l("(2,(1,6)):(1,(6,2))"), &parse_int_tuple("(1,1)").unwrap()).unwrap().to_string(),
+            "(2,6):(1,2)"
+        );
         assert_eq!(coalesce(&l("(2,8):(4,8)")).unwrap().to_string(), "16:4");
         // §B.8: pycute merges zN on values.
         let zn = l("((16,7),(16,7)):((16,256),(1,1792))");
@@ -114,10 +117,19 @@ mod tests {
         assert_eq!(coalesce(&l("(4,3):(3,1) origin (2,3)")).unwrap().to_string(), "(4,3):(3,1)");
         // by-mode keeps modes past the profile and recurses into tuple profiles
         let a = l("((2,2),(3,1),(4,2)):((1,2),(4,12),(12,48))");
-        assert_eq!(coalesce_by(&a, &parse_int_tuple("(1,1)").unwrap()).unwrap().to_string(), "(4,3,(4,2)):(1,4,(12,48))");
-        assert_eq!(coalesce_by(&a, &parse_int_tuple("((1,1),1,1)").unwrap()).unwrap().to_string(), "((2,2),3,8):((1,2),4,12)");
+        assert_eq!(
+            coalesce_by(&a, &parse_int_tuple("(1,1)").unwrap()).unwrap().to_string(),
+            "(4,3,(4,2)):(1,4,(12,48))"
+        );
+        assert_eq!(
+            coalesce_by(&a, &parse_int_tuple("((1,1),1,1)").unwrap()).unwrap().to_string(),
+            "((2,2),3,8):((1,2),4,12)"
+        );
         assert_eq!(coalesce_by(&a, &parse_int_tuple("7").unwrap()).unwrap().to_string(), "96:1");
-        assert!(matches!(coalesce_by(&a, &parse_int_tuple("(1,1,1,1)").unwrap()), Err(AlgebraError::Incompatible { .. })));
+        assert!(matches!(
+            coalesce_by(&a, &parse_int_tuple("(1,1,1,1)").unwrap()),
+            Err(AlgebraError::Incompatible { .. })
+        ));
         same_function(&a, &coalesce_by(&a, &parse_int_tuple("(1,(1,1))").unwrap()).unwrap());
     }
 

@@ -63,7 +63,12 @@ pub(crate) fn complement_leaves(a: &Layout, cotarget: i64, op: &'static str, lab
             ));
         }
         if d.floor_mod(&cur)? != 0 {
-            return Err(inadmissible(op, format!("{label}: {d} % {cur} != 0 (stride of mode {s}:{d} by the extent of the modes before it, in {a})")));
+            return Err(inadmissible(
+                op,
+                format!(
+                    "{label}: {d} % {cur} != 0 (stride of mode {s}:{d} by the extent of the modes before it, in {a})"
+                ),
+            ));
         }
         out.push((d.floor_div(&cur)?, cur));
         cur = s.mul(&d)?;
@@ -123,9 +128,15 @@ mod tests {
     #[test]
     fn inadmissible_cases() {
         let e = complement(&l("(2,2):(1,1)"), 8).unwrap_err();
-        assert!(matches!(&e, AlgebraError::Inadmissible { op: "complement", condition } if condition.starts_with("injectivity: stride 1 of mode 2:1 < 2")), "{e}");
+        assert!(
+            matches!(&e, AlgebraError::Inadmissible { op: "complement", condition } if condition.starts_with("injectivity: stride 1 of mode 2:1 < 2")),
+            "{e}"
+        );
         let e = complement(&l("(2,2):(1,3)"), 8).unwrap_err();
-        assert!(matches!(&e, AlgebraError::Inadmissible { condition, .. } if condition.starts_with("stride divisibility: 3 % 2 != 0")), "{e}");
+        assert!(
+            matches!(&e, AlgebraError::Inadmissible { condition, .. } if condition.starts_with("stride divisibility: 3 % 2 != 0")),
+            "{e}"
+        );
         assert!(matches!(complement(&l("4:-1"), 8), Err(AlgebraError::Inadmissible { .. })));
         assert!(matches!(complement(&l("4:1"), 0), Err(AlgebraError::NotPositive { .. })));
         assert!(matches!(complement(&l("(4,4611686018427387904):(1,4)"), 8), Err(AlgebraError::Overflow { .. })));

@@ -83,7 +83,11 @@ impl Composer<'_> {
                 let parts = ss.iter().zip(ds).map(|(s, d)| self.compose_tuple(s, d)).collect::<Result<Vec<_>>>()?;
                 Layout::concat(&parts)
             }
-            _ => Err(AlgebraError::NotCongruent { what: "composition: shape and stride of B", lhs: s.to_string(), rhs: d.to_string() }),
+            _ => Err(AlgebraError::NotCongruent {
+                what: "composition: shape and stride of B",
+                lhs: s.to_string(),
+                rhs: d.to_string(),
+            }),
         }
     }
 
@@ -93,7 +97,10 @@ impl Composer<'_> {
             return Layout::from_leaves(&[(s, 0)]);
         }
         if d < 0 {
-            return Err(inadmissible("composition", format!("non-negative strides of B: mode {s}:{d} has stride {d} < 0 (in {a} ∘ {b})")));
+            return Err(inadmissible(
+                "composition",
+                format!("non-negative strides of B: mode {s}:{d} has stride {d} < 0 (in {a} ∘ {b})"),
+            ));
         }
         let Some((&(_, last_stride), init)) = self.flat.split_last() else {
             return Err(AlgebraError::Invalid("composition: coalesce returned no leaf".into()));
@@ -185,7 +192,11 @@ mod tests {
         assert!(compatible(b.shape(), r.shape()), "compatible({b}, {r})");
         for i in 0..b.size().unwrap() {
             let bi = b.crd_to_offset(&Tuple::Int(i)).unwrap();
-            assert_eq!(r.crd_to_offset(&Tuple::Int(i)).unwrap(), a.crd_to_offset(&Tuple::Int(bi)).unwrap(), "{a} ∘ {b} at {i}");
+            assert_eq!(
+                r.crd_to_offset(&Tuple::Int(i)).unwrap(),
+                a.crd_to_offset(&Tuple::Int(bi)).unwrap(),
+                "{a} ∘ {b} at {i}"
+            );
         }
     }
 
@@ -243,15 +254,24 @@ mod tests {
             other => panic!("{other:?}"),
         }
         let e = composition(&l("(4,6):(1,5)"), &l("6:1")).unwrap_err();
-        assert!(matches!(&e, AlgebraError::Inadmissible { condition, .. } if condition.starts_with("shape divisibility: 6 % 4 != 0")), "{e}");
+        assert!(
+            matches!(&e, AlgebraError::Inadmissible { condition, .. } if condition.starts_with("shape divisibility: 6 % 4 != 0")),
+            "{e}"
+        );
         assert!(matches!(composition(&l("8:1"), &l("4:-1")), Err(AlgebraError::Inadmissible { .. })));
         // modes of B that overlap in one mode of A: CuTe would return (3,2):(2,3), which is
         // 7 at (2,1) where A(B(2,1)) = A(7) = 11.
         let e = composition(&l("(6,4):(1,10)"), &l("(3,2):(2,3)")).unwrap_err();
-        assert!(matches!(&e, AlgebraError::Inadmissible { condition, .. } if condition.starts_with("right-distributivity: the modes of B together reach coordinate 7 >= 6 in mode 0 (6:1)")), "{e}");
+        assert!(
+            matches!(&e, AlgebraError::Inadmissible { condition, .. } if condition.starts_with("right-distributivity: the modes of B together reach coordinate 7 >= 6 in mode 0 (6:1)")),
+            "{e}"
+        );
         // exactly at the boundary: 4 + 2 = 6 carries into the next mode (A(6) = 10, not 6)
         let e = composition(&l("(6,4):(1,10)"), &l("(3,2):(2,2)")).unwrap_err();
-        assert!(matches!(&e, AlgebraError::Inadmissible { condition, .. } if condition.starts_with("right-distributivity: the modes of B together reach coordinate 6 >= 6")), "{e}");
+        assert!(
+            matches!(&e, AlgebraError::Inadmissible { condition, .. } if condition.starts_with("right-distributivity: the modes of B together reach coordinate 6 >= 6")),
+            "{e}"
+        );
         assert_eq!(compose("(8,4):(1,10)", "(3,2):(2,2)").to_string(), "(3,2):(2,2)");
         // the same modes fit in a larger mode, and anything fits in the last (unbounded) mode
         assert_eq!(compose("(12,4):(1,20)", "(3,2):(2,3)").to_string(), "(3,2):(2,3)");
@@ -263,7 +283,10 @@ mod tests {
     #[test]
     fn by_mode_errors_and_keep() {
         let a = l("(4,6):(1,4)");
-        assert!(matches!(composition_by(&a, &Tiler::parse("<2:1,2:1,2:1>").unwrap()), Err(AlgebraError::Incompatible { .. })));
+        assert!(matches!(
+            composition_by(&a, &Tiler::parse("<2:1,2:1,2:1>").unwrap()),
+            Err(AlgebraError::Incompatible { .. })
+        ));
         assert_eq!(composition_by(&a, &Tiler::parse("<_,3:2>").unwrap()).unwrap().to_string(), "(4,3):(1,8)");
         assert_eq!(composition_by(&a, &Tiler::Keep).unwrap(), a);
         assert_eq!(composition_by(&l("8:3"), &Tiler::parse("<4:2>").unwrap()).unwrap().to_string(), "(4):(6)");

@@ -77,8 +77,8 @@ pub fn flat_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::AlgebraError;
     use crate::cute::composition_by;
+    use crate::error::AlgebraError;
     use crate::int_tuple::Tuple;
     use crate::parse::parse_layout;
 
@@ -101,7 +101,10 @@ mod tests {
             assert_eq!(r.crd_to_offset(&Tuple::Int(i)).unwrap(), a.crd_to_offset(&Tuple::Int(j)).unwrap());
         }
         let a = l("(9,(4,8)):(59,(13,1))");
-        assert_eq!(logical_divide(&a, &t("<3:3,(2,4):(1,8)>")).unwrap().to_string(), "((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))");
+        assert_eq!(
+            logical_divide(&a, &t("<3:3,(2,4):(1,8)>")).unwrap().to_string(),
+            "((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))"
+        );
         assert_eq!(logical_divide(&l("16:1"), &t("4:1")).unwrap().to_string(), "(4,4):(1,4)");
     }
 
@@ -113,7 +116,10 @@ mod tests {
         assert_eq!(tiled_divide(&a, &b).unwrap().to_string(), "((3,(2,4)),3,(2,2)):((177,(13,2)),59,(26,1))");
         assert_eq!(flat_divide(&a, &b).unwrap().to_string(), "(3,(2,4),3,(2,2)):(177,(13,2),59,(26,1))");
         assert_eq!(zipped_divide(&l("(4,4):(4,1)"), &t("2:1")).unwrap().to_string(), "(2,(2,4)):(4,(8,1))");
-        assert_eq!(zipped_divide(&l("(4,4):(4,1)"), &t("<2:1,2:1>")).unwrap().to_string(), "((2,2),(2,2)):((4,1),(8,2))");
+        assert_eq!(
+            zipped_divide(&l("(4,4):(4,1)"), &t("<2:1,2:1>")).unwrap().to_string(),
+            "((2,2),(2,2)):((4,1),(8,2))"
+        );
         assert_eq!(tiled_divide(&l("(4,4):(4,1)"), &t("2:1")).unwrap().to_string(), "(2,2,4):(4,8,1)");
         assert_eq!(flat_divide(&l("(4,4):(4,1)"), &t("<2:1,2:1>")).unwrap().to_string(), "(2,2,2,2):(4,1,8,2)");
         assert_eq!(zipped_divide(&a, &b).unwrap().mode(0).unwrap(), composition_by(&a, &b).unwrap());
@@ -135,8 +141,14 @@ mod tests {
     #[test]
     fn inadmissible_divides_are_errors() {
         // complement of the tiler is not admissible
-        assert!(matches!(logical_divide(&l("24:1"), &t("(2,2):(1,1)")), Err(AlgebraError::Inadmissible { op: "complement", .. })));
+        assert!(matches!(
+            logical_divide(&l("24:1"), &t("(2,2):(1,1)")),
+            Err(AlgebraError::Inadmissible { op: "complement", .. })
+        ));
         // composition is not admissible: 3:1 splits the 2-mode of (2,3):(1,10)... (3 vs 2)
-        assert!(matches!(logical_divide(&l("(2,3):(1,10)"), &t("3:1")), Err(AlgebraError::Inadmissible { op: "composition", .. })));
+        assert!(matches!(
+            logical_divide(&l("(2,3):(1,10)"), &t("3:1")),
+            Err(AlgebraError::Inadmissible { op: "composition", .. })
+        ));
     }
 }

@@ -76,12 +76,18 @@ pub fn left_inverse(a: &Layout) -> Result<Layout> {
     }
     let gaps = complement_leaves(a, 1, "left_inverse", "left inverse divisibility")?;
     let c = coalesce(&Layout::from_leaves(&gaps)?)?;
-    let both = Layout::new(Tuple::Tuple(vec![a.shape().clone(), c.shape().clone()]), Tuple::Tuple(vec![a.stride().clone(), c.stride().clone()]))?;
+    let both = Layout::new(
+        Tuple::Tuple(vec![a.shape().clone(), c.shape().clone()]),
+        Tuple::Tuple(vec![a.stride().clone(), c.stride().clone()]),
+    )?;
     let r = right_inverse(&both)?;
     // The pair is a bijection onto [0, cosize), so the inverse must cover all of it.
     let want = both.size()?;
     if r.size()? != want {
-        return Err(AlgebraError::Invalid(format!("left_inverse: right inverse of {both} has size {} != {want}", r.size()?)));
+        return Err(AlgebraError::Invalid(format!(
+            "left_inverse: right inverse of {both} has size {} != {want}",
+            r.size()?
+        )));
     }
     Ok(r)
 }
@@ -138,7 +144,9 @@ mod tests {
         // The C++ answer is another left inverse: both agree on the image of A.
         let cpp = l("(16,2):(1,4)");
         check_left(&a, &cpp);
-        for a in ["4:2", "(8,4):(4,1)", "(3,(2,5)):(10,(1,60))", "((16,7),(16,7)):((16,256),(1,1792))", "1:0", "(2,1):(3,0)"] {
+        for a in
+            ["4:2", "(8,4):(4,1)", "(3,(2,5)):(10,(1,60))", "((16,7),(16,7)):((16,256),(1,1792))", "1:0", "(2,1):(3,0)"]
+        {
             check_left(&l(a), &left_inverse(&l(a)).unwrap());
         }
     }
@@ -160,9 +168,15 @@ mod tests {
     #[test]
     fn left_inverse_inadmissible() {
         let e = left_inverse(&l("(4,2):(1,0)")).unwrap_err();
-        assert!(matches!(&e, AlgebraError::Inadmissible { op: "left_inverse", condition } if condition.starts_with("injectivity")), "{e}");
+        assert!(
+            matches!(&e, AlgebraError::Inadmissible { op: "left_inverse", condition } if condition.starts_with("injectivity")),
+            "{e}"
+        );
         let e = left_inverse(&l("(2,2):(1,3)")).unwrap_err();
-        assert!(matches!(&e, AlgebraError::Inadmissible { op: "left_inverse", condition } if condition.starts_with("left inverse divisibility: 3 % 2 != 0")), "{e}");
+        assert!(
+            matches!(&e, AlgebraError::Inadmissible { op: "left_inverse", condition } if condition.starts_with("left inverse divisibility: 3 % 2 != 0")),
+            "{e}"
+        );
         assert!(matches!(left_inverse(&l("(2,2):(1,1)")), Err(AlgebraError::Inadmissible { .. })));
     }
 }

@@ -88,7 +88,8 @@ fn rank_r_parts(a: &Layout, b: &Layout) -> Result<(Vec<Layout>, Vec<Layout>)> {
 }
 
 fn zip_modes(first: &[Layout], second: &[Layout]) -> Result<Layout> {
-    let pairs = first.iter().zip(second).map(|(x, y)| Layout::concat(&[x.clone(), y.clone()])).collect::<Result<Vec<_>>>()?;
+    let pairs =
+        first.iter().zip(second).map(|(x, y)| Layout::concat(&[x.clone(), y.clone()])).collect::<Result<Vec<_>>>()?;
     match pairs.as_slice() {
         [only] => Ok(only.clone()),
         _ => Layout::concat(&pairs),
@@ -133,9 +134,18 @@ mod tests {
     #[test]
     fn spec_c7_logical_product() {
         assert_eq!(logical_product(&l("(2,2):(4,1)"), &t("6:1")).unwrap().to_string(), "((2,2),(2,3)):((4,1),(2,8))");
-        assert_eq!(logical_product(&l("(2,2):(4,1)"), &t("(4,2):(2,1)")).unwrap().to_string(), "((2,2),(4,2)):((4,1),(8,2))");
-        assert_eq!(logical_product(&l("(2,5):(5,1)"), &t("<3:5,4:6>")).unwrap().to_string(), "((2,3),(5,4)):((5,10),(1,30))");
-        assert_eq!(zipped_product(&l("(2,5):(5,1)"), &t("<3:5,4:6>")).unwrap().to_string(), "((2,5),(3,4)):((5,1),(10,30))");
+        assert_eq!(
+            logical_product(&l("(2,2):(4,1)"), &t("(4,2):(2,1)")).unwrap().to_string(),
+            "((2,2),(4,2)):((4,1),(8,2))"
+        );
+        assert_eq!(
+            logical_product(&l("(2,5):(5,1)"), &t("<3:5,4:6>")).unwrap().to_string(),
+            "((2,3),(5,4)):((5,10),(1,30))"
+        );
+        assert_eq!(
+            zipped_product(&l("(2,5):(5,1)"), &t("<3:5,4:6>")).unwrap().to_string(),
+            "((2,5),(3,4)):((5,1),(10,30))"
+        );
         assert_eq!(tiled_product(&l("(2,5):(5,1)"), &t("<3:5,4:6>")).unwrap().to_string(), "((2,5),3,4):((5,1),10,30)");
         assert_eq!(flat_product(&l("(2,5):(5,1)"), &t("<3:5,4:6>")).unwrap().to_string(), "(2,5,3,4):(5,1,10,30)");
         assert_eq!(zipped_product(&l("(2,2):(4,1)"), &t("6:1")).unwrap().to_string(), "((2,2),(2,3)):((4,1),(2,8))");
@@ -147,7 +157,10 @@ mod tests {
         let (a, b) = (l("(2,5):(5,1)"), l("(3,4):(1,3)"));
         assert_eq!(blocked_product(&a, &b).unwrap().to_string(), "((2,3),(5,4)):((5,10),(1,30))");
         assert_eq!(raked_product(&a, &b).unwrap().to_string(), "((3,2),(4,5)):((10,5),(30,1))");
-        assert_eq!(blocked_product(&l("(8,8):(8,1)"), &l("(2,3):(1,2)")).unwrap().to_string(), "((8,2),(8,3)):((8,64),(1,128))");
+        assert_eq!(
+            blocked_product(&l("(8,8):(8,1)"), &l("(2,3):(1,2)")).unwrap().to_string(),
+            "((8,2),(8,3)):((8,64),(1,128))"
+        );
         // Mojo prints ((128,1),(8,4)):((8,0),(1,1024)); the size-1 mode's stride is free.
         let r = blocked_product(&l("(128,8):(8,1)"), &l("(1,4):(4,1)")).unwrap();
         assert_eq!(r.to_string(), "((128,1),(8,4)):((8,4096),(1,1024))");
@@ -163,7 +176,10 @@ mod tests {
         assert_eq!(blocked_product(&l("4:1"), &l("3:1")).unwrap().to_string(), "(4,3):(1,4)");
         assert_eq!(raked_product(&l("4:1"), &l("3:1")).unwrap().to_string(), "(3,4):(4,1)");
         assert_eq!(logical_product(&l("(4,6):(1,4)"), &Tiler::Keep).unwrap().to_string(), "(4,6):(1,4)");
-        assert_eq!(zipped_product(&l("(4,6):(1,4)"), &t("<_,2:1>")).unwrap().to_string(), "((4,6),(1,2)):((1,4),(0,1))");
+        assert_eq!(
+            zipped_product(&l("(4,6):(1,4)"), &t("<_,2:1>")).unwrap().to_string(),
+            "((4,6),(1,2)):((1,4),(0,1))"
+        );
     }
 
     #[test]
@@ -171,6 +187,9 @@ mod tests {
         // A not injective (overlapping strides): no complement
         assert!(matches!(logical_product(&l("(2,2):(1,1)"), &t("2:1")), Err(AlgebraError::Inadmissible { .. })));
         assert!(matches!(blocked_product(&l("(2,3):(3,2)"), &l("2:1")), Err(AlgebraError::Inadmissible { .. })));
-        assert!(matches!(logical_product(&l("(2,2):(1,2)"), &t("<2:1,2:1,2:1>")), Err(AlgebraError::Incompatible { .. })));
+        assert!(matches!(
+            logical_product(&l("(2,2):(1,2)"), &t("<2:1,2:1,2:1>")),
+            Err(AlgebraError::Incompatible { .. })
+        ));
     }
 }

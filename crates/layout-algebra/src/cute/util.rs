@@ -24,7 +24,12 @@ pub(crate) fn trivial() -> Result<Layout> {
 
 /// Applies `f` mode by mode: mode `i < parts.len()` becomes `f(A_i, parts[i])`, the remaining
 /// modes of `A` are kept. Errors if there are more parts than modes.
-pub(crate) fn by_mode<P>(a: &Layout, parts: &[P], what: &'static str, f: impl Fn(&Layout, &P) -> Result<Layout>) -> Result<Layout> {
+pub(crate) fn by_mode<P>(
+    a: &Layout,
+    parts: &[P],
+    what: &'static str,
+    f: impl Fn(&Layout, &P) -> Result<Layout>,
+) -> Result<Layout> {
     let ms = modes(a)?;
     if parts.len() > ms.len() {
         return Err(AlgebraError::Incompatible {

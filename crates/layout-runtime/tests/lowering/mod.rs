@@ -19,7 +19,11 @@ fn compile(module: &mut Module, entry: &str, args: &HashMap<usize, i64>) -> (Jit
     lower_layout_ops_checked(module, entry, args)
 }
 
-fn lower_layout_ops_checked(module: &mut Module, entry: &str, args: &HashMap<usize, i64>) -> (Jit, layout_runtime::SelfCheckReport) {
+fn lower_layout_ops_checked(
+    module: &mut Module,
+    entry: &str,
+    args: &HashMap<usize, i64>,
+) -> (Jit, layout_runtime::SelfCheckReport) {
     let report = self_check(module, Some(entry), args).unwrap_or_else(|e| panic!("self-check: {e}"));
     lower_layout_ops(module).unwrap_or_else(|e| panic!("lowering: {e}"));
     (Jit::new(module).expect("jit"), report)
@@ -30,7 +34,9 @@ fn lower_layout_ops_checked(module: &mut Module, entry: &str, args: &HashMap<usi
 
 fn gemm_kernel(target: &str, elem: &str, acc: &str, m: usize, k: usize, n: usize) -> String {
     let l0a = if target == "a2" { "ZZ" } else { "NZ" };
-    let t = |space: &str, layout: &str, e: &str, r: usize, c: usize| format!("!layout.tensor<{e}, \"{space}\", \"{layout}\", \"({r},{c})\">");
+    let t = |space: &str, layout: &str, e: &str, r: usize, c: usize| {
+        format!("!layout.tensor<{e}, \"{space}\", \"{layout}\", \"({r},{c})\">")
+    };
     let (ga, gb, gc) = (t("gm", "ND", elem, m, k), t("gm", "ND", elem, k, n), t("gm", "ND", acc, m, n));
     let (a1, b1) = (t("l1", "NZ", elem, m, k), t("l1", "NZ", elem, k, n));
     let (a0, b0, c0) = (t("l0a", l0a, elem, m, k), t("l0b", "ZN", elem, k, n), t("l0c", "NZ", acc, m, n));
@@ -117,7 +123,13 @@ fn tiled_gemm_example_with_tail_tiles() {
         let want = reference(&a, &b, m, 256, n);
         jit.call(
             "tiled_gemm",
-            &mut [Arg::MemRef(&mut a), Arg::MemRef(&mut b), Arg::MemRef(&mut c), Arg::Index(m as i64), Arg::Index(n as i64)],
+            &mut [
+                Arg::MemRef(&mut a),
+                Arg::MemRef(&mut b),
+                Arg::MemRef(&mut c),
+                Arg::Index(m as i64),
+                Arg::Index(n as i64),
+            ],
         )
         .unwrap();
         for (idx, w) in want.iter().enumerate() {
@@ -192,10 +204,18 @@ fn make(elem: ElemType, values: Vec<f64>) -> Array {
 /// Runs `src (P in S) -> dst (Q in D)` with both buffers bound by `layout.view` (on-chip views
 /// are a CPU-only device to observe the buffers: the kernel is lowered without layout-verify)
 /// and checks every element of the destination buffer.
-fn check_copy(target: Target, src: (MemorySpace, FramePattern, ElemType, &str), dst: (MemorySpace, FramePattern, ElemType, &str), dims: &[i64], op: &str, rng: &mut Rng) -> u64 {
+fn check_copy(
+    target: Target,
+    src: (MemorySpace, FramePattern, ElemType, &str),
+    dst: (MemorySpace, FramePattern, ElemType, &str),
+    dims: &[i64],
+    op: &str,
+    rng: &mut Rng,
+) -> u64 {
     let name = |p: FramePattern| if p == FramePattern::L0C { "NZ".to_string() } else { p.name().to_string() };
     let dims_text = format!("({})", dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(","));
-    let sty = TensorType { elem: src.3.into(), space: src.0.name().into(), layout: name(src.1), origin: dims_text.clone() };
+    let sty =
+        TensorType { elem: src.3.into(), space: src.0.name().into(), layout: name(src.1), origin: dims_text.clone() };
     let dty = TensorType { elem: dst.3.into(), space: dst.0.name().into(), layout: name(dst.1), origin: dims_text };
     let (sl, dl) = (static_layout(&sty), static_layout(&dty));
     let (scos, dcos) = (sl.cosize().unwrap() as usize, dl.cosize().unwrap() as usize);
@@ -251,7 +271,9 @@ fn check_copy(target: Target, src: (MemorySpace, FramePattern, ElemType, &str), 
         _ => None,
     };
     if let Some(axis) = fill_axis {
-        let c0 = layout_algebra::ascend::frame_c0(q_of(dst.1), layout_algebra::ascend::ElementType::parse(dst.3).unwrap()).unwrap();
+        let c0 =
+            layout_algebra::ascend::frame_c0(q_of(dst.1), layout_algebra::ascend::ElementType::parse(dst.3).unwrap())
+                .unwrap();
         let end = (dims[axis] + c0 - 1) / c0 * c0;
         for x in &logical {
             if x[axis] == dims[axis] - 1 {
@@ -292,7 +314,8 @@ fn every_legal_copy_pair_places_every_element_and_fills_padding_as_the_hardware(
                         skipped.push(format!("{} {}->{} {p}->{q}", target.name(), s.name(), d.name()));
                         continue;
                     }
-                    let scale_space = matches!(s, MemorySpace::L0aScale | MemorySpace::L0bScale) || matches!(d, MemorySpace::L0aScale | MemorySpace::L0bScale);
+                    let scale_space = matches!(s, MemorySpace::L0aScale | MemorySpace::L0bScale)
+                        || matches!(d, MemorySpace::L0aScale | MemorySpace::L0bScale);
                     let mx = p.is_scale() || q.is_scale() || scale_space;
                     let ((se, st), (de, dt)) = if mx { (E8M0, E8M0) } else { (elem_for(s, p), elem_for(d, q)) };
                     // Unaligned in both dims (C0 16 for f16, 8 for f32); even rows for NN (C0 = 2).
@@ -314,7 +337,11 @@ fn every_legal_copy_pair_places_every_element_and_fills_padding_as_the_hardware(
                     }
                     // The MX loads of plain layouts (ND -> ZZ, DN -> NN, ZZ -> ZZ, NN -> NN) also
                     // with e8m0 scales.
-                    if !mx && target == Target::A5 && (s, d) == (MemorySpace::Gm, MemorySpace::L1) && matches!(q, FramePattern::ZZ | FramePattern::NN) {
+                    if !mx
+                        && target == Target::A5
+                        && (s, d) == (MemorySpace::Gm, MemorySpace::L1)
+                        && matches!(q, FramePattern::ZZ | FramePattern::NN)
+                    {
                         let dims: &[i64] = if q == FramePattern::ZZ { &[33, 7] } else { &[6, 33] };
                         check_copy(target, (s, p, E8M0.1, E8M0.0), (d, q, E8M0.1, E8M0.0), dims, op, &mut rng);
                         mx_cases += 1;
@@ -332,7 +359,14 @@ fn every_legal_copy_pair_places_every_element_and_fills_padding_as_the_hardware(
     // Fixpipe conversions: f32 -> f16 / bf16 (truncf) and i32 -> i32.
     for (de, dt) in [("f16", ElemType::F16), ("i32", ElemType::I32)] {
         let se = if de == "i32" { ("i32", ElemType::I32) } else { ("f32", ElemType::F32) };
-        check_copy(Target::A2, (MemorySpace::L0c, FramePattern::L0C, se.1, se.0), (MemorySpace::Gm, FramePattern::ND, dt, de), &[34, 40], "layout.store", &mut rng);
+        check_copy(
+            Target::A2,
+            (MemorySpace::L0c, FramePattern::L0C, se.1, se.0),
+            (MemorySpace::Gm, FramePattern::ND, dt, de),
+            &[34, 40],
+            "layout.store",
+            &mut rng,
+        );
     }
     assert!(pairs >= 60, "{pairs} pairs");
     assert!(mx_cases >= 16 && conv_cases >= 12, "{mx_cases} MX cases, {conv_cases} conv cases");
@@ -340,7 +374,10 @@ fn every_legal_copy_pair_places_every_element_and_fills_padding_as_the_hardware(
     // `matrix_conv_copies_are_rejected_clearly`): Fixpipe L0C -> NCHW/NHWC/NC1HWC0 and
     // a5 Img2Col NC1HWC0 -> NZ (a matrix <-> convolution change without an element
     // correspondence in the types).
-    let expected = |s: &String| s.contains("l0c->gm L0C->") && (s.contains("NC1HWC0") || s.contains("NCHW") || s.contains("NHWC")) || s.contains("a5 l1->l0a NC1HWC0->NZ");
+    let expected = |s: &String| {
+        s.contains("l0c->gm L0C->") && (s.contains("NC1HWC0") || s.contains("NCHW") || s.contains("NHWC"))
+            || s.contains("a5 l1->l0a NC1HWC0->NZ")
+    };
     assert!(skipped.iter().all(expected), "{skipped:?}");
     assert_eq!(skipped.len(), 7, "{skipped:?}");
 }
@@ -352,7 +389,12 @@ fn check_conv_pair(target: Target, src: FramePattern, rng: &mut Rng) -> usize {
     let mut cases = 0;
     for (elem, ty, c0) in [("f16", ElemType::F16, 16), ("f32", ElemType::F32, 8), ("i8", ElemType::I8, 32)] {
         // (n, c, h, w) of the source, C1 of the destination, 5-dim origin or not.
-        for (n, c, h, w, c1, five) in [(2, 20, 3, 5, None, false), (1, 2 * c0, 2, 3, None, true), (2, c0 + 3, 1, 4, Some(3), false), (1, 1, 1, 1, None, true)] {
+        for (n, c, h, w, c1, five) in [
+            (2, 20, 3, 5, None, false),
+            (1, 2 * c0, 2, 3, None, true),
+            (2, c0 + 3, 1, 4, Some(3), false),
+            (1, 1, 1, 1, None, true),
+        ] {
             let c1 = c1.unwrap_or((c + c0 - 1) / c0);
             let sdims = match src {
                 FramePattern::NCHW => vec![n, c, h, w],
@@ -371,7 +413,13 @@ fn check_conv_pair(target: Target, src: FramePattern, rng: &mut Rng) -> usize {
 /// element against the algebra: logical `(n, c, h, w)` is placed at `conv_coordinate`, the
 /// channels `[C, align(C, C0))` of every pixel are zero (NCHW/NHWC sources), the rest keeps its
 /// initial value.
-fn check_conv_copy(target: Target, (sp, sdims): (FramePattern, &[i64]), ddims: &[i64], (elem, ty): (&str, ElemType), rng: &mut Rng) {
+fn check_conv_copy(
+    target: Target,
+    (sp, sdims): (FramePattern, &[i64]),
+    ddims: &[i64],
+    (elem, ty): (&str, ElemType),
+    rng: &mut Rng,
+) {
     use layout_algebra::ascend::{conv_coordinate, conv_logical_extents};
     let text_of = |d: &[i64]| format!("({})", d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","));
     let sty = TensorType { elem: elem.into(), space: "gm".into(), layout: sp.name().into(), origin: text_of(sdims) };
@@ -402,11 +450,14 @@ fn check_conv_copy(target: Target, (sp, sdims): (FramePattern, &[i64]), ddims: &
     let (sleaves, dleaves) = (sl.origin().leaves(), dl.origin().leaves());
     let se = conv_logical_extents(sp, &sleaves).unwrap();
     let (sc0, dc0) = (if sp == FramePattern::NC1HWC0 { sleaves[4] } else { 1 }, dleaves[4]);
-    let logical: Vec<[i64; 4]> =
-        (0..se[0]).flat_map(|n| (0..se[1]).flat_map(move |c| (0..se[2]).flat_map(move |h| (0..se[3]).map(move |w| [n, c, h, w])))).collect();
+    let logical: Vec<[i64; 4]> = (0..se[0])
+        .flat_map(|n| (0..se[1]).flat_map(move |c| (0..se[2]).flat_map(move |h| (0..se[3]).map(move |w| [n, c, h, w]))))
+        .collect();
     let values: Vec<f64> = logical.iter().map(|_| random_value(ty, rng)).collect();
     let (src_pad, dst_init) = if ty == ElemType::I8 { (100.0, -100.0) } else { (SRC_PAD, DST_INIT) };
-    let place = |l: &Layout, p: FramePattern, c0: i64, x: &[i64; 4]| l.crd_to_offset(&crd(l, &conv_coordinate(p, &c0, x).unwrap())).unwrap() as usize;
+    let place = |l: &Layout, p: FramePattern, c0: i64, x: &[i64; 4]| {
+        l.crd_to_offset(&crd(l, &conv_coordinate(p, &c0, x).unwrap())).unwrap() as usize
+    };
     let mut sbuf = vec![src_pad; scos];
     for (x, v) in logical.iter().zip(&values) {
         sbuf[place(&sl, sp, sc0, x)] = *v;
@@ -427,7 +478,12 @@ fn check_conv_copy(target: Target, (sp, sdims): (FramePattern, &[i64]), ddims: &
         want[place(&dl, FramePattern::NC1HWC0, dc0, x)] = *v;
     }
     for (p, w) in want.iter().enumerate() {
-        assert_eq!(darr.get_f64(p), *w, "{} gm {sp} {sdims:?} -> l1 NC1HWC0 {ddims:?} {elem}: destination offset {p}", target.name());
+        assert_eq!(
+            darr.get_f64(p),
+            *w,
+            "{} gm {sp} {sdims:?} -> l1 NC1HWC0 {ddims:?} {elem}: destination offset {p}",
+            target.name()
+        );
     }
 }
 
@@ -503,7 +559,12 @@ fn offsets_and_unsupported_input_are_handled() {
 }"#,
     );
     let (jit, _) = compile(&mut module, "off", &HashMap::new());
-    let l = static_layout(&TensorType { elem: "f16".into(), space: "l1".into(), layout: "NZ".into(), origin: "(100,100)".into() });
+    let l = static_layout(&TensorType {
+        elem: "f16".into(),
+        space: "l1".into(),
+        layout: "NZ".into(),
+        origin: "(100,100)".into(),
+    });
     for (i, j) in [(17, 33), (0, 0), (99, 99), (111, 111)] {
         let got = jit.call("off", &mut [Arg::Index(i), Arg::Index(j)]).unwrap();
         assert_eq!(got, Some(layout_runtime::Scalar::Index(l.crd_to_offset(&crd(&l, &[i, j])).unwrap())));
@@ -527,17 +588,32 @@ fn self_check_reports_a_wrong_address_with_tensor_and_coordinate() {
     for d in ["arith", "scf", "memref", "func"] {
         context.get_or_load_dialect(d);
     }
-    let lowered = layout_passes::lower_to_loops::lower(module.as_operation(), &layout_passes::lower_to_loops::Options { self_check: true }).unwrap();
+    let lowered = layout_passes::lower_to_loops::lower(
+        module.as_operation(),
+        &layout_passes::lower_to_loops::Options { self_check: true },
+    )
+    .unwrap();
     let jit = Jit::new(&module).unwrap();
-    let spec = lowered.checks.iter().find(|s| s.tensor.contains("\"l1\", \"NZ\", \"(33,40)\"")).expect("the L1 A buffer");
+    let spec =
+        lowered.checks.iter().find(|s| s.tensor.contains("\"l1\", \"NZ\", \"(33,40)\"")).expect("the L1 A buffer");
     layout_runtime::self_check::check_instance(&jit, spec, &HashMap::new()).expect("the true layout passes");
     let mut wrong = spec.clone();
     let stride = wrong.layout.stride().map(&mut |e: &layout_algebra::SymExpr| {
         Ok::<_, String>(if e.as_constant() == Some(768) { layout_algebra::SymExpr::Const(1024) } else { e.clone() })
     });
-    wrong.layout = layout_algebra::Layout::with_origin(wrong.layout.shape().clone(), stride.unwrap(), wrong.layout.origin().clone()).unwrap();
+    wrong.layout = layout_algebra::Layout::with_origin(
+        wrong.layout.shape().clone(),
+        stride.unwrap(),
+        wrong.layout.origin().clone(),
+    )
+    .unwrap();
     let error = layout_runtime::self_check::check_instance(&jit, &wrong, &HashMap::new()).unwrap_err().to_string();
-    assert!(error.contains("layout.alloc") && error.contains("at coordinate (0,16)") && error.contains("lowered address is 768"), "{error}");
+    assert!(
+        error.contains("layout.alloc")
+            && error.contains("at coordinate (0,16)")
+            && error.contains("lowered address is 768"),
+        "{error}"
+    );
 }
 
 // ------------------------------------------------------------------------------------------
@@ -566,7 +642,10 @@ fn in_side_function(op: &melior::ir::OperationRef) -> bool {
     let mut current = op.parent_operation();
     while let Some(p) = current {
         if layout_passes::ir::op_name(&p) == "func.func" {
-            return p.attribute("sym_name").map(|a| a.to_string().contains(layout_passes::lower_to_loops::self_check::SIDE_FUNCTION_PREFIX)).unwrap_or(false);
+            return p
+                .attribute("sym_name")
+                .map(|a| a.to_string().contains(layout_passes::lower_to_loops::self_check::SIDE_FUNCTION_PREFIX))
+                .unwrap_or(false);
         }
         current = p.parent_operation();
     }
@@ -589,7 +668,10 @@ fn self_check_runs_on_the_simplified_address_code() {
     .unwrap_or_else(|e| panic!("self-check: {e}"));
     assert_eq!((report.tensors, report.unchecked.len()), (4, 0), "{report}");
     let text = seen.into_inner();
-    assert!(text.contains("__layout_selfcheck_") && text.contains("arith.andi") && text.contains("arith.shrui"), "{text}");
+    assert!(
+        text.contains("__layout_selfcheck_") && text.contains("arith.andi") && text.contains("arith.shrui"),
+        "{text}"
+    );
     assert!(!text.contains("arith.divsi") && !text.contains("arith.remsi"), "{text}");
     // The default entry does the same.
     let report = self_check(&module, Some("copy"), &HashMap::new()).unwrap_or_else(|e| panic!("self-check: {e}"));
@@ -634,7 +716,10 @@ fn self_check_catches_a_wrong_simplification() {
     .to_string();
     assert!(corrupted.get() > 0, "no mask to corrupt");
     assert!(
-        error.starts_with("self-check: layout.") && error.contains("at coordinate") && error.contains("the lowered address is") && error.contains("the algebra's crd_to_offset is"),
+        error.starts_with("self-check: layout.")
+            && error.contains("at coordinate")
+            && error.contains("the lowered address is")
+            && error.contains("the algebra's crd_to_offset is"),
         "{error}"
     );
 }

@@ -160,7 +160,9 @@ fn packed_nz_equals_numpy_golden_reshape_transpose() {
     let dir = scratch("numpy");
     let mut packer = Packer::new().unwrap();
     let mut rng = Rng::new(3);
-    for (elem, c0, dims) in [(ElemType::F16, 16, [64usize, 96]), (ElemType::F32, 8, [48, 40]), (ElemType::I8, 32, [32, 64])] {
+    for (elem, c0, dims) in
+        [(ElemType::F16, 16, [64usize, 96]), (ElemType::F32, 8, [48, 40]), (ElemType::I8, 32, [32, 64])]
+    {
         let nd = rng.array(elem, &dims);
         let input = dir.join(format!("w_{elem}.npy"));
         let output = dir.join(format!("golden_{elem}.npy"));
@@ -207,7 +209,11 @@ fn the_generated_kernel_is_a_layout_load_lowered_to_loops() {
     assert!(source.contains(r#""layout.load"(%ta4, %tb4)"#), "{source}");
     assert!(!source.contains("%ta5"), "{source}");
     assert!(source.contains("shape = array<i64: 16, 16>"), "{source}");
-    let zn = layout_runtime::pack::kernel_source(&PackSpec::new(FramePattern::ZN, ElemType::F16, &[34, 40]), Direction::Unpack).unwrap();
+    let zn = layout_runtime::pack::kernel_source(
+        &PackSpec::new(FramePattern::ZN, ElemType::F16, &[34, 40]),
+        Direction::Unpack,
+    )
+    .unwrap();
     assert!(zn.contains(r#""layout.load"(%b, %a)"#), "{zn}");
     assert!(source.contains(r#"!layout.tensor<f16, "gm", "NZ", "(34,40)">"#), "{source}");
     assert!(source.contains("memref<2304xf16>"), "{source}"); // 48 x 48 padded
