@@ -9,11 +9,12 @@ set -euo pipefail
 #   libzstd-dev                 - -lzstd for LLVM's compression support
 #   libclang1-22 libclang-common-22-dev - bindgen (mlir-sys) needs libclang and stdbool.h
 #   mlir-22-tools llvm-22-tools - mlir-opt, mlir-translate, FileCheck, not, lit
-#   python3-numpy               - reference implementations in benchmarks and tests
+#   python3-numpy               - numpy golden of the host packing test, bench-pack baseline
+#   g++                         - compiles the emitted AscendC C++ against the CPU model (tests)
 PACKAGES=(
   llvm-22-dev libmlir-22-dev libpolly-22-dev libzstd-dev libclang1-22
   libclang-common-22-dev mlir-22-tools llvm-22-tools
-  python3-numpy
+  python3-numpy g++
 )
 
 missing=()
