@@ -23,9 +23,13 @@ pub fn floor_div_i64(a: i64, b: i64, op: &'static str) -> Result<i64> {
 
 /// Floor modulo: the result has the sign of the divisor (`-1 mod 4 == 3`).
 pub fn floor_mod_i64(a: i64, b: i64, op: &'static str) -> Result<i64> {
-    let q = floor_div_i64(a, b, op)?;
-    // a - q*b cannot overflow once q is exact.
-    Ok(a - q * b)
+    if b == 0 {
+        return Err(AlgebraError::DivisionByZero { op });
+    }
+    // The truncated remainder has the sign of `a`; move it to the sign of `b`. (`a - q*b`
+    // with the floor quotient would overflow: `floor(i64::MIN / 3) * 3 < i64::MIN`.)
+    let r = a.checked_rem(b).ok_or_else(|| overflow(op, "mod", a, b))?;
+    Ok(if r != 0 && ((r < 0) != (b < 0)) { r + b } else { r })
 }
 
 pub(crate) fn overflow(
@@ -124,6 +128,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn extreme_operands_do_not_overflow_internally() {
+        for a in [i64::MIN, i64::MIN + 1, i64::MAX, i64::MAX - 1, -1, 0, 1] {
+            for b in [3i64, 2, 7, -3, -2, i64::MAX, i64::MIN + 1] {
+                let (q, r) = (floor_div_i64(a, b, "t").unwrap(), floor_mod_i64(a, b, "t").unwrap());
+                // a == q*b + r in i128, with r in [0, b) or (b, 0].
+                assert_eq!(i128::from(q) * i128::from(b) + i128::from(r), i128::from(a), "{a} {b}");
+                assert!(if b > 0 { (0..b).contains(&r) } else { (b + 1..=0).contains(&r) }, "{a} {b} -> {r}");
+            }
+        }
+        assert!(floor_mod_i64(i64::MIN, -1, "t").is_err() || floor_mod_i64(i64::MIN, -1, "t") == Ok(0));
     }
 
     #[test]

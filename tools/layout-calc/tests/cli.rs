@@ -113,6 +113,24 @@ fn bad_input_is_an_error_line_not_a_crash() {
     assert!(out.contains("did you mean `composition`"), "{out}");
 }
 
+/// Extreme integers reach floor division and modulo inside the algebra: a result or an error
+/// line, never a crash (an earlier floor modulo overflowed internally on `i64::MIN mod 3`).
+#[test]
+fn extreme_integers_never_crash() {
+    for expr in [
+        "idx2crd(-9223372036854775808,(3,3))",
+        "crd2offset(make_layout((3,3)),-9223372036854775808)",
+        "crd2offset((3,3):(9223372036854775807,1),(2,0))",
+        "shape_div((9223372036854775807,3),3)",
+        "complement(3:3074457345618258603,9223372036854775807)",
+    ] {
+        let (out, code) = calc_args(&[expr]);
+        assert!(code == 0 || code == 1, "`{expr}` crashed with {code}: {out}");
+        assert_eq!(out.lines().count(), 1, "`{expr}`: {out}");
+    }
+    assert_eq!(eval("idx2crd(-9223372036854775808,(3,3))"), "(1,-3074457345618258603)");
+}
+
 #[test]
 fn printed_values_parse_back() {
     for expr in [
