@@ -37,7 +37,7 @@ fn explain(kind: Kind, field: &str) -> &'static str {
         (DataCopyNd2Nz, "srcNdMatrixStride") => "elements between ND matrices (one matrix)",
         (DataCopyNd2Nz, "srcDValue") => "GM row stride in elements: stride of the ND row mode",
         (DataCopyNd2Nz, "dstNzC0Stride") => {
-            "stride(dst, c_out) / C0: distance between C0 column blocks, in 32 B (= rows rounded up to 16)"
+            "stride(dst, c_out) / C0: distance between C0 column blocks, in 32 B (= the L1 tile's padded rows, at least rows rounded up to 16)"
         }
         (DataCopyNd2Nz, "dstNzNStride") => "stride(dst, r_in) / C0: distance between rows, in 32 B",
         (DataCopyNd2Nz, "dstNzMatrixStride") => "elements between NZ matrices (one matrix)",
@@ -75,7 +75,7 @@ fn explain(kind: Kind, field: &str) -> &'static str {
         }
         (LoadDataWithTranspose, "addrMode") => "address mode 0 (increasing)",
         (Mmad, "m") => "valid rows of A and C (origin, not padded)",
-        (Mmad, "n") => "valid columns of B and C (origin, not padded)",
+        (Mmad, "n") => "valid columns of B and C (origin; a2 8-bit B padded to whole 32x32 squares: align(n, 32), extra C columns never stored)",
         (Mmad, "k") => "valid reduction extent (origin, not padded)",
         (Mmad, "unitFlag") => "no unit-flag pipelining",
         (FixpipeNz, "nSize") => {

@@ -200,23 +200,45 @@ fn gemm_kernel_to(name: &str, target: &str, g: &Gemm, ab: &str, acc: &str, out: 
     let (m, n, k) = (g.m, g.n, g.k);
     let l0a = if target == "a5" { "NZ" } else { "ZZ" };
     let (bgm, bl1) = if g.b_dn { ("DN", "ZN") } else { ("ND", "NZ") };
+    let ta1 = format!(r#"!layout.tensor<{ab}, "l1", "NZ", "({m},{k})">"#);
+    let ta0 = format!(r#"!layout.tensor<{ab}, "l0a", "{l0a}", "({m},{k})">"#);
+    let (tb1, tb0, tc0) = if target == "a2" && ab == "i8" && !g.b_dn {
+        // LoadDataWithTranspose reads whole 32x32 squares (catlass): the L1 tile's rows and the
+        // L0B / L0C columns are padded to 32 (explicit layouts, origin = the real extent).
+        let (k1, kc, n1, m1) = (k.div_ceil(32) * 2, k.div_ceil(32), n.div_ceil(32) * 2, m.div_ceil(16));
+        let nc = n.div_ceil(32);
+        (
+            format!(r#"!layout.tensor<i8, "l1", "((16,{k1}),(32,{nc})):((32,512),(1,{}))", "({k},{n})">"#, k1 * 512),
+            format!(r#"!layout.tensor<i8, "l0b", "((32,{kc}),(16,{n1})):((1,{}),(32,512))", "({k},{n})">"#, n1 * 512),
+            format!(
+                r#"!layout.tensor<{acc}, "l0c", "((16,{m1}),(16,{n1})):((16,256),(1,{}))", "({m},{n})">"#,
+                m1 * 256
+            ),
+        )
+    } else {
+        (
+            format!(r#"!layout.tensor<{ab}, "l1", "{bl1}", "({k},{n})">"#),
+            format!(r#"!layout.tensor<{ab}, "l0b", "ZN", "({k},{n})">"#),
+            format!(r#"!layout.tensor<{acc}, "l0c", "NZ", "({m},{n})">"#),
+        )
+    };
     format!(
         r#"module attributes {{layout.target = #layout.target<"{target}">}} {{
   func.func @{name}(%A: memref<{ma}x{ab}>, %B: memref<{mb}x{ab}>, %C: memref<{mc}x{out}>) attributes {{llvm.emit_c_interface}} {{
     %ga = "layout.view"(%A) : (memref<{ma}x{ab}>) -> !layout.tensor<{ab}, "gm", "ND", "({m},{k})">
     %gb = "layout.view"(%B) : (memref<{mb}x{ab}>) -> !layout.tensor<{ab}, "gm", "{bgm}", "({k},{n})">
     %gc = "layout.view"(%C) : (memref<{mc}x{out}>) -> !layout.tensor<{out}, "gm", "{cgm}", "({m},{n})">
-    %a1 = "layout.alloc"() : () -> !layout.tensor<{ab}, "l1", "NZ", "({m},{k})">
-    %b1 = "layout.alloc"() : () -> !layout.tensor<{ab}, "l1", "{bl1}", "({k},{n})">
-    %a0 = "layout.alloc"() : () -> !layout.tensor<{ab}, "l0a", "{l0a}", "({m},{k})">
-    %b0 = "layout.alloc"() : () -> !layout.tensor<{ab}, "l0b", "ZN", "({k},{n})">
-    %c0 = "layout.alloc"() : () -> !layout.tensor<{acc}, "l0c", "NZ", "({m},{n})">
-    "layout.load"(%ga, %a1) : (!layout.tensor<{ab}, "gm", "ND", "({m},{k})">, !layout.tensor<{ab}, "l1", "NZ", "({m},{k})">) -> ()
-    "layout.load"(%gb, %b1) : (!layout.tensor<{ab}, "gm", "{bgm}", "({k},{n})">, !layout.tensor<{ab}, "l1", "{bl1}", "({k},{n})">) -> ()
-    "layout.load"(%a1, %a0) : (!layout.tensor<{ab}, "l1", "NZ", "({m},{k})">, !layout.tensor<{ab}, "l0a", "{l0a}", "({m},{k})">) -> ()
-    "layout.load"(%b1, %b0) : (!layout.tensor<{ab}, "l1", "{bl1}", "({k},{n})">, !layout.tensor<{ab}, "l0b", "ZN", "({k},{n})">) -> ()
-    "layout.matmul"(%a0, %b0, %c0) {{accumulate = false}} : (!layout.tensor<{ab}, "l0a", "{l0a}", "({m},{k})">, !layout.tensor<{ab}, "l0b", "ZN", "({k},{n})">, !layout.tensor<{acc}, "l0c", "NZ", "({m},{n})">) -> ()
-    "layout.store"(%c0, %gc) : (!layout.tensor<{acc}, "l0c", "NZ", "({m},{n})">, !layout.tensor<{out}, "gm", "{cgm}", "({m},{n})">) -> ()
+    %a1 = "layout.alloc"() : () -> {ta1}
+    %b1 = "layout.alloc"() : () -> {tb1}
+    %a0 = "layout.alloc"() : () -> {ta0}
+    %b0 = "layout.alloc"() : () -> {tb0}
+    %c0 = "layout.alloc"() : () -> {tc0}
+    "layout.load"(%ga, %a1) : (!layout.tensor<{ab}, "gm", "ND", "({m},{k})">, {ta1}) -> ()
+    "layout.load"(%gb, %b1) : (!layout.tensor<{ab}, "gm", "{bgm}", "({k},{n})">, {tb1}) -> ()
+    "layout.load"(%a1, %a0) : ({ta1}, {ta0}) -> ()
+    "layout.load"(%b1, %b0) : ({tb1}, {tb0}) -> ()
+    "layout.matmul"(%a0, %b0, %c0) {{accumulate = false}} : ({ta0}, {tb0}, {tc0}) -> ()
+    "layout.store"(%c0, %gc) : ({tc0}, !layout.tensor<{out}, "gm", "{cgm}", "({m},{n})">) -> ()
     return
   }}
 }}"#,
@@ -274,15 +296,30 @@ fn gemm_f16_a5_nd_b_transposing_load() {
 #[test]
 fn gemm_i8_a2_nd_b_load_data_with_transpose() {
     // A2 i8: B ND in GM → L1 NZ (16x32 fractals) → L0B ZN (32x16) with LoadDataWithTranspose
-    // (32x32 squares). K has an even number of 16-row fractals and N of 16-column fractals.
+    // (32x32 squares); the L1 rows and the L0B/L0C columns are padded to 32 (gemm_kernel_to).
     check_gemm("gemm_i8_a2_nd_b", "a2", Gemm { m: 40, n: 24, k: 60, b_dn: false }, "i8", "i32", "i32");
     check_gemm("gemm_i8_a2_nd_b_aligned", "a2", Gemm { m: 32, n: 64, k: 64, b_dn: false }, "i8", "i32", "i32");
+}
+
+#[test]
+fn gemm_i8_a2_nd_b_odd_fractal_counts() {
+    // k = 40: 3 16-row L1 fractals; n = 40: 3 16-column L0B fractals. L1 B is allocated with
+    // 64 rows, L0B and L0C with 64 columns; Mmad runs with n = 64, Fixpipe stores the real 40.
+    check_gemm("gemm_i8_a2_nd_b_odd", "a2", Gemm { m: 40, n: 40, k: 40, b_dn: false }, "i8", "i32", "i32");
+    check_gemm("gemm_i8_a2_nd_b_odd_small", "a2", Gemm { m: 17, n: 5, k: 17, b_dn: false }, "i8", "i32", "i32");
 }
 
 #[test]
 fn gemm_f16_to_f16_a2() {
     // Fixpipe F322F16; the sums (|s| <= 16, multiples of 1/64) are exact in f16.
     check_gemm("gemm_f16_f16out_a2", "a2", Gemm { m: 17, n: 33, k: 16, b_dn: false }, "f16", "f32", "f16");
+}
+
+#[test]
+fn gemm_i8_a5() {
+    // a5 i8 with B DN in GM → L1 ZN → L0B ZN (plain LoadData2DParamsV2); L0A is NZ on a5.
+    // (B ND would need the 8-bit transposing V2 load, which is not emitted.)
+    check_gemm("gemm_i8_a5", "a5", Gemm { m: 40, n: 24, k: 70, b_dn: true }, "i8", "i32", "i32");
 }
 
 #[test]

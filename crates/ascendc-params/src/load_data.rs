@@ -362,7 +362,12 @@ pub fn l1_to_l0<V: IndexValue>(
 /// (destination step `D_pm`, source step `2·S_pm`). Requires an even number of source
 /// fractals along pm equal to twice the destination's (L1 padded to 32 along pm) and an even
 /// number of destination fractals along om (padded to 32), else the second half of the last
-/// square would land outside the tile.
+/// square would land outside the tile (typed error). Odd counts of the real extent are handled
+/// as in catlass by allocating padded tiles (explicit layouts, origin = the real extent): L1
+/// NZ(K,N) with rows padded to 32, L0B ZN(K,N) and L0C with columns padded to 32; `mmad` then
+/// runs the cube with `n = align(n, 32)`. The extra L0B columns of the real rows hold the
+/// ND2NZ zero fill of the L1 C0 tail, the extra rows whatever the L1 padding held (never read:
+/// Mmad's k is real); the extra L0C columns are never stored (Fixpipe's nSize = real n).
 fn transpose_b8_a2<V: IndexValue>(
     src: &Operand<V>,
     dst: &Operand<V>,

@@ -72,8 +72,13 @@ pub fn mmad<V: IndexValue>(
     Fractal::of(MMAD, "C (L0C)", c.layout, &[FramePattern::NZ])?;
     let mut ck = Checker::new(MMAD);
     let (m, k) = (a.extent(0)?, a.extent(1)?);
-    let (kb, n) = (b.extent(0)?, b.extent(1)?);
+    let (kb, n_real) = (b.extent(0)?, b.extent(1)?);
     ck.equal("k", &kb, &k, || format!("B has {kb} valid rows but A has {k} valid columns"))?;
+    // The cube's n: the real n, or (A2, 8-bit, static n) `align(n, 32)` when L0B was padded to
+    // whole 32-column squares for `LoadDataWithTranspose` (spec §D.4, catlass int8 transposed
+    // B). The extra L0C columns n..align(n, 32) are computed from L0B padding and never
+    // stored: Fixpipe's nSize is the destination's real n.
+    let n = mmad_n(b, &k, &n_real, ab, target)?;
     // The layouts the cube implies from m, n, k.
     let implied = [
         ("A (L0A)", a, frame_layout(l0a, c0, &[m.clone(), k.clone()])?),
@@ -123,4 +128,21 @@ pub fn mmad<V: IndexValue>(
         }],
         assumptions: ck.assumptions,
     })
+}
+
+/// The `n` the cube runs with: B's real columns, or `align(n, 32)` for an A2 8-bit B whose
+/// layout is the ZN frame of `[k, align(n, 32)]` but not of `[k, n]` (odd 16-column fractal
+/// count padded to whole squares). Static values only; otherwise the real n.
+fn mmad_n<V: IndexValue>(b: &Operand<V>, k: &V, n: &V, ab: ElementType, target: Target) -> Result<V> {
+    let Some(nv) = n.as_constant() else { return Ok(n.clone()) };
+    if ab.bits() != 8 || target != Target::A2 || nv % 32 == 0 || (nv + 15) / 16 % 2 == 0 {
+        return Ok(n.clone());
+    }
+    let c0 = frame_c0(FramePattern::ZN, ab)?;
+    let padded = V::constant((nv + 31) / 32 * 32);
+    let want = frame_layout(FramePattern::ZN, c0, &[k.clone(), padded.clone()])?;
+    let same = |x: &[V], y: &[V]| x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p == q);
+    let matches = same(&b.layout.shape().leaves(), &want.shape().leaves())
+        && same(&b.layout.stride().leaves(), &want.stride().leaves());
+    Ok(if matches { padded } else { n.clone() })
 }

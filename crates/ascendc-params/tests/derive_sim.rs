@@ -276,6 +276,67 @@ fn a2_load_data_with_transpose_8bit() {
     check_l1_to_l0(&big, [32, 32], &zn, t, Target::A2, Buffer::L0B);
 }
 
+/// A2 i8, GM ND → L1 NZ → L0B ZN with odd fractal counts (k = 40: 3 16-row L1 fractals;
+/// n = 40: 3 16-column L0B fractals): the L1 tile is allocated with rows padded to 32 and the
+/// L0B tile with columns padded to 32, both keeping the real (k, n) as origin. Every element of
+/// the real region is checked at `crd_to_offset` against GM; the extra L0B columns n..align(n,
+/// 32) of the real rows hold the ND2NZ zero fill of the L1 C0 tail, the extra rows
+/// k..align(k, 32) whatever the L1 padding held (poison here, never read by Mmad: k is real).
+#[test]
+fn a2_load_data_with_transpose_8bit_odd_fractal_counts() {
+    let t = ElementType::I8;
+    for (k, n) in [(40, 40), (17, 5), (48, 80), (80, 17)] {
+        let (kp, np) = (align(k, 32), align(n, 32));
+        let with_origin =
+            |l: Layout| l.with_new_origin(layout_algebra::Tuple::from_vec(vec![k.into(), n.into()])).unwrap();
+        let gm_l = frame(FramePattern::ND, t, &[k, n]).unwrap();
+        let l1_l = with_origin(frame(FramePattern::NZ, t, &[kp, n]).unwrap());
+        let l0_l = with_origin(frame(FramePattern::ZN, t, &[k, np]).unwrap());
+        let mut gm = vec![0u8; (k * n) as usize];
+        for i in 0..(k * n) as usize {
+            set(&mut gm, t, i, pattern(t, i));
+        }
+        let mut l1 = vec![POISON; l1_l.cosize().unwrap() as usize];
+        let d = gm_nd_to_l1_nz(&Operand::new(&gm_l), &Operand::new(&l1_l), t, Target::A2).unwrap();
+        run1(&d, &mut l1, &gm, t, Target::A2);
+        let d = l1_to_l0b(&Operand::new(&l1_l), &Operand::new(&l0_l), t, Target::A2).unwrap_or_else(|e| panic!("{e}"));
+        assert!(d.assumptions.is_empty());
+        let Intrinsic::LoadDataWithTranspose(p) = &d.instrs[0].intrinsic else { panic!() };
+        assert_eq!((p.repeat_times, p.src_stride, d.instrs[0].repeat), (np / 32, kp / 32, kp / 32), "{k}x{n}");
+        let mut l0 = vec![POISON; l0_l.cosize().unwrap() as usize];
+        run1(&d, &mut l0, &l1, t, Target::A2);
+        for r in 0..k {
+            for c in 0..n {
+                assert_eq!(get(&l0, t, off(&l0_l, r, c)), get(&gm, t, off(&gm_l, r, c)), "{k}x{n} ({r},{c})");
+            }
+            for c in n..np {
+                assert_eq!(get(&l0, t, off(&l0_l, r, c)), 0, "{k}x{n} padding column ({r},{c})");
+            }
+        }
+    }
+    // Without the padding the squares would leave the tiles: typed errors, no panic.
+    let nz = frame(FramePattern::NZ, t, &[40, 40]).unwrap();
+    let zn = frame(FramePattern::ZN, t, &[40, 64]).unwrap();
+    assert!(l1_to_l0b(&Operand::new(&nz), &Operand::new(&zn), t, Target::A2).is_err());
+    let nz = frame(FramePattern::NZ, t, &[64, 40]).unwrap();
+    let zn = frame(FramePattern::ZN, t, &[40, 40]).unwrap();
+    assert!(l1_to_l0b(&Operand::new(&nz), &Operand::new(&zn), t, Target::A2).is_err());
+    // Mmad with a square-padded L0B needs L0C padded too (the cube writes align(n, 32) columns).
+    let org = |l: Layout, r: i64, c: i64| {
+        l.with_new_origin(layout_algebra::Tuple::from_vec(vec![r.into(), c.into()])).unwrap()
+    };
+    let a0 = frame(FramePattern::ZZ, t, &[40, 40]).unwrap();
+    let b0 = org(frame(FramePattern::ZN, t, &[40, 64]).unwrap(), 40, 40);
+    let c_real = frame(FramePattern::L0C, ElementType::I32, &[40, 40]).unwrap();
+    let c_pad = org(frame(FramePattern::L0C, ElementType::I32, &[40, 64]).unwrap(), 40, 40);
+    let mm = |c: &Layout| {
+        mmad(&Operand::new(c), &Operand::new(&a0), &Operand::new(&b0), t, ElementType::I32, Target::A2, false)
+    };
+    assert!(mm(&c_real).is_err());
+    let Intrinsic::Mmad(p) = &mm(&c_pad).unwrap().instrs[0].intrinsic else { panic!() };
+    assert_eq!((p.m, p.n, p.k), (40, 64, 40));
+}
+
 #[test]
 fn repeat_times_over_255_is_split_and_still_correct() {
     let t = ElementType::F16;
@@ -340,10 +401,17 @@ fn gemm(t: ElementType, target: Target, m: i64, k: i64, n: i64, b_dn: bool) {
     let b_gm = frame(if b_dn { FramePattern::DN } else { FramePattern::ND }, t, &[k, n]).unwrap();
     let c_gm = frame(FramePattern::ND, acc, &[m, n]).unwrap();
     let a_l1 = frame(FramePattern::NZ, t, &[m, k]).unwrap();
-    let b_l1 = frame(if b_dn { FramePattern::ZN } else { FramePattern::NZ }, t, &[k, n]).unwrap();
+    // A2 i8 with B row-major: whole 32×32 squares (catlass): L1 rows and L0B/L0C columns
+    // padded to 32, the origin (valid extent) stays the real (k, n) / (m, n).
+    let squares = t == ElementType::I8 && target == Target::A2 && !b_dn;
+    let (kp, np) = if squares { (align(k, 32), align(n, 32)) } else { (k, n) };
+    let real = |l: Layout, r: i64, c: i64| {
+        l.with_new_origin(layout_algebra::Tuple::from_vec(vec![r.into(), c.into()])).unwrap()
+    };
+    let b_l1 = real(frame(if b_dn { FramePattern::ZN } else { FramePattern::NZ }, t, &[kp, n]).unwrap(), k, n);
     let a_l0 = frame(target.l0a_pattern(), t, &[m, k]).unwrap();
-    let b_l0 = frame(FramePattern::ZN, t, &[k, n]).unwrap();
-    let c_l0 = frame(FramePattern::L0C, acc, &[m, n]).unwrap();
+    let b_l0 = real(frame(FramePattern::ZN, t, &[k, np]).unwrap(), k, n);
+    let c_l0 = real(frame(FramePattern::L0C, acc, &[m, np]).unwrap(), m, n);
     let vals = |i: usize, salt: usize| -> i64 { ((i * 7919 + salt * 104729) % 17) as i64 - 8 };
     let enc = |v: i64| -> u32 {
         match t {
@@ -376,9 +444,20 @@ fn gemm(t: ElementType, target: Target, m: i64, k: i64, n: i64, b_dn: bool) {
     run1(&l1_to_l0b(&Operand::new(&b_l1), &Operand::new(&b_l0), t, target).unwrap(), &mut b0, &b1, t, target);
     let mm = mmad(&Operand::new(&c_l0), &Operand::new(&a_l0), &Operand::new(&b_l0), t, acc, target, false).unwrap();
     let Intrinsic::Mmad(p) = &mm.instrs[0].intrinsic else { panic!() };
-    assert_eq!((p.m, p.n, p.k, p.cmatrix_init_val), (m, n, k, true));
+    // The cube's n is the padded one only when the 16-column fractal count is odd.
+    let cube_n = if squares && align(n, 16) / 16 % 2 == 1 { np } else { n };
+    assert_eq!((p.m, p.n, p.k, p.cmatrix_init_val), (m, cube_n, k, true));
     execute(&mm.instrs[0], &mut c0, &[&a0, &b0], &[acc, t, t], target).unwrap();
+    // The extra L0C columns n..np the padded cube wrote (from L0B padding) cannot reach GM:
+    // poison them, Fixpipe stores only the real n columns (nSize = n) into an m×n buffer.
+    for r in 0..m {
+        for c in n..np {
+            set(&mut c0, acc, off(&c_l0, r, c), 0xDEAD_BEEF);
+        }
+    }
     let fx = l0c_to_gm_nd(&Operand::new(&c_l0), &Operand::new(&c_gm), acc, acc, target).unwrap();
+    let Intrinsic::FixpipeNz2Nd(fp) = &fx.instrs[0].intrinsic else { panic!() };
+    assert_eq!((fp.n_size, fp.m_size), (n, m));
     execute(&fx.instrs[0], &mut out, &[&c0], &[acc, acc], target).unwrap();
     for r in 0..m {
         for c in 0..n {
@@ -410,10 +489,13 @@ fn gemm_from_derived_parameters_is_exact() {
             gemm(ElementType::F16, target, m, k, n, true);
             gemm(ElementType::F16, target, m, k, n, false);
         }
-        // i8 with B row-major (ND) in GM: the transposing load needs an even number of
-        // 16-row L1 fractals and of 16-column L0B fractals.
+        // i8 with B row-major (ND) in GM: the transposing load reads whole 32×32 squares, so
+        // the L1 tile has rows padded to 32 and L0B/L0C columns padded to 32 (odd fractal
+        // counts: k = 40 has 3 16-row L1 fractals, n = 40 / 17 / 5 have 3 / 2 / 1 16-column ones).
         if target == Target::A2 {
-            for (m, k, n) in [(64, 64, 64), (40, 60, 24), (17, 20, 32)] {
+            for (m, k, n) in
+                [(64, 64, 64), (40, 60, 24), (17, 20, 32), (40, 40, 40), (33, 17, 5), (16, 80, 17), (1, 1, 1)]
+            {
                 gemm(ElementType::I8, target, m, k, n, false);
             }
         }
