@@ -32,9 +32,9 @@
 //! zeroed buffer, [`Packer::pack_into`] clears it). Without padding the layout is a bijection
 //! and the kernel writes every element. Unpacking reads only the valid region.
 //!
-//! **C0.** The dialect's pattern names use `frame_c0(pattern, T)`: 32 bytes for NZ/ZN/ZZ
-//! (f16 16, f32 8, i8 32) and **2 for NN** (AscendC Te NN, the MX-scale layout, rows must be
-//! even). [`PackSpec::c0`] overrides it (e.g. NN with C0 = 16 = catlass `nN` for f16); the
+//! **C0.** The dialect's pattern names use `frame_c0(pattern, T)`: 32 bytes for NZ/ZN/ZZ/NN
+//! (f16 16, f32 8, i8 32; 2 for the MX-scale element `f8E8M0FNU` in ZZ/NN). [`PackSpec::c0`]
+//! overrides it (e.g. NN with C0 = 2, the AscendC Te MX layout, rows must be even); the
 //! kernel then carries the explicit CuTe layout of `frame_layout(pattern, c0, dims)`.
 //!
 //! **Buffers.** The packed array is 1-D (`[cosize]`, batches included); [`physical_shape`]

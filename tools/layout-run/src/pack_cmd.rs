@@ -21,7 +21,7 @@ bench-pack: pack throughput (GB/s of ND bytes) vs memcpy of the same bytes and v
         np.pad + reshape + transpose + copy (/usr/bin/python3).
 
 LAYOUTS: ND DN NDExt DNExt NZ ZN ZZ NN (catlass spellings zN nZ zZ nN too). C0 is the dialect's
-(32 bytes for NZ/ZN/ZZ; 2 for NN, the Te MX layout); --c0 overrides it (NN --c0 16 = catlass nN).
+(32 bytes for NZ/ZN/ZZ/NN; 2 for f8E8M0FNU in ZZ/NN); --c0 overrides it (NN --c0 2 = the Te MX layout).
 TYPES: f16 bf16 f32 i8 i16 i32 (and f64/i64 for ND/DN); --dtype reinterprets '<u2' files as
 bf16/f16 and u1 as i8; without it the file's type is used. --print-kernel (pack/unpack) prints the
 generated kernel and its lowered loops to stdout.

@@ -227,10 +227,11 @@ impl FromStr for FramePattern {
 /// The C0 a pattern uses for an element type (spec §A.1, §A.4 trait resolution):
 ///
 /// * NZ, ZN: the dtype C0 `256 / bits` (f16 → 16, f32 → 8, i8 → 32, fp4 → 64);
-/// * ZZ: the dtype C0, except `f8E8M0FNU` → 2 (`MX_SCALE_K0`): e8m0 in ZZ is the L1 layout of
-///   MX scale A, which catlass builds with C0 = 2 (spec pitfall 13). Pass an explicit C0 to
-///   [`frame_layout`] for the plain Te formula (`ZZ<fp8_e8m0_t>` would give 32);
-/// * NN and `Scale*`: 2 (`MX_SCALE_K0`, the Te trait default; Te static_asserts it for NN);
+/// * ZZ, NN: the dtype C0, except `f8E8M0FNU` → 2 (`MX_SCALE_K0`): e8m0 in ZZ / NN is the L1
+///   layout of MX scale A / B, which catlass builds with C0 = 2 (spec pitfall 13; AscendC Te
+///   static_asserts C0 = 2 for NN, its only use there). Other types follow the spec's 100×100
+///   fp16 table (`nN ≡ NN` with C0 = 16). Pass an explicit C0 to [`frame_layout`] for another;
+/// * `Scale*`: 2 (`MX_SCALE_K0`);
 /// * L0C: 16 (16×16 fractal regardless of dtype);
 /// * NC1HWC0: the dtype C0 (catlass `MakeLayoutFmap`; used when only `(n, c1, h, w)` is given);
 /// * ND, DN, NDExt, DNExt, NCHW, NHWC: 1 (unused).
@@ -248,9 +249,11 @@ pub fn frame_c0(pattern: FramePattern, dtype: ElementType) -> Result<i64> {
     }
     Ok(match pattern {
         NZ | ZN => dtype.c0(),
-        ZZ if dtype == ElementType::F8E8M0FNU => MX_SCALE_K0,
-        ZZ => dtype.c0(),
-        NN | ScaleAND | ScaleADN | ScaleBND | ScaleBDN => MX_SCALE_K0,
+        // The MX scale element (fp8 e8m0) in ZZ/NN uses C0 = 2 (spec §A.1); every other element
+        // type uses its own C0, as in the spec's 100×100 fp16 table (nN ≡ NN with C0 = 16).
+        ZZ | NN if dtype == ElementType::F8E8M0FNU => MX_SCALE_K0,
+        ZZ | NN => dtype.c0(),
+        ScaleAND | ScaleADN | ScaleBND | ScaleBDN => MX_SCALE_K0,
         L0C => L0C_C0,
         NC1HWC0 => dtype.c0(),
         ND | DN | NDExt | DNExt | NCHW | NHWC => 1,

@@ -258,7 +258,7 @@ mod tests {
             for p in ALL_FRAME_PATTERNS.iter().copied().filter(|p| p.is_matrix()) {
                 let c0 = frame_c0(p, dtype).unwrap();
                 // shapes where every outer count > 1 so templates are unambiguous
-                for dims in [vec![64i64, 96], vec![3, 64, 96]] {
+                for dims in [vec![256i64, 160], vec![3, 256, 160]] {
                     let l = frame_layout(p, c0, &dims).unwrap();
                     let r = recognize(&l).unwrap_or_else(|| panic!("{p} {dtype} {l}"));
                     let want = match p {

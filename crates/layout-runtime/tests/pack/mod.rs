@@ -75,13 +75,19 @@ fn pack_then_unpack_is_the_identity_for_every_layout_and_type() {
     let mut packer = Packer::new().unwrap();
     let mut rng = Rng::new(5);
     let mut cases = 0;
-    // Tails in every dim (C0 = 16/8/32, fractal rows 16); even rows for NN (Te NN has C0 = 2).
+    // Tails in every dim (C0 = 16/8/32, fractal rows 16); even rows for NN with the MX-scale C0 = 2.
     let shapes: [&[usize]; 4] = [&[34, 40], &[2, 18, 20], &[2, 1], &[50, 7]];
     for pattern in PACKABLE {
         for elem in ELEMS {
             for dims in shapes {
-                for c0 in [None, Some(16)] {
-                    if c0.is_some() && !matches!(pattern, FramePattern::NN | FramePattern::NZ) {
+                for c0 in [None, Some(16), Some(2)] {
+                    let explicit_ok = match c0 {
+                        None => true,
+                        Some(16) => matches!(pattern, FramePattern::NN | FramePattern::NZ),
+                        // The AscendC Te NN (MX scale) layout: every shape here has even rows.
+                        _ => pattern == FramePattern::NN,
+                    };
+                    if !explicit_ok {
                         continue;
                     }
                     let spec = PackSpec::new(pattern, elem, dims).with_c0(c0);
@@ -239,8 +245,9 @@ fn bad_input_is_a_clear_error() {
     assert!(input_error(packer.pack(FramePattern::L0C, None, &m)).contains("cannot be packed"));
     let d = Array::zeros(ElemType::F64, &[4, 8]);
     assert!(input_error(packer.pack(FramePattern::NZ, None, &d)).contains("64-bit"));
+    // NN with the MX-scale C0 = 2 needs an even row count.
     let odd = Array::zeros(ElemType::F16, &[3, 8]);
-    assert!(input_error(packer.pack(FramePattern::NN, None, &odd)).contains("multiple of 2"));
+    assert!(input_error(packer.pack(FramePattern::NN, Some(2), &odd)).contains("multiple of 2"));
     let spec = PackSpec::new(FramePattern::NZ, ElemType::F16, &[4, 8]);
     assert!(input_error(packer.unpack(&spec, &Array::zeros(ElemType::F16, &[100]))).contains("needs 256"));
     assert!(input_error(packer.unpack(&spec, &Array::zeros(ElemType::F32, &[256]))).contains("element type"));
