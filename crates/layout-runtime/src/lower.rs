@@ -16,9 +16,15 @@ use mlir_sys::MlirPass;
 /// reproducing with `mlir-opt --pass-pipeline=...`). `lower-affine` runs twice: first for
 /// `affine.for`/`affine.if` in kernels (they become `scf`, before `scf` is lowered), then for the
 /// `affine.apply` ops that `expand-strided-metadata` creates.
-pub const PIPELINE: &str = "builtin.module(lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts)";
+pub const PIPELINE: &str = "builtin.module(arith-expand{include-bf16=true},lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts)";
 
-/// The passes of [`PIPELINE`], in order (created directly, so nothing needs registering).
+/// The first element of [`PIPELINE`]: `arith.truncf`/`extf` on bf16 become integer arithmetic
+/// (round to nearest even), because LLVM would otherwise call the compiler-rt helper
+/// `__truncsfbf2`, which the JIT cannot resolve where the system's libgcc predates it (Debian 12).
+/// It has an option, so it is added as text (and registered once) instead of created directly.
+const EXPAND_BF16: &str = "arith-expand{include-bf16=true}";
+
+/// The other passes of [`PIPELINE`], in order (created directly, so nothing needs registering).
 const PASSES: [unsafe extern "C" fn() -> MlirPass; 10] = [
     mlir_sys::mlirCreateConversionLowerAffinePass,
     mlir_sys::mlirCreateConversionSCFToControlFlowPass,
@@ -32,6 +38,8 @@ const PASSES: [unsafe extern "C" fn() -> MlirPass; 10] = [
     mlir_sys::mlirCreateConversionReconcileUnrealizedCastsPass,
 ];
 
+static REGISTER_EXPAND: std::sync::Once = std::sync::Once::new();
+
 /// Runs [`PIPELINE`] on `module` in place. The module's context must have been prepared with
 /// [`crate::prepare_context`] (or created by [`crate::create_context`]). Diagnostics (e.g. an op
 /// that has no lowering: "failed to legalize operation 'layout.load'") come back in the error.
@@ -41,6 +49,14 @@ pub fn lower_to_llvm_dialect(module: &mut Module) -> Result<()> {
     // Safety: valid context and module; the pass manager owns the passes and is destroyed here.
     let ok = unsafe {
         let manager = mlir_sys::mlirPassManagerCreate(mlir_sys::mlirOperationGetContext(op));
+        REGISTER_EXPAND.call_once(|| mlir_sys::mlirRegisterArithArithExpandOpsPass());
+        let expand = mlir_sys::mlirOpPassManagerAddPipeline(
+            mlir_sys::mlirPassManagerGetAsOpPassManager(manager),
+            melior::StringRef::new(EXPAND_BF16).to_raw(),
+            None,
+            std::ptr::null_mut(),
+        );
+        assert!(expand.value != 0, "{EXPAND_BF16} is a valid pipeline once registered");
         for create in PASSES {
             mlir_sys::mlirPassManagerAddOwnedPass(manager, create());
         }
