@@ -3,7 +3,7 @@
 # Idempotent: when everything is present it only runs `dpkg-query` and exits.
 set -euo pipefail
 
-# LLVM/MLIR 22 from Debian (see ../shared/docs/toolchain.md for why each package is here):
+# LLVM/MLIR 22 from Debian (docs/toolchain.md says why each package is here):
 #   llvm-22-dev libmlir-22-dev  - headers + static libraries melior/mlir-sys/inkwell link
 #   libpolly-22-dev             - llvm-config lists Polly; without it linking fails
 #   libzstd-dev                 - -lzstd for LLVM's compression support

@@ -4,7 +4,7 @@
 //! Rust passes cannot be registered by name in MLIR's registry, so the pipeline is parsed here:
 //! Rust passes are added as pass objects, and each maximal run of upstream elements is handed to
 //! `mlirOpPassManagerAddPipeline` as text. (`mlirParsePassPipeline` would *replace* the passes
-//! already added, see shared/docs/toolchain.md.) Nested anchors recurse with
+//! already added, see docs/toolchain.md.) Nested anchors recurse with
 //! `mlirOpPassManagerGetNestedUnder`.
 
 use melior::StringRef;
