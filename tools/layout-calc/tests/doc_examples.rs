@@ -133,8 +133,11 @@ fn the_example_parser_reads_quotes_comments_and_outputs() {
     let dir = std::env::temp_dir().join(format!("doc-examples-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let md = dir.join("x.md");
-    std::fs::write(&md, "text\n```text\n$ layout-calc 'c0(f16)'\n16\n$ layout-calc 'c0(f32)'\n8\n```\n$ layout-calc 'c0(i8)'\n")
-        .unwrap();
+    std::fs::write(
+        &md,
+        "text\n```text\n$ layout-calc 'c0(f16)'\n16\n$ layout-calc 'c0(f32)'\n8\n```\n$ layout-calc 'c0(i8)'\n",
+    )
+    .unwrap();
     let ex = examples(&md);
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(ex.len(), 2, "examples outside fenced blocks are not run");
