@@ -205,3 +205,81 @@ fn citation_and_section_parsers() {
         assert!(spec.contains(cited), "docs/layout-spec.md has no section {cited}");
     }
 }
+
+/// The anchor GitHub gives a heading: lower case, punctuation dropped (letters, digits, `-` and
+/// `_` kept), spaces turned into `-`.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+fn anchors(markdown: &str) -> BTreeSet<String> {
+    let mut in_code = false;
+    let mut out = BTreeSet::new();
+    for line in markdown.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+        } else if !in_code && line.starts_with('#') {
+            out.insert(slug(line.trim_start_matches('#')));
+        }
+    }
+    out
+}
+
+/// `(target file, anchor)` of every `](file.md#anchor)` and `](#anchor)` link.
+fn links(markdown: &str) -> Vec<(Option<String>, String)> {
+    let mut out = Vec::new();
+    for part in markdown.split("](").skip(1) {
+        let Some(target) = part.split(')').next() else { continue };
+        if target.contains("://") {
+            continue;
+        }
+        if let Some((file, anchor)) = target.split_once('#') {
+            let file = (!file.is_empty()).then(|| file.to_string());
+            out.push((file, anchor.to_string()));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_link_between_the_docs_points_at_a_heading() {
+    let dir = repo_root().join("docs");
+    let mut broken = Vec::new();
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|x| x != "md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (file, anchor) in links(&text) {
+            count += 1;
+            let target = file.as_ref().map_or(path.clone(), |f| dir.join(f));
+            let ok = std::fs::read_to_string(&target).map(|t| anchors(&t).contains(&anchor)).unwrap_or(false);
+            if !ok {
+                broken.push(format!("{}: {}#{anchor}", path.display(), file.as_deref().unwrap_or("")));
+            }
+        }
+    }
+    assert!(count >= 20, "only {count} anchored links found in docs/");
+    assert!(broken.is_empty(), "links to headings that do not exist:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn heading_anchors_follow_github() {
+    assert_eq!(slug(" B.6 `tile_layout` (catlass `GetTileLayout`)"), "b6-tile_layout-catlass-gettilelayout");
+    assert_eq!(slug(" 10. SetFlag / WaitFlag"), "10-setflag--waitflag");
+    assert_eq!(
+        links("[a](x.md#b) [c](#d) [e](https://h.io/#f) [g](y.md)"),
+        [(Some("x.md".to_string()), "b".to_string()), (None, "d".to_string())]
+    );
+}
