@@ -23,6 +23,9 @@ pub mod legality;
 pub mod tensor_layout;
 pub mod types;
 
+#[cfg(test)]
+mod doc_sync;
+
 use melior::{
     dialect::{DialectHandle, DialectRegistry},
     ir::Module,
