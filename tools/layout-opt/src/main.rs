@@ -16,7 +16,7 @@ use melior::{
 };
 use std::{
     io::{Read, Write},
-    path::{Path, PathBuf},
+    path::PathBuf,
     process::ExitCode,
 };
 
@@ -241,19 +241,6 @@ fn too_deep(text: &str) -> Option<(usize, usize)> {
     None
 }
 
-/// Writes `contents` to `path` via a temporary file in the same directory and a rename.
-fn write_atomically(path: &str, contents: &str) -> Result<(), String> {
-    let target = PathBuf::from(path);
-    let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = target.file_name().ok_or_else(|| format!("'{path}' is not a file name"))?;
-    let temp = dir.join(format!(".{}.tmp.{}", name.to_string_lossy(), std::process::id()));
-    let result = std::fs::write(&temp, contents).and_then(|()| std::fs::rename(&temp, &target));
-    result.map_err(|error| {
-        let _ = std::fs::remove_file(&temp);
-        format!("cannot write '{path}': {error}")
-    })
-}
-
 fn fail(message: &str) -> ExitCode {
     eprintln!("layout-opt: error: {message}");
     ExitCode::FAILURE
@@ -424,8 +411,10 @@ fn run() -> ExitCode {
     match options.output.as_deref() {
         Some(path) if path != "-" => {
             if all_ok {
-                if let Err(message) = write_atomically(path, &output) {
-                    return fail(&message);
+                // A regular file is replaced atomically (symlinks followed, mode kept); a
+                // device, FIFO or socket is written through.
+                if let Err(error) = output_file::write(path, output.as_bytes()) {
+                    return fail(&format!("cannot write '{path}': {error}"));
                 }
             }
         }

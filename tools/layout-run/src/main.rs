@@ -458,8 +458,12 @@ fn run(options: &Options) -> Result<(), Failure> {
         let Some(array) = array else { continue };
         let file = out_dir.join(format!("arg{k}.npy"));
         if let Err(error) = layout_npy::write_npy(&file, array) {
+            // Only files this run created or replaced: a FIFO, device or symlink given as an
+            // output was written through and must stay.
             for done in &written {
-                let _ = std::fs::remove_file(done);
+                if std::fs::symlink_metadata(done).is_ok_and(|m| m.file_type().is_file()) {
+                    let _ = std::fs::remove_file(done);
+                }
             }
             return Err(format!("cannot write output: {error}").into());
         }
