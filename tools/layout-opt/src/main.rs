@@ -350,19 +350,19 @@ fn run() -> ExitCode {
         let mut printed = None;
         if let Some(mut module) = module {
             ok = manager.run(&mut module).is_ok();
-            if ok && options.emit == emit::Emit::Llvm {
-                match emit::llvm_ir(&mut module) {
-                    Ok(ir) => printed = Some(ir),
-                    Err(error) => {
-                        report.push_str(&format!("{display}: error: {error}\n"));
-                        ok = false;
-                    }
-                }
-            } else if ok && matches!(options.emit, emit::Emit::AscendC | emit::Emit::AscendCLlvm) {
-                match emit::ascendc(&module, options.emit) {
+            let emitted = match options.emit {
+                _ if !ok => None,
+                emit::Emit::Llvm => Some(emit::llvm_ir(&mut module)),
+                emit::Emit::AscendC | emit::Emit::AscendCLlvm => Some(emit::ascendc(&module, options.emit)),
+                emit::Emit::Mlir => None,
+            };
+            if let Some(emitted) = emitted {
+                match emitted {
                     Ok(text) => printed = Some(text),
-                    Err(error) => {
-                        report.push_str(&format!("{display}: error: {error}\n"));
+                    Err(diags) => {
+                        for diag in diags {
+                            sources.render(&emit::locate(diag, &display, chunk.first_line), &mut report);
+                        }
                         ok = false;
                     }
                 }
@@ -377,13 +377,18 @@ fn run() -> ExitCode {
                 match module.as_operation().to_string_with_flags(flags) {
                     Ok(text) => printed = Some(text),
                     Err(error) => {
-                        report.push_str(&format!("{display}: error: cannot print the result: {error}\n"));
+                        report.push_str(&format!(
+                            "{display}:{}:1: error: cannot print the result: {error}\n",
+                            chunk.first_line
+                        ));
                         ok = false;
                     }
                 }
             } else if !captured.has_error() {
-                report
-                    .push_str(&format!("{display}:{}: error: a pass failed without a diagnostic\n", chunk.first_line));
+                report.push_str(&format!(
+                    "{display}:{}:1: error: a pass failed without a diagnostic\n",
+                    chunk.first_line
+                ));
             }
         }
         let diags = captured.take();
