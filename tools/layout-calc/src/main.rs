@@ -6,7 +6,9 @@
 //! * `layout-calc table EXPR`: the offset grid of a rank-2 layout.
 //!
 //! A failing expression prints `error: ...` (to stdout, in order) and the rest continue; the
-//! exit status is 1 if any expression failed.
+//! exit status is 1 if any expression failed. A stdin line that is not UTF-8 is one such line
+//! (`error: line N: input is not valid UTF-8`), and nesting deeper than
+//! `layout_algebra::parse::MAX_NESTING` brackets is a `column N` error, not a stack overflow.
 
 mod error;
 mod expr;
