@@ -1,6 +1,8 @@
 //! The walk: a `func.func` of `ascendc` ops (plus `arith` index arithmetic and `scf.for`) read
 //! into a small kernel description both printers use.
 
+use layout_runtime::diagnostics::{position_of, UNNAMED_INPUT};
+use layout_runtime::{Diag, Position};
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, OperationRef},
@@ -294,6 +296,8 @@ struct Walker {
     buf_of: HashMap<usize, usize>,
     count: HashMap<String, usize>,
     params: Vec<Param>,
+    /// Where the first error arose: the innermost op whose emission failed.
+    failed_at: Option<Position>,
 }
 
 impl Walker {
@@ -321,7 +325,11 @@ impl Walker {
         let mut out = Vec::new();
         let mut next = block.first_operation();
         while let Some(op) = next {
-            self.op(op, &mut out)?;
+            if let Err(message) = self.op(op, &mut out) {
+                // Nested blocks return first, so the innermost op is kept.
+                self.failed_at = self.failed_at.take().or_else(|| position_of(op.location(), UNNAMED_INPUT));
+                return Err(message);
+            }
             next = op.next_in_block();
         }
         Ok(out)
@@ -479,8 +487,9 @@ impl Walker {
     }
 }
 
-/// Reads every `func.func` of `module` that contains ascendc ops.
-pub fn kernels(module: &melior::ir::Module) -> Result<Vec<Kernel>, String> {
+/// Reads every `func.func` of `module` that contains ascendc ops. An error is located at the op
+/// that cannot be emitted (or at the function), in [`UNNAMED_INPUT`] for a module parsed from text.
+pub fn kernels(module: &melior::ir::Module) -> Result<Vec<Kernel>, Diag> {
     let mut out = Vec::new();
     let mut next = module.body().first_operation();
     while let Some(op) = next {
@@ -488,8 +497,13 @@ pub fn kernels(module: &melior::ir::Module) -> Result<Vec<Kernel>, String> {
         if name_of(&op) != "func.func" {
             continue;
         }
+        let at_function = |message: String| Diag::error(position_of(op.location(), UNNAMED_INPUT), message);
         let fname = op.attribute("sym_name").ok().and_then(text).unwrap_or_else(|| "kernel".into());
-        let body = op.region(0).map_err(|e| e.to_string())?.first_block().ok_or("function without body")?;
+        let body = op
+            .region(0)
+            .ok()
+            .and_then(|region| region.first_block())
+            .ok_or_else(|| at_function(format!("@{fname}: function without body")))?;
         let mut w = Walker {
             names: HashMap::new(),
             consts: HashMap::new(),
@@ -497,9 +511,10 @@ pub fn kernels(module: &melior::ir::Module) -> Result<Vec<Kernel>, String> {
             buf_of: HashMap::new(),
             count: HashMap::new(),
             params: Vec::new(),
+            failed_at: None,
         };
         for i in 0..body.argument_count() {
-            let arg: Value = body.argument(i).map_err(|e| e.to_string())?.into();
+            let arg: Value = body.argument(i).map_err(|e| at_function(e.to_string()))?.into();
             let n = format!("arg{i}");
             let ty = arg.r#type();
             if let Some(elem) = memref_elem(ty) {
@@ -507,13 +522,16 @@ pub fn kernels(module: &melior::ir::Module) -> Result<Vec<Kernel>, String> {
             } else if ty.is_index() {
                 w.params.push(Param::Index { name: n.clone() });
             } else {
-                return Err(format!(
+                return Err(at_function(format!(
                     "@{fname}: argument {i} has type {ty}; kernels take memrefs (GM) and index scalars"
-                ));
+                )));
             }
             w.names.insert(key(arg), n);
         }
-        let mut stmts = w.block(body).map_err(|e| format!("@{fname}: {e}"))?;
+        let mut stmts = w.block(body).map_err(|e| {
+            let at = w.failed_at.take().or_else(|| position_of(op.location(), UNNAMED_INPUT));
+            Diag::error(at, format!("@{fname}: {e}"))
+        })?;
         prune(&mut stmts);
         if w.bufs.is_empty() {
             continue;

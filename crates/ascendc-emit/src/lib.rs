@@ -14,6 +14,8 @@ pub mod cpp;
 pub mod kernel;
 pub mod llvm;
 
+use layout_runtime::diagnostics::{position_of, UNNAMED_INPUT};
+use layout_runtime::Diag;
 use melior::ir::{operation::OperationLike, Module};
 
 /// Directory of the host `kernel_operator.h` shim.
@@ -29,28 +31,40 @@ pub fn target_of(module: &Module) -> String {
         .unwrap_or_else(|| "a2".into())
 }
 
-/// `--emit=ascendc`: the AscendC C++ of every kernel in `module`.
-pub fn emit_cpp(module: &Module) -> Result<String, String> {
-    let ks = kernel::kernels(module)?;
-    if ks.is_empty() {
-        return Err("no ascendc kernel in the module (run --layout-lower-to-ascendc first)".into());
-    }
-    cpp::translation_unit(&ks, &target_of(module))
+/// `--emit=ascendc`: the AscendC C++ of every kernel in `module`. Errors are located at the op
+/// that cannot be emitted, else at the module (positions in text-parsed modules are in
+/// `layout_runtime::diagnostics::UNNAMED_INPUT`).
+pub fn emit_cpp(module: &Module) -> Result<String, Diag> {
+    let ks = some_kernels(module)?;
+    cpp::translation_unit(&ks, &target_of(module)).map_err(|message| at_module(module, message))
 }
 
 /// The MLIR (upstream dialects + llvm) form of the kernels, calling the model's C ABI.
-pub fn emit_llvm_mlir(module: &Module) -> Result<String, String> {
-    let ks = kernel::kernels(module)?;
-    if ks.is_empty() {
-        return Err("no ascendc kernel in the module (run --layout-lower-to-ascendc first)".into());
-    }
-    llvm::mlir_module(&ks, &target_of(module))
+pub fn emit_llvm_mlir(module: &Module) -> Result<String, Diag> {
+    let ks = some_kernels(module)?;
+    llvm::mlir_module(&ks, &target_of(module)).map_err(|message| at_module(module, message))
 }
 
 /// `--emit=ascendc-llvm`: LLVM IR (optimized at O2 by `layout-runtime`).
-pub fn emit_llvm_ir(module: &Module) -> Result<String, String> {
+pub fn emit_llvm_ir(module: &Module) -> Result<String, Diag> {
     let text = emit_llvm_mlir(module)?;
-    let context = layout_runtime::create_context().map_err(|e| e.to_string())?;
-    let m = Module::parse(&context, &text).ok_or("internal error: the generated LLVM-form module does not parse")?;
-    layout_runtime::compile_to_llvm_ir(&m).map_err(|e| e.to_string())
+    let at = |message: String| at_module(module, message);
+    let context = layout_runtime::create_context().map_err(|e| at(e.to_string()))?;
+    let m = Module::parse(&context, &text)
+        .ok_or_else(|| at("internal error: the generated LLVM-form module does not parse".into()))?;
+    layout_runtime::compile_to_llvm_ir(&m).map_err(|e| at(e.to_string()))
+}
+
+/// The kernels of `module`; none is an error (the lowering pass was not run).
+fn some_kernels(module: &Module) -> Result<Vec<kernel::Kernel>, Diag> {
+    let ks = kernel::kernels(module)?;
+    if ks.is_empty() {
+        return Err(at_module(module, "no ascendc kernel in the module (run --layout-lower-to-ascendc first)".into()));
+    }
+    Ok(ks)
+}
+
+/// An error about the module as a whole, at the module's location.
+fn at_module(module: &Module, message: String) -> Diag {
+    Diag::error(position_of(module.as_operation().location(), UNNAMED_INPUT), message)
 }

@@ -23,14 +23,38 @@ pub struct DynLayoutText {
     pub origin: Option<DynTuple>,
 }
 
+/// Deepest bracket nesting the text forms accept (tuples, tilers, and `layout-calc`'s calls).
+/// Each level is a recursive call in the parsers and in the algebra's tree walks (printing,
+/// `size`, `map`, drop), so input nested 10,000 deep would overflow the stack; real layouts
+/// nest a handful of levels.
+pub const MAX_NESTING: usize = 256;
+
 pub struct Cursor<'a> {
     text: &'a str,
     pos: usize,
+    /// Brackets entered with [`Cursor::enter`] and not yet left.
+    depth: usize,
 }
 
 impl<'a> Cursor<'a> {
     pub fn new(text: &'a str) -> Self {
-        Cursor { text, pos: 0 }
+        Cursor { text, pos: 0, depth: 0 }
+    }
+
+    /// Enters one bracket level; call it at the opening bracket (the error points there) and
+    /// pair it with [`Cursor::leave`]. Fails past [`MAX_NESTING`] levels.
+    pub fn enter(&mut self) -> Result<()> {
+        self.skip_ws();
+        if self.depth >= MAX_NESTING {
+            return Err(self.error(format!("nesting deeper than {MAX_NESTING} levels is not supported")));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Leaves the level entered by the matching [`Cursor::enter`].
+    pub fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
     }
 
     pub fn position(&self) -> usize {
@@ -142,31 +166,39 @@ impl<'a> Cursor<'a> {
     pub fn dyn_tuple(&mut self) -> Result<DynTuple> {
         match self.peek() {
             Some('(') => {
+                self.enter()?;
                 self.pos += 1;
-                let mut children = Vec::new();
-                if self.eat(')') {
-                    return Ok(Tuple::Tuple(children));
-                }
-                loop {
-                    children.push(self.dyn_tuple()?);
-                    if self.eat(')') {
-                        return Ok(Tuple::Tuple(children));
-                    }
-                    if !self.eat(',') {
-                        let found = self.found();
-                        return Err(self.error(format!("expected `,` or `)`{found}")));
-                    }
-                    // A trailing comma is allowed, as in Python: `(5,)` is the rank-1 tuple `(5)`.
-                    if self.eat(')') {
-                        return Ok(Tuple::Tuple(children));
-                    }
-                }
+                let children = self.dyn_children()?;
+                self.leave();
+                Ok(Tuple::Tuple(children))
             }
             Some('?') => {
                 self.pos += 1;
                 Ok(Tuple::Int(None))
             }
             _ => Ok(Tuple::Int(Some(self.integer()?))),
+        }
+    }
+
+    /// The children of a tuple whose `(` has been eaten, up to and including its `)`.
+    fn dyn_children(&mut self) -> Result<Vec<DynTuple>> {
+        let mut children = Vec::new();
+        if self.eat(')') {
+            return Ok(children);
+        }
+        loop {
+            children.push(self.dyn_tuple()?);
+            if self.eat(')') {
+                return Ok(children);
+            }
+            if !self.eat(',') {
+                let found = self.found();
+                return Err(self.error(format!("expected `,` or `)`{found}")));
+            }
+            // A trailing comma is allowed, as in Python: `(5,)` is the rank-1 tuple `(5)`.
+            if self.eat(')') {
+                return Ok(children);
+            }
         }
     }
 
@@ -278,6 +310,22 @@ mod tests {
         assert!(parse_layout("(4,?):(1,4)").is_err());
         assert!(matches!(parse_layout("(4,0):(1,4)"), Err(AlgebraError::NotPositive { .. })));
         assert!(parse_int_tuple("(1,2)x").is_err());
+    }
+
+    #[test]
+    fn nesting_is_limited_with_a_located_error() {
+        let nested = |depth: usize| format!("{}1{}", "(".repeat(depth), ")".repeat(depth));
+        assert_eq!(parse_int_tuple(&nested(MAX_NESTING)).unwrap().depth(), MAX_NESTING);
+        let message = format!("nesting deeper than {MAX_NESTING} levels is not supported");
+        // The bracket that goes one level too deep is at column MAX_NESTING + 1.
+        let error = parse_int_tuple(&nested(MAX_NESTING + 1)).unwrap_err();
+        assert_eq!(error, AlgebraError::Parse { column: MAX_NESTING + 1, message: message.clone() });
+        // 10,000 levels used to overflow the stack; in a layout's stride as well.
+        let error = parse_layout(&format!("(2,2):{}", nested(10_000))).unwrap_err();
+        assert_eq!(error, AlgebraError::Parse { column: 7 + MAX_NESTING, message });
+        // Siblings do not add up: depth is nesting, not the number of brackets.
+        let wide = vec![nested(MAX_NESTING - 1); 50].join(",");
+        assert_eq!(parse_int_tuple(&format!("({wide})")).unwrap().depth(), MAX_NESTING);
     }
 
     #[test]

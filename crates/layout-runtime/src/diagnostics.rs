@@ -76,7 +76,23 @@ impl Diag {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+
+    /// The diagnostic (and its notes) with positions in [`UNNAMED_INPUT`] moved to `file`: the
+    /// library functions capture diagnostics without knowing the tool's name for its input.
+    pub fn name_input(mut self, file: &str) -> Diag {
+        if let Some(position) = &mut self.position {
+            if position.file == UNNAMED_INPUT {
+                position.file = file.to_string();
+            }
+        }
+        self.notes = self.notes.into_iter().map(|note| note.name_input(file)).collect();
+        self
+    }
 }
+
+/// The file name this crate's captures give a module parsed from text (MLIR's buffer `-`);
+/// tools replace it with [`Diag::name_input`].
+pub const UNNAMED_INPUT: &str = "<input>";
 
 impl std::fmt::Display for Diag {
     /// `file:line:col: error: message` (no source excerpt; see [`Sources::render`]).

@@ -12,7 +12,10 @@
 //! benchmark measures; [`crate::self_check`] runs the same passes on its copy. A final scan is
 //! the post-condition: no layout op may survive.
 
-use crate::{diagnostics::position_of, Capture, Diag, Error, Result};
+use crate::{
+    diagnostics::{position_of, UNNAMED_INPUT},
+    Capture, Diag, Error, Result,
+};
 use melior::{
     ir::{
         operation::{OperationLike, WalkOrder, WalkResult},
@@ -31,7 +34,7 @@ pub fn lower_layout_ops(module: &mut Module) -> Result<()> {
     if layout_ops(module).is_empty() {
         return Ok(());
     }
-    let capture = Capture::for_module(module, "<input>");
+    let capture = Capture::for_module(module, UNNAMED_INPUT);
     // Safety: the context outlives this function.
     let context_ref = module.context();
     // Safety: as above; `to_ref` borrows `context_ref`, which lives to the end of the function.
@@ -51,7 +54,7 @@ pub fn lower_layout_ops(module: &mut Module) -> Result<()> {
 /// The passes [`lower_layout_ops`] runs after the lowering, on an already lowered `module`
 /// (`layout_passes::simplify_offsets::POST_LOWERING`): the self-check runs them on its copy.
 pub fn simplify_lowered(module: &mut Module) -> Result<()> {
-    let capture = Capture::for_module(module, "<input>");
+    let capture = Capture::for_module(module, UNNAMED_INPUT);
     // Safety: the context outlives this function.
     let context_ref = module.context();
     // Safety: as above; `to_ref` borrows `context_ref`, which lives to the end of the function.
@@ -87,7 +90,7 @@ pub fn layout_ops(module: &Module) -> Vec<(String, Option<crate::Position>)> {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or("").to_string();
         if name.starts_with(LAYOUT_OP_PREFIX) && !found.iter().any(|(n, _)| *n == name) {
-            let position = position_of(op.location(), "<input>");
+            let position = position_of(op.location(), UNNAMED_INPUT);
             found.push((name, position));
         }
         WalkResult::Advance

@@ -62,19 +62,13 @@ pub fn read_npy(path: impl AsRef<Path>) -> Result<Array, NpyError> {
     decode_npy(&bytes)
 }
 
-/// Writes a `.npy` file: to a temporary file in the same directory, then renamed, so a failed
-/// write leaves no partial file.
+/// Writes a `.npy` file with [`output_file::write`]: a regular file is replaced atomically (a
+/// failed write leaves no partial file, the mode is kept), a symlink is followed, a FIFO or
+/// device is written through.
 pub fn write_npy(path: impl AsRef<Path>, array: &Array) -> Result<(), NpyError> {
     let path = path.as_ref();
-    let io = |source| NpyError::Io { path: path.display().to_string(), source };
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().ok_or_else(|| io(std::io::Error::other("not a file name")))?;
-    let temp = dir.join(format!(".{}.tmp.{}", name.to_string_lossy(), std::process::id()));
-    let result = std::fs::write(&temp, encode_npy(array)).and_then(|()| std::fs::rename(&temp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result.map_err(io)
+    output_file::write(path, &encode_npy(array))
+        .map_err(|source| NpyError::Io { path: path.display().to_string(), source })
 }
 
 fn descr_of(elem: ElemType) -> &'static str {

@@ -194,12 +194,19 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
         let name = op_name(&op);
         let result = if name.starts_with("layout.") {
             layout_ops.push(raw);
+            if lowerer.uses_failed(&op) {
+                // One error per cause: the op that failed has reported it; its users are skipped
+                // (and fail in turn, for their own users) without a second message.
+                lowerer.mark_failed(&op);
+                continue;
+            }
             lowerer.lower_op(&op, &name)
         } else {
             check_foreign(&op, &name)
         };
         if let Err(message) = result {
             emit_error(op.location(), &message);
+            lowerer.mark_failed(&op);
             errors += 1;
         }
     }
@@ -318,6 +325,8 @@ pub(crate) struct Lowerer<'c> {
     tensors: HashMap<usize, Tensor>,
     /// SSA value (raw pointer) → its symbol.
     value_symbols: HashMap<usize, SymExpr>,
+    /// Results (raw pointers) of ops whose lowering failed or was skipped.
+    failed: std::collections::HashSet<usize>,
     /// What each SSA symbol is (for choosing self-check values).
     pub origins: HashMap<String, SymOrigin>,
     /// Symbols of size leaves whose `env` value is the clamp `maxsi(%v, 0)` (see
@@ -338,6 +347,7 @@ impl<'c> Lowerer<'c> {
             env: HashMap::new(),
             tensors: HashMap::new(),
             value_symbols: HashMap::new(),
+            failed: std::collections::HashSet::new(),
             origins: HashMap::new(),
             clamped: std::collections::HashSet::new(),
             counter: 0,
@@ -408,6 +418,16 @@ impl<'c> Lowerer<'c> {
         self.tensors.get(&(value.to_raw().ptr as usize)).cloned().ok_or_else(|| {
             format!("operand #{i} is a !layout.tensor that is not a result of layout.view/alloc/tile in this function")
         })
+    }
+
+    /// Whether an operand of `op` is a result of an op whose lowering failed.
+    fn uses_failed(&self, op: &OperationRef) -> bool {
+        op.operands().any(|value| self.failed.contains(&(value.to_raw().ptr as usize)))
+    }
+
+    /// Records that `op` was not lowered, so that its users are skipped silently.
+    fn mark_failed(&mut self, op: &OperationRef) {
+        self.failed.extend((0..op.result_count()).filter_map(|i| op.result(i).ok()).map(|r| r.to_raw().ptr as usize));
     }
 
     /// Records the lowered tensor of `op`'s result (and queues it for the self-check).

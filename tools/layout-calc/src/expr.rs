@@ -15,7 +15,12 @@ use crate::functions::call;
 use crate::value::Value;
 
 fn syntax(c: &Cursor, message: String) -> CalcError {
-    match c.error(message) {
+    located(c.error(message))
+}
+
+/// A parse error of the cursor as the calculator's `column N: ...` error.
+fn located(error: layout_algebra::AlgebraError) -> CalcError {
+    match error {
         layout_algebra::AlgebraError::Parse { column, message } => CalcError::Syntax { column, message },
         other => CalcError::Algebra(other),
     }
@@ -72,8 +77,11 @@ fn list(c: &mut Cursor, what: &str) -> Result<Vec<Value>, CalcError> {
 fn primary(c: &mut Cursor) -> Result<Value, CalcError> {
     match c.peek() {
         Some('(') => {
+            c.enter().map_err(located)?;
             c.expect('(')?;
-            Ok(Value::Tuple(list(c, "tuple")?))
+            let items = list(c, "tuple")?;
+            c.leave();
+            Ok(Value::Tuple(items))
         }
         Some(ch) if ch.is_ascii_digit() || ch == '-' => Ok(Value::Int(c.integer()?)),
         Some(_) => {
@@ -82,8 +90,12 @@ fn primary(c: &mut Cursor) -> Result<Value, CalcError> {
                 let found = c.found();
                 return Err(syntax(c, format!("expected an integer, a tuple, a layout or a function call{found}")));
             };
-            if c.eat('(') {
+            if c.peek() == Some('(') {
+                // A call nests like a tuple: `size(size(...))` 10,000 deep is refused here.
+                c.enter().map_err(located)?;
+                c.expect('(')?;
                 let args = list(c, &format!("arguments of `{name}`"))?;
+                c.leave();
                 let _ = start;
                 call(name, &args)
             } else {

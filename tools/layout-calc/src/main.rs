@@ -6,7 +6,9 @@
 //! * `layout-calc table EXPR`: the offset grid of a rank-2 layout.
 //!
 //! A failing expression prints `error: ...` (to stdout, in order) and the rest continue; the
-//! exit status is 1 if any expression failed.
+//! exit status is 1 if any expression failed. A stdin line that is not UTF-8 is one such line
+//! (`error: line N: input is not valid UTF-8`), and nesting deeper than
+//! `layout_algebra::parse::MAX_NESTING` brackets is a `column N` error, not a stack overflow.
 
 mod error;
 mod expr;
@@ -69,8 +71,17 @@ fn run() -> io::Result<bool> {
     }
     let mut ok = true;
     if args.is_empty() {
-        for line in io::stdin().lock().lines() {
-            let line = line?;
+        let mut input = io::stdin().lock();
+        let mut bytes = Vec::new();
+        let mut number = 0usize;
+        while read_line(&mut input, &mut bytes)? {
+            number += 1;
+            // A line that is not UTF-8 is one error line; the lines after it still count.
+            let Ok(line) = std::str::from_utf8(&bytes) else {
+                writeln!(out, "error: line {number}: input is not valid UTF-8")?;
+                ok = false;
+                continue;
+            };
             let trimmed = line.trim();
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;
@@ -83,6 +94,22 @@ fn run() -> io::Result<bool> {
         }
     }
     Ok(ok)
+}
+
+/// Reads the next line of `input` as bytes into `line`, without its `\n` or `\r\n`; false at
+/// the end of the input.
+fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<bool> {
+    line.clear();
+    if input.read_until(b'\n', line)? == 0 {
+        return Ok(false);
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+    }
+    Ok(true)
 }
 
 fn main() -> ExitCode {

@@ -9,12 +9,16 @@ fn calc_args(args: &[&str]) -> (String, i32) {
 }
 
 fn calc_stdin(input: &str) -> (String, i32) {
+    calc_stdin_bytes(input.as_bytes())
+}
+
+fn calc_stdin_bytes(input: &[u8]) -> (String, i32) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_layout-calc"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .expect("run layout-calc");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
     (String::from_utf8(out.stdout).unwrap(), out.status.code().unwrap())
 }
@@ -80,6 +84,45 @@ fn stdin_prints_one_line_per_expression_in_order() {
     assert_eq!(code, 1);
     let (out, code) = calc_stdin("size(4:1)\n");
     assert_eq!((out.as_str(), code), ("4\n", 0));
+}
+
+/// A line that is not UTF-8 is one `error:` line (numbered like the input) and the lines after
+/// it are still evaluated; the exit status says a line failed. (It used to stop reading with an
+/// unprefixed message on stderr.)
+#[test]
+fn invalid_utf8_on_stdin_is_one_error_line_and_the_rest_continue() {
+    let (out, code) = calc_stdin_bytes(b"size((2,3))\n# comment\nsize(\xff\xfe)\r\nrank((1,2,3))\n\xc3\n4:1");
+    assert_eq!(out, "6\nerror: line 3: input is not valid UTF-8\n3\nerror: line 5: input is not valid UTF-8\n4:1\n");
+    assert_eq!(code, 1);
+    // Windows line ends are accepted on valid lines.
+    assert_eq!(calc_stdin_bytes(b"size((2,3))\r\nsize(4:1)\r\n"), ("6\n4\n".to_string(), 0));
+}
+
+/// Nesting past `MAX_NESTING` (256) levels is a located error line, whether it comes from tuples,
+/// from calls or on stdin; input nested 10,000 deep used to overflow the stack and abort.
+#[test]
+fn deep_nesting_is_a_located_error_not_a_stack_overflow() {
+    let nested = |open: &str, depth: usize| format!("{}1{}", open.repeat(depth), ")".repeat(depth));
+    let too_deep = "error: column 257: nesting deeper than 256 levels is not supported\n";
+    assert_eq!(calc_args(&[&nested("(", 10_000)]), (too_deep.to_string(), 1));
+    let (out, code) = calc_args(&[&nested("size(", 10_000)]);
+    assert_eq!((out.as_str(), code), ("error: column 1285: nesting deeper than 256 levels is not supported\n", 1));
+    let (out, code) = calc_stdin(&format!("{}\nsize(4:1)\n", nested("(", 10_000)));
+    assert_eq!(out, format!("{too_deep}4\n"));
+    assert_eq!(code, 1);
+    // A layout's stride, and `make_layout` arguments, count the same way.
+    let (out, code) = calc_args(&[&format!("(2,2):{}", nested("(", 10_000))]);
+    assert!(out.starts_with("error: column 263: nesting deeper"), "{out}");
+    assert_eq!(code, 1);
+    // 256 levels are fine, and deep values go through the functions that walk them.
+    assert_eq!(eval(&nested("(", 256)), nested("(", 256));
+    assert_eq!(eval(&format!("depth({})", nested("(", 255))), "255");
+    assert_eq!(eval(&format!("size({})", nested("size(", 255))), "1");
+    let (shape, stride) = (nested("(", 255).replace('1', "2"), nested("(", 255));
+    let deep = format!("{shape}:{stride}");
+    assert_eq!(eval(&format!("flatten({deep})")), "(2):(1)");
+    // The tile is the whole layout; the rest is one element: one level deeper than the input.
+    assert_eq!(eval(&format!("logical_divide({deep},{deep})")), format!("({shape},1):({stride},0)"));
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! `--emit=KIND`: what `layout-opt` prints after the passes. Adding an output kind is one
 //! variant and one row of [`KINDS`] (plus its arm in `main.rs`).
 
-use melior::ir::Module;
+use layout_runtime::diagnostics::{position_of, UNNAMED_INPUT};
+use layout_runtime::{Diag, Position};
+use melior::ir::{operation::OperationLike, Module};
 
 /// An output kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -45,16 +47,47 @@ impl Emit {
     }
 }
 
-/// The O2 LLVM IR of `module` (which may still contain layout ops).
-pub fn llvm_ir(module: &mut Module) -> Result<String, String> {
-    layout_runtime::lower_layout_ops(module).map_err(|e| e.to_string())?;
-    layout_runtime::compile_to_llvm_ir(module).map_err(|e| e.to_string())
+/// The O2 LLVM IR of `module` (which may still contain layout ops). On failure, the located
+/// diagnostics of the lowering (one per cause, without the summary line), or one error at the
+/// module.
+pub fn llvm_ir(module: &mut Module) -> Result<String, Vec<Diag>> {
+    let at_module = module_position(module);
+    let diagnostics = |error: layout_runtime::Error| {
+        let mut diags = error.diagnostics().to_vec();
+        if !diags.iter().any(Diag::is_error) {
+            let message = match &error {
+                layout_runtime::Error::Mlir { what, .. } => what.clone(),
+                other => other.to_string(),
+            };
+            diags.push(Diag::error(at_module.clone(), message));
+        }
+        diags
+    };
+    layout_runtime::lower_layout_ops(module).map_err(diagnostics)?;
+    layout_runtime::compile_to_llvm_ir(module).map_err(diagnostics)
 }
 
-/// `--emit=ascendc` / `--emit=ascendc-llvm` of a module lowered by `--layout-lower-to-ascendc`.
-pub fn ascendc(module: &Module, kind: Emit) -> Result<String, String> {
-    match kind {
+/// `--emit=ascendc` / `--emit=ascendc-llvm` of a module lowered by `--layout-lower-to-ascendc`;
+/// an error is located at the op that cannot be emitted, else at the module.
+pub fn ascendc(module: &Module, kind: Emit) -> Result<String, Vec<Diag>> {
+    let emitted = match kind {
         Emit::AscendCLlvm => ascendc_emit::emit_llvm_ir(module),
         _ => ascendc_emit::emit_cpp(module),
+    };
+    emitted.map_err(|diag| vec![diag])
+}
+
+fn module_position(module: &Module) -> Option<Position> {
+    position_of(module.as_operation().location(), UNNAMED_INPUT)
+}
+
+/// `diag` as the tool prints it: positions of a module parsed from text named `file`, and an
+/// unlocated error (or one at MLIR's `0:0`, the module of an empty file) put at the start of its
+/// input, `file:LINE:1` with LINE the first line of the `--split-input-file` chunk.
+pub fn locate(diag: Diag, file: &str, first_line: usize) -> Diag {
+    let mut diag = diag.name_input(file);
+    if diag.position.as_ref().is_none_or(|p| p.line == 0) {
+        diag.position = Some(Position { file: file.to_string(), line: first_line, column: 1 });
     }
+    diag
 }

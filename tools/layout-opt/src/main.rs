@@ -16,7 +16,7 @@ use melior::{
 };
 use std::{
     io::{Read, Write},
-    path::{Path, PathBuf},
+    path::PathBuf,
     process::ExitCode,
 };
 
@@ -241,19 +241,6 @@ fn too_deep(text: &str) -> Option<(usize, usize)> {
     None
 }
 
-/// Writes `contents` to `path` via a temporary file in the same directory and a rename.
-fn write_atomically(path: &str, contents: &str) -> Result<(), String> {
-    let target = PathBuf::from(path);
-    let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = target.file_name().ok_or_else(|| format!("'{path}' is not a file name"))?;
-    let temp = dir.join(format!(".{}.tmp.{}", name.to_string_lossy(), std::process::id()));
-    let result = std::fs::write(&temp, contents).and_then(|()| std::fs::rename(&temp, &target));
-    result.map_err(|error| {
-        let _ = std::fs::remove_file(&temp);
-        format!("cannot write '{path}': {error}")
-    })
-}
-
 fn fail(message: &str) -> ExitCode {
     eprintln!("layout-opt: error: {message}");
     ExitCode::FAILURE
@@ -363,19 +350,19 @@ fn run() -> ExitCode {
         let mut printed = None;
         if let Some(mut module) = module {
             ok = manager.run(&mut module).is_ok();
-            if ok && options.emit == emit::Emit::Llvm {
-                match emit::llvm_ir(&mut module) {
-                    Ok(ir) => printed = Some(ir),
-                    Err(error) => {
-                        report.push_str(&format!("{display}: error: {error}\n"));
-                        ok = false;
-                    }
-                }
-            } else if ok && matches!(options.emit, emit::Emit::AscendC | emit::Emit::AscendCLlvm) {
-                match emit::ascendc(&module, options.emit) {
+            let emitted = match options.emit {
+                _ if !ok => None,
+                emit::Emit::Llvm => Some(emit::llvm_ir(&mut module)),
+                emit::Emit::AscendC | emit::Emit::AscendCLlvm => Some(emit::ascendc(&module, options.emit)),
+                emit::Emit::Mlir => None,
+            };
+            if let Some(emitted) = emitted {
+                match emitted {
                     Ok(text) => printed = Some(text),
-                    Err(error) => {
-                        report.push_str(&format!("{display}: error: {error}\n"));
+                    Err(diags) => {
+                        for diag in diags {
+                            sources.render(&emit::locate(diag, &display, chunk.first_line), &mut report);
+                        }
                         ok = false;
                     }
                 }
@@ -390,13 +377,18 @@ fn run() -> ExitCode {
                 match module.as_operation().to_string_with_flags(flags) {
                     Ok(text) => printed = Some(text),
                     Err(error) => {
-                        report.push_str(&format!("{display}: error: cannot print the result: {error}\n"));
+                        report.push_str(&format!(
+                            "{display}:{}:1: error: cannot print the result: {error}\n",
+                            chunk.first_line
+                        ));
                         ok = false;
                     }
                 }
             } else if !captured.has_error() {
-                report
-                    .push_str(&format!("{display}:{}: error: a pass failed without a diagnostic\n", chunk.first_line));
+                report.push_str(&format!(
+                    "{display}:{}:1: error: a pass failed without a diagnostic\n",
+                    chunk.first_line
+                ));
             }
         }
         let diags = captured.take();
@@ -424,8 +416,10 @@ fn run() -> ExitCode {
     match options.output.as_deref() {
         Some(path) if path != "-" => {
             if all_ok {
-                if let Err(message) = write_atomically(path, &output) {
-                    return fail(&message);
+                // A regular file is replaced atomically (symlinks followed, mode kept); a
+                // device, FIFO or socket is written through.
+                if let Err(error) = output_file::write(path, output.as_bytes()) {
+                    return fail(&format!("cannot write '{path}': {error}"));
                 }
             }
         }

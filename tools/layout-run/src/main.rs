@@ -277,7 +277,7 @@ fn run(options: &Options) -> Result<(), Failure> {
     let mut sources = Sources::default();
     sources.add(path, &text);
     let render = |sources: &mut Sources, diags: &[Diag]| {
-        let fixed: Vec<Diag> = diags.iter().cloned().map(|d| name_input(d, path)).collect();
+        let fixed: Vec<Diag> = diags.iter().cloned().map(|d| d.name_input(path)).collect();
         Failure::Diagnostics(sources.render_all(&fixed))
     };
 
@@ -458,8 +458,12 @@ fn run(options: &Options) -> Result<(), Failure> {
         let Some(array) = array else { continue };
         let file = out_dir.join(format!("arg{k}.npy"));
         if let Err(error) = layout_npy::write_npy(&file, array) {
+            // Only files this run created or replaced: a FIFO, device or symlink given as an
+            // output was written through and must stay.
             for done in &written {
-                let _ = std::fs::remove_file(done);
+                if std::fs::symlink_metadata(done).is_ok_and(|m| m.file_type().is_file()) {
+                    let _ = std::fs::remove_file(done);
+                }
             }
             return Err(format!("cannot write output: {error}").into());
         }
@@ -477,17 +481,6 @@ fn run(options: &Options) -> Result<(), Failure> {
         println!("{line}");
     }
     Ok(())
-}
-
-/// Buffers in MLIR are named by the input file path; diagnostics from strings get the path.
-fn name_input(mut diag: Diag, path: &str) -> Diag {
-    if let Some(position) = &mut diag.position {
-        if position.file == "<input>" {
-            position.file = path.to_string();
-        }
-    }
-    diag.notes = diag.notes.into_iter().map(|n| name_input(n, path)).collect();
-    diag
 }
 
 /// Accepts `array` for an argument of element type `elem`: same type, or the 16-bit raw-bits

@@ -2,9 +2,9 @@
 //! compiler (`layout_runtime::pack`).
 
 use layout_algebra::ascend::FramePattern;
-use layout_npy::{encode_npy, read_npy, Array, Data, ElemType};
+use layout_npy::{read_npy, write_npy, Array, Data, ElemType};
 use layout_runtime::pack::{kernel_source, lowered_kernel_text, physical_shape, Direction, PackSpec, Packer, PACKABLE};
-use std::{path::Path, process::Command, time::Instant};
+use std::{process::Command, time::Instant};
 
 pub const USAGE: &str =
     "USAGE: layout-run pack   --layout L [--dtype T] [--c0 N] [--shape flat|physical] IN.npy OUT.npy
@@ -123,20 +123,6 @@ fn as_dtype(array: Array, dtype: Option<&str>, path: &str) -> Result<Array, Stri
     }
 }
 
-/// Writes `array` to `path` atomically (a temporary file renamed), so no partial output is
-/// left on failure.
-fn write_atomic(path: &str, array: &Array) -> Result<(), String> {
-    let bytes = encode_npy(array);
-    let target = Path::new(path);
-    let name = target.file_name().ok_or_else(|| format!("{path}: not a file name"))?;
-    let tmp = target.with_file_name(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
-    std::fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, target).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("{path}: {e}")
-    })
-}
-
 fn two_files(o: &Options) -> Result<(&str, &str), String> {
     match o.files.as_slice() {
         [a, b] => Ok((a, b)),
@@ -166,7 +152,7 @@ fn pack(o: &Options) -> Result<(), String> {
     let mut packer = Packer::new().map_err(|e| e.to_string())?;
     let packed = packer.pack(p, o.c0, &nd).map_err(|e| format!("{input}: {e}"))?;
     let packed = Array::new(shape, packed.into_data()).map_err(|e| e.to_string())?;
-    write_atomic(output, &packed)?;
+    write_npy(output, &packed).map_err(|e| e.to_string())?;
     println!(
         "pack: {} {:?} {} -> {} {:?} ({} elements, {} padding)",
         p.name(),
@@ -197,7 +183,7 @@ fn unpack(o: &Options) -> Result<(), String> {
     }
     let mut packer = Packer::new().map_err(|e| e.to_string())?;
     let nd = packer.unpack(&spec, &packed).map_err(|e| format!("{input}: {e}"))?;
-    write_atomic(output, &nd)?;
+    write_npy(output, &nd).map_err(|e| e.to_string())?;
     println!("unpack: {} {:?} {} -> {} {:?}", p.name(), packed.shape(), packed.elem(), output, nd.shape());
     Ok(())
 }

@@ -404,3 +404,38 @@ fn pack_rejects_bad_input_without_writing_output() {
     }
     assert_eq!(files(&dir), ["bad.npy", "m.npy", "v.npy"]);
 }
+
+/// `pack`'s OUT (written with `output_file::write` through `write_npy`) is never replaced when
+/// it is not a regular file: a symlink stays a link and its target (mode 600) gets the data
+/// with its mode kept, a FIFO is written through to a reader.
+#[test]
+fn pack_writes_through_symlinks_and_fifos_and_keeps_the_mode() {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let dir = scratch("pack-special");
+    let a = Rng::new(5).array(ElemType::F16, &[16, 16]);
+    let input = dir.join("a.npy");
+    write_npy(&input, &a).unwrap();
+    let nz = |args: &[&str]| ok(&run(&[&["pack", "--layout", "NZ", input.to_str().unwrap()], args].concat()));
+
+    let real = dir.join("real.npy");
+    std::fs::write(&real, b"old").unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let link = dir.join("link.npy");
+    std::os::unix::fs::symlink("real.npy", &link).unwrap();
+    nz(&[link.to_str().unwrap()]);
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    let packed = read_npy(&real).unwrap();
+    assert_eq!(packed.len(), 256);
+    assert!((0..256).all(|k| packed.get_f64(k) as f32 == nz_reference(&a, 16)[k]));
+    assert_eq!(std::fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o600);
+
+    let fifo = dir.join("fifo.npy");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let reader_path = fifo.clone();
+    let reader = std::thread::spawn(move || std::fs::read(reader_path).unwrap());
+    nz(&[fifo.to_str().unwrap()]);
+    // Checked before joining: a replaced FIFO would leave the reader blocked forever.
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    assert_eq!(layout_npy::decode_npy(&reader.join().unwrap()).unwrap(), packed);
+    assert_eq!(files(&dir), ["a.npy", "fifo.npy", "link.npy", "real.npy"]);
+}

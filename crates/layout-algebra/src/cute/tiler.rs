@@ -55,21 +55,12 @@ fn parse_tiler(c: &mut Cursor<'_>) -> Result<Tiler> {
     if c.eat('_') {
         return Ok(Tiler::Keep);
     }
-    if c.eat('<') {
-        let mut parts = Vec::new();
-        if c.eat('>') {
-            return Ok(Tiler::ByMode(parts));
-        }
-        loop {
-            parts.push(parse_tiler(c)?);
-            if c.eat('>') {
-                return Ok(Tiler::ByMode(parts));
-            }
-            if !c.eat(',') {
-                let found = c.found();
-                return Err(c.error(format!("expected `,` or `>`{found}")));
-            }
-        }
+    if c.peek() == Some('<') {
+        c.enter()?;
+        c.expect('<')?;
+        let parts = parse_modes(c)?;
+        c.leave();
+        return Ok(Tiler::ByMode(parts));
     }
     let shape = c.int_tuple()?;
     if c.eat(':') {
@@ -77,6 +68,24 @@ fn parse_tiler(c: &mut Cursor<'_>) -> Result<Tiler> {
         Ok(Tiler::Layout(Layout::new(shape, stride)?))
     } else {
         Tiler::from_shape(&shape)
+    }
+}
+
+/// The modes of a by-mode tiler whose `<` has been eaten, up to and including its `>`.
+fn parse_modes(c: &mut Cursor<'_>) -> Result<Vec<Tiler>> {
+    let mut parts = Vec::new();
+    if c.eat('>') {
+        return Ok(parts);
+    }
+    loop {
+        parts.push(parse_tiler(c)?);
+        if c.eat('>') {
+            return Ok(parts);
+        }
+        if !c.eat(',') {
+            let found = c.found();
+            return Err(c.error(format!("expected `,` or `>`{found}")));
+        }
     }
 }
 
@@ -134,5 +143,19 @@ mod tests {
         assert_eq!(" < _ , 4 > ".parse::<Tiler>().unwrap().to_string(), "<_,4:1>");
         assert!(Tiler::parse("<3:1").is_err());
         assert!(Tiler::parse("<3:1>x").is_err());
+    }
+
+    #[test]
+    fn deep_nesting_is_a_located_error() {
+        use crate::parse::MAX_NESTING;
+        let message = format!("nesting deeper than {MAX_NESTING} levels is not supported");
+        let deep = format!("{}_{}", "<".repeat(10_000), ">".repeat(10_000));
+        let error = Tiler::parse(&deep).unwrap_err();
+        assert_eq!(error, AlgebraError::Parse { column: MAX_NESTING + 1, message: message.clone() });
+        // Tiler and tuple brackets count together.
+        let mixed = format!("{}(1){}", "<".repeat(MAX_NESTING), ">".repeat(MAX_NESTING));
+        assert_eq!(Tiler::parse(&mixed).unwrap_err(), AlgebraError::Parse { column: MAX_NESTING + 1, message });
+        let fits = format!("{}1:1{}", "<".repeat(MAX_NESTING), ">".repeat(MAX_NESTING));
+        assert!(Tiler::parse(&fits).is_ok());
     }
 }

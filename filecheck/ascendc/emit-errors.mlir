@@ -1,0 +1,39 @@
+// --emit=ascendc / --emit=ascendc-llvm errors are located at the op that cannot be emitted
+// (the innermost one, inside loops), or at 1:1 of an input without kernels, and each cause
+// gives exactly one error line.
+// RUN: not layout-opt --emit=ascendc-llvm --split-input-file %s 2>&1 | FileCheck %s --check-prefixes=CHECK,LOOP --implicit-check-not=error:
+// RUN: not layout-opt --emit=ascendc --split-input-file %s 2>&1 | FileCheck %s --check-prefixes=CHECK,LOOP --implicit-check-not=error:
+// RUN: not layout-opt --emit=ascendc --split-input-file - < %s 2>&1 | FileCheck %s --check-prefixes=STDIN,STDIN-LOOP --implicit-check-not=error:
+// RUN: rm -rf %t && mkdir -p %t && printf '' > %t/empty.mlir
+// RUN: not layout-opt --emit=ascendc %t/empty.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY --implicit-check-not=error:
+// RUN: printf '' | not layout-opt --emit=ascendc-llvm 2>&1 | FileCheck %s --check-prefix=EMPTY-STDIN --implicit-check-not=error:
+
+// EMPTY: {{.*}}empty.mlir:1:1: error: no ascendc kernel in the module (run --layout-lower-to-ascendc first)
+// EMPTY-STDIN: <stdin>:1:1: error: no ascendc kernel in the module (run --layout-lower-to-ascendc first)
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @copy(%A: memref<256xf16>) {
+    // CHECK: emit-errors.mlir:[[@LINE+3]]:10: error: @copy: cannot emit `layout.view` (only ascendc ops, arith index arithmetic and scf.for)
+    // CHECK-NEXT: {{^}}    %g = "layout.view"
+    // STDIN: <stdin>:[[@LINE+1]]:10: error: @copy: cannot emit `layout.view`
+    %g = "layout.view"(%A) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    %l = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
+    "layout.load"(%g, %l) : (!layout.tensor<f16, "gm", "ND", "(16,16)">, !layout.tensor<f16, "l1", "NZ", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+// The error is at the constant inside the loop, not at the loop.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @loop(%n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+      // LOOP: emit-errors.mlir:[[@LINE+2]]:12: error: @loop: arith.constant: only integer constants are emitted
+      // STDIN-LOOP: <stdin>:[[@LINE+1]]:12: error: @loop: arith.constant
+      %x = arith.constant 1.0 : f32
+    }
+    return
+  }
+}
