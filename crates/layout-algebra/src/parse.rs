@@ -98,17 +98,17 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// Eats `word` if it comes next as a whole word (not followed by an identifier character).
+    /// The check looks past the word only when it matched: the text after a shorter prefix
+    /// may start inside a multi-byte character.
     pub fn eat_word(&mut self, word: &str) -> bool {
         self.skip_ws();
-        let rest = self.rest();
-        let follows_ident =
-            rest[word.len().min(rest.len())..].chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
-        if rest.starts_with(word) && !follows_ident {
-            self.pos += word.len();
-            true
-        } else {
-            false
+        let Some(after) = self.rest().strip_prefix(word) else { return false };
+        if after.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            return false;
         }
+        self.pos += word.len();
+        true
     }
 
     /// An identifier `[A-Za-z_][A-Za-z0-9_]*`, if one starts here.
@@ -310,6 +310,26 @@ mod tests {
         assert!(parse_layout("(4,?):(1,4)").is_err());
         assert!(matches!(parse_layout("(4,0):(1,4)"), Err(AlgebraError::NotPositive { .. })));
         assert!(parse_int_tuple("(1,2)x").is_err());
+    }
+
+    /// Found by `layout-fuzz` (target `parse`, also through `layout-calc`): a multi-byte
+    /// character within six bytes after a layout's stride made the `origin` look-ahead slice
+    /// inside the character and panic.
+    #[test]
+    fn multi_byte_text_after_a_layout_is_an_error_not_a_panic() {
+        let trailing = |found: &str, column| AlgebraError::Parse {
+            column,
+            message: format!("unexpected trailing input, found `{found}`"),
+        };
+        assert_eq!(parse_layout("5:3 orig€"), Err(trailing("o", 5)));
+        assert_eq!(parse_dyn_layout("(4,?):(1,?)😀"), Err(trailing("😀", 12)));
+        assert_eq!(parse_layout("8:2é"), Err(trailing("é", 4)));
+        assert_eq!(parse_layout("8:2 originé"), Err(trailing("o", 5)));
+        assert_eq!(
+            parse_layout("8:2 origin€"),
+            Err(AlgebraError::Parse { column: 11, message: "expected an integer, found `€`".into() })
+        );
+        assert_eq!(parse_layout("8:2 origin 8").unwrap().to_string(), "8:2");
     }
 
     #[test]
