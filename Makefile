@@ -5,7 +5,7 @@
 CARGO ?= cargo
 LIT   ?= /usr/lib/llvm-22/bin/lit
 
-.PHONY: demo test bootstrap build test-rust test-lit
+.PHONY: demo test bootstrap build test-rust test-lit test-fuzz
 
 bootstrap:
 	@bash scripts/bootstrap.sh
@@ -22,4 +22,8 @@ test-rust: bootstrap
 test-lit: build
 	@bash scripts/run-lit.sh
 
-test: test-rust test-lit
+# Fuzzing smoke run (deterministic, bounded to well under 60 s; scripts/fuzz for longer runs).
+test-fuzz: build
+	@bash scripts/fuzz --smoke
+
+test: test-rust test-lit test-fuzz
