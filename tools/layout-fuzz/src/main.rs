@@ -42,9 +42,9 @@ const USAGE: &str = "usage: layout-fuzz [options]
   --dump DIR          also write every input to DIR (to inspect what the mutator makes)
   --replay TARGET F   run one in-process target (parse, npy) on file F and print the verdict";
 
-/// Inputs per target of the default (smoke) run: about 30 s on two busy cores, debug build.
+/// Inputs per target of the default (smoke) run: about 25 s on two shared cores, debug build.
 const SMOKE_INPUTS: &[(&str, usize)] =
-    &[("parse", 100_000), ("npy", 100_000), ("calc", 15_000), ("types", 1200), ("opt", 1500)];
+    &[("parse", 200_000), ("npy", 200_000), ("calc", 40_000), ("types", 2500), ("opt", 3000)];
 
 struct Options {
     targets: Vec<String>,
