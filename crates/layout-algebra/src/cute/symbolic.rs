@@ -1,0 +1,403 @@
+//! Deciding the CuTe conditions on [`SymExpr`]: facts about the symbols and a polynomial normal
+//! form to prove divisibility and order from.
+//!
+//! **Facts.** A symbol stands for a dynamic extent or stride, so without a declared fact it is
+//! a positive integer (`>= 1`); [`SymFacts`] can raise the lower bound and declare a divisor
+//! (`N % 16 == 0`, then also `N >= 16`). Negative dynamic strides are not supported.
+//!
+//! **Normal form.** An expression is read as a polynomial with integer coefficients over
+//! *atoms*: the symbols, and every sub-expression that is not a polynomial (`x floordiv c`
+//! that does not divide out, `mod`, `min`, `max`), each atom with a lower bound where one is
+//! known (`(M + 15) floordiv 16 >= 1`).
+//!
+//! **Proofs** (sound, not complete; what is not proved is `Unknown`):
+//! * `p >= 0`: substitute `x = lo_x + y` for every atom (`y >= 0`); if every non-constant
+//!   coefficient is `>= 0` the constant term is a lower bound of `p`.
+//! * `a <= b`: `b - a >= 0`; refuted if `a - b >= 1`.
+//! * `b | a` for a monomial `b = c·m`: every term `k·m·r` of `a` contains `m`, and `c` divides
+//!   `k·div(r)` where `div(r)` is the product of the declared divisors of `r`'s symbols.
+//!   `16·M` is divisible by `M` and by `16`; `M` by `16` only with the fact `M % 16 == 0`.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::domain::{Decide, Truth};
+use crate::error::Result;
+use crate::sym::{BinOp, SymExpr};
+
+/// What is known about one symbol: `value >= lo` and `value % divisor == 0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SymFact {
+    pub lo: i64,
+    pub divisor: i64,
+}
+
+impl Default for SymFact {
+    /// A dynamic extent or stride: a positive integer.
+    fn default() -> Self {
+        SymFact { lo: 1, divisor: 1 }
+    }
+}
+
+impl SymFact {
+    /// The least value the symbol can take: `lo` rounded up to a multiple of the divisor.
+    pub fn least(&self) -> i64 {
+        let d = self.divisor.max(1);
+        self.lo.div_euclid(d) * d + if self.lo.rem_euclid(d) == 0 { 0 } else { d }
+    }
+
+    pub fn holds(&self, value: i64) -> bool {
+        value >= self.lo && value.rem_euclid(self.divisor.max(1)) == 0
+    }
+}
+
+/// Facts about the symbols of a symbolic layout (a symbol without one is `>= 1`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SymFacts {
+    syms: BTreeMap<String, SymFact>,
+}
+
+impl SymFacts {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// `name >= lo`.
+    pub fn at_least(mut self, name: &str, lo: i64) -> Self {
+        self.syms.entry(name.to_string()).or_default().lo = lo;
+        self
+    }
+
+    /// `name % d == 0` (`d > 0`; other values declare nothing).
+    pub fn divisible(mut self, name: &str, d: i64) -> Self {
+        if d > 0 {
+            self.syms.entry(name.to_string()).or_default().divisor = d;
+        }
+        self
+    }
+
+    /// The fact of `name` (the default one if none was declared).
+    pub fn fact(&self, name: &str) -> SymFact {
+        self.syms.get(name).copied().unwrap_or_default()
+    }
+
+    /// Whether every symbol bound in `env` satisfies its fact.
+    pub fn hold_at(&self, env: &HashMap<String, i64>) -> bool {
+        env.iter().all(|(name, &v)| self.fact(name).holds(v))
+    }
+}
+
+/// A product of atoms with exponents, sorted by atom key.
+type Mono = Vec<(String, u32)>;
+
+/// Bounds the work of a proof: larger polynomials are `Unknown`.
+const MAX_TERMS: usize = 64;
+const MAX_EXPONENT: u32 = 8;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Poly(BTreeMap<Mono, i128>);
+
+impl Poly {
+    fn constant(c: i128) -> Poly {
+        let mut m = BTreeMap::new();
+        if c != 0 {
+            m.insert(Vec::new(), c);
+        }
+        Poly(m)
+    }
+
+    fn atom(key: &str) -> Poly {
+        Poly(BTreeMap::from([(vec![(key.to_string(), 1)], 1)]))
+    }
+
+    fn as_constant(&self) -> Option<i128> {
+        match self.0.len() {
+            0 => Some(0),
+            1 => self.0.get(&Vec::new()).copied(),
+            _ => None,
+        }
+    }
+
+    fn constant_term(&self) -> i128 {
+        self.0.get(&Vec::new()).copied().unwrap_or(0)
+    }
+
+    /// `self + sign·other`.
+    fn add(&self, other: &Poly, sign: i128) -> Option<Poly> {
+        let mut out = self.0.clone();
+        for (m, c) in &other.0 {
+            let e = out.entry(m.clone()).or_insert(0);
+            *e = e.checked_add(c.checked_mul(sign)?)?;
+            if *e == 0 {
+                out.remove(m);
+            }
+        }
+        (out.len() <= MAX_TERMS).then_some(Poly(out))
+    }
+
+    fn mul(&self, other: &Poly) -> Option<Poly> {
+        let mut out = Poly::constant(0);
+        for (ma, ca) in &self.0 {
+            for (mb, cb) in &other.0 {
+                let term = Poly(BTreeMap::from([(mono_mul(ma, mb)?, ca.checked_mul(*cb)?)]));
+                out = out.add(&term, 1)?;
+            }
+        }
+        Some(out)
+    }
+
+    /// Every coefficient divided by `c`, if all divide.
+    fn div_const(&self, c: i128) -> Option<Poly> {
+        if c == 0 || self.0.values().any(|k| k % c != 0) {
+            return None;
+        }
+        Some(Poly(self.0.iter().map(|(m, k)| (m.clone(), k / c)).collect()))
+    }
+}
+
+fn mono_mul(a: &Mono, b: &Mono) -> Option<Mono> {
+    let mut out: BTreeMap<String, u32> = a.iter().cloned().collect();
+    for (k, e) in b {
+        let x = out.entry(k.clone()).or_insert(0);
+        *x += e;
+        if *x > MAX_EXPONENT {
+            return None;
+        }
+    }
+    Some(out.into_iter().collect())
+}
+
+/// `m / d` if every atom of `d` occurs in `m` at least as often.
+fn mono_div(m: &Mono, d: &Mono) -> Option<Mono> {
+    let mut out: BTreeMap<String, u32> = m.iter().cloned().collect();
+    for (k, e) in d {
+        let x = out.get_mut(k)?;
+        *x = x.checked_sub(*e)?;
+        if *x == 0 {
+            out.remove(k);
+        }
+    }
+    Some(out.into_iter().collect())
+}
+
+struct Atom {
+    expr: SymExpr,
+    lo: Option<i128>,
+    divisor: i128,
+}
+
+/// Converts expressions to polynomials, remembering the atoms it met.
+struct Norm<'a> {
+    facts: &'a SymFacts,
+    atoms: BTreeMap<String, Atom>,
+}
+
+impl<'a> Norm<'a> {
+    fn new(facts: &'a SymFacts) -> Self {
+        Norm { facts, atoms: BTreeMap::new() }
+    }
+
+    fn poly(&mut self, e: &SymExpr) -> Option<Poly> {
+        match e {
+            SymExpr::Const(v) => Some(Poly::constant(i128::from(*v))),
+            SymExpr::Sym(name) => {
+                let f = self.facts.fact(name);
+                Some(self.atom(e.clone(), Some(i128::from(f.least())), i128::from(f.divisor.max(1))))
+            }
+            SymExpr::Bin(op, a, b) => match op {
+                BinOp::Add => self.poly(a)?.add(&self.poly(b)?, 1),
+                BinOp::Sub => self.poly(a)?.add(&self.poly(b)?, -1),
+                BinOp::Mul => self.poly(a)?.mul(&self.poly(b)?),
+                BinOp::FloorDiv => {
+                    let pa = self.poly(a)?;
+                    if let SymExpr::Const(c) = b.as_ref() {
+                        if *c > 0 {
+                            if let Some(q) = pa.div_const(i128::from(*c)) {
+                                return Some(q);
+                            }
+                            let lo = self.lower(&pa).map(|l| l.div_euclid(i128::from(*c)));
+                            let expr = SymExpr::Bin(BinOp::FloorDiv, self.to_expr(&pa)?.into(), b.clone());
+                            return Some(self.atom(expr, lo, 1));
+                        }
+                    }
+                    self.opaque(e)
+                }
+                BinOp::FloorMod => match b.as_ref() {
+                    SymExpr::Const(c) if *c > 0 => {
+                        let pa = self.poly(a)?;
+                        let expr = SymExpr::Bin(BinOp::FloorMod, self.to_expr(&pa)?.into(), b.clone());
+                        Some(self.atom(expr, Some(0), 1))
+                    }
+                    _ => self.opaque(e),
+                },
+                BinOp::Min | BinOp::Max => {
+                    let (pa, pb) = (self.poly(a)?, self.poly(b)?);
+                    let (la, lb) = (self.lower(&pa), self.lower(&pb));
+                    let lo = match op {
+                        BinOp::Min => la.zip(lb).map(|(x, y)| x.min(y)),
+                        _ => la.max(lb),
+                    };
+                    let expr = SymExpr::Bin(*op, self.to_expr(&pa)?.into(), self.to_expr(&pb)?.into());
+                    Some(self.atom(expr, lo, 1))
+                }
+            },
+        }
+    }
+
+    /// An atom about which nothing is known.
+    fn opaque(&mut self, e: &SymExpr) -> Option<Poly> {
+        Some(self.atom(e.clone(), None, 1))
+    }
+
+    fn atom(&mut self, expr: SymExpr, lo: Option<i128>, divisor: i128) -> Poly {
+        let key = expr.to_string();
+        let p = Poly::atom(&key);
+        self.atoms.entry(key).or_insert(Atom { expr, lo, divisor });
+        p
+    }
+
+    /// A lower bound of `p` over all points allowed by the facts (see the module docs).
+    fn lower(&self, p: &Poly) -> Option<i128> {
+        let mut shifted = Poly::constant(0);
+        for (mono, &c) in &p.0 {
+            let mut term = Poly::constant(c);
+            for (key, e) in mono {
+                let base = Poly::constant(self.atoms.get(key)?.lo?).add(&Poly::atom(key), 1)?;
+                for _ in 0..*e {
+                    term = term.mul(&base)?;
+                }
+            }
+            shifted = shifted.add(&term, 1)?;
+        }
+        shifted.0.iter().all(|(m, c)| m.is_empty() || *c >= 0).then(|| shifted.constant_term())
+    }
+
+    /// The product of the declared divisors of a monomial's atoms.
+    fn divisor(&self, m: &Mono) -> Option<i128> {
+        m.iter().try_fold(1i128, |acc, (k, e)| acc.checked_mul(self.atoms.get(k)?.divisor.checked_pow(*e)?))
+    }
+
+    /// Back to an expression: terms in atom order, the constant last.
+    fn to_expr(&self, p: &Poly) -> Option<SymExpr> {
+        let mut acc: Option<SymExpr> = None;
+        let constant = p.0.get(&Vec::new()).copied();
+        for (mono, &c) in p.0.iter().filter(|(m, _)| !m.is_empty()).chain(constant.iter().map(|c| (&EMPTY, c))) {
+            let mut factor: Option<SymExpr> = None;
+            for (key, e) in mono {
+                for _ in 0..*e {
+                    let x = &self.atoms.get(key)?.expr;
+                    factor = Some(match factor {
+                        None => x.clone(),
+                        Some(f) => SymExpr::bin(BinOp::Mul, &f, x).ok()?,
+                    });
+                }
+            }
+            let magnitude = SymExpr::Const(i64::try_from(if acc.is_some() { c.abs() } else { c }).ok()?);
+            let term = match factor {
+                None => magnitude,
+                Some(f) if magnitude == SymExpr::Const(1) => f,
+                Some(f) => SymExpr::bin(BinOp::Mul, &magnitude, &f).ok()?,
+            };
+            acc = Some(match acc {
+                None => term,
+                Some(a) => SymExpr::bin(if c < 0 { BinOp::Sub } else { BinOp::Add }, &a, &term).ok()?,
+            });
+        }
+        Some(acc.unwrap_or(SymExpr::Const(0)))
+    }
+
+    /// `p != 0` everywhere (it is `>= 1` or `<= -1`).
+    fn nonzero(&self, p: &Poly) -> bool {
+        let neg = Poly::constant(0).add(p, -1);
+        self.lower(p).is_some_and(|l| l >= 1) || neg.is_some_and(|n| self.lower(&n).is_some_and(|l| l >= 1))
+    }
+
+    /// `d | p` proved (see the module docs); `None` if not.
+    fn divides(&self, p: &Poly, d: &Poly) -> bool {
+        if !self.nonzero(d) {
+            return false;
+        }
+        if p == d {
+            return true;
+        }
+        let [(dm, &dc)] = d.0.iter().collect::<Vec<_>>()[..] else {
+            return false;
+        };
+        p.0.iter()
+            .all(|(m, &k)| mono_div(m, dm).and_then(|r| k.checked_mul(self.divisor(&r)?)).is_some_and(|v| v % dc == 0))
+    }
+
+    /// `p / d` as a polynomial, when `d` is one term dividing every term exactly.
+    fn quotient(&self, p: &Poly, d: &Poly) -> Option<Poly> {
+        if p == d {
+            return Some(Poly::constant(1));
+        }
+        let [(dm, &dc)] = d.0.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let mut out = BTreeMap::new();
+        for (m, &k) in &p.0 {
+            if k % dc != 0 {
+                return None;
+            }
+            out.insert(mono_div(m, dm)?, k / dc);
+        }
+        Some(Poly(out))
+    }
+}
+
+static EMPTY: Mono = Vec::new();
+
+impl Decide for SymExpr {
+    type Facts = SymFacts;
+
+    fn divisible_by(&self, rhs: &Self, facts: &SymFacts) -> Truth {
+        if let (SymExpr::Const(a), SymExpr::Const(b)) = (self, rhs) {
+            return a.divisible_by(b, &());
+        }
+        let mut n = Norm::new(facts);
+        let (Some(p), Some(d)) = (n.poly(self), n.poly(rhs)) else {
+            return Truth::Unknown;
+        };
+        match (p.as_constant(), d.as_constant()) {
+            (_, Some(0)) => Truth::Refuted,
+            (Some(a), Some(b)) => Truth::from_bool(a % b == 0),
+            _ if n.divides(&p, &d) => Truth::Proved,
+            _ => Truth::Unknown,
+        }
+    }
+
+    fn le(&self, rhs: &Self, facts: &SymFacts) -> Truth {
+        if let (SymExpr::Const(a), SymExpr::Const(b)) = (self, rhs) {
+            return Truth::from_bool(a <= b);
+        }
+        let mut n = Norm::new(facts);
+        let (Some(a), Some(b)) = (n.poly(self), n.poly(rhs)) else {
+            return if self == rhs { Truth::Proved } else { Truth::Unknown };
+        };
+        let (Some(up), Some(down)) = (b.add(&a, -1), a.add(&b, -1)) else {
+            return Truth::Unknown;
+        };
+        if n.lower(&up).is_some_and(|l| l >= 0) {
+            Truth::Proved
+        } else if n.lower(&down).is_some_and(|l| l >= 1) {
+            Truth::Refuted
+        } else {
+            Truth::Unknown
+        }
+    }
+
+    fn exact_div(&self, rhs: &Self, facts: &SymFacts) -> Result<Self> {
+        let mut n = Norm::new(facts);
+        if let (Some(p), Some(d)) = (n.poly(self), n.poly(rhs)) {
+            if let Some(e) = n.quotient(&p, &d).and_then(|q| n.to_expr(&q)) {
+                return Ok(e);
+            }
+        }
+        SymExpr::bin(BinOp::FloorDiv, &self.canonical(facts), &rhs.canonical(facts))
+    }
+
+    fn canonical(&self, facts: &SymFacts) -> Self {
+        let mut n = Norm::new(facts);
+        n.poly(self).and_then(|p| n.to_expr(&p)).unwrap_or_else(|| self.clone())
+    }
+}
