@@ -17,6 +17,8 @@
 //! * `b | a` for a monomial `b = c·m`: every term `k·m·r` of `a` contains `m`, and `c` divides
 //!   `k·div(r)` where `div(r)` is the product of the declared divisors of `r`'s symbols.
 //!   `16·M` is divisible by `M` and by `16`; `M` by `16` only with the fact `M % 16 == 0`.
+//!   For a constant `b` that divides every non-constant term, the constant term decides it
+//!   (`4·M + 2` is refuted for 4).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -311,19 +313,32 @@ impl<'a> Norm<'a> {
         self.lower(p).is_some_and(|l| l >= 1) || neg.is_some_and(|n| self.lower(&n).is_some_and(|l| l >= 1))
     }
 
-    /// `d | p` proved (see the module docs); `None` if not.
-    fn divides(&self, p: &Poly, d: &Poly) -> bool {
+    /// `d | p` (see the module docs). For a constant `d` whose multiples are all non-constant
+    /// terms of `p`, the constant term decides both ways (`(4·M + 2) % 4 != 0`).
+    fn divides(&self, p: &Poly, d: &Poly) -> Truth {
         if !self.nonzero(d) {
-            return false;
+            return Truth::Unknown;
         }
         if p == d {
-            return true;
+            return Truth::Proved;
         }
         let [(dm, &dc)] = d.0.iter().collect::<Vec<_>>()[..] else {
-            return false;
+            return Truth::Unknown;
         };
-        p.0.iter()
-            .all(|(m, &k)| mono_div(m, dm).and_then(|r| k.checked_mul(self.divisor(&r)?)).is_some_and(|v| v % dc == 0))
+        let term_divides = |m: &Mono, k: i128| {
+            mono_div(m, dm).and_then(|r| k.checked_mul(self.divisor(&r)?)).is_some_and(|v| v % dc == 0)
+        };
+        if dm.is_empty() {
+            if p.0.iter().all(|(m, &k)| m.is_empty() || term_divides(m, k)) {
+                return Truth::from_bool(p.constant_term() % dc == 0);
+            }
+            return Truth::Unknown;
+        }
+        if p.0.iter().all(|(m, &k)| term_divides(m, k)) {
+            Truth::Proved
+        } else {
+            Truth::Unknown
+        }
     }
 
     /// `p / d` as a polynomial, when `d` is one term dividing every term exactly.
@@ -361,8 +376,7 @@ impl Decide for SymExpr {
         match (p.as_constant(), d.as_constant()) {
             (_, Some(0)) => Truth::Refuted,
             (Some(a), Some(b)) => Truth::from_bool(a % b == 0),
-            _ if n.divides(&p, &d) => Truth::Proved,
-            _ => Truth::Unknown,
+            _ => n.divides(&p, &d),
         }
     }
 
