@@ -221,7 +221,19 @@ impl<'a> Norm<'a> {
                             return Some(self.atom(expr, lo, 1));
                         }
                     }
-                    self.opaque(e)
+                    // a floordiv b with b >= 1 is >= 1 where a >= b, >= 0 where a >= 0
+                    let pb = self.poly(b)?;
+                    let lo = if self.lower(&pb).is_some_and(|l| l >= 1) {
+                        if pa.add(&pb, -1).and_then(|d| self.lower(&d)).is_some_and(|l| l >= 0) {
+                            Some(1)
+                        } else {
+                            self.lower(&pa).filter(|l| *l >= 0).map(|_| 0)
+                        }
+                    } else {
+                        None
+                    };
+                    let expr = SymExpr::Bin(BinOp::FloorDiv, self.to_expr(&pa)?.into(), self.to_expr(&pb)?.into());
+                    Some(self.atom(expr, lo, 1))
                 }
                 BinOp::FloorMod => match b.as_ref() {
                     SymExpr::Const(c) if *c > 0 => {
@@ -413,5 +425,99 @@ impl Decide for SymExpr {
     fn canonical(&self, facts: &SymFacts) -> Self {
         let mut n = Norm::new(facts);
         n.poly(self).and_then(|p| n.to_expr(&p)).unwrap_or_else(|| self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::IndexValue;
+
+    fn m() -> SymExpr {
+        SymExpr::sym("M")
+    }
+    fn n() -> SymExpr {
+        SymExpr::sym("N")
+    }
+    fn c(v: i64) -> SymExpr {
+        SymExpr::Const(v)
+    }
+
+    #[test]
+    fn divisibility_is_proved_refuted_or_unknown() {
+        let none = SymFacts::new();
+        let m16 = m().mul(&c(16)).unwrap();
+        assert_eq!(m16.divisible_by(&c(16), &none), Truth::Proved);
+        assert_eq!(m16.divisible_by(&m(), &none), Truth::Proved);
+        assert_eq!(m16.divisible_by(&c(64), &none), Truth::Unknown);
+        assert_eq!(m().divisible_by(&c(16), &none), Truth::Unknown);
+        assert_eq!(m().divisible_by(&c(16), &SymFacts::new().divisible("M", 16)), Truth::Proved);
+        assert_eq!(m16.divisible_by(&c(64), &SymFacts::new().divisible("M", 4)), Truth::Proved);
+        // the constant term decides once every other term is a multiple
+        let m4 = m().mul(&c(4)).unwrap();
+        assert_eq!(m4.add(&c(2)).unwrap().divisible_by(&c(4), &none), Truth::Refuted);
+        assert_eq!(m4.add(&c(8)).unwrap().divisible_by(&c(4), &none), Truth::Proved);
+        assert_eq!(m4.add(&c(8)).unwrap().divisible_by(&c(0), &none), Truth::Refuted);
+        let mn = m().mul(&n()).unwrap();
+        assert_eq!(mn.mul(&c(6)).unwrap().divisible_by(&mn.mul(&c(3)).unwrap(), &none), Truth::Proved);
+        assert_eq!(mn.divisible_by(&mn.mul(&c(3)).unwrap(), &none), Truth::Unknown);
+        let sum = m().add(&n()).unwrap();
+        assert_eq!(sum.divisible_by(&n().add(&m()).unwrap(), &none), Truth::Proved);
+        // a divisor that may be 0 proves nothing
+        let maybe_zero = m().sub(&c(1)).unwrap();
+        assert_eq!(m().divisible_by(&maybe_zero, &none), Truth::Unknown);
+    }
+
+    #[test]
+    fn order_uses_lower_bounds() {
+        let none = SymFacts::new();
+        assert_eq!(c(1).le(&m(), &none), Truth::Proved);
+        assert_eq!(c(2).le(&m(), &none), Truth::Unknown);
+        assert_eq!(c(2).le(&m(), &SymFacts::new().at_least("M", 2)), Truth::Proved);
+        assert_eq!(c(16).le(&m(), &SymFacts::new().divisible("M", 16)), Truth::Proved);
+        assert_eq!(c(17).le(&m(), &SymFacts::new().divisible("M", 16)), Truth::Unknown);
+        let mn = m().mul(&n()).unwrap();
+        assert_eq!(m().le(&mn, &none), Truth::Proved);
+        assert_eq!(mn.lt(&m(), &none), Truth::Refuted);
+        assert_eq!(m().add(&c(1)).unwrap().le(&m(), &none), Truth::Refuted);
+        assert_eq!(m().eq_value(&m(), &none), Truth::Proved);
+        assert_eq!(m().eq_value(&n(), &none), Truth::Unknown);
+        // (M + 15) floordiv 16 >= 1, and a floordiv of an unbounded atom is unknown
+        let ceil = m().ceil_div(&c(16)).unwrap();
+        assert_eq!(c(1).le(&ceil, &none), Truth::Proved);
+        let unknown = m().floor_mod(&n()).unwrap().floor_div(&c(2)).unwrap();
+        assert_eq!(c(0).le(&unknown, &none), Truth::Unknown);
+        // ceil_div(4M, 3K) >= 1 by a >= b, a floordiv b >= 1
+        let k3 = SymExpr::sym("K").mul(&c(3)).unwrap();
+        let big = k3.mul(&m()).unwrap().mul(&c(4)).unwrap();
+        assert_eq!(c(1).le(&big.ceil_div(&k3).unwrap(), &none), Truth::Proved);
+    }
+
+    #[test]
+    fn normal_forms_and_exact_quotients() {
+        let none = SymFacts::new();
+        let e = m().mul(&c(16)).unwrap().mul(&c(2)).unwrap().add(&c(0)).unwrap();
+        assert_eq!(e.canonical(&none).to_string(), "32 * M");
+        assert_eq!(m().ceil_div(&c(16)).unwrap().canonical(&none).to_string(), "(M + 15) floordiv 16");
+        assert_eq!(m().add(&n()).unwrap().sub(&m()).unwrap().canonical(&none), n());
+        let a = c(16).mul(&m()).unwrap().mul(&n()).unwrap();
+        assert_eq!(a.exact_div(&c(4).mul(&m()).unwrap(), &none).unwrap().to_string(), "4 * N");
+        // no polynomial quotient: the exact floordiv stays
+        assert_eq!(m().exact_div(&c(16), &none).unwrap().to_string(), "M floordiv 16");
+        let mut env = HashMap::new();
+        env.insert("M".to_string(), 48);
+        assert_eq!(m().exact_div(&c(16), &none).unwrap().eval(&env).unwrap(), 3);
+    }
+
+    #[test]
+    fn facts_hold_at_points() {
+        let f = SymFacts::new().divisible("M", 16).at_least("N", 3);
+        assert_eq!(f.fact("M").least(), 16);
+        assert_eq!(f.fact("K"), SymFact::default());
+        let at = |m: i64, n: i64| HashMap::from([("M".to_string(), m), ("N".to_string(), n)]);
+        assert!(f.hold_at(&at(32, 3)));
+        assert!(!f.hold_at(&at(8, 3)));
+        assert!(!f.hold_at(&at(16, 2)));
+        assert!(!f.hold_at(&HashMap::from([("K".to_string(), 0)])));
     }
 }
