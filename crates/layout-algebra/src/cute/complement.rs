@@ -37,12 +37,6 @@ pub fn complement_default(a: &Layout) -> Result<Layout> {
     Algebra::exact().complement_default(a)
 }
 
-/// The uncoalesced leaves of `complement(a, cotarget)` on `i64` (see
-/// [`Algebra::complement_leaves`]); `left_inverse` reuses them with its own wording.
-pub(crate) fn complement_leaves(a: &Layout, cotarget: i64, op: &'static str, label: &str) -> Result<Vec<(i64, i64)>> {
-    Algebra::exact().complement_leaves(a, &cotarget, op, label)
-}
-
 /// In a symbolic domain the sort needs the order of the strides: CuTe sorts static strides
 /// only; here a stride may be an expression as long as its order against the others is
 /// provable (`M` before `16·M`). Two strides that are provably `<=` but may be equal are
@@ -109,7 +103,7 @@ impl<T: Decide> Algebra<'_, T> {
             }
             leaves.push((s, d));
         }
-        let leaves = self.sort_by_stride(leaves, a, op)?;
+        let leaves = self.sort_by_stride(leaves, |x| x, a, op)?;
         let mut out = Vec::with_capacity(leaves.len() + 1);
         let mut cur = one.clone();
         let mut prev: Option<(T, T)> = None;
@@ -147,18 +141,25 @@ impl<T: Decide> Algebra<'_, T> {
         Ok(out)
     }
 
-    /// Stable insertion sort by `(stride, shape)`, each comparison decided (see the impl docs).
-    fn sort_by_stride(&self, leaves: Vec<(T, T)>, a: &Layout<T>, op: &'static str) -> Result<Vec<(T, T)>> {
-        let mut sorted: Vec<(T, T)> = Vec::with_capacity(leaves.len());
-        for leaf in leaves {
+    /// Stable insertion sort by `(stride, shape)` of `leaf(item)`, each comparison decided (see
+    /// the impl docs).
+    pub(crate) fn sort_by_stride<X>(
+        &self,
+        items: Vec<X>,
+        leaf: impl Fn(&X) -> &(T, T),
+        a: &Layout<T>,
+        op: &'static str,
+    ) -> Result<Vec<X>> {
+        let mut sorted: Vec<X> = Vec::with_capacity(items.len());
+        for item in items {
             let mut at = sorted.len();
             while at > 0 {
-                if self.before(&sorted[at - 1], &leaf, a, op)? {
+                if self.before(leaf(&sorted[at - 1]), leaf(&item), a, op)? {
                     break;
                 }
                 at -= 1;
             }
-            sorted.insert(at, leaf);
+            sorted.insert(at, item);
         }
         Ok(sorted)
     }

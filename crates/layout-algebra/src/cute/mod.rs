@@ -3,9 +3,10 @@
 //! The free functions below work on concrete layouts ([`Layout`](crate::Layout) =
 //! `Layout<i64>`); each is [`Algebra::exact()`] applied to them. The same functions on
 //! `Layout<SymExpr>` (dynamic extents and strides) are the methods of `Algebra::<SymExpr>::new(&facts)`
-//! with [`SymFacts`] (see [`symbolic`]): coalesce, filter, composition, complement, the divides and the
-//! products. The inverses stay `i64`-only (CuTe requires static strides there and builds them by
-//! matching strides for equality, which a symbolic chain rarely allows).
+//! with [`SymFacts`] (see [`symbolic`]): coalesce, filter, composition, complement, the inverses,
+//! the divides and the products. A condition is decided exactly on numbers and must be proved
+//! from the facts on expressions; what cannot be proved is the same `Inadmissible` error,
+//! worded `cannot prove …`. `compatible` and the [`Tiler`] text form stay `i64`.
 //!
 //! One module per construct:
 //!

@@ -221,8 +221,13 @@ impl<'a> Norm<'a> {
                             return Some(self.atom(expr, lo, 1));
                         }
                     }
-                    // a floordiv b with b >= 1 is >= 1 where a >= b, >= 0 where a >= 0
                     let pb = self.poly(b)?;
+                    if self.divides(&pa, &pb).proved() {
+                        if let Some(q) = self.quotient(&pa, &pb) {
+                            return Some(q);
+                        }
+                    }
+                    // a floordiv b with b >= 1 is >= 1 where a >= b, >= 0 where a >= 0
                     let lo = if self.lower(&pb).is_some_and(|l| l >= 1) {
                         if pa.add(&pb, -1).and_then(|d| self.lower(&d)).is_some_and(|l| l >= 0) {
                             Some(1)
