@@ -41,10 +41,11 @@ impl Default for SymFact {
 }
 
 impl SymFact {
-    /// The least value the symbol can take: `lo` rounded up to a multiple of the divisor.
-    pub fn least(&self) -> i64 {
-        let d = self.divisor.max(1);
-        self.lo.div_euclid(d) * d + if self.lo.rem_euclid(d) == 0 { 0 } else { d }
+    /// The least value the symbol can take: `lo` rounded up to a multiple of the divisor
+    /// (in `i128`, so that no bound near `i64::MAX` overflows).
+    pub fn least(&self) -> i128 {
+        let (lo, d) = (i128::from(self.lo), i128::from(self.divisor.max(1)));
+        lo.div_euclid(d) * d + if lo.rem_euclid(d) == 0 { 0 } else { d }
     }
 
     pub fn holds(&self, value: i64) -> bool {
@@ -203,7 +204,7 @@ impl<'a> Norm<'a> {
             SymExpr::Const(v) => Some(Poly::constant(i128::from(*v))),
             SymExpr::Sym(name) => {
                 let f = self.facts.fact(name);
-                Some(self.atom(e.clone(), Some(i128::from(f.least())), i128::from(f.divisor.max(1))))
+                Some(self.atom(e.clone(), Some(f.least()), i128::from(f.divisor.max(1))))
             }
             SymExpr::Bin(op, a, b) => match op {
                 BinOp::Add => self.poly(a)?.add(&self.poly(b)?, 1),
@@ -524,5 +525,8 @@ mod tests {
         assert!(!f.hold_at(&at(8, 3)));
         assert!(!f.hold_at(&at(16, 2)));
         assert!(!f.hold_at(&HashMap::from([("K".to_string(), 0)])));
+        let huge = SymFacts::new().at_least("M", i64::MAX).divisible("M", 2);
+        assert_eq!(huge.fact("M").least(), i128::from(i64::MAX) + 1);
+        assert_eq!(c(i64::MAX).le(&m(), &huge), Truth::Proved);
     }
 }
