@@ -109,6 +109,95 @@ impl IndexValue for i64 {
     }
 }
 
+/// The answer to an admissibility condition in a domain: proved, refuted, or undecided.
+///
+/// `i64` always answers `Proved` or `Refuted`; a symbolic domain answers `Unknown` when the
+/// condition depends on values it knows nothing about, and the CuTe algebra then reports the
+/// condition as unprovable instead of guessing (CuTe itself would assume it at run time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Truth {
+    Proved,
+    Refuted,
+    Unknown,
+}
+
+impl Truth {
+    pub fn from_bool(b: bool) -> Truth {
+        if b {
+            Truth::Proved
+        } else {
+            Truth::Refuted
+        }
+    }
+
+    pub fn proved(self) -> bool {
+        self == Truth::Proved
+    }
+}
+
+impl std::ops::Not for Truth {
+    type Output = Truth;
+    fn not(self) -> Truth {
+        match self {
+            Truth::Proved => Truth::Refuted,
+            Truth::Refuted => Truth::Proved,
+            Truth::Unknown => Truth::Unknown,
+        }
+    }
+}
+
+/// A domain the CuTe algebra ([`crate::cute::Algebra`]) runs in: [`IndexValue`] plus the
+/// decisions its admissibility conditions need (divisibility, order, equality) under some
+/// `Facts`. One implementation of every algebra function then serves both `i64` (exact, no
+/// facts) and [`crate::sym::SymExpr`] (decided from the facts, see `cute::symbolic`).
+pub trait Decide: IndexValue {
+    /// What is known about the unknowns of a value; `()` for `i64`.
+    type Facts: Default + Clone + fmt::Debug;
+
+    /// `rhs != 0 && self % rhs == 0`.
+    fn divisible_by(&self, rhs: &Self, facts: &Self::Facts) -> Truth;
+
+    /// `self <= rhs`.
+    fn le(&self, rhs: &Self, facts: &Self::Facts) -> Truth;
+
+    /// `self / rhs` where `divisible_by(rhs)` is proved (so the quotient is exact).
+    fn exact_div(&self, rhs: &Self, facts: &Self::Facts) -> Result<Self>;
+
+    /// A normal form of the value, for printing results and messages (identity for `i64`).
+    fn canonical(&self, _facts: &Self::Facts) -> Self {
+        self.clone()
+    }
+
+    /// `self < rhs`, i.e. not `rhs <= self`.
+    fn lt(&self, rhs: &Self, facts: &Self::Facts) -> Truth {
+        !rhs.le(self, facts)
+    }
+
+    /// `self == rhs`: both `<=` proved, or either refuted.
+    fn eq_value(&self, rhs: &Self, facts: &Self::Facts) -> Truth {
+        match (self.le(rhs, facts), rhs.le(self, facts)) {
+            (Truth::Proved, Truth::Proved) => Truth::Proved,
+            (Truth::Refuted, _) | (_, Truth::Refuted) => Truth::Refuted,
+            _ => Truth::Unknown,
+        }
+    }
+}
+
+impl Decide for i64 {
+    type Facts = ();
+
+    fn divisible_by(&self, rhs: &Self, _: &()) -> Truth {
+        // `checked_rem` fails only for i64::MIN % -1, whose remainder is 0.
+        Truth::from_bool(*rhs != 0 && self.checked_rem(*rhs).is_none_or(|r| r == 0))
+    }
+    fn le(&self, rhs: &Self, _: &()) -> Truth {
+        Truth::from_bool(self <= rhs)
+    }
+    fn exact_div(&self, rhs: &Self, _: &()) -> Result<Self> {
+        floor_div_i64(*self, *rhs, "exact_div")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,11 +1,14 @@
 //! `coalesce`, `coalesce_by` and `filter` (spec §C.1).
 
-use crate::domain::IndexValue;
+use std::fmt;
+
+use crate::domain::Decide;
 use crate::error::{AlgebraError, Result};
 use crate::int_tuple::{IntTuple, Tuple};
 use crate::layout::Layout;
 
-use super::util::{modes, plain};
+use super::algebra::Algebra;
+use super::util::{concat, from_leaves, modes, plain};
 
 /// Merges the leaves of `a` into the fewest modes that compute the same function.
 ///
@@ -22,20 +25,7 @@ use super::util::{modes, plain};
 /// Example: `coalesce((2,(1,6)):(1,(6,2))) = 12:1` — the size-1 leaf is skipped and `6:2`
 /// follows `2:1` with `2 == 2·1`. `coalesce((2,8):(4,8)) = 16:4`.
 pub fn coalesce(a: &Layout) -> Result<Layout> {
-    let mut out: Vec<(i64, i64)> = Vec::new();
-    for (s, d) in a.leaf_modes() {
-        if s == 1 {
-            continue;
-        }
-        if let Some(last) = out.last_mut() {
-            if last.0.mul(&last.1).ok() == Some(d) {
-                last.0 = last.0.mul(&s)?;
-                continue;
-            }
-        }
-        out.push((s, d));
-    }
-    Layout::from_leaves(&out)
+    Algebra::exact().coalesce(a)
 }
 
 /// Coalesce by mode: where `profile` is an integer the whole (sub-)layout is coalesced, where it
@@ -47,23 +37,7 @@ pub fn coalesce(a: &Layout) -> Result<Layout> {
 /// mode 1 `(1,6):(6,2)` becomes `6:2`; the rank stays 2 (plain `coalesce` gives `12:1`).
 /// A profile with more modes than the layout is an `Incompatible` error.
 pub fn coalesce_by(a: &Layout, profile: &IntTuple) -> Result<Layout> {
-    match profile {
-        Tuple::Int(_) => coalesce(a),
-        Tuple::Tuple(ps) => {
-            let ms = modes(a)?;
-            if ps.len() > ms.len() {
-                return Err(AlgebraError::Incompatible {
-                    what: "coalesce_by",
-                    detail: format!("profile {profile} has rank {} but layout {a} has rank {}", ps.len(), ms.len()),
-                });
-            }
-            let mut out = Vec::with_capacity(ms.len());
-            for (i, m) in ms.iter().enumerate() {
-                out.push(if i < ps.len() { coalesce_by(m, &ps[i])? } else { plain(m)? });
-            }
-            Layout::concat(&out)
-        }
-    }
+    Algebra::exact().coalesce_by(a, profile)
 }
 
 /// Drops every leaf of stride 0 or size 1, then [`coalesce`]s; no leaf left gives `1:0`.
@@ -74,8 +48,64 @@ pub fn coalesce_by(a: &Layout, profile: &IntTuple) -> Result<Layout> {
 /// Example: `filter((4,(2,3)):(0,(1,2))) = 6:1` (the broadcast mode `4:0` goes, `2:1 ++ 3:2`
 /// merge); `filter((3,1):(0,5)) = 1:0`.
 pub fn filter(a: &Layout) -> Result<Layout> {
-    let kept: Vec<(i64, i64)> = a.leaf_modes().into_iter().filter(|&(s, d)| s != 1 && d != 0).collect();
-    coalesce(&Layout::from_leaves(&kept)?)
+    Algebra::exact().filter(a)
+}
+
+/// In a symbolic domain a leaf is skipped only if its size is *provably* 1 and two leaves merge
+/// only if `d1 == s0·d0` is *provable* (CuTe merges only statically equal strides; proving the
+/// equality of expressions is the same idea one step further). A leaf that is 1 or mergeable
+/// only at some points is kept: the function is the same, only the form is less compact.
+impl<T: Decide> Algebra<'_, T> {
+    /// [`coalesce`] in this domain.
+    pub fn coalesce(&self, a: &Layout<T>) -> Result<Layout<T>> {
+        self.coalesce_leaves(a.leaf_modes())
+    }
+
+    pub(crate) fn coalesce_leaves(&self, leaves: Vec<(T, T)>) -> Result<Layout<T>> {
+        let mut out: Vec<(T, T)> = Vec::new();
+        for (s, d) in leaves {
+            if self.is_one(&s) {
+                continue;
+            }
+            if let Some(last) = out.last_mut() {
+                // An overflowing extent merges with nothing.
+                if last.0.mul(&last.1).is_ok_and(|e| self.eq(&e, &d).proved()) {
+                    last.0 = last.0.mul(&s)?;
+                    continue;
+                }
+            }
+            out.push((s, d));
+        }
+        from_leaves(&out)
+    }
+
+    /// [`coalesce_by`] in this domain (only the structure of `profile` matters).
+    pub fn coalesce_by<P: Clone + fmt::Display>(&self, a: &Layout<T>, profile: &Tuple<P>) -> Result<Layout<T>> {
+        match profile {
+            Tuple::Int(_) => self.coalesce(a),
+            Tuple::Tuple(ps) => {
+                let ms = modes(a)?;
+                if ps.len() > ms.len() {
+                    return Err(AlgebraError::Incompatible {
+                        what: "coalesce_by",
+                        detail: format!("profile {profile} has rank {} but layout {a} has rank {}", ps.len(), ms.len()),
+                    });
+                }
+                let mut out = Vec::with_capacity(ms.len());
+                for (i, m) in ms.iter().enumerate() {
+                    out.push(if i < ps.len() { self.coalesce_by(m, &ps[i])? } else { plain(m)? });
+                }
+                concat(&out)
+            }
+        }
+    }
+
+    /// [`filter`] in this domain: drops the leaves of provably size 1 or stride 0.
+    pub fn filter(&self, a: &Layout<T>) -> Result<Layout<T>> {
+        let kept: Vec<(T, T)> =
+            a.leaf_modes().into_iter().filter(|(s, d)| !self.is_one(s) && !self.is_zero(d)).collect();
+        self.coalesce_leaves(kept)
+    }
 }
 
 #[cfg(test)]

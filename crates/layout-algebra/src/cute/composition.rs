@@ -1,13 +1,13 @@
 //! Functional composition `R = A ∘ B` (spec §C.2).
 
-use crate::domain::IndexValue;
+use crate::domain::{Decide, Truth};
 use crate::error::{AlgebraError, Result};
 use crate::int_tuple::{IntTuple, Tuple};
 use crate::layout::Layout;
 
-use super::coalesce::coalesce;
+use super::algebra::{either, Algebra};
 use super::tiler::Tiler;
-use super::util::{by_mode, inadmissible, plain};
+use super::util::{by_mode, concat, from_leaves, inadmissible, plain};
 
 /// `R = A ∘ B`, the layout with `R(c) = A(B(c))` and `compatible(B, R)`.
 ///
@@ -45,43 +45,68 @@ use super::util::{by_mode, inadmissible, plain};
 ///   → `2:2`; mode `3:1` — leaf `6:8`: new shape `min(6,3) = 3` → `3:8`, done.
 /// * `20:2 ∘ (5,4):(4,1) = (5,4):(8,2)`; `(4,6,8,10):(2,3,5,7) ∘ 6:12 = (2,3):(9,5)`.
 pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
-    let flat = coalesce(a)?.leaf_modes();
-    if flat.is_empty() {
-        return Err(AlgebraError::Invalid("composition: coalesce returned no leaf".into()));
-    }
-    let mut c = Composer { a, b, load: vec![0; flat.len() - 1], flat };
-    let r = c.compose_tuple(b.shape(), b.stride())?;
-    // Right-distributivity: A(x + y) == A(x) + A(y) only if adding the coordinates of x and y
-    // in the mixed radix of coalesce(A) carries nowhere (the last mode is unbounded).
-    for (k, (&load, &(s, d))) in c.load.iter().zip(&c.flat).enumerate() {
-        if load >= s {
-            return Err(inadmissible(
-                "composition",
-                format!(
-                    "right-distributivity: the modes of B together reach coordinate {load} >= {s} in mode {k} ({s}:{d}) of coalesce(A), so R(c) != A(B(c)) (in {a} ∘ {b})"
-                ),
-            ));
+    Algebra::exact().composition(a, b)
+}
+
+/// The symbolic reading of the rules above (one implementation for every domain):
+/// * `stride divisibility` must be proved one way round: if `rest_stride | s_i` the new shape is
+///   `q = s_i / rest_stride` capped at `rest_shape`, the cap decided by `q >= rest_shape`, or by
+///   `rest_shape % q == 0` (then `q <= rest_shape`), or `q % rest_shape == 0` (then
+///   `q >= rest_shape`); if `s_i | rest_stride` nothing is appended and the stride becomes
+///   `rest_stride / s_i`. CuTe does the same case split with `shape_div` and *assumes*
+///   divisibility for dynamic values; here it must follow from the facts.
+/// * A size that is 1 only at some points (`ceil_div(M, 16)`) is kept as a mode: same function.
+/// * `right-distributivity` needs `load_k < s_k` proved.
+impl<T: Decide> Algebra<'_, T> {
+    /// [`composition`] in this domain.
+    pub fn composition(&self, a: &Layout<T>, b: &Layout<T>) -> Result<Layout<T>> {
+        let flat = self.coalesce(a)?.leaf_modes();
+        if flat.is_empty() {
+            return Err(AlgebraError::Invalid("composition: coalesce returned no leaf".into()));
         }
+        let mut c = Composer { alg: *self, a, b, load: vec![T::constant(0); flat.len() - 1], flat };
+        let r = c.compose_tuple(b.shape(), b.stride())?;
+        // Right-distributivity: A(x + y) == A(x) + A(y) only if adding the coordinates of x and y
+        // in the mixed radix of coalesce(A) carries nowhere (the last mode is unbounded).
+        for (k, (load, (s, d))) in c.load.iter().zip(&c.flat).enumerate() {
+            let fits = self.lt(load, s);
+            if !fits.proved() {
+                let (load, s, d) = (self.show(load), self.show(s), self.show(d));
+                let reach = match fits {
+                    Truth::Unknown => {
+                        format!("may reach coordinate {} >= {} (cannot prove {load} < {s})", load.bare(), s.bare())
+                    }
+                    _ => format!("reach coordinate {} >= {}", load.bare(), s.bare()),
+                };
+                return Err(inadmissible(
+                    "composition",
+                    format!(
+                        "right-distributivity: the modes of B together {reach} in mode {k} ({s}:{d}) of coalesce(A), so R(c) != A(B(c)) (in {a} ∘ {b})"
+                    ),
+                ));
+            }
+        }
+        self.canon_layout(&r)
     }
-    Ok(r)
 }
 
 /// State of one composition: the leaves of `coalesce(A)` and, per leaf but the last, the
 /// largest coordinate that the modes of `B` composed so far can add up to in it.
-struct Composer<'a> {
-    a: &'a Layout,
-    b: &'a Layout,
-    flat: Vec<(i64, i64)>,
-    load: Vec<i64>,
+struct Composer<'a, 'f, T: Decide> {
+    alg: Algebra<'f, T>,
+    a: &'a Layout<T>,
+    b: &'a Layout<T>,
+    flat: Vec<(T, T)>,
+    load: Vec<T>,
 }
 
-impl Composer<'_> {
-    fn compose_tuple(&mut self, s: &IntTuple, d: &IntTuple) -> Result<Layout> {
+impl<T: Decide> Composer<'_, '_, T> {
+    fn compose_tuple(&mut self, s: &Tuple<T>, d: &Tuple<T>) -> Result<Layout<T>> {
         match (s, d) {
-            (Tuple::Int(s), Tuple::Int(d)) => self.compose_int(*s, *d),
+            (Tuple::Int(s), Tuple::Int(d)) => self.compose_int(s, d),
             (Tuple::Tuple(ss), Tuple::Tuple(ds)) if ss.len() == ds.len() => {
                 let parts = ss.iter().zip(ds).map(|(s, d)| self.compose_tuple(s, d)).collect::<Result<Vec<_>>>()?;
-                Layout::concat(&parts)
+                concat(&parts)
             }
             _ => Err(AlgebraError::NotCongruent {
                 what: "composition: shape and stride of B",
@@ -91,58 +116,102 @@ impl Composer<'_> {
         }
     }
 
-    fn compose_int(&mut self, s: i64, d: i64) -> Result<Layout> {
-        let (a, b) = (self.a, self.b);
-        if d == 0 {
-            return Layout::from_leaves(&[(s, 0)]);
+    fn compose_int(&mut self, s: &T, d: &T) -> Result<Layout<T>> {
+        let (alg, a, b) = (self.alg, self.a, self.b);
+        let zero = T::constant(0);
+        if alg.is_zero(d) {
+            return from_leaves(&[(s.clone(), zero)]);
         }
-        if d < 0 {
+        let positive = alg.lt(&zero, d);
+        if !positive.proved() {
+            let (sh, dh) = (alg.show(s), alg.show(d));
+            let why = match positive {
+                Truth::Unknown => format!("cannot prove {} > 0", dh.bare()),
+                _ => format!("stride {} < 0", dh.bare()),
+            };
             return Err(inadmissible(
                 "composition",
-                format!("non-negative strides of B: mode {s}:{d} has stride {d} < 0 (in {a} ∘ {b})"),
+                format!("non-negative strides of B: mode {sh}:{dh} has {why} (in {a} ∘ {b})"),
             ));
         }
-        let Some((&(_, last_stride), init)) = self.flat.split_last() else {
+        let Some(((_, last_stride), init)) = self.flat.split_last() else {
             return Err(AlgebraError::Invalid("composition: coalesce returned no leaf".into()));
         };
-        let mut out: Vec<(i64, i64)> = Vec::new();
-        let mut rest_shape = s;
-        let mut rest_stride = d;
-        for (k, &(cs, cd)) in init.iter().enumerate() {
-            if rest_shape != 1 {
-                if cs.floor_mod(&rest_stride)? != 0 && rest_stride.floor_mod(&cs)? != 0 {
-                    return Err(inadmissible(
-                        "composition",
-                        format!("stride divisibility: {cs} % {rest_stride} != 0 and {rest_stride} % {cs} != 0 (mode {k} of coalesce(A) against B's mode {s}:{d}, in {a} ∘ {b})"),
-                    ));
-                }
-                let new_shape = std::cmp::min(std::cmp::max(1, cs.floor_div(&rest_stride)?), rest_shape);
-                if rest_shape.floor_mod(&new_shape)? != 0 {
-                    return Err(inadmissible(
-                        "composition",
-                        format!("shape divisibility: {rest_shape} % {new_shape} != 0 (mode {k} of coalesce(A) against B's mode {s}:{d}, in {a} ∘ {b})"),
-                    ));
-                }
-                if new_shape != 1 {
-                    out.push((new_shape, rest_stride.mul(&cd)?));
-                    // coordinates 0, r, …, r·(n-1) in mode k (r·(n-1) < cs by construction)
-                    self.load[k] = self.load[k].add(&rest_stride.mul(&(new_shape - 1))?)?;
-                }
-                rest_shape = rest_shape.floor_div(&new_shape)?;
+        let last_stride = last_stride.clone();
+        let init = init.to_vec();
+        let mut out: Vec<(T, T)> = Vec::new();
+        let mut rest_shape = s.clone();
+        let mut rest_stride = d.clone();
+        for (k, (cs, cd)) in init.iter().enumerate() {
+            if alg.is_one(&rest_shape) {
+                // Only moves the stride of a size-1 mode: no condition applies.
+                rest_stride = alg.ceil_div(&rest_stride, cs)?;
+                continue;
             }
-            rest_stride = rest_stride.ceil_div(&cs)?;
+            let context =
+                || format!("mode {k} of coalesce(A) against B's mode {}:{}, in {a} ∘ {b}", alg.show(s), alg.show(d));
+            let r = rest_stride.clone();
+            let stride_divides_shape = alg.divides(cs, &r);
+            let (new_shape, next_stride) = if stride_divides_shape.proved() {
+                // r | cs, so r <= cs and ceil(r / cs) = 1.
+                let q = alg.exact_div(cs, &r)?;
+                (capped_shape(alg, &q, &rest_shape, &context)?, T::constant(1))
+            } else {
+                let shape_divides_stride = alg.divides(&r, cs);
+                if !shape_divides_stride.proved() {
+                    let (x, y) = (alg.show(cs), alg.show(&r));
+                    let why = if either(stride_divides_shape, shape_divides_stride) == Truth::Refuted {
+                        format!("{x} % {y} != 0 and {y} % {x} != 0")
+                    } else {
+                        format!("cannot prove {x} % {y} == 0 or {y} % {x} == 0")
+                    };
+                    return Err(inadmissible("composition", format!("stride divisibility: {why} ({})", context())));
+                }
+                // cs | r: the whole mode is stepped over (new shape 1).
+                (T::constant(1), alg.exact_div(&r, cs)?)
+            };
+            if !alg.is_one(&new_shape) {
+                out.push((new_shape.clone(), r.mul(cd)?));
+                // coordinates 0, r, …, r·(n-1) in mode k (r·(n-1) < cs by construction)
+                self.load[k] = self.load[k].add(&r.mul(&new_shape.sub(&T::constant(1))?)?)?;
+            }
+            rest_shape = alg.exact_div(&rest_shape, &new_shape)?;
+            rest_stride = next_stride;
         }
-        if rest_shape != 1 || out.is_empty() {
+        if !alg.is_one(&rest_shape) || out.is_empty() {
             // The stride of a size-1 mode is irrelevant: do not fail on its overflow.
             let stride = match rest_stride.mul(&last_stride) {
                 Ok(v) => v,
-                Err(_) if rest_shape == 1 => 0,
+                Err(_) if alg.is_one(&rest_shape) => zero,
                 Err(e) => return Err(e),
             };
             out.push((rest_shape, stride));
         }
-        Layout::from_leaves(&out)
+        from_leaves(&out)
     }
+}
+/// `min(q, rest_shape)` where `rest_shape % min(q, rest_shape) == 0` must hold (the shape
+/// divisibility condition): decided by `q >= rest_shape`, `rest_shape % q == 0` (which implies
+/// `q <= rest_shape`) or `q % rest_shape == 0` (which implies `q >= rest_shape`).
+fn capped_shape<T: Decide>(alg: Algebra<'_, T>, q: &T, rest_shape: &T, context: &dyn Fn() -> String) -> Result<T> {
+    let covers = alg.le(rest_shape, q);
+    if covers.proved() {
+        return Ok(rest_shape.clone());
+    }
+    let divides = alg.divides(rest_shape, q);
+    if divides.proved() {
+        return Ok(q.clone());
+    }
+    if alg.divides(q, rest_shape).proved() {
+        return Ok(rest_shape.clone());
+    }
+    let (n, m) = (alg.show(rest_shape), alg.show(q));
+    let why = if covers == Truth::Refuted && divides == Truth::Refuted {
+        format!("{n} % {m} != 0")
+    } else {
+        format!("cannot prove {n} % {m} == 0 or {} >= {}", m.bare(), n.bare())
+    };
+    Err(inadmissible("composition", format!("shape divisibility: {why} ({})", context())))
 }
 
 /// Composition with a [`Tiler`]: `Keep` returns `A`, `Layout(B)` is [`composition`], and
@@ -152,10 +221,17 @@ impl Composer<'_> {
 /// Example: `(12,(4,8)):(59,(13,1)) ∘ <3:4, 8:2> = (3,(2,4)):(236,(26,1))` — mode 0:
 /// `12:59 ∘ 3:4 = 3:236`; mode 1: `(4,8):(13,1) ∘ 8:2 = (2,4):(26,1)`.
 pub fn composition_by(a: &Layout, tiler: &Tiler) -> Result<Layout> {
-    match tiler {
-        Tiler::Keep => plain(a),
-        Tiler::Layout(b) => composition(a, b),
-        Tiler::ByMode(parts) => by_mode(a, parts, "composition_by", composition_by),
+    Algebra::exact().composition_by(a, tiler)
+}
+
+impl<T: Decide> Algebra<'_, T> {
+    /// [`composition_by`] in this domain.
+    pub fn composition_by(&self, a: &Layout<T>, tiler: &Tiler<T>) -> Result<Layout<T>> {
+        match tiler {
+            Tiler::Keep => plain(a),
+            Tiler::Layout(b) => self.composition(a, b),
+            Tiler::ByMode(parts) => by_mode(a, parts, "composition_by", |m, t| self.composition_by(m, t)),
+        }
     }
 }
 

@@ -1,12 +1,12 @@
 //! Logical division and its zipped / tiled / flat arrangements (spec §C.5, §C.6).
 
+use crate::domain::Decide;
 use crate::error::Result;
 use crate::layout::Layout;
 
-use super::complement::complement;
-use super::composition::composition;
+use super::algebra::Algebra;
 use super::tiler::Tiler;
-use super::util::{arrange, by_mode, plain, trivial, unzip_by_mode, Arrangement};
+use super::util::{arrange, by_mode, concat, plain, trivial, unzip_by_mode, Arrangement};
 
 /// `A ⊘ B = A ∘ (B, B*)` with `B* = complement(B, size(A))`: mode 0 is the tile `A ∘ B` (the
 /// elements of `A` that `B` selects), mode 1 the rest `A ∘ B*` (which tile).
@@ -21,28 +21,21 @@ use super::util::{arrange, by_mode, plain, trivial, unzip_by_mode, Arrangement};
 /// `((2,2),(2,3)):((4,1),(2,8))`. By mode: `(9,(4,8)):(59,(13,1)) ⊘ <3:3, (2,4):(1,8)> =
 /// ((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))`.
 pub fn logical_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
-    match tiler {
-        Tiler::Keep => plain(a),
-        Tiler::Layout(b) => {
-            let rest = complement(b, a.size()?)?;
-            composition(a, &Layout::concat(&[plain(b)?, rest])?)
-        }
-        Tiler::ByMode(parts) => by_mode(a, parts, "logical_divide", logical_divide),
-    }
+    Algebra::exact().logical_divide(a, tiler)
 }
 
 /// The tile and rest parts of `A ⊘ tiler`, gathered across modes (CuTe `tile_unzip`): for a
 /// layout tiler the two modes of the logical divide; for `<T0,…>` the tiles of the divided modes
 /// and the rests followed by the undivided modes; `Keep` counts the whole mode as its tile with
 /// a trivial rest `1:0` (the tile then equals `composition_by`, which keeps the mode).
-fn divide_parts(a: &Layout, tiler: &Tiler) -> Result<(Layout, Layout)> {
+fn divide_parts<T: Decide>(alg: Algebra<'_, T>, a: &Layout<T>, tiler: &Tiler<T>) -> Result<(Layout<T>, Layout<T>)> {
     match tiler {
         Tiler::Keep => Ok((plain(a)?, trivial()?)),
         Tiler::Layout(_) => {
-            let d = logical_divide(a, tiler)?;
+            let d = alg.logical_divide(a, tiler)?;
             Ok((d.mode(0)?, d.mode(1)?))
         }
-        Tiler::ByMode(parts) => unzip_by_mode(a, parts, "divide", divide_parts),
+        Tiler::ByMode(parts) => unzip_by_mode(a, parts, "divide", |m, t| divide_parts(alg, m, t)),
     }
 }
 
@@ -55,7 +48,7 @@ fn divide_parts(a: &Layout, tiler: &Tiler) -> Result<(Layout, Layout)> {
 /// `4:1 ⊘ 2:1 = (2,2):(1,2)`, gathered: `((2,2),(2,2)):((4,1),(8,2))`.
 /// `zipped_divide((4,4):(4,1), 2:1) = (2,(2,4)):(4,(8,1))` (= the logical divide).
 pub fn zipped_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
-    arrange(divide_parts(a, tiler)?, Arrangement::Zipped)
+    Algebra::exact().zipped_divide(a, tiler)
 }
 
 /// `((TileM,TileN,…),RestM,RestN,…,L,…)`: [`zipped_divide`] with mode 1 unpacked.
@@ -63,7 +56,7 @@ pub fn zipped_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// Example: `tiled_divide((9,(4,8)):(59,(13,1)), <3:3,(2,4):(1,8)>) =
 /// ((3,(2,4)),3,(2,2)):((177,(13,2)),59,(26,1))`.
 pub fn tiled_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
-    arrange(divide_parts(a, tiler)?, Arrangement::Tiled)
+    Algebra::exact().tiled_divide(a, tiler)
 }
 
 /// `(TileM,TileN,…,RestM,RestN,…,L,…)`: [`zipped_divide`] with both modes unpacked.
@@ -71,7 +64,42 @@ pub fn tiled_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// Example: `flat_divide((9,(4,8)):(59,(13,1)), <3:3,(2,4):(1,8)>) =
 /// (3,(2,4),3,(2,2)):(177,(13,2),59,(26,1))`.
 pub fn flat_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
-    arrange(divide_parts(a, tiler)?, Arrangement::Flat)
+    Algebra::exact().flat_divide(a, tiler)
+}
+
+/// In a symbolic domain the divides are exactly the composition and complement above, so a
+/// dynamic extent divided by a static tile gives CuTe's `((16, ceil_div(M, 16)), …)` rest
+/// modes; the conditions are those of [`Algebra::complement`] and [`Algebra::composition`].
+///
+/// Example: `(M,N):(1,M) ⊘ <16:1,32:1> = ((16,(M + 15) floordiv 16),(32,(N + 31) floordiv 32)):
+/// ((1,16),(M,32 * M))`, and with the fact `M % 16 == 0` the rest is `M floordiv 16`.
+impl<T: Decide> Algebra<'_, T> {
+    /// [`logical_divide`] in this domain.
+    pub fn logical_divide(&self, a: &Layout<T>, tiler: &Tiler<T>) -> Result<Layout<T>> {
+        match tiler {
+            Tiler::Keep => plain(a),
+            Tiler::Layout(b) => {
+                let rest = self.complement(b, &a.size()?)?;
+                self.composition(a, &concat(&[plain(b)?, rest])?)
+            }
+            Tiler::ByMode(parts) => by_mode(a, parts, "logical_divide", |m, t| self.logical_divide(m, t)),
+        }
+    }
+
+    /// [`zipped_divide`] in this domain.
+    pub fn zipped_divide(&self, a: &Layout<T>, tiler: &Tiler<T>) -> Result<Layout<T>> {
+        arrange(divide_parts(*self, a, tiler)?, Arrangement::Zipped)
+    }
+
+    /// [`tiled_divide`] in this domain.
+    pub fn tiled_divide(&self, a: &Layout<T>, tiler: &Tiler<T>) -> Result<Layout<T>> {
+        arrange(divide_parts(*self, a, tiler)?, Arrangement::Tiled)
+    }
+
+    /// [`flat_divide`] in this domain.
+    pub fn flat_divide(&self, a: &Layout<T>, tiler: &Tiler<T>) -> Result<Layout<T>> {
+        arrange(divide_parts(*self, a, tiler)?, Arrangement::Flat)
+    }
 }
 
 #[cfg(test)]

@@ -1,11 +1,11 @@
 //! `right_inverse` and `left_inverse` (spec §C.4).
 
+use crate::domain::{Decide, Truth};
 use crate::error::{AlgebraError, Result};
 use crate::int_tuple::Tuple;
 use crate::layout::Layout;
 
-use super::coalesce::coalesce;
-use super::complement::complement_leaves;
+use super::algebra::Algebra;
 use super::util::inadmissible;
 
 /// A right inverse `R` of `A`: `A(R(i)) == i` for every `i < size(R)`, as large as the chain
@@ -25,34 +25,7 @@ use super::util::inadmissible;
 /// `right_inverse(((16,7),(16,7)):((16,256),(1,1792))) = (16,112,7):(112,1,1792)` (offset 1 →
 /// index 112 = logical (0,1)).
 pub fn right_inverse(a: &Layout) -> Result<Layout> {
-    let shape = a.shape().flatten();
-    let prefix = shape.prefix_product()?.leaves();
-    let mut items: Vec<(i64, i64, i64)> = shape
-        .leaves()
-        .into_iter()
-        .zip(a.stride().leaves())
-        .zip(prefix)
-        .filter(|&((s, d), _)| s != 1 && d > 0)
-        .map(|((s, d), p)| (d, s, p))
-        .collect();
-    items.sort();
-    let mut out = Vec::new();
-    let mut cur: i64 = 1;
-    for (d, s, p) in items {
-        if d < cur {
-            continue;
-        }
-        if d > cur {
-            break;
-        }
-        out.push((s, p));
-        cur = match s.checked_mul(d) {
-            Some(v) => v,
-            // Nothing can follow a leaf whose extent leaves i64; the chain ends here.
-            None => break,
-        };
-    }
-    coalesce(&Layout::from_leaves(&out)?)
+    Algebra::exact().right_inverse(a)
 }
 
 /// A left inverse `R` of an injective `A`: `R(A(i)) == i` for every `i < size(A)`.
@@ -71,25 +44,93 @@ pub fn right_inverse(a: &Layout) -> Result<Layout> {
 /// (2,4):(4,1)`; it maps offset 2·i back to i. `left_inverse((8,4):(4,1)) = (4,8):(8,1)`;
 /// `left_inverse((4,2):(1,16)) = (4,4,2):(1,8,4)` (pycute; C++ `(16,2):(1,4)`).
 pub fn left_inverse(a: &Layout) -> Result<Layout> {
-    if let Some((s, d)) = a.leaf_modes().into_iter().find(|&(s, d)| s > 1 && d == 0) {
-        return Err(inadmissible("left_inverse", format!("injectivity: mode {s}:{d} of {a} has stride 0")));
+    Algebra::exact().left_inverse(a)
+}
+
+/// In a symbolic domain every decision of the chain must be proved: the order of the strides
+/// (as in [`Algebra::complement`]), `d_k == cur`, `d_k < cur` or `d_k > cur`, and the sign of
+/// each stride. CuTe needs static strides here (it drops dynamic ones from the right inverse
+/// and asserts static strides for the left inverse); a dynamic stride is accepted where its
+/// place in the chain is provable, so `right_inverse((M,N):(1,M)) = M * N:1`. An undecided
+/// step is an `Inadmissible` error rather than a silently shorter inverse.
+impl<T: Decide> Algebra<'_, T> {
+    /// [`right_inverse`] in this domain.
+    pub fn right_inverse(&self, a: &Layout<T>) -> Result<Layout<T>> {
+        let shape = a.shape().flatten();
+        let prefix = shape.prefix_product()?.leaves();
+        let zero = T::constant(0);
+        let mut items = Vec::new();
+        for ((s, d), p) in shape.leaves().into_iter().zip(a.stride().leaves()).zip(prefix) {
+            if self.is_one(&s) {
+                continue;
+            }
+            match (self.lt(&zero, &d), self.le(&d, &zero)) {
+                (Truth::Proved, _) => items.push(((s, d), p)),
+                (_, Truth::Proved) => {}
+                _ => {
+                    return Err(inadmissible(
+                        "right_inverse",
+                        format!("cannot decide the sign of stride {} (in {a})", self.show(&d).bare()),
+                    ))
+                }
+            }
+        }
+        let items = self.sort_by_stride(items, |(leaf, _)| leaf, a, "right_inverse")?;
+        let mut out = Vec::new();
+        let mut cur = T::constant(1);
+        for ((s, d), p) in items {
+            if self.lt(&d, &cur).proved() {
+                continue;
+            }
+            if self.lt(&cur, &d).proved() {
+                break;
+            }
+            if !self.eq(&d, &cur).proved() {
+                let (dh, ch) = (self.show(&d), self.show(&cur));
+                return Err(inadmissible(
+                    "right_inverse",
+                    format!(
+                        "cannot decide stride {} against the extent {} of the chain (in {a})",
+                        dh.bare(),
+                        ch.bare()
+                    ),
+                ));
+            }
+            out.push((s.clone(), p));
+            cur = match s.mul(&d) {
+                Ok(v) => v,
+                // Nothing can follow a leaf whose extent leaves i64; the chain ends here.
+                Err(_) => break,
+            };
+        }
+        let r = self.coalesce_leaves(out)?;
+        self.canon_layout(&r)
     }
-    let gaps = complement_leaves(a, 1, "left_inverse", "left inverse divisibility")?;
-    let c = coalesce(&Layout::from_leaves(&gaps)?)?;
-    let both = Layout::new(
-        Tuple::Tuple(vec![a.shape().clone(), c.shape().clone()]),
-        Tuple::Tuple(vec![a.stride().clone(), c.stride().clone()]),
-    )?;
-    let r = right_inverse(&both)?;
-    // The pair is a bijection onto [0, cosize), so the inverse must cover all of it.
-    let want = both.size()?;
-    if r.size()? != want {
-        return Err(AlgebraError::Invalid(format!(
-            "left_inverse: right inverse of {both} has size {} != {want}",
-            r.size()?
-        )));
+
+    /// [`left_inverse`] in this domain.
+    pub fn left_inverse(&self, a: &Layout<T>) -> Result<Layout<T>> {
+        if let Some((s, d)) = a.leaf_modes().into_iter().find(|(s, d)| !self.is_one(s) && self.is_zero(d)) {
+            let (sh, dh) = (self.show(&s), self.show(&d));
+            return Err(inadmissible("left_inverse", format!("injectivity: mode {sh}:{dh} of {a} has stride 0")));
+        }
+        let gaps = self.complement_leaves(a, &T::constant(1), "left_inverse", "left inverse divisibility")?;
+        let c = self.coalesce_leaves(gaps)?;
+        let both = Layout::new(
+            Tuple::Tuple(vec![a.shape().clone(), c.shape().clone()]),
+            Tuple::Tuple(vec![a.stride().clone(), c.stride().clone()]),
+        )?;
+        let r = self.right_inverse(&both)?;
+        // The pair is a bijection onto [0, cosize), so the inverse must cover all of it.
+        let want = both.size()?;
+        if !self.eq(&r.size()?, &want).proved() {
+            return Err(AlgebraError::Invalid(format!(
+                "left_inverse: right inverse of {both} has size {} != {}",
+                self.show(&r.size()?).bare(),
+                self.show(&want).bare()
+            )));
+        }
+        Ok(r)
     }
-    Ok(r)
 }
 
 #[cfg(test)]

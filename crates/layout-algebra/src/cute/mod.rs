@@ -1,4 +1,13 @@
-//! CuTe layout algebra (spec §C), for concrete layouts ([`Layout`](crate::Layout) = `Layout<i64>`).
+//! CuTe layout algebra (spec §C), one implementation for every integer domain.
+//!
+//! The free functions below work on concrete layouts ([`Layout`](crate::Layout) =
+//! `Layout<i64>`); each is [`Algebra::exact()`] applied to them. The same functions on
+//! `Layout<SymExpr>` (dynamic extents and strides) are the methods of `Algebra::<SymExpr>::new(&facts)`
+//! with [`SymFacts`] (see [`symbolic`]): coalesce, filter, composition, complement, the inverses,
+//! the divides and the products. A condition is decided exactly on numbers and must be proved
+//! from the facts on expressions; what cannot be proved is the same `Inadmissible` error,
+//! worded `cannot prove …`. `compatible` and the [`Tiler`] text form stay `i64`.
+//!
 //! One module per construct:
 //!
 //! | module | functions | spec |
@@ -20,19 +29,23 @@
 //!   condition and the numbers; nothing panics; all arithmetic is checked (overflow is an error).
 //! * Results carry the default origin (the origin of an argument is never propagated).
 
+mod algebra;
 pub mod coalesce;
 pub mod complement;
 pub mod composition;
 pub mod divide;
 pub mod inverse;
 pub mod product;
+pub mod symbolic;
 pub mod tiler;
 mod util;
 
+pub use algebra::Algebra;
 pub use coalesce::{coalesce, coalesce_by, filter};
 pub use complement::{complement, complement_default};
 pub use composition::{compatible, composition, composition_by};
 pub use divide::{flat_divide, logical_divide, tiled_divide, zipped_divide};
 pub use inverse::{left_inverse, right_inverse};
 pub use product::{blocked_product, flat_product, logical_product, raked_product, tiled_product, zipped_product};
+pub use symbolic::{SymFact, SymFacts};
 pub use tiler::Tiler;

@@ -1,14 +1,13 @@
 //! Logical product and its zipped / tiled / flat / blocked / raked arrangements
 //! (spec §C.7, §C.8).
 
+use crate::domain::{Decide, IndexValue};
 use crate::error::Result;
 use crate::layout::Layout;
-use crate::IndexValue;
 
-use super::complement::complement;
-use super::composition::composition;
+use super::algebra::Algebra;
 use super::tiler::Tiler;
-use super::util::{arrange, by_mode, modes, plain, trivial, unzip_by_mode, Arrangement};
+use super::util::{arrange, by_mode, concat, modes, plain, trivial, unzip_by_mode, Arrangement};
 
 /// `A ⊗ B = (A, A* ∘ B)` with `A* = complement(A, size(A)·cosize(B))`: mode 0 is `A` itself
 /// (one block), mode 1 says where the copies of the block go (`B` laid out over the holes of
@@ -24,27 +23,7 @@ use super::util::{arrange, by_mode, modes, plain, trivial, unzip_by_mode, Arrang
 /// `(2,2):(4,1) ⊗ (4,2):(2,1) = ((2,2),(4,2)):((4,1),(8,2))` and, by mode,
 /// `(2,5):(5,1) ⊗ <3:5,4:6> = ((2,3),(5,4)):((5,10),(1,30))`.
 pub fn logical_product(a: &Layout, tiler: &Tiler) -> Result<Layout> {
-    match tiler {
-        Tiler::Keep => plain(a),
-        Tiler::Layout(b) => Layout::concat(&[plain(a)?, repeat_layout(a, b)?]),
-        Tiler::ByMode(parts) => by_mode(a, parts, "logical_product", logical_product),
-    }
-}
-
-/// `A* ∘ B` with `A* = complement(A, size(A)·cosize(B))`.
-fn repeat_layout(a: &Layout, b: &Layout) -> Result<Layout> {
-    let cotarget = a.size()?.mul(&b.cosize()?)?;
-    composition(&complement(a, cotarget)?, b)
-}
-
-/// Block and repeat parts of `A ⊗ tiler`, gathered across modes (CuTe `tile_unzip`); `Keep`
-/// gives the whole mode as block with a trivial repeat `1:0`.
-fn product_parts(a: &Layout, tiler: &Tiler) -> Result<(Layout, Layout)> {
-    match tiler {
-        Tiler::Keep => Ok((plain(a)?, trivial()?)),
-        Tiler::Layout(b) => Ok((plain(a)?, repeat_layout(a, b)?)),
-        Tiler::ByMode(parts) => unzip_by_mode(a, parts, "product", product_parts),
-    }
+    Algebra::exact().logical_product(a, tiler)
 }
 
 /// `((M,N,…),(TileM,TileN,…,L,…))`: the logical product with the blocks gathered in mode 0 and
@@ -52,48 +31,21 @@ fn product_parts(a: &Layout, tiler: &Tiler) -> Result<(Layout, Layout)> {
 ///
 /// Example: `zipped_product((2,5):(5,1), <3:5,4:6>) = ((2,5),(3,4)):((5,1),(10,30))`.
 pub fn zipped_product(a: &Layout, tiler: &Tiler) -> Result<Layout> {
-    arrange(product_parts(a, tiler)?, Arrangement::Zipped)
+    Algebra::exact().zipped_product(a, tiler)
 }
 
 /// `((M,N,…),TileM,TileN,…,L,…)`: [`zipped_product`] with mode 1 unpacked.
 ///
 /// Example: `tiled_product((2,5):(5,1), <3:5,4:6>) = ((2,5),3,4):((5,1),10,30)`.
 pub fn tiled_product(a: &Layout, tiler: &Tiler) -> Result<Layout> {
-    arrange(product_parts(a, tiler)?, Arrangement::Tiled)
+    Algebra::exact().tiled_product(a, tiler)
 }
 
 /// `(M,N,…,TileM,TileN,…,L,…)`: [`zipped_product`] with both modes unpacked.
 ///
 /// Example: `flat_product((2,5):(5,1), <3:5,4:6>) = (2,5,3,4):(5,1,10,30)`.
 pub fn flat_product(a: &Layout, tiler: &Tiler) -> Result<Layout> {
-    arrange(product_parts(a, tiler)?, Arrangement::Flat)
-}
-
-/// Per-mode parts of the rank-R product used by blocked/raked: `A_i` and `(A* ∘ B)_i`, both
-/// padded with `1:0` to `R = max(rank A, rank B)` modes.
-fn rank_r_parts(a: &Layout, b: &Layout) -> Result<(Vec<Layout>, Vec<Layout>)> {
-    let r = a.rank().max(b.rank());
-    let pad = |l: &Layout| -> Result<Vec<Layout>> {
-        let mut ms = modes(l)?;
-        while ms.len() < r {
-            ms.push(trivial()?);
-        }
-        Ok(ms)
-    };
-    let (am, bm) = (pad(a)?, pad(b)?);
-    // Padding adds only 1:0 modes: size(A) and cosize(B) and the complement are unchanged.
-    let a_star = complement(a, a.size()?.mul(&b.cosize()?)?)?;
-    let reps = bm.iter().map(|bi| composition(&a_star, bi)).collect::<Result<Vec<_>>>()?;
-    Ok((am, reps))
-}
-
-fn zip_modes(first: &[Layout], second: &[Layout]) -> Result<Layout> {
-    let pairs =
-        first.iter().zip(second).map(|(x, y)| Layout::concat(&[x.clone(), y.clone()])).collect::<Result<Vec<_>>>()?;
-    match pairs.as_slice() {
-        [only] => Ok(only.clone()),
-        _ => Layout::concat(&pairs),
-    }
+    Algebra::exact().flat_product(a, tiler)
 }
 
 /// Blocked product: `P = logical_product(append<R>(A), append<R>(B))` as a rank-1 product of
@@ -105,8 +57,7 @@ fn zip_modes(first: &[Layout], second: &[Layout]) -> Result<Layout> {
 /// `A* ∘ B = (3,4):(10,30)`, zipped: `((2,3),(5,4)):((5,10),(1,30))`.
 /// `blocked_product(row_major(8,8), col_major(2,3)) = ((8,2),(8,3)):((8,64),(1,128))`.
 pub fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout> {
-    let (am, reps) = rank_r_parts(a, b)?;
-    zip_modes(&am, &reps)
+    Algebra::exact().blocked_product(a, b)
 }
 
 /// Raked product: `zip(P[1], P[0])` (see [`blocked_product`]): mode `i` is
@@ -114,8 +65,92 @@ pub fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout> {
 ///
 /// Example: `raked_product((2,5):(5,1), (3,4):(1,3)) = ((3,2),(4,5)):((10,5),(30,1))`.
 pub fn raked_product(a: &Layout, b: &Layout) -> Result<Layout> {
-    let (am, reps) = rank_r_parts(a, b)?;
-    zip_modes(&reps, &am)
+    Algebra::exact().raked_product(a, b)
+}
+
+/// In a symbolic domain the products are the composition and complement above; the complement
+/// of a dynamic block needs its strides in a provable order (see [`Algebra::complement`]).
+impl<T: Decide> Algebra<'_, T> {
+    /// [`logical_product`] in this domain.
+    pub fn logical_product(&self, a: &Layout<T>, tiler: &Tiler<T>) -> Result<Layout<T>> {
+        match tiler {
+            Tiler::Keep => plain(a),
+            Tiler::Layout(b) => concat(&[plain(a)?, self.repeat_layout(a, b)?]),
+            Tiler::ByMode(parts) => by_mode(a, parts, "logical_product", |m, t| self.logical_product(m, t)),
+        }
+    }
+
+    /// [`zipped_product`] in this domain.
+    pub fn zipped_product(&self, a: &Layout<T>, tiler: &Tiler<T>) -> Result<Layout<T>> {
+        arrange(self.product_parts(a, tiler)?, Arrangement::Zipped)
+    }
+
+    /// [`tiled_product`] in this domain.
+    pub fn tiled_product(&self, a: &Layout<T>, tiler: &Tiler<T>) -> Result<Layout<T>> {
+        arrange(self.product_parts(a, tiler)?, Arrangement::Tiled)
+    }
+
+    /// [`flat_product`] in this domain.
+    pub fn flat_product(&self, a: &Layout<T>, tiler: &Tiler<T>) -> Result<Layout<T>> {
+        arrange(self.product_parts(a, tiler)?, Arrangement::Flat)
+    }
+
+    /// [`blocked_product`] in this domain.
+    pub fn blocked_product(&self, a: &Layout<T>, b: &Layout<T>) -> Result<Layout<T>> {
+        let (am, reps) = self.rank_r_parts(a, b)?;
+        zip_modes(&am, &reps)
+    }
+
+    /// [`raked_product`] in this domain.
+    pub fn raked_product(&self, a: &Layout<T>, b: &Layout<T>) -> Result<Layout<T>> {
+        let (am, reps) = self.rank_r_parts(a, b)?;
+        zip_modes(&reps, &am)
+    }
+
+    /// `A* ∘ B` with `A* = complement(A, size(A)·cosize(B))`.
+    fn repeat_layout(&self, a: &Layout<T>, b: &Layout<T>) -> Result<Layout<T>> {
+        let cotarget = a.size()?.mul(&self.cosize(b)?)?;
+        self.composition(&self.complement(a, &cotarget)?, b)
+    }
+
+    /// Block and repeat parts of `A ⊗ tiler`, gathered across modes (CuTe `tile_unzip`); `Keep`
+    /// gives the whole mode as block with a trivial repeat `1:0`.
+    fn product_parts(&self, a: &Layout<T>, tiler: &Tiler<T>) -> Result<(Layout<T>, Layout<T>)> {
+        match tiler {
+            Tiler::Keep => Ok((plain(a)?, trivial()?)),
+            Tiler::Layout(b) => Ok((plain(a)?, self.repeat_layout(a, b)?)),
+            Tiler::ByMode(parts) => unzip_by_mode(a, parts, "product", |m, t| self.product_parts(m, t)),
+        }
+    }
+
+    /// Per-mode parts of the rank-R product used by blocked/raked: `A_i` and `(A* ∘ B)_i`, both
+    /// padded with `1:0` to `R = max(rank A, rank B)` modes.
+    fn rank_r_parts(&self, a: &Layout<T>, b: &Layout<T>) -> Result<(Modes<T>, Modes<T>)> {
+        let r = a.rank().max(b.rank());
+        let pad = |l: &Layout<T>| -> Result<Vec<Layout<T>>> {
+            let mut ms = modes(l)?;
+            while ms.len() < r {
+                ms.push(trivial()?);
+            }
+            Ok(ms)
+        };
+        let (am, bm) = (pad(a)?, pad(b)?);
+        // Padding adds only 1:0 modes: size(A) and cosize(B) and the complement are unchanged.
+        let a_star = self.complement(a, &a.size()?.mul(&self.cosize(b)?)?)?;
+        let reps = bm.iter().map(|bi| self.composition(&a_star, bi)).collect::<Result<Vec<_>>>()?;
+        Ok((am, reps))
+    }
+}
+
+/// The top-level modes of a layout.
+type Modes<T> = Vec<Layout<T>>;
+
+fn zip_modes<T: IndexValue>(first: &[Layout<T>], second: &[Layout<T>]) -> Result<Layout<T>> {
+    let pairs = first.iter().zip(second).map(|(x, y)| concat(&[x.clone(), y.clone()])).collect::<Result<Vec<_>>>()?;
+    match pairs.as_slice() {
+        [only] => Ok(only.clone()),
+        _ => concat(&pairs),
+    }
 }
 
 #[cfg(test)]

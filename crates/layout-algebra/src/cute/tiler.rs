@@ -3,8 +3,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::domain::IndexValue;
 use crate::error::{AlgebraError, Result};
-use crate::int_tuple::{IntTuple, Tuple};
+use crate::int_tuple::Tuple;
 use crate::layout::Layout;
 use crate::parse::Cursor;
 
@@ -17,27 +18,41 @@ use crate::parse::Cursor;
 ///
 /// A *shape* used as a tiler means the by-mode tiler of column-major strides-1 layouts:
 /// `(n0,n1)` ≡ `<n0:1, n1:1>` and an integer `n` ≡ `n:1` (see [`Tiler::from_shape`]).
+///
+/// Generic over the integer domain like [`Layout`] (`Tiler<SymExpr>` for the symbolic algebra);
+/// the default is `i64`, which the text form parses to.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub enum Tiler {
-    Layout(Layout),
-    ByMode(Vec<Tiler>),
+pub enum Tiler<T = i64> {
+    Layout(Layout<T>),
+    ByMode(Vec<Tiler<T>>),
     Keep,
 }
 
-impl Tiler {
+impl<T: IndexValue> Tiler<T> {
     /// The tiler a shape stands for: an integer `n` is `n:1`, a tuple `(n0,n1,…)` is the
     /// by-mode tiler `<from_shape(n0), from_shape(n1), …>` (recursively, so `((2,3),4)` is
     /// `<<2:1,3:1>,4:1>`). Errors on a non-positive extent.
     ///
     /// Example: `from_shape((3,8))` = `<3:1,8:1>`, and `(12,(4,8)):(59,(13,1)) ∘ (3,8) =
     /// (3,(4,2)):(59,(13,1))`.
-    pub fn from_shape(shape: &IntTuple) -> Result<Tiler> {
+    pub fn from_shape(shape: &Tuple<T>) -> Result<Tiler<T>> {
         match shape {
-            Tuple::Int(n) => Ok(Tiler::Layout(Layout::new(Tuple::Int(*n), Tuple::Int(1))?)),
+            Tuple::Int(n) => Ok(Tiler::Layout(Layout::new(Tuple::Int(n.clone()), Tuple::Int(T::constant(1)))?)),
             Tuple::Tuple(c) => Ok(Tiler::ByMode(c.iter().map(Tiler::from_shape).collect::<Result<_>>()?)),
         }
     }
 
+    /// The same tiler in another domain (e.g. a static tiler for a symbolic layout).
+    pub fn map<U: IndexValue>(&self, f: &mut impl FnMut(&T) -> Result<U>) -> Result<Tiler<U>> {
+        Ok(match self {
+            Tiler::Layout(l) => Tiler::Layout(Layout::new(l.shape().map(f)?, l.stride().map(f)?)?),
+            Tiler::ByMode(parts) => Tiler::ByMode(parts.iter().map(|p| p.map(f)).collect::<Result<_>>()?),
+            Tiler::Keep => Tiler::Keep,
+        })
+    }
+}
+
+impl Tiler {
     /// Parses `_`, `<t0,t1,…>`, a layout `shape:stride` or a shape (see [`Tiler::from_shape`]).
     /// Example: `Tiler::parse("<3:3,(2,4):(1,8)>")`, `Tiler::parse("<_,(2,2)>")`.
     pub fn parse(text: &str) -> Result<Tiler> {
@@ -96,13 +111,13 @@ impl FromStr for Tiler {
     }
 }
 
-impl From<Layout> for Tiler {
-    fn from(l: Layout) -> Tiler {
+impl<T> From<Layout<T>> for Tiler<T> {
+    fn from(l: Layout<T>) -> Tiler<T> {
         Tiler::Layout(l)
     }
 }
 
-impl fmt::Display for Tiler {
+impl<T: IndexValue> fmt::Display for Tiler<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Tiler::Layout(l) => write!(f, "{l}"),

@@ -1,0 +1,7 @@
+//! The CuTe algebra on symbolic layouts (`Algebra<SymExpr>`): every result, evaluated at many
+//! points allowed by the facts, is the `i64` result at that point; what cannot be proved is an
+//! `Inadmissible` error naming the condition.
+
+mod examples;
+mod random;
+mod support;
