@@ -1,10 +1,13 @@
 //! The shape every Rust pass shares: an MLIR external pass identified by the address of a
 //! `static` [`PassId`] of its own.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
 use melior::{
     dialect::DialectHandle,
-    ir::r#type::TypeId,
-    pass::{create_external, Pass, RunExternalPass},
+    ir::{operation::OperationLike, r#type::TypeId, OperationRef},
+    pass::{create_external, ExternalPass, Pass, RunExternalPass},
+    ContextRef,
 };
 
 /// The identity of one pass (its MLIR `TypeId` is this value's address): declare one
@@ -26,7 +29,8 @@ impl Default for PassId {
 }
 
 /// Creates the external pass `name` (`argument` on the command line) that runs `run` on any
-/// operation, with the dialects it creates ops of loaded beforehand.
+/// operation, with the dialects it creates ops of loaded beforehand. A panic inside `run` becomes
+/// a located "internal error" diagnostic and a pass failure ([`CatchPanics`]).
 pub fn create<'c>(
     id: &'static PassId,
     run: impl RunExternalPass<'c>,
@@ -35,5 +39,32 @@ pub fn create<'c>(
     description: &str,
     dependent_dialects: &[DialectHandle],
 ) -> Pass {
+    let run = CatchPanics { run, argument: argument.to_string() };
     create_external(run, TypeId::create(id), name, argument, description, "", dependent_dialects)
+}
+
+/// Runs a pass body with panics caught. The body is called from C++ through a function that
+/// cannot unwind, so an escaping panic would abort the whole tool ("panic in a function that
+/// cannot unwind", found by `layout-fuzz`); caught, it is an error at the pass's root op and the
+/// pipeline fails like on any other error. (The panic message itself goes to stderr through the
+/// panic hook.)
+#[derive(Clone)]
+pub struct CatchPanics<R> {
+    run: R,
+    argument: String,
+}
+
+impl<'c, R: RunExternalPass<'c>> RunExternalPass<'c> for CatchPanics<R> {
+    fn initialize(&mut self, context: ContextRef<'c>) {
+        self.run.initialize(context)
+    }
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        let body = &mut self.run;
+        if catch_unwind(AssertUnwindSafe(|| body.run(operation, pass))).is_err() {
+            let message = format!("internal error: pass '{}' panicked (a bug in layout-opt)", self.argument);
+            crate::emit_error(operation.location(), &message);
+            pass.signal_failure();
+        }
+    }
 }

@@ -46,15 +46,15 @@ use melior::{
         attribute::StringAttribute,
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
-        r#type::TypeId,
         Attribute, Identifier, OperationRef, RegionLike, Type, Value, ValueLike,
     },
-    pass::{create_external, ExternalPass, Pass},
+    pass::{ExternalPass, Pass},
     Context,
 };
 
 use crate::{
     emit_error,
+    external::{self, PassId},
     ir::{constant_int, defining_op, i64_array, op_name, tensor_of},
 };
 
@@ -65,37 +65,20 @@ pub const SYNC_GRAPH_ARGUMENT: &str = "layout-print-sync-graph";
 pub const SYNC_GRAPH_DESCRIPTION: &str =
     "Print the pipe dependency graph of the ascendc ops (DOT, to stderr): kept edges red, implied ones dashed";
 
-#[repr(align(8))]
-struct PassId;
-static PASS_ID: PassId = PassId;
-static GRAPH_PASS_ID: PassId = PassId;
+static PASS_ID: PassId = PassId::new();
+static GRAPH_PASS_ID: PassId = PassId::new();
 
 pub fn create() -> Pass {
-    create_external(
-        run,
-        TypeId::create(&PASS_ID),
-        "LayoutLowerToAscendc",
-        ARGUMENT,
-        DESCRIPTION,
-        "",
-        &[DialectHandle::arith()],
-    )
+    external::create(&PASS_ID, run, "LayoutLowerToAscendc", ARGUMENT, DESCRIPTION, &[DialectHandle::arith()])
 }
 
 pub fn create_print_sync_graph() -> Pass {
-    create_external(
-        |root: OperationRef, _pass: ExternalPass| {
-            for dot in sync_graphs(root) {
-                eprint!("{dot}");
-            }
-        },
-        TypeId::create(&GRAPH_PASS_ID),
-        "LayoutPrintSyncGraph",
-        SYNC_GRAPH_ARGUMENT,
-        SYNC_GRAPH_DESCRIPTION,
-        "",
-        &[],
-    )
+    let print = |root: OperationRef, _pass: ExternalPass| {
+        for dot in sync_graphs(root) {
+            eprint!("{dot}");
+        }
+    };
+    external::create(&GRAPH_PASS_ID, print, "LayoutPrintSyncGraph", SYNC_GRAPH_ARGUMENT, SYNC_GRAPH_DESCRIPTION, &[])
 }
 
 fn run(root: OperationRef, pass: ExternalPass) {
