@@ -28,16 +28,22 @@ pub const LAYOUT_OP_PREFIX: &str = "layout.";
 /// simplifies the address arithmetic ([`simplify_lowered`]'s passes). A module without layout
 /// ops is left unchanged (and not verified).
 pub fn lower_layout_ops(module: &mut Module) -> Result<()> {
+    lower_layout_ops_named(module, "<input>")
+}
+
+/// [`lower_layout_ops`] with `unnamed` as the file name of diagnostics whose location has none
+/// (a module parsed from text, e.g. one chunk of `layout-opt --split-input-file`).
+pub fn lower_layout_ops_named(module: &mut Module, unnamed: &str) -> Result<()> {
     if layout_ops(module).is_empty() {
         return Ok(());
     }
-    let capture = Capture::for_module(module, "<input>");
+    let capture = Capture::for_module(module, unnamed);
     // Safety: the context outlives this function.
     let context_ref = module.context();
     // Safety: as above; `to_ref` borrows `context_ref`, which lives to the end of the function.
     let context = unsafe { context_ref.to_ref() };
     let manager = PassManager::new(context);
-    manager.add_pass(layout_passes::verify::create());
+    // The lowering runs layout-verify's checks on its input itself.
     manager.add_pass(layout_passes::lower_to_loops::create());
     layout_passes::simplify_offsets::add_post_lowering(&manager, true);
     let ok = manager.run(module).is_ok();

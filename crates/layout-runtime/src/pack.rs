@@ -18,10 +18,12 @@
 //! lowers it with `layout-lower-to-loops` (the CPU lowering: a loop nest over the origin with
 //! both addresses from the layout algebra, static shapes so every stride is a constant), then
 //! `canonicalize, layout-simplify-offsets, canonicalize, cse, loop-invariant-code-motion`
-//! (`layout_passes::simplify_offsets::POST_LOWERING`, as for every JIT'd kernel), and JITs it at O2. **`layout-verify` is not run**: a GM → GM layout
-//! conversion is no data path of the hardware (`legality::direction(gm, gm)` has none), and a
-//! view of `l1` (the legal ND → NZ pair is GM → L1) is rejected by the verifier as well; the
-//! CPU lowering accepts both, and a host-side copy is exactly a GM → GM conversion.
+//! (`layout_passes::simplify_offsets::POST_LOWERING`, as for every JIT'd kernel), and JITs it at O2. The lowering runs
+//! `layout-verify`'s checks with two documented exceptions (`layout_passes::verify::Rules`):
+//! `host_copies`, since a GM → GM layout conversion is no data path of the hardware
+//! (`legality::direction(gm, gm)` has none, and the legal ND → NZ pair is GM → L1) but a
+//! host-side copy is exactly a GM → GM conversion; and `any_c0`, for [`PackSpec::c0`]. Every
+//! other rule (types, memref sizes, element types, extents, tiles) is checked.
 //! The JITted kernel is cached per key, so repeated calls do not recompile
 //! ([`Packer::compiled_kernels`]).
 //!
@@ -341,15 +343,16 @@ module attributes {{layout.target = #layout.target<"a5">}} {{
 }
 
 /// Lowers a parsed pack kernel: `layout-lower-to-loops`, then the same address simplification
-/// as every JIT'd kernel (`layout_passes::simplify_offsets::POST_LOWERING`); no `layout-verify`,
-/// see the module docs.
+/// as every JIT'd kernel (`layout_passes::simplify_offsets::POST_LOWERING`); verified with the
+/// `host_copies` and `any_c0` rules, see the module docs.
 pub fn lower_pack_kernel(module: &mut Module) -> crate::Result<()> {
     let capture = crate::Capture::for_module(module, "<pack kernel>");
     let context_ref = module.context();
     // Safety: the context outlives this function; `context_ref` lives to its end.
     let context = unsafe { context_ref.to_ref() };
     let manager = PassManager::new(context);
-    manager.add_pass(layout_passes::lower_to_loops::create());
+    let rules = layout_passes::verify::Rules { host_copies: true, any_c0: true };
+    manager.add_pass(layout_passes::lower_to_loops::create_with_rules(rules));
     layout_passes::simplify_offsets::add_post_lowering(&manager, true);
     let ok = manager.run(module).is_ok();
     let diagnostics = capture.take();

@@ -9,7 +9,7 @@ pub enum Emit {
     /// The module after the passes, as MLIR text (the default).
     #[default]
     Mlir,
-    /// Lower the layout ops (layout-verify + layout-lower-to-loops), run the runtime's LLVM
+    /// Lower the layout ops (layout-lower-to-loops, which runs layout-verify's checks), run the runtime's LLVM
     /// pipeline and print the O2-optimized LLVM IR (`layout_runtime::translate_to_llvm_ir`).
     Llvm,
     /// AscendC C++ of the kernels after `--layout-lower-to-ascendc` (`ascendc_emit::emit_cpp`).
@@ -45,9 +45,10 @@ impl Emit {
     }
 }
 
-/// The O2 LLVM IR of `module` (which may still contain layout ops).
-pub fn llvm_ir(module: &mut Module) -> Result<String, String> {
-    layout_runtime::lower_layout_ops(module).map_err(|e| e.to_string())?;
+/// The O2 LLVM IR of `module` (which may still contain layout ops); diagnostics without a file
+/// name (a `--split-input-file` chunk) are shown in `display`.
+pub fn llvm_ir(module: &mut Module, display: &str) -> Result<String, String> {
+    layout_runtime::layout_lowering::lower_layout_ops_named(module, display).map_err(|e| e.to_string())?;
     layout_runtime::compile_to_llvm_ir(module).map_err(|e| e.to_string())
 }
 

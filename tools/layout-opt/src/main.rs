@@ -364,7 +364,7 @@ fn run() -> ExitCode {
         if let Some(mut module) = module {
             ok = manager.run(&mut module).is_ok();
             if ok && options.emit == emit::Emit::Llvm {
-                match emit::llvm_ir(&mut module) {
+                match emit::llvm_ir(&mut module, &display) {
                     Ok(ir) => printed = Some(ir),
                     Err(error) => {
                         report.push_str(&format!("{display}: error: {error}\n"));
