@@ -201,9 +201,13 @@ impl PackSpec {
         Ok(self.layout()?.cosize().map_err(|e| PackError::Input(e.to_string()))? as usize)
     }
 
-    /// Elements of the ND array.
-    pub fn nd_len(&self) -> usize {
-        self.dims.iter().product()
+    /// Elements of the ND array: the product of the dims, checked (a product that leaves
+    /// `usize` is an input error, not a wrapped count).
+    pub fn nd_len(&self) -> Result<usize, PackError> {
+        self.dims
+            .iter()
+            .try_fold(1usize, |n, &d| n.checked_mul(d))
+            .ok_or_else(|| PackError::Input(format!("shape {:?} is too large", self.dims)))
     }
 }
 
@@ -268,7 +272,7 @@ pub fn kernel_source(spec: &PackSpec, direction: Direction) -> Result<String, Pa
         ));
     }
     let elem = kernel_elem(spec.elem).name();
-    let (nd, cos) = (spec.nd_len(), spec.packed_len()?);
+    let (cos, nd) = (spec.packed_len()?, spec.nd_len()?);
     let (rows, cols) = (spec.dims[0], spec.dims[1]);
     let dims_text = format!("({rows},{cols})");
     let nd_ty = format!(r#"!layout.tensor<{elem}, "gm", "ND", "{dims_text}">"#);
@@ -481,7 +485,7 @@ impl Packer {
         let key: Key = (direction, single.pattern, kernel_elem(single.elem), single.dims.clone(), single.c0);
         if !self.kernels.contains_key(&key) {
             let packed_len = single.packed_len()?;
-            let nd_len = single.nd_len();
+            let nd_len = single.nd_len()?;
             let source = kernel_source(&single, direction)?;
             let mut module = layout_dialect::parse_source(&self.context, &source).ok_or_else(|| {
                 PackError::Compile(Error::Call(format!("internal: the generated kernel does not parse:\n{source}")))
@@ -610,8 +614,9 @@ impl Packer {
         if packed.len() != expected {
             return input(format!("the packed buffer has {} elements, {expected} needed", packed.len()));
         }
-        if nd.len() != spec.nd_len() {
-            return input(format!("the ND array has {} elements, {} needed", nd.len(), spec.nd_len()));
+        let nd_len = spec.nd_len()?;
+        if nd.len() != nd_len {
+            return input(format!("the ND array has {} elements, {nd_len} needed", nd.len()));
         }
         let batches = batches(spec);
         let kernel = self.kernel(spec, direction)?;
