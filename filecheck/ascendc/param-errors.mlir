@@ -78,7 +78,7 @@ module attributes {layout.target = #layout.target<"a2">} {
 // L0C holds 128 KiB on a2 (256 KiB on a5).
 module attributes {layout.target = #layout.target<"a2">} {
   func.func @l0c_capacity() {
-    // expected-error@+1 {{L0C overflow: this buffer needs 262144 B at offset 0 but L0C on a2 holds 131072 B}}
+    // expected-error@+1 {{L0C overflow: !layout.tensor<f32, "l0c", "NZ", "(16,4096)"> needs 262144 B at offset 0 but L0C on a2 holds 131072 B}}
     %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,4096)">
     return
   }
