@@ -5,6 +5,8 @@
 // RUN: not layout-opt --split-input-file --emit=llvm %s 2>&1 | FileCheck %s --check-prefixes=CHECK,LOOPS --implicit-check-not=ModuleID
 // RUN: not layout-opt --split-input-file --layout-lower-to-loops %s 2>&1 | FileCheck %s --check-prefixes=CHECK,LOOPS --implicit-check-not=func.func
 // RUN: not layout-opt --split-input-file --default-pipeline %s 2>&1 | FileCheck %s --check-prefixes=CHECK,LOOPS --implicit-check-not=func.func
+// host-copies relaxes only the view-space and data-path rules: the memref size (V4) still holds.
+// RUN: not layout-opt --split-input-file --pass-pipeline='builtin.module(layout-lower-to-loops{host-copies=true})' %s 2>&1 | FileCheck %s --check-prefixes=CHECK,LOOPS --implicit-check-not=func.func
 
 // examples/ascendc/gemm_f16.mlir with %B shrunk to memref<1xf16>: its view needs 1344 elements.
 // The verifier's error (rule V4), once, at the view.

@@ -19,6 +19,9 @@ pub mod verify;
 use melior::pass::Pass;
 use std::ffi::CString;
 
+/// Creates a pass from its pipeline options (`name{key=value}`: the text with braces).
+pub type CreateWithOptions = fn(&str) -> Result<Pass, String>;
+
 /// A Rust pass as the command line knows it.
 pub struct PassInfo {
     /// Pipeline name and flag (`layout-verify` → `--layout-verify`).
@@ -27,9 +30,8 @@ pub struct PassInfo {
     pub description: &'static str,
     /// Creates a fresh pass object.
     pub create: fn() -> Pass,
-    /// Creates it from pipeline options (`name{key=value}`, the text with braces); `None` for a
-    /// pass that takes no options.
-    pub create_with_options: Option<fn(&str) -> Result<Pass, String>>,
+    /// Creates it from pipeline options; `None` for a pass that takes no options.
+    pub create_with_options: Option<CreateWithOptions>,
 }
 
 /// Every Rust pass, in `--help` order.
