@@ -185,6 +185,9 @@ pub fn check_instance(jit: &Jit, spec: &CheckSpec, env: &HashMap<String, i64>) -
         .map(|e| e.eval(env).map(|v| v.max(0) as usize))
         .collect::<std::result::Result<_, _>>()
         .map_err(|e| fail(e.to_string()))?;
+    if layout_npy::element_count(&extents).is_none() {
+        return Err(fail(format!("the padded domain {extents:?} is too large to enumerate")));
+    }
     let mut out = Array::zeros(ElemType::I64, &extents);
     let mut call_args = vec![Arg::MemRef(&mut out)];
     call_args.extend(spec.params.iter().map(|(s, _)| Arg::Index(env[s])));
@@ -199,7 +202,13 @@ pub fn check_instance(jit: &Jit, spec: &CheckSpec, env: &HashMap<String, i64>) -
             local[k] = rest % extents[k];
             rest /= extents[k];
         }
-        let global: Vec<i64> = coord.iter().zip(&local).map(|(c, l)| c + *l as i64).collect();
+        // Checked: coordinate + local index (both from the kernel's values) must stay in i64.
+        let global = coord
+            .iter()
+            .zip(&local)
+            .map(|(c, l)| i64::try_from(*l).ok().and_then(|l| c.checked_add(l)))
+            .collect::<Option<Vec<i64>>>()
+            .ok_or_else(|| fail(format!("coordinate {coord:?} + local {local:?} leaves i64")))?;
         let crd = layout.origin().unflatten(&global).map_err(|e| fail(e.to_string()))?;
         let expected =
             crd_to_offset(&crd, layout.shape(), layout.stride()).map_err(|e| fail(format!("algebra at {crd}: {e}")))?;

@@ -232,6 +232,13 @@ fn jit_rejects_unverified_kernels_and_unaddressable_buffers() {
         "{stderr}"
     );
     assert!(!results.exists());
+
+    // A static argument shape whose element count leaves usize (random inputs panicked).
+    let wide = out.join("wide.mlir");
+    std::fs::write(&wide, "func.func @f(%a: memref<4611686018427387904x4611686018427387904xf32>) attributes {llvm.emit_c_interface} {\n  return\n}\n").unwrap();
+    let stderr = error(&run(&[wide.to_str().unwrap(), "--entry", "f", "--out-dir", results.to_str().unwrap()]));
+    assert!(stderr.contains("shape [4611686018427387904, 4611686018427387904] is too large"), "{stderr}");
+    assert!(!results.exists());
 }
 
 #[test]
