@@ -98,7 +98,8 @@ pub struct Rules {
     /// through it, since an alloc'ed buffer that is only written is dead code) and a
     /// `layout.load`/`layout.store` between any two spaces and layouts (L1 data path, L2 legal
     /// pair; the host packer's GM -> GM layout conversion). Every other rule still applies.
-    /// Only `layout-lower-to-loops{host-copies=true}` and the host packer set it.
+    /// Set by `layout-lower-to-loops{host-copies=true}` (the `filecheck/simplify` tests), the
+    /// offset benchmark, the host packer and the runtime tests that observe on-chip buffers.
     pub host_copies: bool,
     /// Accept an explicit fractal layout whose C0 is not its element type's (T5): the host
     /// packer's `PackSpec::c0` override (f32 packed with C0 = 16 as L0C holds it, NN with
