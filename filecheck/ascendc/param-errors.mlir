@@ -46,14 +46,16 @@ module attributes {layout.target = #layout.target<"a2">} {
 // -----
 
 // LoadData reads whole 512 B fractals: an L1 tile starting at row 8 is not fractal aligned.
+// The lowering runs layout-verify's checks first, so rule G3 rejects the tile itself (the
+// LoadData field check behind it: crates/ascendc-params/tests/errors.rs, misaligned_addresses).
 module attributes {layout.target = #layout.target<"a2">} {
   func.func @load_data_misaligned() {
     %c0 = arith.constant 0 : index
     %c8 = arith.constant 8 : index
     %a1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,64)">
     %a0 = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(16,16)">
+    // expected-error@+1 {{layout.tile: coordinate 0 = 8 is not a multiple of the 16×16 inner block of NZ}}
     %t = "layout.tile"(%a1, %c8, %c0) {shape = array<i64: 16, 16>} : (!layout.tensor<f16, "l1", "NZ", "(64,64)">, index, index) -> !layout.tensor<f16, "l1", "((16,1),(16,1)):((16,256),(1,1024))", "(16,16)">
-    // expected-error@+1 {{LoadData(LoadData2DParams).src row coordinate: 8 is not a multiple of the hardware unit 16 (fractal rows)}}
     "layout.load"(%t, %a0) : (!layout.tensor<f16, "l1", "((16,1),(16,1)):((16,256),(1,1024))", "(16,16)">, !layout.tensor<f16, "l0a", "ZZ", "(16,16)">) -> ()
     return
   }
@@ -65,7 +67,7 @@ module attributes {layout.target = #layout.target<"a2">} {
 module attributes {layout.target = #layout.target<"a2">} {
   func.func @l0a_capacity() {
     %a = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(128,256)">
-    // expected-error@+1 {{L0A overflow: this buffer needs 512 B at offset 65536 but L0A on a2 holds 65536 B}}
+    // expected-error@+1 {{L0A overflow: !layout.tensor<f16, "l0a", "ZZ", "(16,16)"> needs 512 B at offset 65536 but L0A on a2 holds 65536 B}}
     %b = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(16,16)">
     return
   }
@@ -76,7 +78,7 @@ module attributes {layout.target = #layout.target<"a2">} {
 // L0C holds 128 KiB on a2 (256 KiB on a5).
 module attributes {layout.target = #layout.target<"a2">} {
   func.func @l0c_capacity() {
-    // expected-error@+1 {{L0C overflow: this buffer needs 262144 B at offset 0 but L0C on a2 holds 131072 B}}
+    // expected-error@+1 {{L0C overflow: !layout.tensor<f32, "l0c", "NZ", "(16,4096)"> needs 262144 B at offset 0 but L0C on a2 holds 131072 B}}
     %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,4096)">
     return
   }
@@ -111,8 +113,8 @@ module attributes {layout.target = #layout.target<"a5">} {
 
 // -----
 
-// The AscendC lowering needs a target.
-// expected-error@+1 {{no `layout.target` attribute: the AscendC lowering needs a target}}
+// The AscendC lowering needs a target (the verifier's rule M1, checked by the lowering first).
+// expected-error@+1 {{the layout dialect is used but no enclosing op has a 'layout.target' attribute}}
 module {
   func.func @no_target() {
     %a = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(16,16)">

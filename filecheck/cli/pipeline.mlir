@@ -8,6 +8,12 @@
 // RUN: not layout-opt %s --pass-pipeline='builtin.module(cse' 2>&1 | FileCheck %s --check-prefix=SYNTAX
 // RUN: not layout-opt %s --pass-pipeline='func.func(cse)' 2>&1 | FileCheck %s --check-prefix=ANCHOR
 // RUN: not layout-opt %s --cse --pass-pipeline='builtin.module(cse)' 2>&1 | FileCheck %s --check-prefix=BOTH
+// RUN: not layout-opt %s --pass-pipeline='builtin.module(layout-lower-to-loops{host-copy=true})' 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not layout-opt %s --pass-pipeline='builtin.module(layout-lower-to-loops{host-copies=yes})' 2>&1 | FileCheck %s --check-prefix=VALUE
+// RUN: not layout-opt %s --pass-pipeline='builtin.module(layout-verify{host-copies=true})' 2>&1 | FileCheck %s --check-prefix=NOOPT
+// OPTION: error: layout-lower-to-loops: unknown option 'host-copy' (known: host-copies=true|false)
+// VALUE: error: layout-lower-to-loops: host-copies must be true or false, got 'yes'
+// NOOPT: error: pass 'layout-verify' takes no options
 
 // CHECK-LABEL: func.func @f
 // CHECK-NEXT: %[[C:.*]] = arith.constant 5 : index

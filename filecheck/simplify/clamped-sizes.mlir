@@ -4,9 +4,9 @@
 // leaves are used as they are. The fact `>= 0` lets layout-simplify-offsets read the divisions
 // of the ND -> NZ zero-fill loop as floor operations; a negative size (out of contract) gives
 // empty loops.
-// RUN: layout-opt %s --pass-pipeline='builtin.module(layout-fold,layout-lower-to-loops)' | FileCheck %s --check-prefix=LOWER
-// RUN: layout-opt %s --pass-pipeline='builtin.module(layout-fold,layout-lower-to-loops,canonicalize,layout-simplify-offsets,canonicalize,cse,loop-invariant-code-motion)' | FileCheck %s --check-prefix=SIMPLE
-// RUN: layout-opt %s --pass-pipeline='builtin.module(layout-fold,layout-lower-to-loops,canonicalize,layout-simplify-offsets,canonicalize,cse,loop-invariant-code-motion)' | mlir-opt --inline --canonicalize | FileCheck %s --check-prefix=NEG
+// RUN: layout-opt %s --pass-pipeline='builtin.module(layout-fold,layout-lower-to-loops{host-copies=true})' | FileCheck %s --check-prefix=LOWER
+// RUN: layout-opt %s --pass-pipeline='builtin.module(layout-fold,layout-lower-to-loops{host-copies=true},canonicalize,layout-simplify-offsets,canonicalize,cse,loop-invariant-code-motion)' | FileCheck %s --check-prefix=SIMPLE
+// RUN: layout-opt %s --pass-pipeline='builtin.module(layout-fold,layout-lower-to-loops{host-copies=true},canonicalize,layout-simplify-offsets,canonicalize,cse,loop-invariant-code-motion)' | mlir-opt --allow-unregistered-dialect --inline --canonicalize | FileCheck %s --check-prefix=NEG
 
 // LOWER-LABEL: func.func @k(
 // LOWER-SAME: %[[R:[a-z0-9]+]]: index, %[[C:[a-z0-9]+]]: index)
@@ -52,7 +52,8 @@
 // negative offsets.
 // NEG-LABEL: func.func @negative(
 // NEG-NEXT: return
-module {
+// The view of L1 observes the destination: host-copies=true (see lowered-copy.mlir).
+module attributes {layout.target = #layout.target<"a2">} {
   func.func @k(%s: memref<?xf16>, %d: memref<?xf16>, %R: index, %C: index) {
     %g = "layout.view"(%s, %R, %C) : (memref<?xf16>, index, index) -> !layout.tensor<f16, "gm", "ND", "(?,?)">
     %b = "layout.view"(%d, %R, %C) : (memref<?xf16>, index, index) -> !layout.tensor<f16, "l1", "NZ", "(?,?)">

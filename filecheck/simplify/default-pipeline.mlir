@@ -3,8 +3,8 @@
 // RUN: layout-opt --default-pipeline %S/../../examples/tiled_gemm.mlir | FileCheck %s --check-prefix=GEMM
 // RUN: layout-opt --default-pipeline %S/../../examples/gemm_tile.mlir | FileCheck %s --check-prefix=TILE
 // The dynamic copy writes a view of L1, which layout-verify rejects: the default pipeline minus
-// layout-verify.
-// RUN: layout-opt %s --pass-pipeline='builtin.module(layout-fold,layout-lower-to-loops,canonicalize,layout-simplify-offsets,canonicalize,cse,loop-invariant-code-motion)' | FileCheck %s --check-prefix=DYN
+// layout-verify, lowering with host-copies=true (every other verifier rule is still checked).
+// RUN: layout-opt %s --pass-pipeline='builtin.module(layout-fold,layout-lower-to-loops{host-copies=true},canonicalize,layout-simplify-offsets,canonicalize,cse,loop-invariant-code-motion)' | FileCheck %s --check-prefix=DYN
 
 // examples/tiled_gemm.mlir: the GM ND -> L1 NZ copy of the A panel (static NZ 128x256). Its
 // innermost loop runs over the 256 columns j: j floordiv 16 and j mod 16 are a shift and a mask,

@@ -19,6 +19,9 @@ pub mod verify;
 use melior::pass::Pass;
 use std::ffi::CString;
 
+/// Creates a pass from its pipeline options (`name{key=value}`: the text with braces).
+pub type CreateWithOptions = fn(&str) -> Result<Pass, String>;
+
 /// A Rust pass as the command line knows it.
 pub struct PassInfo {
     /// Pipeline name and flag (`layout-verify` → `--layout-verify`).
@@ -27,31 +30,47 @@ pub struct PassInfo {
     pub description: &'static str,
     /// Creates a fresh pass object.
     pub create: fn() -> Pass,
+    /// Creates it from pipeline options; `None` for a pass that takes no options.
+    pub create_with_options: Option<CreateWithOptions>,
 }
 
 /// Every Rust pass, in `--help` order.
 pub const PASSES: &[PassInfo] = &[
-    PassInfo { argument: verify::ARGUMENT, description: verify::DESCRIPTION, create: verify::create },
-    PassInfo { argument: fold::ARGUMENT, description: fold::DESCRIPTION, create: fold::create },
+    PassInfo {
+        argument: verify::ARGUMENT,
+        description: verify::DESCRIPTION,
+        create: verify::create,
+        create_with_options: None,
+    },
+    PassInfo {
+        argument: fold::ARGUMENT,
+        description: fold::DESCRIPTION,
+        create: fold::create,
+        create_with_options: None,
+    },
     PassInfo {
         argument: lower_to_ascendc::ARGUMENT,
         description: lower_to_ascendc::DESCRIPTION,
         create: lower_to_ascendc::create,
+        create_with_options: None,
     },
     PassInfo {
         argument: lower_to_ascendc::SYNC_GRAPH_ARGUMENT,
         description: lower_to_ascendc::SYNC_GRAPH_DESCRIPTION,
         create: lower_to_ascendc::create_print_sync_graph,
+        create_with_options: None,
     },
     PassInfo {
         argument: lower_to_loops::ARGUMENT,
         description: lower_to_loops::DESCRIPTION,
         create: lower_to_loops::create,
+        create_with_options: Some(lower_to_loops::create_with_options),
     },
     PassInfo {
         argument: simplify_offsets::ARGUMENT,
         description: simplify_offsets::DESCRIPTION,
         create: simplify_offsets::create,
+        create_with_options: None,
     },
 ];
 

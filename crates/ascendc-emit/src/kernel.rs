@@ -419,6 +419,11 @@ impl Walker {
                 let n = self.fresh(&position.to_lowercase());
                 let offset = op.attribute("offset").ok().and_then(int).ok_or("alloc without offset")?;
                 let size = op.attribute("size").ok().and_then(int).ok_or("alloc without size")?;
+                // The emitters print `offset + size` and index the memory with it: a byte range
+                // that is negative or leaves i64 is an error here, not a wrapped end.
+                if offset < 0 || size < 0 || offset.checked_add(size).is_none() {
+                    return Err(format!("ascendc.alloc: bytes [{offset}, {offset} + {size}) are not a valid range"));
+                }
                 self.buf_of.insert(key(r), self.bufs.len());
                 self.bufs.push(Buf {
                     name: n,

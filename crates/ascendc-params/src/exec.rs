@@ -4,7 +4,7 @@
 
 use std::ffi::c_void;
 
-use layout_algebra::ascend::ElementType;
+use layout_algebra::{ascend::ElementType, AlgebraError, IndexValue};
 use thiserror::Error;
 
 use crate::error::ParamError;
@@ -22,6 +22,9 @@ pub enum ExecError {
     Model { status: i32, message: String },
     #[error(transparent)]
     Param(#[from] ParamError),
+    /// A footprint or start address leaves `i64` (checked arithmetic).
+    #[error("footprint arithmetic: {0}")]
+    Arithmetic(#[from] AlgebraError),
     #[error("{0} has no code in the model's C ABI")]
     Type(ElementType),
 }
@@ -38,91 +41,101 @@ fn code(t: ElementType) -> Result<u32, ExecError> {
     })
 }
 
-fn ceil_div(a: i64, b: i64) -> i64 {
-    (a + b - 1) / b
-}
-
-/// Bytes each operand of one call touches from its start: `[dst, srcs...]`.
-fn footprints(intr: &Intrinsic<i64>, types: &[ElementType]) -> Vec<i64> {
+/// Bytes each operand of one call touches from its start: `[dst, srcs...]`. Checked
+/// arithmetic (the algebra's `i64` domain): a parameter whose footprint leaves `i64` is an
+/// error, never a wrapped length that would pass the bounds check.
+fn footprints(intr: &Intrinsic<i64>, types: &[ElementType]) -> Result<Vec<i64>, ExecError> {
     let eb = |i: usize| i64::from(types[i].bits() / 8);
-    match intr {
+    // `(n - 1) * step`, the offset of the last of `n` blocks.
+    let last = |n: i64, step: i64| n.sub(&1)?.mul(&step);
+    let sum = |terms: &[i64]| terms.iter().try_fold(0i64, |acc, t| acc.add(t));
+    Ok(match intr {
         Intrinsic::DataCopyNd2Nz(p) => {
             let (e, c0) = (eb(0), 32 / eb(0));
             if p.nd_num == 0 || p.n_value == 0 || p.d_value == 0 {
-                return vec![0, 0];
+                return Ok(vec![0, 0]);
             }
-            let dst = (p.nd_num - 1) * p.dst_nz_matrix_stride
-                + (ceil_div(p.d_value, c0) - 1) * p.dst_nz_c0_stride * c0
-                + (p.n_value - 1) * p.dst_nz_n_stride * c0
-                + c0;
-            let src = (p.nd_num - 1) * p.src_nd_matrix_stride + (p.n_value - 1) * p.src_d_value + p.d_value;
-            vec![dst * e, src * e]
+            let dst = sum(&[
+                last(p.nd_num, p.dst_nz_matrix_stride)?,
+                last(p.d_value.ceil_div(&c0)?, p.dst_nz_c0_stride)?.mul(&c0)?,
+                last(p.n_value, p.dst_nz_n_stride)?.mul(&c0)?,
+                c0,
+            ])?;
+            let src = sum(&[last(p.nd_num, p.src_nd_matrix_stride)?, last(p.n_value, p.src_d_value)?, p.d_value])?;
+            vec![dst.mul(&e)?, src.mul(&e)?]
         }
         Intrinsic::DataCopy(p) => {
             if p.block_count == 0 {
-                return vec![0, 0];
+                return Ok(vec![0, 0]);
             }
-            let f = |gap: i64| ((p.block_count - 1) * (p.block_len + gap) + p.block_len) * 32;
-            vec![f(p.dst_stride), f(p.src_stride)]
+            let f = |gap: i64| last(p.block_count, p.block_len.add(&gap)?)?.add(&p.block_len)?.mul(&32);
+            vec![f(p.dst_stride)?, f(p.src_stride)?]
         }
         Intrinsic::LoadData2D(p) => {
             if p.repeat_times == 0 {
-                return vec![0, 0];
+                return Ok(vec![0, 0]);
             }
             vec![
-                ((p.repeat_times - 1) * (p.dst_gap + 1) + 1) * 512,
-                (p.start_index + (p.repeat_times - 1) * p.src_stride + 1) * 512,
+                last(p.repeat_times, p.dst_gap.add(&1)?)?.add(&1)?.mul(&512)?,
+                sum(&[p.start_index, last(p.repeat_times, p.src_stride)?, 1])?.mul(&512)?,
             ]
         }
         Intrinsic::LoadData2DV2(p) => {
             if p.m_step == 0 || p.k_step == 0 {
-                return vec![0, 0];
+                return Ok(vec![0, 0]);
             }
             // with ifTranspose fractal (m, k) goes to m·dstStride + k
             let dst = if p.if_transpose {
-                (p.m_step - 1) * p.dst_stride + p.k_step
+                last(p.m_step, p.dst_stride)?.add(&p.k_step)?
             } else {
-                (p.k_step - 1) * p.dst_stride + p.m_step
+                last(p.k_step, p.dst_stride)?.add(&p.m_step)?
             };
-            vec![dst * 512, ((p.k_start_position + p.k_step - 1) * p.src_stride + p.m_start_position + p.m_step) * 512]
+            let src_rows = p.k_start_position.add(&p.k_step)?;
+            let src = sum(&[last(src_rows, p.src_stride)?, p.m_start_position, p.m_step])?;
+            vec![dst.mul(&512)?, src.mul(&512)?]
         }
         Intrinsic::LoadDataWithTranspose(p) => {
             if p.repeat_times == 0 {
-                return vec![0, 0];
+                return Ok(vec![0, 0]);
             }
             // 8-bit: squares of two fractals, two destination fractals per iteration.
-            let (square, second) = if eb(0) == 1 { (1024, 1 + p.dst_frac_gap) } else { (512, 0) };
+            let (square, second) = if eb(0) == 1 { (1024, p.dst_frac_gap.add(&1)?) } else { (512, 0) };
             vec![
-                ((p.repeat_times - 1) * (p.dst_gap + 1) + second + 1) * 512,
-                (p.start_index + (p.repeat_times - 1) * p.src_stride + 1) * square,
+                sum(&[last(p.repeat_times, p.dst_gap.add(&1)?)?, second, 1])?.mul(&512)?,
+                sum(&[p.start_index, last(p.repeat_times, p.src_stride)?, 1])?.mul(&square)?,
             ]
         }
         Intrinsic::Mmad(p) => {
             let c0 = 32 / eb(1);
-            let (m1, k1, n1) = (ceil_div(p.m, 16), ceil_div(p.k, c0), ceil_div(p.n, 16));
-            vec![m1 * n1 * 256 * eb(0), m1 * k1 * 16 * c0 * eb(1), k1 * n1 * 16 * c0 * eb(2)]
+            let (m1, k1, n1) = (p.m.ceil_div(&16)?, p.k.ceil_div(&c0)?, p.n.ceil_div(&16)?);
+            let fractal = 16 * c0; // elements of one 16 x C0 fractal (C0 <= 32)
+            vec![
+                m1.mul(&n1)?.mul(&256)?.mul(&eb(0))?,
+                m1.mul(&k1)?.mul(&fractal)?.mul(&eb(1))?,
+                k1.mul(&n1)?.mul(&fractal)?.mul(&eb(2))?,
+            ]
         }
         Intrinsic::FixpipeNz2Nd(p) => {
             if p.m_size == 0 || p.n_size == 0 {
-                return vec![0, 0];
+                return Ok(vec![0, 0]);
             }
             vec![
-                ((p.m_size - 1) * p.dst_stride + p.n_size) * eb(0),
-                ((ceil_div(p.n_size, 16) - 1) * p.src_stride * 16 + p.m_size * 16) * eb(1),
+                last(p.m_size, p.dst_stride)?.add(&p.n_size)?.mul(&eb(0))?,
+                last(p.n_size.ceil_div(&16)?, p.src_stride.mul(&16)?)?.add(&p.m_size.mul(&16)?)?.mul(&eb(1))?,
             ]
         }
         Intrinsic::FixpipeNz2Nz(p) => {
             if p.m_size == 0 || p.n_size == 0 {
-                return vec![0, 0];
+                return Ok(vec![0, 0]);
             }
             // destination blocks of w columns, 32·dstStride B apart, rows w·sizeof apart
             let w = if p.is_channel_split { 8 } else { 16 };
             vec![
-                (ceil_div(p.n_size, w) - 1) * p.dst_stride * 32 + p.m_size * w * eb(0),
-                ((ceil_div(p.n_size, 16) - 1) * p.src_stride * 16 + p.m_size * 16) * eb(1),
+                last(p.n_size.ceil_div(&w)?, p.dst_stride.mul(&32)?)?.add(&p.m_size.mul(&w)?.mul(&eb(0))?)?,
+                last(p.n_size.ceil_div(&16)?, p.src_stride.mul(&16)?)?.add(&p.m_size.mul(&16)?)?.mul(&eb(1))?,
             ]
         }
-    }
+    })
 }
 
 /// Runs `instr` (all loop iterations) with `dst` and `srcs` as the operand tensors' memory
@@ -140,7 +153,7 @@ pub fn execute(
     if srcs.len() != nsrc || types.len() != nsrc + 1 || instr.srcs.len() != nsrc {
         return Err(ExecError::Arity { function, want: nsrc + 1, want_srcs: nsrc });
     }
-    let fp = footprints(&instr.intrinsic, types);
+    let fp = footprints(&instr.intrinsic, types)?;
     let arch = target.arch();
     for i in 0..instr.repeat.max(0) {
         let mut starts = Vec::with_capacity(nsrc + 1);
@@ -148,8 +161,8 @@ pub fn execute(
         let lens = std::iter::once(dst.len()).chain(srcs.iter().map(|s| s.len()));
         for (k, (acc, len)) in accesses.zip(lens).enumerate() {
             let eb = i64::from(types[k].bits() / 8);
-            let start = (acc.offset + i * acc.step) * eb;
-            let end = start + fp[k];
+            let start = i.mul(&acc.step)?.add(&acc.offset)?.mul(&eb)?;
+            let end = start.add(&fp[k])?;
             if start < 0 || end > len as i64 {
                 return Err(ExecError::OutOfBounds { function, operand: k, start, end, len });
             }
@@ -186,4 +199,35 @@ pub fn execute(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data_copy::DataCopyParams;
+    use crate::instr::Access;
+    use crate::target::Buffer;
+
+    fn copy(p: DataCopyParams<i64>, offset: i64) -> Instr<i64> {
+        let access = |buffer| Access { buffer, offset, step: 0 };
+        Instr { intrinsic: Intrinsic::DataCopy(p), dst: access(Buffer::L1), srcs: vec![access(Buffer::Gm)], repeat: 1 }
+    }
+
+    /// A footprint that wrapped could pass the bounds check and let the model write out of
+    /// bounds; it is an arithmetic error instead.
+    #[test]
+    fn footprints_that_leave_i64_are_errors() {
+        let (mut dst, src) = (vec![0u8; 64], vec![0u8; 64]);
+        let types = [ElementType::F16, ElementType::F16];
+        // (2^58 - 1) * (2^5 + 0) + 1 blocks of 32 B: about 2^68 bytes.
+        let huge = DataCopyParams { block_count: 1 << 58, block_len: 32, src_stride: 0, dst_stride: 0 };
+        let r = execute(&copy(huge, 0), &mut dst, &[&src], &types, Target::A2);
+        assert!(matches!(r, Err(ExecError::Arithmetic(AlgebraError::Overflow { .. }))), "{r:?}");
+        // A start address whose bytes leave i64.
+        let one = DataCopyParams { block_count: 1, block_len: 1, src_stride: 0, dst_stride: 0 };
+        let r = execute(&copy(one.clone(), i64::MAX / 2 + 1), &mut dst, &[&src], &types, Target::A2);
+        assert!(matches!(r, Err(ExecError::Arithmetic(_))), "{r:?}");
+        // In range: one 32 B block fits the 64 B buffers.
+        assert_eq!(execute(&copy(one, 0), &mut dst, &[&src], &types, Target::A2), Ok(()));
+    }
 }

@@ -219,7 +219,8 @@ pub fn l0c_to_gm_nz<V: IndexValue>(
     let src_stride = l0c_source(&mut ck, FIXPIPE_NZ, src)?;
     let d = Fractal::of(FIXPIPE_NZ, "destination (GM)", dst.layout, &[FramePattern::NZ])?;
     let out_bytes = i64::from(out.bits() / 8);
-    if d.c0 * out_bytes != 32 {
+    // Checked: C0 is read from the layout and may be any extent; after this test it is <= 32.
+    if d.c0.checked_mul(out_bytes) != Some(32) {
         return Err(ParamError::Layout {
             instr: FIXPIPE_NZ,
             detail: format!(

@@ -135,11 +135,12 @@ pub fn mmad<V: IndexValue>(
 /// count padded to whole squares). Static values only; otherwise the real n.
 fn mmad_n<V: IndexValue>(b: &Operand<V>, k: &V, n: &V, ab: ElementType, target: Target) -> Result<V> {
     let Some(nv) = n.as_constant() else { return Ok(n.clone()) };
-    if ab.bits() != 8 || target != Target::A2 || nv % 32 == 0 || (nv + 15) / 16 % 2 == 0 {
+    // Checked: n is a layout extent (`align` of a huge n must be an error, not a wrap).
+    if ab.bits() != 8 || target != Target::A2 || nv % 32 == 0 || nv.ceil_div(&16)?.floor_mod(&2)? == 0 {
         return Ok(n.clone());
     }
     let c0 = frame_c0(FramePattern::ZN, ab)?;
-    let padded = V::constant((nv + 31) / 32 * 32);
+    let padded = V::constant(nv.align_to(&32)?);
     let want = frame_layout(FramePattern::ZN, c0, &[k.clone(), padded.clone()])?;
     let same = |x: &[V], y: &[V]| x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p == q);
     let matches = same(&b.layout.shape().leaves(), &want.shape().leaves())

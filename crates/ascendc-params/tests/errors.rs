@@ -208,6 +208,10 @@ fn misaligned_addresses() {
     let tile = frame(FramePattern::ND, F16, &[16, 16]).unwrap();
     let r = gm_nd_to_l1_nz(&Operand::new(&tile), &Operand::new(&big).at(8, 0), F16, Target::A2);
     assert!(matches!(r, Err(ParamError::NotMultiple { value: 8, unit: 16, .. })), "{r:?}");
+    // LoadData from an L1 tile starting at row 8 (inside a fractal)
+    let a0 = frame(FramePattern::ZZ, F16, &[16, 16]).unwrap();
+    let r = l1_to_l0a(&Operand::new(&big).at(8, 0), &Operand::new(&a0), F16, Target::A2);
+    assert!(matches!(r, Err(ParamError::NotMultiple { value: 8, unit: 16, .. })), "{r:?}");
     // Fixpipe from an L0C coordinate inside a fractal
     let r = l0c_to_gm_nd(
         &Operand::new(&c).at(0, 8),

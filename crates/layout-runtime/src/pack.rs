@@ -18,10 +18,12 @@
 //! lowers it with `layout-lower-to-loops` (the CPU lowering: a loop nest over the origin with
 //! both addresses from the layout algebra, static shapes so every stride is a constant), then
 //! `canonicalize, layout-simplify-offsets, canonicalize, cse, loop-invariant-code-motion`
-//! (`layout_passes::simplify_offsets::POST_LOWERING`, as for every JIT'd kernel), and JITs it at O2. **`layout-verify` is not run**: a GM → GM layout
-//! conversion is no data path of the hardware (`legality::direction(gm, gm)` has none), and a
-//! view of `l1` (the legal ND → NZ pair is GM → L1) is rejected by the verifier as well; the
-//! CPU lowering accepts both, and a host-side copy is exactly a GM → GM conversion.
+//! (`layout_passes::simplify_offsets::POST_LOWERING`, as for every JIT'd kernel), and JITs it at O2. The lowering runs
+//! `layout-verify`'s checks with two documented exceptions (`layout_passes::verify::Rules`):
+//! `host_copies`, since a GM → GM layout conversion is no data path of the hardware
+//! (`legality::direction(gm, gm)` has none, and the legal ND → NZ pair is GM → L1) but a
+//! host-side copy is exactly a GM → GM conversion; and `any_c0`, for [`PackSpec::c0`]. Every
+//! other rule (types, memref sizes, element types, extents, tiles) is checked.
 //! The JITted kernel is cached per key, so repeated calls do not recompile
 //! ([`Packer::compiled_kernels`]).
 //!
@@ -199,9 +201,13 @@ impl PackSpec {
         Ok(self.layout()?.cosize().map_err(|e| PackError::Input(e.to_string()))? as usize)
     }
 
-    /// Elements of the ND array.
-    pub fn nd_len(&self) -> usize {
-        self.dims.iter().product()
+    /// Elements of the ND array: the product of the dims, checked (a product that leaves
+    /// `usize` is an input error, not a wrapped count).
+    pub fn nd_len(&self) -> Result<usize, PackError> {
+        self.dims
+            .iter()
+            .try_fold(1usize, |n, &d| n.checked_mul(d))
+            .ok_or_else(|| PackError::Input(format!("shape {:?} is too large", self.dims)))
     }
 }
 
@@ -266,7 +272,7 @@ pub fn kernel_source(spec: &PackSpec, direction: Direction) -> Result<String, Pa
         ));
     }
     let elem = kernel_elem(spec.elem).name();
-    let (nd, cos) = (spec.nd_len(), spec.packed_len()?);
+    let (cos, nd) = (spec.packed_len()?, spec.nd_len()?);
     let (rows, cols) = (spec.dims[0], spec.dims[1]);
     let dims_text = format!("({rows},{cols})");
     let nd_ty = format!(r#"!layout.tensor<{elem}, "gm", "ND", "{dims_text}">"#);
@@ -341,15 +347,16 @@ module attributes {{layout.target = #layout.target<"a5">}} {{
 }
 
 /// Lowers a parsed pack kernel: `layout-lower-to-loops`, then the same address simplification
-/// as every JIT'd kernel (`layout_passes::simplify_offsets::POST_LOWERING`); no `layout-verify`,
-/// see the module docs.
+/// as every JIT'd kernel (`layout_passes::simplify_offsets::POST_LOWERING`); verified with the
+/// `host_copies` and `any_c0` rules, see the module docs.
 pub fn lower_pack_kernel(module: &mut Module) -> crate::Result<()> {
     let capture = crate::Capture::for_module(module, "<pack kernel>");
     let context_ref = module.context();
     // Safety: the context outlives this function; `context_ref` lives to its end.
     let context = unsafe { context_ref.to_ref() };
     let manager = PassManager::new(context);
-    manager.add_pass(layout_passes::lower_to_loops::create());
+    let rules = layout_passes::verify::Rules { host_copies: true, any_c0: true };
+    manager.add_pass(layout_passes::lower_to_loops::create_with_rules(rules));
     layout_passes::simplify_offsets::add_post_lowering(&manager, true);
     let ok = manager.run(module).is_ok();
     let diagnostics = capture.take();
@@ -478,7 +485,7 @@ impl Packer {
         let key: Key = (direction, single.pattern, kernel_elem(single.elem), single.dims.clone(), single.c0);
         if !self.kernels.contains_key(&key) {
             let packed_len = single.packed_len()?;
-            let nd_len = single.nd_len();
+            let nd_len = single.nd_len()?;
             let source = kernel_source(&single, direction)?;
             let mut module = layout_dialect::parse_source(&self.context, &source).ok_or_else(|| {
                 PackError::Compile(Error::Call(format!("internal: the generated kernel does not parse:\n{source}")))
@@ -607,8 +614,9 @@ impl Packer {
         if packed.len() != expected {
             return input(format!("the packed buffer has {} elements, {expected} needed", packed.len()));
         }
-        if nd.len() != spec.nd_len() {
-            return input(format!("the ND array has {} elements, {} needed", nd.len(), spec.nd_len()));
+        let nd_len = spec.nd_len()?;
+        if nd.len() != nd_len {
+            return input(format!("the ND array has {} elements, {nd_len} needed", nd.len()));
         }
         let batches = batches(spec);
         let kernel = self.kernel(spec, direction)?;

@@ -26,6 +26,7 @@ use crate::{Arg, Capture, Error, Jit, Result};
 use layout_algebra::{crd_to_offset, IntTuple, Layout, SymExpr, Tuple};
 use layout_npy::{Array, Data, ElemType};
 use layout_passes::lower_to_loops::{self, CheckSpec, SymOrigin};
+use layout_passes::verify::Rules;
 use melior::ir::Module;
 
 /// Most parameter combinations tried per tensor.
@@ -61,21 +62,23 @@ impl std::fmt::Display for SelfCheckReport {
     }
 }
 
-/// Runs the self-check on a copy of `module` (which may contain layout ops; it is not verified
-/// here). `entry` names the
+/// Runs the self-check on a copy of `module` (which may contain layout ops; the lowering
+/// verifies it with every `layout-verify` rule). `entry` names the
 /// function whose `index` arguments have values in `args` (argument number → value).
 pub fn self_check(module: &Module, entry: Option<&str>, args: &HashMap<usize, i64>) -> Result<SelfCheckReport> {
-    self_check_with(module, entry, args, &crate::layout_lowering::simplify_lowered)
+    self_check_with(module, entry, args, Rules::default(), &crate::layout_lowering::simplify_lowered)
 }
 
-/// [`self_check`] with `after_lowering` in place of the address simplification that runs
-/// between the lowering and the JIT ([`crate::layout_lowering::simplify_lowered`] in
+/// [`self_check`] verifying with `rules` (tests observe on-chip buffers through views:
+/// `Rules::host_copies`) and with `after_lowering` in place of the address simplification that
+/// runs between the lowering and the JIT ([`crate::layout_lowering::simplify_lowered`] in
 /// [`self_check`]). Tests pass a simplification with a deliberately wrong rewrite to show that
 /// the check covers the simplified code.
 pub fn self_check_with(
     module: &Module,
     entry: Option<&str>,
     args: &HashMap<usize, i64>,
+    rules: Rules,
     after_lowering: &dyn Fn(&mut Module) -> Result<()>,
 ) -> Result<SelfCheckReport> {
     let mut copy = crate::lower::clone_module(module);
@@ -86,9 +89,10 @@ pub fn self_check_with(
     for dialect in ["arith", "scf", "memref", "func"] {
         context.get_or_load_dialect(dialect);
     }
-    // The input is assumed verified (layout-run runs the hook, with layout-verify, first).
+    // The lowering runs layout-verify's checks on the copy first.
     let capture = Capture::for_module(&copy, "<input>");
-    let lowered = lower_to_loops::lower(copy.as_operation(), &lower_to_loops::Options { self_check: true }).ok();
+    let options = lower_to_loops::Options { self_check: true, rules };
+    let lowered = lower_to_loops::lower(copy.as_operation(), &options).ok();
     let diagnostics = capture.take();
     let Some(lowered) = lowered else {
         return Err(Error::mlir("self-check: lowering the layout ops failed", diagnostics));
@@ -181,6 +185,9 @@ pub fn check_instance(jit: &Jit, spec: &CheckSpec, env: &HashMap<String, i64>) -
         .map(|e| e.eval(env).map(|v| v.max(0) as usize))
         .collect::<std::result::Result<_, _>>()
         .map_err(|e| fail(e.to_string()))?;
+    if layout_npy::element_count(&extents).is_none() {
+        return Err(fail(format!("the padded domain {extents:?} is too large to enumerate")));
+    }
     let mut out = Array::zeros(ElemType::I64, &extents);
     let mut call_args = vec![Arg::MemRef(&mut out)];
     call_args.extend(spec.params.iter().map(|(s, _)| Arg::Index(env[s])));
@@ -195,7 +202,13 @@ pub fn check_instance(jit: &Jit, spec: &CheckSpec, env: &HashMap<String, i64>) -
             local[k] = rest % extents[k];
             rest /= extents[k];
         }
-        let global: Vec<i64> = coord.iter().zip(&local).map(|(c, l)| c + *l as i64).collect();
+        // Checked: coordinate + local index (both from the kernel's values) must stay in i64.
+        let global = coord
+            .iter()
+            .zip(&local)
+            .map(|(c, l)| i64::try_from(*l).ok().and_then(|l| c.checked_add(l)))
+            .collect::<Option<Vec<i64>>>()
+            .ok_or_else(|| fail(format!("coordinate {coord:?} + local {local:?} leaves i64")))?;
         let crd = layout.origin().unflatten(&global).map_err(|e| fail(e.to_string()))?;
         let expected =
             crd_to_offset(&crd, layout.shape(), layout.stride()).map_err(|e| fail(format!("algebra at {crd}: {e}")))?;

@@ -1,6 +1,9 @@
 //! `layout-lower-to-ascendc`: layout loads, matmuls and stores become AscendC intrinsics
 //! (`ascendc` dialect, `dialects/ascendc/ascendc.irdl.mlir`).
 //!
+//! The input is checked first with every `layout-verify` rule ([`crate::verify::verify`]):
+//! a module the verifier rejects gets the verifier's located errors and no AscendC code.
+//!
 //! One file per concern:
 //! - this file: the walk, resolving every `!layout.tensor` value to an algebra layout
 //!   ([`Tensor`]), choosing the intrinsic per (source layout, destination layout, target) and
@@ -170,8 +173,13 @@ fn root_of(v: Value) -> Option<usize> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Diagnosed;
 
-/// Lowers every layout op under `root`; errors are emitted as located diagnostics.
+/// Lowers every layout op under `root` after running every `layout-verify` check on it (the
+/// AscendC back end accepts nothing the verifier rejects); errors are emitted as located
+/// diagnostics.
 pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
+    if !crate::verify::verify(root) {
+        return Err(Diagnosed);
+    }
     // `to_ref` reinterprets the `ContextRef` itself, so it must live in a local, not a temporary.
     let context_ref = root.context();
     // Safety: the context outlives the pass run and `context_ref` outlives `context`.
@@ -316,8 +324,11 @@ impl<'c> Lowering<'c> {
                     if bits % 8 != 0 {
                         return Err(format!("{} elements are not byte sized", resolved.elem));
                     }
-                    let bytes = stat.cosize().map_err(|e| e.to_string())? * bits / 8;
-                    let placed = self.placement.place(buffer, bytes)?;
+                    let elements = stat.cosize().map_err(|e| e.to_string())?;
+                    let placed = self
+                        .placement
+                        .place(buffer, &ty.to_string(), elements, resolved.elem)
+                        .map_err(|e| e.to_string())?;
                     let position = match buffer {
                         Buffer::L1 if self.b1.contains(&key(result)) => "B1",
                         Buffer::L1 => "A1",

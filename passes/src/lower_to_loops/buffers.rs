@@ -161,6 +161,9 @@ pub(super) fn alloc(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
     let (size, alloca) = match layout_dialect::tensor_layout::to_static_layout(&resolved.layout) {
         Some(fixed) => {
             let n = fixed.cosize().map_err(|e| format!("cosize of {}: {e}", fixed))?;
+            // The buffer's bytes must be addressable: LLVM computes them in i64 and would wrap.
+            elem.storage_bytes(n)
+                .map_err(|e| format!("{ty} needs {n} elements of {elem}, more bytes than i64 holds ({e})"))?;
             let ty = MemRefType::new(elem_ty, &[n], None, None);
             (SymExpr::Const(n), memref::alloca(l.context, ty, &[], &[], None, location))
         }

@@ -119,7 +119,9 @@ fn statically_aligned(region: &[SymExpr], dst: &Tensor) -> bool {
         return false;
     };
     match (region.get(axis).and_then(|e| e.as_constant()), dst.coord.get(axis).and_then(|c| c.as_constant())) {
-        (Some(n), Some(c)) => (c + n) % c0 == 0,
+        // Checked: an end that leaves i64 is not "aligned" (the fill loop's own bounds are
+        // then computed, checked, by the algebra).
+        (Some(n), Some(c)) => c.checked_add(n).is_some_and(|end| end % c0 == 0),
         _ => false,
     }
 }

@@ -86,8 +86,16 @@
 //! After the pass no `layout` op or type remains. Not supported (a located error): tensor
 //! values anywhere but as operands of layout ops (function arguments/results, `scf.for`
 //! iter_args, `scf.yield`, calls); tiles of batched layouts (the algebra has none); element
-//! types other than f16, bf16, f32, f64, i8, i16, i32, i64, f8E8M0FNU. Views of on-chip spaces are
-//! accepted here (`layout-verify` rejects them): tests use them to observe on-chip buffers.
+//! types other than f16, bf16, f32, f64, i8, i16, i32, i64, f8E8M0FNU.
+//!
+//! # Verified input
+//! The pass runs `layout-verify`'s checks first ([`crate::verify::verify_with`]) and lowers
+//! nothing when they fail. One documented option relaxes exactly two of them:
+//! `layout-lower-to-loops{host-copies=true}` ([`Rules::host_copies`]) also accepts views of
+//! on-chip spaces (tests and the offset benchmark observe on-chip buffers through them; an
+//! alloc'ed buffer that is only written is dead code) and copies with no hardware data path
+//! (the host packer's GM -> GM conversions); every other rule still applies. The packer also
+//! sets [`Rules::any_c0`] (its C0 override) through [`create_with_rules`].
 //!
 //! # Self-check
 //! With [`Options::self_check`], every tensor value also gets a side function
@@ -127,14 +135,14 @@ use melior::{
 };
 use mlir_sys::{MlirType, MlirValue};
 
-use crate::{emit_error, ir::op_name};
+use crate::{emit_error, ir::op_name, verify::Rules};
 pub use self_check::{CheckSpec, SymOrigin};
 
 use crate::external::{self, PassId};
 
 pub const ARGUMENT: &str = "layout-lower-to-loops";
 pub const DESCRIPTION: &str =
-    "Lower layout ops to scf/memref/arith loops (CPU reference semantics; addresses from the layout algebra)";
+    "Lower verified layout ops to scf/memref/arith loops (CPU reference semantics; addresses from the layout algebra; {host-copies=true}: also on-chip views and host-side copies)";
 
 static PASS_ID: PassId = PassId::new();
 
@@ -156,11 +164,51 @@ fn run(root: OperationRef, pass: ExternalPass) {
     }
 }
 
+/// The pass option that sets [`Options::host_copies`]: `layout-lower-to-loops{host-copies=true}`.
+pub const HOST_COPIES_OPTION: &str = "host-copies";
+
+static RELAXED_PASS_ID: PassId = PassId::new();
+
+/// Creates the pass with pipeline options (`{host-copies=true}`, braces included or not).
+pub fn create_with_options(text: &str) -> Result<Pass, String> {
+    let text = text.trim().trim_start_matches('{').trim_end_matches('}').trim();
+    let host_copies = match text.split_once('=').map_or((text, "true"), |(k, v)| (k.trim(), v.trim())) {
+        ("", _) => false,
+        (HOST_COPIES_OPTION, "true" | "1") => true,
+        (HOST_COPIES_OPTION, "false" | "0") => false,
+        (HOST_COPIES_OPTION, v) => {
+            return Err(format!("{ARGUMENT}: {HOST_COPIES_OPTION} must be true or false, got '{v}'"))
+        }
+        (k, _) => return Err(format!("{ARGUMENT}: unknown option '{k}' (known: {HOST_COPIES_OPTION}=true|false)")),
+    };
+    Ok(if host_copies { create_with_rules(Rules { host_copies: true, ..Rules::default() }) } else { create() })
+}
+
+/// Creates the pass verifying its input with `rules` ([`Options::rules`]).
+pub fn create_with_rules(rules: Rules) -> Pass {
+    external::create(
+        &RELAXED_PASS_ID,
+        move |root: OperationRef, pass: ExternalPass| {
+            if lower(root, &Options { rules, ..Options::default() }).is_err() {
+                pass.signal_failure();
+            }
+        },
+        "LayoutLowerToLoopsRelaxed",
+        ARGUMENT,
+        DESCRIPTION,
+        &[DialectHandle::arith(), DialectHandle::scf(), DialectHandle::memref(), DialectHandle::func()],
+    )
+}
+
 /// Options of [`lower`].
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Also emit the self-check side functions (root must be the module).
     pub self_check: bool,
+    /// The `layout-verify` rules the input must pass (default: all). The relaxed ones
+    /// ([`Rules::host_copies`], [`Rules::any_c0`]) are for host-side programs: the packer, and
+    /// tests and the offset benchmark observing an on-chip buffer through a view.
+    pub rules: Rules,
 }
 
 /// What [`lower`] produced besides the rewrite.
@@ -172,9 +220,14 @@ pub struct Lowered {
     pub unchecked: Vec<String>,
 }
 
-/// Lowers every layout op under `root`. Errors are emitted as located diagnostics; `Err` holds
-/// their number.
+/// Lowers every layout op under `root` after running `layout-verify`'s checks on it (the
+/// [`Options::rules`]), so the CPU lowering accepts exactly what the verifier accepts. Errors
+/// are emitted as located diagnostics; `Err` holds their number (1 for a failed verification,
+/// whose errors are already emitted).
 pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
+    if !crate::verify::verify_with(root, options.rules) {
+        return Err(1);
+    }
     // `ContextRef::to_ref` borrows the ContextRef itself: keep it alive (not a temporary).
     let context_ref = root.context();
     // Safety: the context outlives the pass run.

@@ -50,6 +50,12 @@
 //!   requires (spec §B.7); dynamic coordinates are a run-time precondition;
 //! - O1 offset: one coordinate per mode; constant coordinates are non-negative and their
 //!   offset fits in i64.
+//!
+//! Every lowering (`layout-lower-to-loops`, `layout-lower-to-ascendc`) runs these checks on its
+//! input ([`verify_with`]), so no back end accepts what this pass rejects; the pass itself stays
+//! for standalone use (a failed `layout-verify` stops the pipeline, so nothing is reported twice).
+//! [`Rules::host_copies`] and [`Rules::any_c0`] are the narrow exceptions, for the CPU lowering
+//! of host-side programs only: see there.
 
 mod ops;
 mod types;
@@ -84,9 +90,27 @@ fn run(root: OperationRef, pass: ExternalPass) {
     }
 }
 
+/// Which rules apply. The default is every rule (the `layout-verify` pass).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// Accept what a *host* program does with buffers, which the cube cannot: a `layout.view`
+    /// in any memory space (V1 for views; `layout-lower-to-loops` observes on-chip buffers
+    /// through it, since an alloc'ed buffer that is only written is dead code) and a
+    /// `layout.load`/`layout.store` between any two spaces and layouts (L1 data path, L2 legal
+    /// pair; the host packer's GM -> GM layout conversion). Every other rule still applies.
+    /// Set by `layout-lower-to-loops{host-copies=true}` (the `filecheck/simplify` tests), the
+    /// offset benchmark, the host packer and the runtime tests that observe on-chip buffers.
+    pub host_copies: bool,
+    /// Accept an explicit fractal layout whose C0 is not its element type's (T5): the host
+    /// packer's `PackSpec::c0` override (f32 packed with C0 = 16 as L0C holds it, NN with
+    /// C0 = 2 as the AscendC Te MX layout). Only the host packer sets it.
+    pub any_c0: bool,
+}
+
 /// Collects errors; every error is emitted at once.
 pub(crate) struct Checker {
     pub target: Option<Target>,
+    pub rules: Rules,
     pub ok: bool,
 }
 
@@ -136,11 +160,17 @@ pub(crate) fn find_target(root: OperationRef) -> Result<Option<Target>, ()> {
 
 /// Runs every check on `root` and what it contains; returns false after emitting errors.
 pub fn verify(root: OperationRef) -> bool {
+    verify_with(root, Rules::default())
+}
+
+/// Runs the checks `rules` selects on `root` and what it contains; returns false after
+/// emitting errors (located at the offending ops).
+pub fn verify_with(root: OperationRef, rules: Rules) -> bool {
     let (target, has_target, mut ok) = match find_target(root) {
         Ok(t) => (t, t.is_some(), true),
         Err(()) => (None, true, false),
     };
-    let mut checker = Checker { target, ok: true };
+    let mut checker = Checker { target, rules, ok: true };
 
     let mut uses_layout = false;
     root.walk(WalkOrder::PreOrder, |op| {

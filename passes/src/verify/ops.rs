@@ -46,7 +46,7 @@ fn check_view_alloc(op: &OperationRef, name: &str, location: Location, c: &mut C
     };
     // V1.
     let is_view = name == "layout.view";
-    if is_view && r.space != MemorySpace::Gm {
+    if is_view && r.space != MemorySpace::Gm && !c.rules.host_copies {
         c.error(location, &format!("layout.view binds a global-memory buffer, so its result must be in \"gm\", got \"{}\" (on-chip buffers come from layout.alloc)", r.space.name()));
     }
     if !is_view && r.space == MemorySpace::Gm {
@@ -132,6 +132,10 @@ fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Ch
         return;
     };
     let op_name = this.op_name();
+    if c.rules.host_copies {
+        check_copy_elements(op, this, (&src, &dst), location, c);
+        return;
+    }
     // L1.
     match direction(src.space, dst.space, target) {
         Err(reason) => {
@@ -176,6 +180,19 @@ fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Ch
             ),
         ),
     }
+    check_copy_elements(op, this, (&src, &dst), location, c);
+}
+
+/// L3 and L4: element types and extents of a copy (also for host copies).
+fn check_copy_elements(
+    op: &OperationRef,
+    this: Direction,
+    (src, dst): (&TensorLayout, &TensorLayout),
+    location: Location,
+    c: &mut Checker,
+) {
+    let op_name = this.op_name();
+    let (sp, dp) = (pattern_of(op, 0), pattern_of(op, 1));
     // L3.
     let allowed = copy_element_types(src.space, src.elem);
     if !allowed.contains(&dst.elem) {
@@ -196,7 +213,7 @@ fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Ch
     // no element correspondence in the types and are not implemented.
     if let (Some(sp), Some(dp)) = (sp, dp) {
         if sp != dp && (!sp.is_matrix() || !dp.is_matrix()) {
-            check_conv_copy(op_name, (&src, sp), (&dst, dp), location, c);
+            check_conv_copy(op_name, (src, sp), (dst, dp), location, c);
             return;
         }
     }

@@ -89,7 +89,7 @@ fn legality_error(tensor: &TensorType, r: &TensorLayout, checker: &Checker) -> O
         return Some(format!("{tensor}: layout {shown} is not legal for {} {where_}; legal: {legal_text}", r.elem));
     }
     if let LayoutParam::Explicit { .. } = r.param {
-        if pattern.is_fractal() {
+        if pattern.is_fractal() && !checker.rules.any_c0 {
             let want = frame_c0(pattern, r.elem).ok()?;
             if want != c0 {
                 return Some(format!(

@@ -11,7 +11,7 @@ pub enum Emit {
     /// The module after the passes, as MLIR text (the default).
     #[default]
     Mlir,
-    /// Lower the layout ops (layout-verify + layout-lower-to-loops), run the runtime's LLVM
+    /// Lower the layout ops (layout-lower-to-loops, which runs layout-verify's checks), run the runtime's LLVM
     /// pipeline and print the O2-optimized LLVM IR (`layout_runtime::translate_to_llvm_ir`).
     Llvm,
     /// AscendC C++ of the kernels after `--layout-lower-to-ascendc` (`ascendc_emit::emit_cpp`).

@@ -235,12 +235,14 @@ pub fn add_to(manager: MlirOpPassManager, elements: &[Element]) -> Result<(), St
         flush(&mut pending)?;
         match element {
             Element::Pass { name, options } => {
-                if options.is_some() {
-                    return Err(format!("pass '{name}' takes no options"));
-                }
                 if let Some(info) = layout_passes::find(name) {
+                    let pass = match (options, info.create_with_options) {
+                        (None, _) => (info.create)(),
+                        (Some(text), Some(create)) => create(text)?,
+                        (Some(_), None) => return Err(format!("pass '{name}' takes no options")),
+                    };
                     // Safety: the pass manager takes ownership of the pass.
-                    unsafe { mlir_sys::mlirOpPassManagerAddOwnedPass(manager, (info.create)().to_raw()) };
+                    unsafe { mlir_sys::mlirOpPassManagerAddOwnedPass(manager, pass.to_raw()) };
                 }
             }
             Element::Nested { anchor, elements } => {

@@ -403,6 +403,10 @@ fn run(options: &Options) -> Result<(), Failure> {
                     let dims = dims.ok_or_else(|| {
                         format!("argument #{k} ({text}) has a dynamic shape: give it with --input {k}=FILE.npy")
                     })?;
+                    // Checked: a shape whose element count leaves usize is an error, not a panic.
+                    if layout_npy::element_count(&dims).is_none() {
+                        return Err(format!("argument #{k} ({text}): shape {dims:?} is too large").into());
+                    }
                     if options.zeros.contains(&k) {
                         Array::zeros(*elem, &dims)
                     } else {

@@ -161,7 +161,7 @@ fn pack(o: &Options) -> Result<(), String> {
         output,
         packed.shape(),
         packed.len(),
-        packed.len() - spec.nd_len()
+        packed.len().saturating_sub(spec.nd_len().unwrap_or(0))
     );
     Ok(())
 }

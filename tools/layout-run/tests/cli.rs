@@ -199,6 +199,48 @@ fn ir_errors_are_located_and_leave_no_outputs() {
     assert!(stderr.contains("layout.target"), "{stderr}");
 }
 
+/// The JIT rejects what layout-verify rejects (the lowering runs its checks) and buffer sizes
+/// whose bytes leave i64, with located errors and no outputs.
+#[test]
+fn jit_rejects_unverified_kernels_and_unaddressable_buffers() {
+    let out = scratch("unverified");
+    let example = format!("{}/../../examples/ascendc/gemm_f16.mlir", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(example).unwrap().replace("memref<1344xf16>", "memref<1xf16>");
+    let line = text.lines().position(|l| l.contains("%gb = \"layout.view\"")).unwrap() + 1;
+    let small = out.join("small_b.mlir");
+    std::fs::write(&small, &text).unwrap();
+    let results = out.join("results");
+    let stderr = error(&run(&[small.to_str().unwrap(), "--entry", "gemm_f16", "--out-dir", results.to_str().unwrap()]));
+    let at = format!(
+        "{}:{line}:11: error: the layout (56,24):(24,1) spans 1344 elements but the memref has only 1",
+        small.display()
+    );
+    assert!(stderr.contains(&at), "{stderr}");
+    assert_eq!(stderr.matches("spans 1344 elements").count(), 1, "reported once: {stderr}");
+    assert!(!results.exists());
+
+    let huge = out.join("huge.mlir");
+    std::fs::write(
+        &huge,
+        "module attributes {layout.target = #layout.target<\"a2\">} {\n  func.func @k() attributes {llvm.emit_c_interface} {\n    %a = \"layout.alloc\"() : () -> !layout.tensor<f16, \"l1\", \"NZ\", \"(2147483648,2147483648)\">\n    return\n  }\n}\n",
+    )
+    .unwrap();
+    let stderr = error(&run(&[huge.to_str().unwrap(), "--entry", "k", "--out-dir", results.to_str().unwrap()]));
+    let at = format!("{}:3:10: error: ", huge.display());
+    assert!(
+        stderr.contains(&at) && stderr.contains("needs 4611686018427387904 elements of f16, more bytes than i64 holds"),
+        "{stderr}"
+    );
+    assert!(!results.exists());
+
+    // A static argument shape whose element count leaves usize (random inputs panicked).
+    let wide = out.join("wide.mlir");
+    std::fs::write(&wide, "func.func @f(%a: memref<4611686018427387904x4611686018427387904xf32>) attributes {llvm.emit_c_interface} {\n  return\n}\n").unwrap();
+    let stderr = error(&run(&[wide.to_str().unwrap(), "--entry", "f", "--out-dir", results.to_str().unwrap()]));
+    assert!(stderr.contains("shape [4611686018427387904, 4611686018427387904] is too large"), "{stderr}");
+    assert!(!results.exists());
+}
+
 #[test]
 fn argument_errors_are_clear_and_leave_no_outputs() {
     let out = scratch("args");

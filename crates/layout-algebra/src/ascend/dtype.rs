@@ -162,6 +162,23 @@ impl ElementType {
         256 / i64::from(self.bits())
     }
 
+    /// The bytes `elements` elements occupy: `elements · bits / 8`, rounded up for the 4-bit
+    /// types (two per byte). Checked: a count whose bytes leave `i64` is an
+    /// [`AlgebraError::Overflow`], never a wrapped size (buffer placement compares it with a
+    /// capacity).
+    ///
+    /// Example: `F16.storage_bytes(100) = 200`, `F4E2M1FN.storage_bytes(3) = 2`,
+    /// `F16.storage_bytes(i64::MAX / 2 + 1)` is an overflow.
+    pub fn storage_bytes(self, elements: i64) -> Result<i64> {
+        use crate::IndexValue;
+        let bits = i64::from(self.bits());
+        if bits % 8 == 0 {
+            elements.mul(&(bits / 8))
+        } else {
+            elements.ceil_div(&(8 / bits))
+        }
+    }
+
     /// Parses a spelling (see the module documentation for the accepted names).
     ///
     /// Example: `ElementType::parse("bf16") == Ok(ElementType::BF16)`,
@@ -206,6 +223,19 @@ impl FromStr for ElementType {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn storage_bytes_are_checked() {
+        use ElementType::*;
+        assert_eq!(F16.storage_bytes(100), Ok(200));
+        assert_eq!(F32.storage_bytes(7), Ok(28));
+        assert_eq!(I8.storage_bytes(5), Ok(5));
+        assert_eq!(F4E2M1FN.storage_bytes(3), Ok(2));
+        assert_eq!(F16.storage_bytes(i64::MAX / 2), Ok(i64::MAX - 1));
+        // The L1 NZ f16 (2147483648, 2147483648) buffer: 2^62 elements, 2^63 bytes.
+        assert!(matches!(F16.storage_bytes(1 << 62), Err(AlgebraError::Overflow { .. })));
+        assert!(matches!(F64.storage_bytes(i64::MAX / 4), Err(AlgebraError::Overflow { .. })));
+    }
 
     #[test]
     fn c0_per_bit_class() {
