@@ -68,3 +68,38 @@ impl<'c, R: RunExternalPass<'c>> RunExternalPass<'c> for CatchPanics<R> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use melior::{
+        ir::{Location, Module},
+        pass::PassManager,
+    };
+
+    use super::*;
+
+    static PANICKING: PassId = PassId::new();
+
+    /// A pass body that panics fails the pass with one located error; the process goes on.
+    #[test]
+    fn a_panicking_pass_is_a_located_error_not_an_abort() {
+        let context = layout_dialect::create_context().unwrap();
+        let errors = Arc::new(Mutex::new(Vec::new()));
+        let sink = errors.clone();
+        context.attach_diagnostic_handler(move |diagnostic| {
+            sink.lock().unwrap().push(format!("{}: {diagnostic}", diagnostic.location()));
+            true
+        });
+        let boom = |_: OperationRef, _: ExternalPass| panic!("boom");
+        let manager = PassManager::new(&context);
+        manager.add_pass(create(&PANICKING, boom, "Boom", "boom", "panics", &[]));
+        let mut module = Module::new(Location::new(&context, "k.mlir", 3, 7));
+        assert!(manager.run(&mut module).is_err());
+        let errors = errors.lock().unwrap();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].contains("k.mlir\":3:7"), "{errors:?}");
+        assert!(errors[0].contains("internal error: pass 'boom' panicked"), "{errors:?}");
+    }
+}
