@@ -103,6 +103,7 @@
 mod buffers;
 mod build;
 mod copy;
+pub mod guard;
 mod matmul;
 mod offset;
 pub mod self_check;
@@ -270,6 +271,9 @@ pub(crate) struct Tensor {
     pub coord: Vec<SymExpr>,
     /// How errors and the self-check name it.
     pub name: String,
+    /// The `i1` flag of its contract checks and its parent's (see [`guard`]); accesses through
+    /// the tensor run only where it is true. None: nothing to check.
+    pub valid: Option<MlirValue>,
 }
 
 impl Tensor {
@@ -329,6 +333,8 @@ pub(crate) struct Lowerer<'c> {
     pub candidates: Vec<(Tensor, String)>,
     pub checks: Vec<CheckSpec>,
     pub unchecked: Vec<String>,
+    /// Whether the module declares [`guard::HOOK`] already.
+    pub hook_declared: bool,
 }
 
 impl<'c> Lowerer<'c> {
@@ -345,6 +351,7 @@ impl<'c> Lowerer<'c> {
             candidates: Vec::new(),
             checks: Vec::new(),
             unchecked: Vec::new(),
+            hook_declared: false,
         }
     }
 
