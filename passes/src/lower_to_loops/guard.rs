@@ -193,9 +193,20 @@ pub(super) fn skip_rest_unless(location: Location, op: &OperationRef, valid: Mli
         let mut rest = Vec::new();
         let mut current = next;
         while current.ptr != terminator.ptr {
-            rest.push(current);
-            current = mlir_sys::mlirOperationGetNextInBlock(current);
+            // Static allocs stay where they are: in the entry block they become static LLVM
+            // allocas (nested, they would be dynamic ones, which LLVM optimizes far less).
+            let static_alloc = crate::ir::op_name(&OperationRef::from_raw(current)) == "layout.alloc"
+                && mlir_sys::mlirOperationGetNumOperands(current) == 0;
+            let following = mlir_sys::mlirOperationGetNextInBlock(current);
+            if !static_alloc {
+                rest.push(current);
+            } else if let Some(&first) = rest.first() {
+                // Before the ops that move (and so before the `scf.if`): it has no operands.
+                mlir_sys::mlirOperationMoveBefore(current, first);
+            }
+            current = following;
         }
+        let Some(&next) = rest.first() else { return };
         let then = build::if_then(location, build::Point::before(&OperationRef::from_raw(next)), valid);
         let anchor = mlir_sys::mlirBlockGetTerminator(then.block());
         for moved in rest {
@@ -225,6 +236,7 @@ pub(super) fn tile(
             (Some(c), _) if c < 0 => return Err(outside(c, &e.to_string())),
             // 0 <= e: every extent is a size (clamped, or clipped by a checked parent tile).
             (Some(_), Some(_)) | (Some(0), None) => continue,
+            _ if loop_proves_inside(l, c, e) => continue,
             _ => {}
         }
         let values = l.emit(location, point, &[c.clone(), e.clone()])?;
@@ -240,6 +252,44 @@ pub(super) fn tile(
         flags.push(not(l, location, point, bad)?);
     }
     conjunction(location, point, &flags)
+}
+
+/// Whether `coord` is the induction variable of an `scf.for %c = lb to ub step s` whose bounds
+/// prove `0 <= c <= extent`: constant `lb >= 0`, constant `s > 0`, and `ub` either a constant
+/// `<= extent + 1` or the value `extent` is bound from (a size `e` is `max(ub, 0) >= ub > c`).
+/// Why: the tiles of a tiled kernel are at loop variables like these (`m0 = 0 to M step 128`);
+/// proving them here keeps their checks — a branch and a call per tile in the loop — out of
+/// the hot loops.
+fn loop_proves_inside(l: &mut Lowerer, coord: &SymExpr, extent: &SymExpr) -> bool {
+    let SymExpr::Sym(name) = coord else { return false };
+    let Some(&value) = l.env.get(name.as_ref()) else { return false };
+    // Safety: queries on a valid value, its owner block and op.
+    let (lb, ub, step) = unsafe {
+        if !mlir_sys::mlirValueIsABlockArgument(value) || mlir_sys::mlirBlockArgumentGetArgNumber(value) != 0 {
+            return false;
+        }
+        let owner = mlir_sys::mlirBlockGetParentOperation(mlir_sys::mlirBlockArgumentGetOwner(value));
+        if owner.ptr.is_null() {
+            return false;
+        }
+        let owner_ref = OperationRef::from_raw(owner);
+        if crate::ir::op_name(&owner_ref) != "scf.for" || owner_ref.has_attribute("unsignedCmp") {
+            return false;
+        }
+        (
+            mlir_sys::mlirOperationGetOperand(owner, 0),
+            mlir_sys::mlirOperationGetOperand(owner, 1),
+            mlir_sys::mlirOperationGetOperand(owner, 2),
+        )
+    };
+    let constant = |v: MlirValue| crate::ir::constant_int(build::val(v));
+    if !constant(lb).is_some_and(|v| v >= 0) || !constant(step).is_some_and(|v| v > 0) {
+        return false;
+    }
+    match (constant(ub), extent.as_constant()) {
+        (Some(u), Some(e)) => u <= e.saturating_add(1),
+        _ => l.symbol_of(ub) == *extent,
+    }
 }
 
 /// The point where an op's memory accesses go: inside `scf.if` of the flags of `tensors`

@@ -39,6 +39,18 @@
 //! value is used for both, again the identity within the contract). Tile coordinates are not
 //! clamped: in this lowering they are loop variables or constants, which carry their own facts.
 //!
+//! # Contract checks
+//! Out-of-contract dynamic values never become addresses ([`guard`]): per `layout.view`, the
+//! offsets its layout reaches (`Layout::offset_span`, computed overflow-free: every dynamic
+//! leaf is first checked against a bound from `SymExpr::bounds`) must lie inside the memref,
+//! and size operands must be `>= 0`; per `layout.tile`, each coordinate must lie in
+//! `[0, parent extent]` (unless an enclosing `scf.for`'s bounds prove it). What is static is
+//! checked here (a located error); the rest at run time, once per view or tile, outside the
+//! copy loops. A failed view check skips the rest of its block, a failed tile check the
+//! accesses through the tile; either calls the runtime hook [`guard::HOOK`] with a
+//! `file:line:col: error: ...` message (`layout_runtime::Jit` returns it as
+//! `Error::Contract`). The clamp below stays: it carries the `>= 0` fact for the simplifier.
+//!
 //! Dynamic leaves and coordinates are symbols bound to their SSA values; addresses are
 //! `crd_to_offset` evaluated by the algebra on symbols (loop induction variables included) and
 //! emitted by [`crate::index_arith::IndexEmitter`]: static parts are already folded to
