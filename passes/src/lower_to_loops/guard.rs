@@ -72,6 +72,28 @@ pub(super) fn memref_name(value: MlirValue) -> String {
     format!("the memref {ty}")
 }
 
+/// Whether the `i1` value `flag`, emitted earlier in program order, dominates `point`: its
+/// block is the point's block or encloses it.
+fn dominates(flag: MlirValue, point: build::Point) -> bool {
+    // Safety: queries on valid values, ops and blocks.
+    unsafe {
+        let defining = mlir_sys::mlirOpResultGetOwner(flag);
+        let home = mlir_sys::mlirOperationGetBlock(defining);
+        let mut block = point.block();
+        while !block.ptr.is_null() {
+            if block.ptr == home.ptr {
+                return true;
+            }
+            let parent = mlir_sys::mlirBlockGetParentOperation(block);
+            if parent.ptr.is_null() {
+                return false;
+            }
+            block = mlir_sys::mlirOperationGetBlock(parent);
+        }
+        false
+    }
+}
+
 /// The element count of a rank-1 memref of static size.
 fn static_elements(buffer: MlirValue) -> Option<i64> {
     let ty = build::val(buffer).r#type().to_raw();
@@ -124,10 +146,17 @@ pub(super) fn view(
     let mut flags = Vec::new();
 
     for operand in operands.iter().filter(|o| o.size && crate::ir::constant_int(build::val(o.value)).is_none()) {
+        let key = format!("size {:?}", operand.value.ptr);
+        if let Some(ok) = l.checked.get(&key).copied().filter(|ok| dominates(*ok, point)) {
+            flags.push(ok);
+            continue;
+        }
         let bad = compare(l, location, point, arith::CmpiPredicate::Slt, operand.value, zero)?;
         let message = format!("{what}: dynamic size operand #{} is {{a}}; sizes must be >= 0", operand.position);
         fail_if(l, location, point, bad, &message, operand.value, zero)?;
-        flags.push(not(l, location, point, bad)?);
+        let ok = not(l, location, point, bad)?;
+        l.checked.insert(key, ok);
+        flags.push(ok);
     }
 
     let symbols: BTreeSet<String> = first.symbols().into_iter().chain(end.symbols()).collect();
@@ -138,6 +167,12 @@ pub(super) fn view(
     })?;
     let mut in_range = Vec::new();
     for symbol in &symbols {
+        // A symbol shared by several views is checked once against the smallest limit so far.
+        let key = format!("range {symbol} {limit}");
+        if let Some(ok) = l.checked.get(&key).copied().filter(|ok| dominates(*ok, point)) {
+            in_range.push(ok);
+            continue;
+        }
         let limit_value = build::index_constant(l.context, location, point, limit)?;
         let value = l.emit(location, point, &[SymExpr::sym(symbol)])?[0];
         let mut bad = compare(l, location, point, arith::CmpiPredicate::Sgt, value, limit_value)?;
@@ -151,7 +186,14 @@ pub(super) fn view(
             "{what}: the dynamic {kind} {{a}} is outside [{low}, {{b}}], where the extent of the layout fits in i64"
         );
         fail_if(l, location, point, bad, &message, value, limit_value)?;
-        in_range.push(not(l, location, point, bad)?);
+        let ok = not(l, location, point, bad)?;
+        // A check against `limit` also proves every larger limit.
+        for k in 0..63 {
+            if (i64::MAX >> k) >= limit {
+                l.checked.entry(format!("range {symbol} {}", i64::MAX >> k)).or_insert(ok);
+            }
+        }
+        in_range.push(ok);
     }
     let in_range = conjunction(location, point, &in_range)?;
     flags.extend(in_range);

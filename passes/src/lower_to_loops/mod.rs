@@ -347,6 +347,8 @@ pub(crate) struct Lowerer<'c> {
     pub unchecked: Vec<String>,
     /// Whether the module declares [`guard::HOOK`] already.
     pub hook_declared: bool,
+    /// Checks already emitted (`i1` "ok" flags by what they check), reused where they dominate.
+    pub checked: HashMap<String, MlirValue>,
 }
 
 impl<'c> Lowerer<'c> {
@@ -364,6 +366,7 @@ impl<'c> Lowerer<'c> {
             checks: Vec::new(),
             unchecked: Vec::new(),
             hook_declared: false,
+            checked: HashMap::new(),
         }
     }
 
