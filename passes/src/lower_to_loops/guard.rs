@@ -325,7 +325,7 @@ fn loop_proves_inside(l: &mut Lowerer, coord: &SymExpr, extent: &SymExpr) -> boo
         )
     };
     let constant = |v: MlirValue| crate::ir::constant_int(build::val(v));
-    if !constant(lb).is_some_and(|v| v >= 0) || !constant(step).is_some_and(|v| v > 0) {
+    if constant(lb).is_none_or(|v| v < 0) || constant(step).is_none_or(|v| v <= 0) {
         return false;
     }
     match (constant(ub), extent.as_constant()) {
