@@ -150,8 +150,15 @@ impl<T: IndexValue> Layout<T> {
             let s = s.max(&zero)?;
             nonempty = nonempty.mul(&s.min(&one)?)?;
             let reach = s.sub(&one)?.max(&zero)?.mul(&d)?;
-            first = first.add(&reach.min(&zero)?)?;
-            last = last.add(&reach.max(&zero)?)?;
+            // `max(s - 1, 0) >= 0`, so a static stride decides the sign of the reach.
+            match d.as_constant() {
+                Some(d) if d >= 0 => last = last.add(&reach)?,
+                Some(_) => first = first.add(&reach)?,
+                None => {
+                    first = first.add(&reach.min(&zero)?)?;
+                    last = last.add(&reach.max(&zero)?)?;
+                }
+            }
         }
         Ok((nonempty.mul(&first)?, nonempty.mul(&last.add(&one)?)?))
     }
