@@ -382,29 +382,37 @@ fn tiled_gemm_sizes_beyond_the_given_arrays_are_rejected() {
 }
 
 /// Reproducers of item 1: a 32 x 256 tile of an 8-row view at a negative row read before the
-/// buffer silently (m0 = -16) or crashed (m0 = -100000). Now the tile is named with the
-/// coordinate and the parent's extent; a tail tile hanging past row 8 (m0 = 0 or 8) runs.
+/// buffer silently (m0 = -16: valgrind reports invalid reads, the output was written) or
+/// crashed (m0 = -100000). Now the tile is named with the coordinate and the parent's extent;
+/// within the contract (m0 = 0, or 8: a tail tile entirely past the last row) it runs, and C is
+/// the product of the tile's valid rows.
 #[test]
 fn tiles_at_coordinates_outside_the_parent_are_rejected() {
     let out = scratch("oob-tile");
     let results = out.join("results");
-    let results = results.to_str().unwrap();
-    let a = out.join("a.npy");
-    write_npy(&a, &Array::zeros(ElemType::F16, &[8, 256])).unwrap();
-    let a = a.to_str().unwrap();
+    let a_file = out.join("a.npy");
+    let a = Rng::new(5).array(ElemType::F16, &[8, 256]);
+    write_npy(&a_file, &a).unwrap();
     let tile = kernel("tile_at_row.mlir");
     let run_at = |m0: &str| {
-        let m0 = format!("2={m0}");
-        run(&[&tile, "--entry", "tile_at_row", "--input", a, "--arg", "1=8", "--arg", &m0, "--out-dir", results])
+        let m0 = format!("4={m0}");
+        let (a, r) = (a_file.to_str().unwrap(), results.to_str().unwrap());
+        run(&[&tile, "--entry", "tile_at_row", "--input", a, "--arg", "3=8", "--arg", &m0, "--out-dir", r])
     };
     for m0 in ["-16", "-100000", "9", "-9223372036854775808"] {
         let stderr = error(&run_at(m0));
-        let expected = format!("tile_at_row.mlir:15:11: error: layout.tile: coordinate #0 is {m0}, outside [0, 8]");
+        let expected = format!("tile_at_row.mlir:30:11: error: layout.tile: coordinate #0 is {m0}, outside [0, 8]");
         assert!(stderr.contains(&expected), "m0 = {m0}:\n{stderr}");
-        assert!(!Path::new(results).exists(), "no output after a failed check");
+        assert!(!results.exists(), "no output after a failed check");
     }
-    for m0 in ["0", "8"] {
-        ok(&run_at(m0));
+    ok(&run_at("8"));
+    ok(&run_at("0"));
+    let (b, c) = (read_npy(results.join("arg1.npy")).unwrap(), read_npy(results.join("arg2.npy")).unwrap());
+    for i in 0..8 {
+        for j in 0..16 {
+            let want: f64 = (0..64).map(|p| a.get_f64(i * 256 + p) * b.get_f64(p * 16 + j)).sum();
+            assert_eq!(c.get_f64(i * 16 + j), want, "C[{i}][{j}]");
+        }
     }
 }
 
