@@ -47,11 +47,15 @@
 // SIMPLE-NOT: arith.remsi
 // SIMPLE: return
 
-// C = -5 (out of contract) inlined: the clamp folds to 0 and every loop is empty (canonicalize
-// erases them). Without the clamp, the zero-fill loop would run over [-5, 0) and store at
-// negative offsets.
+// C = -5 (out of contract) inlined: the view's negative-size check (passes/src/lower_to_loops/
+// guard.rs) calls the runtime hook unconditionally, and the clamp folds to 0, so every loop is
+// empty (canonicalize erases them). Without the clamp, the zero-fill loop would run over
+// [-5, 0) and store at negative offsets.
 // NEG-LABEL: func.func @negative(
-// NEG-NEXT: return
+// NEG-NOT: scf.for
+// NEG: call @__layout_guard_failed(%{{.*}}, %{{.*}}, %c-5, %c0)
+// NEG-NOT: scf.for
+// NEG: return
 // The view of L1 observes the destination: host-copies=true (see lowered-copy.mlir).
 module attributes {layout.target = #layout.target<"a2">} {
   func.func @k(%s: memref<?xf16>, %d: memref<?xf16>, %R: index, %C: index) {

@@ -352,6 +352,11 @@ fn to_affine(ctx: &Context, module: &Module) -> Result<(), String> {
         } else {
             ("affine.apply", operands.expr(result).0)
         };
+        // A root that affine maps cannot say (a product of two dim expressions) came back as a
+        // leaf of itself: it stays as it is (rewriting it would make it use its own result).
+        if operands.dims.iter().any(|v| v.ptr == result.to_raw().ptr) {
+            continue;
+        }
         rewrites.push((*raw, kind, results, operands));
     }
     let index = Type::index(ctx);

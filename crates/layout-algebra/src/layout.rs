@@ -133,6 +133,35 @@ impl<T: IndexValue> Layout<T> {
     pub fn leaf_modes(&self) -> Vec<(T, T)> {
         self.shape.leaves().into_iter().zip(self.stride.leaves()).collect()
     }
+
+    /// The offsets the layout reaches over its whole shape domain, as `(first, end)`: every
+    /// `crd_to_offset` of a coordinate inside the shape lies in `[first, end)`. `first =
+    /// Σ min((s_i - 1)·d_i, 0)` (negative strides reach below 0) and `end = 1 + Σ max((s_i -
+    /// 1)·d_i, 0)` (CuTe `cosize` for non-negative strides); an empty shape (a leaf of 0)
+    /// reaches nothing, `(0, 0)`. Sizes are taken as `max(s, 0)`, so for symbolic sizes the
+    /// formula holds for any value. A buffer is safe for a layout iff `first ≥ 0` and
+    /// `end ≤` its element count: the bounds check of a view (`layout-lower-to-loops`).
+    ///
+    /// Example: `(?M,256):(256,1)` → `(0, min(M,1)·(1 + (M-1)·256 + 255))`, `M·256` for `M ≥ 1`.
+    pub fn offset_span(&self) -> Result<(T, T)> {
+        let (zero, one) = (T::constant(0), T::constant(1));
+        let (mut first, mut last, mut nonempty) = (zero.clone(), zero.clone(), one.clone());
+        for (s, d) in self.leaf_modes() {
+            let s = s.max(&zero)?;
+            nonempty = nonempty.mul(&s.min(&one)?)?;
+            let reach = s.sub(&one)?.max(&zero)?.mul(&d)?;
+            // `max(s - 1, 0) >= 0`, so a static stride decides the sign of the reach.
+            match d.as_constant() {
+                Some(d) if d >= 0 => last = last.add(&reach)?,
+                Some(_) => first = first.add(&reach)?,
+                None => {
+                    first = first.add(&reach.min(&zero)?)?;
+                    last = last.add(&reach.max(&zero)?)?;
+                }
+            }
+        }
+        Ok((nonempty.mul(&first)?, nonempty.mul(&last.add(&one)?)?))
+    }
 }
 
 impl Layout<i64> {

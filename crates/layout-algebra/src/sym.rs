@@ -113,6 +113,41 @@ impl SymExpr {
         out
     }
 
+    /// The interval `[lo, hi]` of the expression when every symbol ranges over the interval
+    /// `range` gives it (checked `i64` interval arithmetic: an `Err` means some value of the
+    /// expression in that box may not fit in `i64`). `floordiv`/`mod` need a divisor interval
+    /// of one positive constant. Why: a run-time check that evaluates a layout formula in
+    /// wrapping `index` arithmetic is sound only where no intermediate can overflow; this finds
+    /// symbol ranges for which that holds.
+    pub fn bounds(&self, range: &dyn Fn(&str) -> Option<(i64, i64)>) -> Result<(i64, i64)> {
+        match self {
+            SymExpr::Const(v) => Ok((*v, *v)),
+            SymExpr::Sym(name) => range(name).ok_or_else(|| AlgebraError::Unknown {
+                what: "symbol range",
+                name: name.to_string(),
+                hint: String::new(),
+            }),
+            SymExpr::Bin(op, a, b) => {
+                let ((al, ah), (bl, bh)) = (a.bounds(range)?, b.bounds(range)?);
+                match op {
+                    BinOp::Add => Ok((al.add(&bl)?, ah.add(&bh)?)),
+                    BinOp::Sub => Ok((al.sub(&bh)?, ah.sub(&bl)?)),
+                    BinOp::Mul => {
+                        let products = [al.mul(&bl)?, al.mul(&bh)?, ah.mul(&bl)?, ah.mul(&bh)?];
+                        Ok((products.iter().copied().min().unwrap_or(0), products.iter().copied().max().unwrap_or(0)))
+                    }
+                    BinOp::FloorDiv | BinOp::FloorMod if bl != bh || bl <= 0 => Err(AlgebraError::Invalid(format!(
+                        "no interval for {self}: the divisor is not one positive constant"
+                    ))),
+                    BinOp::FloorDiv => Ok((al.floor_div(&bl)?, ah.floor_div(&bl)?)),
+                    BinOp::FloorMod => Ok((0, bl - 1)),
+                    BinOp::Min => Ok((al.min(bl), ah.min(bh))),
+                    BinOp::Max => Ok((al.max(bl), ah.max(bh))),
+                }
+            }
+        }
+    }
+
     fn collect_symbols(&self, out: &mut Vec<String>) {
         match self {
             SymExpr::Const(_) => {}
@@ -196,7 +231,48 @@ impl IndexValue for SymExpr {
 mod tests {
     use super::*;
     use crate::int_tuple::Tuple;
+    use crate::layout::Layout;
     use crate::parse::parse_layout;
+
+    #[test]
+    fn bounds_are_checked_interval_arithmetic() {
+        let m = SymExpr::sym("m");
+        let e = m.sub(&SymExpr::Const(1)).unwrap().mul(&SymExpr::Const(256)).unwrap();
+        let range = |limit: i64| move |_: &str| Some((-3, limit));
+        assert_eq!(e.bounds(&range(10)).unwrap(), (-4 * 256, 9 * 256));
+        // (i64::MAX - 1) * 256 does not fit: an error, not a wrapped bound.
+        assert!(matches!(e.bounds(&range(i64::MAX)), Err(AlgebraError::Overflow { .. })));
+        let q = m.floor_div(&SymExpr::Const(16)).unwrap().add(&m.floor_mod(&SymExpr::Const(16)).unwrap()).unwrap();
+        assert_eq!(q.bounds(&range(40)).unwrap(), (-1, 2 + 15));
+        assert!(m.floor_div(&m).unwrap().bounds(&range(4)).is_err());
+        assert!(m.bounds(&|_| None).is_err());
+    }
+
+    #[test]
+    fn offset_span_bounds_every_offset_of_the_shape() {
+        for (rows, stride) in [(0i64, 1i64), (1, 1), (9, 1), (9, -1), (3, -2)] {
+            let sym = Layout::new(
+                Tuple::Tuple(vec![Tuple::Int(SymExpr::sym("m")), Tuple::Int(SymExpr::Const(4))]),
+                Tuple::Tuple(vec![Tuple::Int(SymExpr::Const(4 * stride)), Tuple::Int(SymExpr::Const(stride))]),
+            )
+            .unwrap();
+            let (first, end) = sym.offset_span().unwrap();
+            let env = HashMap::from([("m".to_string(), rows)]);
+            let (first, end) = (first.eval(&env).unwrap(), end.eval(&env).unwrap());
+            let concrete = Layout::new(
+                Tuple::Tuple(vec![Tuple::Int(rows.max(1)), Tuple::Int(4)]),
+                Tuple::Tuple(vec![Tuple::Int(4 * stride), Tuple::Int(stride)]),
+            )
+            .unwrap();
+            if rows == 0 {
+                assert_eq!((first, end), (0, 0));
+                continue;
+            }
+            let offsets = concrete.offsets().unwrap();
+            assert_eq!(first, *offsets.iter().min().unwrap(), "rows {rows} stride {stride}");
+            assert_eq!(end, offsets.iter().max().unwrap() + 1, "rows {rows} stride {stride}");
+        }
+    }
 
     #[test]
     fn symbolic_crd_to_offset_agrees_with_concrete_everywhere() {

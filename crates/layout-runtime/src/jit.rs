@@ -249,6 +249,29 @@ pub fn signatures(module: &Module) -> BTreeMap<String, Signature> {
     found
 }
 
+thread_local! {
+    /// The first contract check that failed during the current [`Jit::call`] on this thread.
+    static GUARD_FAILURE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The hook lowered kernels call when a contract check fails
+/// (`layout_passes::lower_to_loops::guard::HOOK`): `message` is a `file:line:col: error: ...`
+/// template of `length` bytes in which `{a}` and `{b}` stand for the two values. Records the
+/// first failure of the call; never unwinds into the JIT-compiled caller.
+extern "C" fn guard_failed(message: *const u8, length: i64, a: i64, b: i64) {
+    if message.is_null() || length < 0 {
+        return;
+    }
+    // Safety: the kernel passes a pointer to its constant message global of `length` bytes.
+    let bytes = unsafe { std::slice::from_raw_parts(message, length as usize) };
+    let text = String::from_utf8_lossy(bytes).replace("{a}", &a.to_string()).replace("{b}", &b.to_string());
+    GUARD_FAILURE.with(|failure| {
+        if let Ok(mut failure) = failure.try_borrow_mut() {
+            failure.get_or_insert(text);
+        }
+    });
+}
+
 /// A JIT-compiled module. `!Send` (it holds raw engine pointers); it does not borrow the MLIR
 /// context or module it was made from.
 pub struct Jit {
@@ -287,6 +310,12 @@ impl Jit {
                 diagnostics,
             ));
         }
+        let name = melior::StringRef::new(layout_passes::lower_to_loops::guard::HOOK);
+        // Safety: a valid engine; `guard_failed` has the C signature the lowering declares for
+        // the hook, `(index, index, index, index) -> ()`, and lives as long as the program.
+        unsafe {
+            mlir_sys::mlirExecutionEngineRegisterSymbol(engine, name.to_raw(), guard_failed as *const () as *mut c_void)
+        };
         Ok(Jit { engine, signatures })
     }
 
@@ -362,8 +391,11 @@ impl Jit {
     /// Memref arguments are updated in place. Returns the scalar result, if the function has
     /// one.
     ///
-    /// The kernel itself is trusted: an out-of-bounds access in it is undefined behaviour, as
-    /// in any native code.
+    /// Layout ops lowered by `layout-lower-to-loops` check their contract at run time (buffer
+    /// extents, tile coordinates): a failed check skips the accesses it guards and comes back
+    /// as [`Error::Contract`] naming the op, after the call. Hand-written memref code in the
+    /// kernel is trusted: an out-of-bounds access there is undefined behaviour, as in any
+    /// native code.
     pub fn call(&self, name: &str, args: &mut [Arg]) -> Result<Option<Scalar>> {
         let signature = self.callable(name)?.clone();
         if args.len() != signature.params.len() {
@@ -498,12 +530,16 @@ impl Jit {
         if wrapper.is_null() {
             return Err(Error::Call(format!("the JIT has no packed wrapper for {symbol}")));
         }
+        GUARD_FAILURE.with(|failure| failure.borrow_mut().take());
         // Safety: the packed wrapper has this signature; every pointer in `packed` points at
         // storage that lives until after the call and matches the checked parameter types;
         // memref data pointers come from arrays borrowed mutably for the whole call.
         unsafe {
             let function: unsafe extern "C" fn(*mut *mut c_void) = std::mem::transmute(wrapper);
             function(packed.as_mut_ptr());
+        }
+        if let Some(failure) = GUARD_FAILURE.with(|failure| failure.borrow_mut().take()) {
+            return Err(Error::Contract(failure));
         }
         Ok(signature.results.first().map(|ty| match ty {
             ParamType::Index => Scalar::Index(result as i64),

@@ -47,6 +47,10 @@ pub enum Error {
     /// The LLVM side (target machine, optimization, execution engine) failed.
     #[error("{0}")]
     Llvm(String),
+    /// A run-time contract check of the kernel failed (`file:line:col: error: ...`, see
+    /// `layout_passes::lower_to_loops::guard`); the accesses it guards were skipped.
+    #[error("{0}")]
+    Contract(String),
 }
 
 fn render_inline(diagnostics: &[Diag]) -> String {

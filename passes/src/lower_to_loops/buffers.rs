@@ -13,12 +13,17 @@ use melior::{
     },
 };
 
-use super::{build, describe, element_types, Lowerer, Tensor};
+use super::{build, describe, element_types, guard, Lowerer, Tensor};
 use crate::ir::tensor_of;
 
 /// Resolves the result type with fresh symbols and binds them to the `dyn` operands from
-/// operand `first_dyn` on (binding order of `layout_dialect::tensor_layout`).
-fn bound_result(l: &mut Lowerer, op: &OperationRef, first_dyn: usize) -> Result<(TensorType, TensorLayout), String> {
+/// operand `first_dyn` on (binding order of `layout_dialect::tensor_layout`); also returns the
+/// operands (for the view's checks).
+fn bound_result(
+    l: &mut Lowerer,
+    op: &OperationRef,
+    first_dyn: usize,
+) -> Result<(TensorType, TensorLayout, Vec<guard::ViewOperand>), String> {
     let result = op.result(0).map_err(|e| e.to_string())?;
     let ty = tensor_of(result.into()).ok_or("the result is not a !layout.tensor")?;
     let prefix = format!("t{}_", l.fresh());
@@ -41,16 +46,16 @@ fn bound_result(l: &mut Lowerer, op: &OperationRef, first_dyn: usize) -> Result<
         }
     }
     let mut map = HashMap::new();
-    for (symbol, operand) in resolved.symbols.iter().zip(operands) {
-        let value = if sizes.contains(symbol) {
-            l.size_symbol_of(op.location(), operand.to_raw())?
-        } else {
-            l.symbol_of(operand.to_raw())
-        };
+    let mut bound = Vec::new();
+    for (k, (symbol, operand)) in resolved.symbols.iter().zip(operands).enumerate() {
+        let size = sizes.contains(symbol);
+        let value =
+            if size { l.size_symbol_of(op.location(), operand.to_raw())? } else { l.symbol_of(operand.to_raw()) };
         map.insert(symbol.clone(), value);
+        bound.push(guard::ViewOperand { position: first_dyn + k, value: operand.to_raw(), size });
     }
     resolved.layout = build::substitute_layout(&resolved.layout, &map)?;
-    Ok((ty, resolved))
+    Ok((ty, resolved, bound))
 }
 
 fn tensor(
@@ -71,11 +76,12 @@ fn tensor(
         layout: resolved.layout.clone(),
         coord: vec![SymExpr::Const(0); rank],
         name,
+        valid: None,
     })
 }
 
 pub(super) fn view(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
-    let (ty, resolved) = bound_result(l, op, 1)?;
+    let (ty, resolved, operands) = bound_result(l, op, 1)?;
     let source = op.operand(0).map_err(|e| e.to_string())?;
     let (_, elem_type) = element_types(l.context, &ty)?;
     let raw = source.r#type().to_raw();
@@ -130,7 +136,11 @@ pub(super) fn view(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
             .map_err(|e| format!("cannot flatten {}: {e}", source.r#type()))?;
         build::Point::before(op).value(collapse)?
     };
-    let t = tensor(l, &ty, &resolved, buffer, describe(op, "layout.view"))?;
+    let mut t = tensor(l, &ty, &resolved, buffer, describe(op, "layout.view"))?;
+    t.valid = guard::view(l, op, &t, source.to_raw(), &operands)?;
+    if let Some(valid) = t.valid {
+        guard::skip_rest_unless(op.location(), op, valid);
+    }
     l.define(op, t)
 }
 
@@ -152,7 +162,7 @@ pub(crate) fn poison_text(elem: ElementType) -> Result<String, String> {
 }
 
 pub(super) fn alloc(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
-    let (ty, resolved) = bound_result(l, op, 0)?;
+    let (ty, resolved, _) = bound_result(l, op, 0)?;
     let (elem, elem_type) = element_types(l.context, &ty)?;
     let location = op.location();
     let point = build::Point::before(op);

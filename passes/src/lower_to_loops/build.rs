@@ -53,6 +53,11 @@ impl Point {
         }
     }
 
+    /// The block ops are inserted into.
+    pub fn block(&self) -> MlirBlock {
+        self.block
+    }
+
     /// At the end of `block`.
     pub fn end(block: MlirBlock) -> Point {
         Point { block, before: MlirOperation { ptr: std::ptr::null_mut() } }
@@ -181,6 +186,18 @@ pub(crate) fn for_op(
     };
     point.insert(op);
     Ok((raw_block, iv))
+}
+
+/// Inserts `scf.if %condition { }` (no results, no else) at `point`; returns the point before
+/// the `scf.yield` of its then-block.
+pub(crate) fn if_then(location: Location, point: Point, condition: MlirValue) -> Point {
+    let then = Block::new(&[]);
+    let terminator = then.append_operation(scf::r#yield(&[], location)).to_raw();
+    let block = then.to_raw();
+    let region = Region::new();
+    region.append_block(then);
+    point.insert(scf::r#if(val(condition), &[], region, Region::new(), location));
+    Point { block, before: terminator }
 }
 
 /// The `i`-th argument of a block.

@@ -11,7 +11,7 @@ use melior::{
     ir::{operation::OperationLike, OperationRef, Type},
 };
 
-use super::{build, Lowerer, Tensor};
+use super::{build, guard, Lowerer, Tensor};
 
 /// How an element changes on the way.
 enum Conversion {
@@ -77,7 +77,7 @@ pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(),
     let conversion = conversion(&src, &dst, name)?;
     let region: Vec<SymExpr> = se.iter().zip(&de).map(|(s, d)| build::min(s, d)).collect::<Result<_, _>>()?;
     let location = op.location();
-    let point = build::Point::before(op);
+    let point = guard::guarded(location, build::Point::before(op), &[&src, &dst])?;
 
     // dst[dst_offset(x)] = convert(src[src_offset(x)]) over the valid region.
     let ranges: Vec<(SymExpr, SymExpr)> = region.iter().map(|e| (SymExpr::Const(0), e.clone())).collect();
@@ -161,7 +161,7 @@ fn conv_copy(
     let region: Vec<SymExpr> = se.iter().zip(&de).map(|(s, d)| build::min(s, d)).collect::<Result<_, _>>()?;
     let (sc0, dc0) = (conv_c0(src, sp), conv_c0(dst, dp));
     let location = op.location();
-    let point = build::Point::before(op);
+    let point = guard::guarded(location, build::Point::before(op), &[src, dst])?;
 
     let ranges: Vec<(SymExpr, SymExpr)> = region.iter().map(|e| (SymExpr::Const(0), e.clone())).collect();
     let nest = l.nest(location, point, &ranges)?;

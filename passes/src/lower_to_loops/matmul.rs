@@ -7,7 +7,7 @@ use melior::{
     ir::{operation::OperationLike, OperationRef, Type},
 };
 
-use super::{build, Lowerer};
+use super::{build, guard, Lowerer};
 
 #[derive(Clone, Copy)]
 enum Kind {
@@ -48,7 +48,7 @@ pub(super) fn matmul(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
     let n = build::min(&be[1], &ce[1])?;
     let k = build::min(&ae[1], &be[0])?;
     let location = op.location();
-    let point = build::Point::before(op);
+    let point = guard::guarded(location, build::Point::before(op), &[&a, &b, &c])?;
     let zero = build::constant_text(
         l.context,
         location,

@@ -39,6 +39,18 @@
 //! value is used for both, again the identity within the contract). Tile coordinates are not
 //! clamped: in this lowering they are loop variables or constants, which carry their own facts.
 //!
+//! # Contract checks
+//! Out-of-contract dynamic values never become addresses ([`guard`]): per `layout.view`, the
+//! offsets its layout reaches (`Layout::offset_span`, computed overflow-free: every dynamic
+//! leaf is first checked against a bound from `SymExpr::bounds`) must lie inside the memref,
+//! and size operands must be `>= 0`; per `layout.tile`, each coordinate must lie in
+//! `[0, parent extent]` (unless an enclosing `scf.for`'s bounds prove it). What is static is
+//! checked here (a located error); the rest at run time, once per view or tile, outside the
+//! copy loops. A failed view check skips the rest of its block, a failed tile check the
+//! accesses through the tile; either calls the runtime hook [`guard::HOOK`] with a
+//! `file:line:col: error: ...` message (`layout_runtime::Jit` returns it as
+//! `Error::Contract`). The clamp below stays: it carries the `>= 0` fact for the simplifier.
+//!
 //! Dynamic leaves and coordinates are symbols bound to their SSA values; addresses are
 //! `crd_to_offset` evaluated by the algebra on symbols (loop induction variables included) and
 //! emitted by [`crate::index_arith::IndexEmitter`]: static parts are already folded to
@@ -111,6 +123,7 @@
 mod buffers;
 mod build;
 mod copy;
+pub mod guard;
 mod matmul;
 mod offset;
 pub mod self_check;
@@ -330,6 +343,9 @@ pub(crate) struct Tensor {
     pub coord: Vec<SymExpr>,
     /// How errors and the self-check name it.
     pub name: String,
+    /// The `i1` flag of its contract checks and its parent's (see [`guard`]); accesses through
+    /// the tensor run only where it is true. None: nothing to check.
+    pub valid: Option<MlirValue>,
 }
 
 impl Tensor {
@@ -391,6 +407,10 @@ pub(crate) struct Lowerer<'c> {
     pub candidates: Vec<(Tensor, String)>,
     pub checks: Vec<CheckSpec>,
     pub unchecked: Vec<String>,
+    /// Whether the module declares [`guard::HOOK`] already.
+    pub hook_declared: bool,
+    /// Checks already emitted (`i1` "ok" flags by what they check), reused where they dominate.
+    pub checked: HashMap<String, MlirValue>,
 }
 
 impl<'c> Lowerer<'c> {
@@ -408,6 +428,8 @@ impl<'c> Lowerer<'c> {
             candidates: Vec::new(),
             checks: Vec::new(),
             unchecked: Vec::new(),
+            hook_declared: false,
+            checked: HashMap::new(),
         }
     }
 

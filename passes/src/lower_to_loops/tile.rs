@@ -4,7 +4,7 @@
 use layout_algebra::{ascend::tile_layout, SymExpr};
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 
-use super::{build, describe, Lowerer, Tensor};
+use super::{build, describe, guard, Lowerer, Tensor};
 use crate::{
     ir::{i64_array, tensor_of},
     tile::check_declared,
@@ -43,7 +43,8 @@ pub(super) fn tile(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
             l.note_tile_coordinate(name, shape[k], &parent_extents[k]);
         }
     }
+    let valid = guard::tile(l, op, &parent, &coords)?;
     let coord = parent.coord.iter().zip(&coords).map(|(p, c)| build::add(p, c)).collect::<Result<Vec<_>, _>>()?;
-    let t = Tensor { layout, coord, name: describe(op, "layout.tile"), ..parent };
+    let t = Tensor { layout, coord, name: describe(op, "layout.tile"), valid, ..parent };
     l.define(op, t)
 }

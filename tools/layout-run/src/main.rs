@@ -446,7 +446,11 @@ fn run(options: &Options) -> Result<(), Failure> {
             .collect();
         let mut result = None;
         for run in 0..options.repeat.max(1) {
-            result = jit.call(entry, &mut args).map_err(|e| e.to_string())?;
+            result = jit.call(entry, &mut args).map_err(|e| match e {
+                // Already `file:line:col: error: ...`.
+                Error::Contract(text) => Failure::Diagnostics(format!("{text}\n")),
+                other => Failure::Message(other.to_string()),
+            })?;
             timer.lap(&format!("call @{entry} #{}", run + 1));
         }
         result

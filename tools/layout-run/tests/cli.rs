@@ -340,6 +340,125 @@ fn tiled_gemm_example_matches_the_reference_kernel_with_self_check() {
 }
 
 // ------------------------------------------------------------------------------------------
+// Contract checks (passes/src/lower_to_loops/guard.rs): sizes and coordinates that would make
+// the kernel read or write outside its buffers are clear errors, and nothing is accessed.
+
+/// Writes the tiled GEMM operands A (m x 256 f16), B (256 x n f16), C (rows x cols f32).
+fn gemm_operands(dir: &Path, m: usize, n: usize, c: [usize; 2]) -> [String; 3] {
+    let files = [
+        ("a.npy", Array::zeros(ElemType::F16, &[m, 256])),
+        ("b.npy", Array::zeros(ElemType::F16, &[256, n])),
+        ("c.npy", Array::zeros(ElemType::F32, &c)),
+    ];
+    files.map(|(name, array)| {
+        let path = dir.join(name);
+        write_npy(&path, &array).unwrap();
+        path.to_str().unwrap().to_string()
+    })
+}
+
+/// Reproducers of the reliability issue, item 1: `--arg` sizes larger than the `.npy` shapes
+/// aborted with "double free or corruption" (M = 9 for 8 rows) or crashed (M = 2^63 - 1),
+/// with or without `--self-check`. Now: the failing view, its argument, the needed and the
+/// given element counts; exit 1; no output written.
+#[test]
+fn tiled_gemm_sizes_beyond_the_given_arrays_are_rejected() {
+    let out = scratch("oob-sizes");
+    let results = out.join("results");
+    let gemm = format!("{}/../../examples/tiled_gemm.mlir", env!("CARGO_MANIFEST_DIR"));
+    let [a, b, c] = gemm_operands(&out, 8, 8, [8, 8]);
+    let small_c = {
+        let path = out.join("c-small.npy");
+        write_npy(&path, &Array::zeros(ElemType::F32, &[8, 4])).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let view = |line: u32, k: usize, memref: &str, layout: &str| {
+        format!("tiled_gemm.mlir:{line}:11: error: layout.view of argument #{k} ({memref}) as !layout.tensor<{layout}>")
+    };
+    let view_a = view(36, 0, "memref<?x256xf16>", r#"f16, "gm", "ND", "(?,256)""#);
+    let view_b = view(37, 1, "memref<256x?xf16>", r#"f16, "gm", "ND", "(256,?)""#);
+    let view_c = view(38, 2, "memref<?x?xf32>", r#"f32, "gm", "ND", "(?,?)""#);
+    let cases: Vec<(&str, &str, &str, &[&str], String)> = vec![
+        ("9", "8", &c, &[], format!("{view_a}: needs 2304 elements, the memref has 2048")),
+        ("9", "8", &c, &["--self-check"], format!("{view_a}: needs 2304 elements, the memref has 2048")),
+        ("8", "9", &c, &[], format!("{view_b}: needs 2304 elements, the memref has 2048")),
+        ("8", "8", &small_c, &[], format!("{view_c}: needs 64 elements, the memref has 32")),
+        (
+            "9223372036854775807",
+            "8",
+            &c,
+            &[],
+            format!("{view_a}: the dynamic size 9223372036854775807 is outside [0, 36028797018963967], where the extent of the layout fits in i64"),
+        ),
+        ("-1", "8", &c, &[], format!("{view_a}: dynamic size operand #1 is -1; sizes must be >= 0")),
+    ];
+    for (m, n, c_file, extra, expected) in cases {
+        let (m_arg, n_arg) = (format!("3={m}"), format!("4={n}"));
+        let mut args = vec![&gemm as &str, "--entry", "tiled_gemm", "--input", &a, "--input", &b, "--input", c_file];
+        args.extend(["--arg", &m_arg, "--arg", &n_arg, "--out-dir", results.to_str().unwrap()]);
+        args.extend(extra);
+        let stderr = error(&run(&args));
+        assert!(stderr.contains(&expected), "M={m} N={n} {extra:?}:\n{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "one error: {stderr}");
+        assert!(!results.exists(), "no output after a failed check");
+    }
+    // Within the contract the same arrays run (the check is not a blanket refusal).
+    ok(&run(&[
+        &gemm,
+        "--entry",
+        "tiled_gemm",
+        "--input",
+        &a,
+        "--input",
+        &b,
+        "--input",
+        &c,
+        "--arg",
+        "3=8",
+        "--arg",
+        "4=8",
+        "--out-dir",
+        results.to_str().unwrap(),
+    ]));
+    assert_eq!(files(&results), ["arg0.npy", "arg1.npy", "arg2.npy"]);
+}
+
+/// Reproducers of item 1: a 32 x 256 tile of an 8-row view at a negative row read before the
+/// buffer silently (m0 = -16: valgrind reports invalid reads, the output was written) or
+/// crashed (m0 = -100000). Now the tile is named with the coordinate and the parent's extent;
+/// within the contract (m0 = 0, or 8: a tail tile entirely past the last row) it runs, and C is
+/// the product of the tile's valid rows.
+#[test]
+fn tiles_at_coordinates_outside_the_parent_are_rejected() {
+    let out = scratch("oob-tile");
+    let results = out.join("results");
+    let a_file = out.join("a.npy");
+    let a = Rng::new(5).array(ElemType::F16, &[8, 256]);
+    write_npy(&a_file, &a).unwrap();
+    let tile = kernel("tile_at_row.mlir");
+    let run_at = |m0: &str| {
+        let m0 = format!("4={m0}");
+        let (a, r) = (a_file.to_str().unwrap(), results.to_str().unwrap());
+        run(&[&tile, "--entry", "tile_at_row", "--input", a, "--arg", "3=8", "--arg", &m0, "--out-dir", r])
+    };
+    for m0 in ["-16", "-100000", "9", "-9223372036854775808"] {
+        let stderr = error(&run_at(m0));
+        let expected = format!("tile_at_row.mlir:30:11: error: layout.tile: coordinate #0 is {m0}, outside [0, 8]");
+        assert!(stderr.contains(&expected), "m0 = {m0}:\n{stderr}");
+        assert!(!results.exists(), "no output after a failed check");
+    }
+    ok(&run_at("8"));
+    ok(&run_at("0"));
+    let (b, c) = (read_npy(results.join("arg1.npy")).unwrap(), read_npy(results.join("arg2.npy")).unwrap());
+    for i in 0..8 {
+        for j in 0..16 {
+            let want: f64 = (0..64).map(|p| a.get_f64(i * 256 + p) * b.get_f64(p * 16 + j)).sum();
+            assert_eq!(c.get_f64(i * 16 + j), want, "C[{i}][{j}]");
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------
 // Host-side packing: `layout-run pack` / `unpack`.
 
 /// PyPTO NZ of spec §A.5, computed here: element (i, j) of [M, N] at

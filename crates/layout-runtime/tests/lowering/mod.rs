@@ -10,6 +10,9 @@ use layout_npy::{random::Rng, Array, Data, ElemType, F16};
 use layout_runtime::{create_context, lower_layout_ops, self_check, Arg, Jit};
 use melior::ir::Module;
 
+/// Run-time contract checks of views and tiles: same binary, one link.
+mod contract;
+
 fn parse<'c>(context: &'c melior::Context, text: &str) -> Module<'c> {
     layout_dialect::parse_source(context, text).unwrap_or_else(|| panic!("kernel parses:\n{text}"))
 }
