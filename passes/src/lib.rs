@@ -53,6 +53,11 @@ pub const PASSES: &[PassInfo] = &[
         description: simplify_offsets::DESCRIPTION,
         create: simplify_offsets::create,
     },
+    PassInfo {
+        argument: simplify_offsets::REMARKS_ARGUMENT,
+        description: simplify_offsets::REMARKS_DESCRIPTION,
+        create: simplify_offsets::create_with_remarks,
+    },
 ];
 
 /// Looks a Rust pass up by its pipeline name.
