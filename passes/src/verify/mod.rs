@@ -54,7 +54,10 @@
 mod ops;
 mod types;
 
+use std::collections::HashMap;
+
 use crate::emit_error;
+use layout_algebra::ascend::FramePattern;
 use layout_dialect::{types::target_name, Target, TARGET_ATTRIBUTE};
 use melior::{
     ir::{
@@ -88,6 +91,8 @@ fn run(root: OperationRef, pass: ExternalPass) {
 pub(crate) struct Checker {
     pub target: Option<Target>,
     pub ok: bool,
+    /// The frame pattern of each tensor value looked up so far (see `ops::pattern_of`).
+    pub patterns: HashMap<usize, Option<FramePattern>>,
 }
 
 impl Checker {
@@ -140,7 +145,7 @@ pub fn verify(root: OperationRef) -> bool {
         Ok(t) => (t, t.is_some(), true),
         Err(()) => (None, true, false),
     };
-    let mut checker = Checker { target, ok: true };
+    let mut checker = Checker { target, ok: true, patterns: HashMap::new() };
 
     let mut uses_layout = false;
     root.walk(WalkOrder::PreOrder, |op| {
