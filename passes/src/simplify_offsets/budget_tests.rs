@@ -53,7 +53,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
 #[global_allocator]
 static COUNTING: CountingAlloc = CountingAlloc;
 
-fn allocated() -> u64 {
+pub(crate) fn allocated() -> u64 {
     ALLOCATED.with(Cell::get)
 }
 

@@ -26,7 +26,7 @@ pub mod reader;
 pub mod rebuild;
 
 #[cfg(test)]
-mod budget_tests;
+pub(crate) mod budget_tests;
 #[cfg(test)]
 mod tests;
 
