@@ -1,7 +1,9 @@
 //! Small IR queries shared by the passes (things melior does not wrap).
 
 use layout_dialect::TensorType;
-use melior::ir::{operation::OperationLike, Attribute, AttributeLike, OperationRef, Type, TypeLike, Value, ValueLike};
+use melior::ir::{
+    operation::OperationLike, Attribute, AttributeLike, Location, OperationRef, Type, TypeLike, Value, ValueLike,
+};
 
 /// The op's name (`layout.tile`), or "" if it is not UTF-8.
 pub fn op_name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
@@ -87,4 +89,32 @@ pub fn user_names(value: Value) -> Vec<String> {
 /// Whether every user of `value` is a `layout.*` op (so its type may be refined in place).
 pub fn only_layout_users(value: Value) -> bool {
     user_names(value).iter().all(|n| n.starts_with("layout."))
+}
+
+/// `file:line:col` of a location (the first one inside a name, call-site or fused location),
+/// the prefix of a diagnostic printed by a pass itself; MLIR's `loc(...)` text if it has none.
+pub fn file_line_col(location: Location) -> String {
+    fn find(location: Location, depth: usize) -> Option<String> {
+        if depth > 16 {
+            return None;
+        }
+        if location.is_file_line_col_range() {
+            let file = location.file_line_col_range_filename();
+            let file = file.as_string_ref().as_str().unwrap_or("-").to_string();
+            let (line, column) =
+                (location.file_line_col_range_start_line(), location.file_line_col_range_start_column());
+            return Some(format!("{file}:{line}:{column}"));
+        }
+        if location.is_name() {
+            return find(location.name_child_location(), depth + 1);
+        }
+        if location.is_call_site() {
+            return find(location.call_site_callee(), depth + 1);
+        }
+        if location.is_fused() {
+            return (0..location.fused_num_locations()).find_map(|i| find(location.fused_location(i), depth + 1));
+        }
+        None
+    }
+    find(location, 0).unwrap_or_else(|| location.to_string())
 }

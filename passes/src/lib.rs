@@ -72,6 +72,12 @@ pub const PASSES: &[PassInfo] = &[
         create: simplify_offsets::create,
         create_with_options: None,
     },
+    PassInfo {
+        argument: simplify_offsets::REMARKS_ARGUMENT,
+        description: simplify_offsets::REMARKS_DESCRIPTION,
+        create: simplify_offsets::create_with_remarks,
+        create_with_options: None,
+    },
 ];
 
 /// Looks a Rust pass up by its pipeline name.

@@ -112,7 +112,7 @@ pub(crate) fn emit<'c>(
     let block = anchor.block().ok_or("op outside a block")?;
     let mut emitter = IndexEmitter::new(context, location, |op| block.insert_operation_before(anchor, op));
     for t in std::iter::once(dst).chain(srcs.iter().copied()) {
-        for (s, v) in &t.binds {
+        for (s, v) in t.binds.iter() {
             emitter.bind(s, *v);
         }
     }

@@ -38,7 +38,11 @@ pub mod build;
 pub mod placement;
 pub mod sync;
 
+#[cfg(test)]
+mod chain_tests;
+
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use ascendc_params::{Buffer, Operand, ParamError, Target};
 use layout_algebra::{ascend::tile_layout, ascend::ElementType, Layout, SymExpr};
@@ -104,7 +108,29 @@ pub(crate) struct Tensor<'c, 'a> {
     /// Byte offset of the buffer in its memory (placement; 0 for GM).
     pub base_bytes: i64,
     /// Symbols in the layout/coordinates and the index values they stand for.
-    pub binds: Vec<(String, Value<'c, 'a>)>,
+    pub binds: Rc<Binds<'c, 'a>>,
+}
+
+/// Symbol bindings of a tensor: its own, then those of the tensor it was tiled from, shared
+/// (a tile of a tile of ... copies nothing: copying the list per tile made a chain of N tiles
+/// at dynamic coordinates cost O(N²) memory).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Binds<'c, 'a> {
+    pub own: Vec<(String, Value<'c, 'a>)>,
+    pub parent: Option<Rc<Binds<'c, 'a>>>,
+}
+
+impl<'c, 'a> Binds<'c, 'a> {
+    /// Every binding (own first, then the parent's, ...).
+    pub fn iter(&self) -> impl Iterator<Item = &(String, Value<'c, 'a>)> {
+        let mut next = Some(self);
+        std::iter::from_fn(move || {
+            let list = next?;
+            next = list.parent.as_deref();
+            Some(list.own.iter())
+        })
+        .flatten()
+    }
 }
 
 impl<'c, 'a> Tensor<'c, 'a> {
@@ -362,7 +388,7 @@ impl<'c> Lowering<'c> {
                         space: resolved.space,
                         buffer,
                         base_bytes: base,
-                        binds,
+                        binds: Rc::new(Binds { own: binds, parent: None }),
                     },
                 );
                 Ok(())
@@ -375,7 +401,7 @@ impl<'c> Lowering<'c> {
                     return Err("only rank-2 tiles are lowered to AscendC".into());
                 }
                 let prefix = self.fresh("t");
-                let mut binds = parent.binds.clone();
+                let mut binds = Vec::new();
                 let mut coord = Vec::new();
                 for i in 0..2 {
                     let v = op.operand(i + 1).map_err(|e| e.to_string())?;
@@ -393,14 +419,19 @@ impl<'c> Lowering<'c> {
                 let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
                 self.tensors.insert(
                     key(result),
-                    Tensor { layout, coord: [coord[0].clone(), coord[1].clone()], binds, ..parent },
+                    Tensor {
+                        layout,
+                        coord: [coord[0].clone(), coord[1].clone()],
+                        binds: Rc::new(Binds { own: binds, parent: Some(parent.binds.clone()) }),
+                        ..parent
+                    },
                 );
                 Ok(())
             }
             "layout.offset" => {
                 let t = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
                 let prefix = self.fresh("o");
-                let mut binds = t.binds.clone();
+                let mut binds: Vec<(String, Value)> = t.binds.iter().cloned().collect();
                 let mut coord = Vec::new();
                 for i in 1..op.operand_count() {
                     let v = op.operand(i).map_err(|e| e.to_string())?;

@@ -16,7 +16,7 @@
 //! `max(v, 0)`, whose interval is `[0, ∞)` whatever `v` is (test
 //! `maxsi_with_a_non_negative_constant_makes_divisions_floor_operations`).
 
-use index_simplify::{analyze, IndexExpr, SymFact};
+use index_simplify::{Data, SymFact};
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, RegionLike, TypeLike, Value, ValueLike};
 
 use super::reader::Reader;
@@ -68,20 +68,18 @@ pub fn fact_of<'c: 'a, 'a>(reader: &mut Reader<'c, 'a>, value: Value<'c, 'a>) ->
     if !value.r#type().is_index() || for_op.region(0).ok()?.first_block()? != block {
         return None;
     }
+    let mut data_of = |v: Value<'c, 'a>| {
+        reader.scan(v);
+        reader.data(v)
+    };
     let (lb, ub, step) = (for_op.operand(0).ok()?, for_op.operand(1).ok()?, for_op.operand(2).ok()?);
-    let (lb, ub, step) = (reader.read(lb).expr, reader.read(ub).expr, reader.read(step).expr);
-    loop_fact(reader, &lb, &ub, &step, for_op.has_attribute("unsignedCmp"))
+    let (lb, ub, step) = (data_of(lb)?, data_of(ub)?, data_of(step)?);
+    loop_fact(&lb, &ub, &step, for_op.has_attribute("unsignedCmp"))
 }
 
-/// The fact of `for iv = lb to ub step step` (bounds read as trees over already-known atoms).
-pub fn loop_fact(
-    reader: &Reader,
-    lb: &IndexExpr,
-    ub: &IndexExpr,
-    step: &IndexExpr,
-    unsigned_cmp: bool,
-) -> Option<SymFact> {
-    let (dl, du, ds) = (analyze(lb, &reader.facts), analyze(ub, &reader.facts), analyze(step, &reader.facts));
+/// The fact of `for iv = lb to ub step step` from the analyses of the bounds (read as trees
+/// over already-known atoms: `analyze` of their readings).
+pub fn loop_fact(dl: &Data, du: &Data, ds: &Data, unsigned_cmp: bool) -> Option<SymFact> {
     // A step that may be ≤ 0 would let the variable leave [lb, ub).
     if ds.range.lo.is_none_or(|s| s < 1) {
         return None;

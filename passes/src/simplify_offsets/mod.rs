@@ -18,6 +18,14 @@
 //!    root's op and replaces the root's uses — anything else stays byte-for-byte as it was;
 //! 4. erases the ops of rewritten trees that became dead.
 //!
+//! Resources: the reader memoizes one operator per value and builds only the roots' trees, one
+//! at a time; a tree is at most [`reader::MAX_TREE_NODES`] operators (shared sub-trees counted
+//! at each use), and a value past that budget is *split off* (kept as computed, read as an atom
+//! by its users). So time and memory are linear in the number of ops (100,000 chained `addi`:
+//! about 2 s and 120 MB in a release build, `scripts/stress-pipelines`).
+//! `layout-simplify-offsets-remarks` is the same pass printing a
+//! `file:line:col: remark: ...` line to stderr at every split value.
+//!
 //! It runs after the lowerings that emit address arithmetic (`layout-lower-to-loops`), see the
 //! default pipeline of `layout-opt`.
 
@@ -26,9 +34,11 @@ pub mod reader;
 pub mod rebuild;
 
 #[cfg(test)]
+pub(crate) mod budget_tests;
+#[cfg(test)]
 mod tests;
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::time::Duration;
 
 use index_simplify::{simplify_with, Facts, IndexExpr, SimplifyOptions, SimplifyReport};
@@ -46,10 +56,11 @@ use melior::{
     },
 };
 
+use mlir_sys::MlirOperation;
 use reader::{node_op, Reader, TREE_OPS};
 pub use rebuild::OffsetEmitter;
 
-use crate::ir::op_name;
+use crate::ir::{defining_op, file_line_col, op_name};
 
 use crate::external::{self, PassId};
 
@@ -57,15 +68,40 @@ pub const ARGUMENT: &str = "layout-simplify-offsets";
 pub const DESCRIPTION: &str =
     "Remove div/rem from index arithmetic with loop-range facts (e-graph simplifier, index-simplify)";
 
+/// The same pass, printing a remark for every tree split at the node budget.
+pub const REMARKS_ARGUMENT: &str = "layout-simplify-offsets-remarks";
+pub const REMARKS_DESCRIPTION: &str =
+    "layout-simplify-offsets, with a remark (stderr) at each index expression split at the per-tree node budget";
+
 static PASS_ID: PassId = PassId::new();
+static REMARKS_PASS_ID: PassId = PassId::new();
 
 /// Creates the pass (it creates `arith` ops).
 pub fn create() -> Pass {
     external::create(&PASS_ID, run, "LayoutSimplifyOffsets", ARGUMENT, DESCRIPTION, &[DialectHandle::arith()])
 }
 
+/// Creates the pass that also prints [`SplitTree::remark`] for each split tree.
+pub fn create_with_remarks() -> Pass {
+    let deps = [DialectHandle::arith()];
+    external::create(
+        &REMARKS_PASS_ID,
+        run_with_remarks,
+        "LayoutSimplifyOffsetsRemarks",
+        REMARKS_ARGUMENT,
+        REMARKS_DESCRIPTION,
+        &deps,
+    )
+}
+
 fn run(root: OperationRef, _pass: ExternalPass) {
     simplify_offsets(root);
+}
+
+fn run_with_remarks(root: OperationRef, _pass: ExternalPass) {
+    for split in simplify_offsets(root).split {
+        eprintln!("{}", split.remark());
+    }
 }
 
 /// The passes that follow a lowering which emits address arithmetic (`layout-lower-to-loops`):
@@ -115,10 +151,34 @@ pub struct RootReport {
     pub rewritten: bool,
 }
 
+/// A value whose tree passed the node budget ([`reader::MAX_TREE_NODES`]): it is kept as
+/// computed, the trees of its operands and of its users are simplified without it.
+#[derive(Clone, Debug)]
+pub struct SplitTree {
+    /// `file:line:col` of its op.
+    pub location: String,
+    /// Operator nodes its tree would have had (shared sub-trees counted at each use).
+    pub size: usize,
+}
+
+impl SplitTree {
+    /// `file:line:col: remark: ...`, the line `layout-simplify-offsets-remarks` prints.
+    pub fn remark(&self) -> String {
+        format!(
+            "{}: remark: {ARGUMENT}: this index expression has {} operations (shared sub-expressions counted at each use), more than the per-tree budget of {}; it is split here: this value is kept as computed and the expressions before and after it are simplified separately",
+            self.location,
+            self.size,
+            reader::MAX_TREE_NODES
+        )
+    }
+}
+
 /// What [`simplify_offsets`] did.
 #[derive(Clone, Debug, Default)]
 pub struct Summary {
     pub roots: Vec<RootReport>,
+    /// Trees split at the node budget, in reading order.
+    pub split: Vec<SplitTree>,
     /// Ops erased because rewriting left them dead.
     pub erased: usize,
     /// Roots whose rebuild failed (then left untouched).
@@ -179,27 +239,33 @@ pub fn simplify_offsets(root: OperationRef) -> Summary {
     });
     let mut summary = Summary::default();
     let mut reader = Reader::new();
-    // Read everything first (the IR is not changed while reading).
+    // Read everything first (the IR is not changed while reading); only the roots' trees are
+    // built, one at a time, so memory stays linear in the number of ops.
     let mut roots = Vec::new();
     for raw in &candidates {
         // Safety: collected ops are alive (nothing is erased before the rewrite phase).
         let op = unsafe { OperationRef::from_raw(*raw) };
         let Ok(result) = op.result(0) else { continue };
         let value: Value = result.into();
-        let read = reader.read(value);
-        if read.node {
-            roots.push((*raw, value, read.expr));
+        if reader.scan(value).0 {
+            roots.push((*raw, value));
         }
     }
+    summary.split = reader
+        .split
+        .iter()
+        .filter_map(|s| Some(SplitTree { location: file_line_col(defining_op(s.value)?.location()), size: s.size }))
+        .collect();
     // A root is used by something that is not a tree node.
     let is_node_user = |reader: &Reader, user: &OperationRef| {
-        user.result_count() == 1 && user.result(0).ok().is_some_and(|r| reader.get(r.into()).is_some_and(|x| x.node))
+        user.result_count() == 1 && user.result(0).ok().is_some_and(|r| reader.is_node(r.into()) == Some(true))
     };
     let mut rewritten_roots = Vec::new();
-    for (raw, value, expr) in roots {
+    for (raw, value) in roots {
         if !users(value).iter().any(|u| !is_node_user(&reader, u)) {
             continue;
         }
+        let Some(expr) = reader.expr(value) else { continue };
         let facts = facts_for(&expr, &reader.facts);
         let report = simplify_offset(&expr, &facts);
         let mut rewritten = false;
@@ -245,35 +311,35 @@ fn rebuild_before<'c, 'a>(
     Ok(())
 }
 
-/// Erases the tree ops of the rewritten roots that have no uses left, repeatedly.
+/// Erases the tree ops of the rewritten roots that have no uses left, and then those of their
+/// operands that become dead (a worklist: each op is looked at once per operand it feeds).
 fn erase_dead_trees(reader: &Reader, roots: &[Value]) -> usize {
-    // Every node op of the rewritten trees (depth-first through node operands).
-    let mut seen: HashSet<usize> = HashSet::new();
-    let mut ops = Vec::new();
+    // The node ops of the rewritten trees by result (depth-first through node operands). The
+    // worklist below looks values up here by address only, never touching an erased one.
+    let mut tree_ops: HashMap<usize, MlirOperation> = HashMap::new();
     let mut stack: Vec<Value> = roots.to_vec();
     while let Some(v) = stack.pop() {
-        let Some(op) = node_op(reader, v) else { continue };
-        if !seen.insert(op.to_raw().ptr as usize) {
+        if tree_ops.contains_key(&reader::key(v)) {
             continue;
         }
+        let Some(op) = node_op(reader, v) else { continue };
+        tree_ops.insert(reader::key(v), op.to_raw());
         stack.extend(op.operands());
-        ops.push(op.to_raw());
     }
     let mut erased = 0;
-    let mut changed = true;
-    while changed {
-        changed = false;
-        ops.retain(|raw| {
-            // Safety: ops in the list are alive: each is destroyed once, then dropped from the list.
-            let op = unsafe { OperationRef::from_raw(*raw) };
-            let dead = op.results().all(|r| !has_uses(r.into()));
-            if dead {
-                unsafe { mlir_sys::mlirOperationDestroy(*raw) };
-                erased += 1;
-                changed = true;
-            }
-            !dead
-        });
+    let mut work: Vec<usize> = roots.iter().map(|v| reader::key(*v)).collect();
+    while let Some(k) = work.pop() {
+        let Some(raw) = tree_ops.get(&k).copied() else { continue };
+        // Safety: ops in `tree_ops` are alive: each is removed from it before it is destroyed.
+        let op = unsafe { OperationRef::from_raw(raw) };
+        if op.results().any(|r| has_uses(r.into())) {
+            continue;
+        }
+        tree_ops.remove(&k);
+        work.extend(op.operands().map(reader::key));
+        // Safety: a live op without uses, destroyed once.
+        unsafe { mlir_sys::mlirOperationDestroy(raw) };
+        erased += 1;
     }
     erased
 }

@@ -19,7 +19,7 @@ use super::reader::Reader;
 use super::OffsetEmitter;
 use crate::ir::op_name;
 
-fn context() -> Context {
+pub(super) fn context() -> Context {
     let context = layout_dialect::create_context().expect("context");
     context.get_or_load_dialect("arith");
     context.get_or_load_dialect("func");

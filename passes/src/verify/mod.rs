@@ -60,7 +60,10 @@
 mod ops;
 mod types;
 
+use std::collections::HashMap;
+
 use crate::emit_error;
+use layout_algebra::ascend::FramePattern;
 use layout_dialect::{types::target_name, Target, TARGET_ATTRIBUTE};
 use melior::{
     ir::{
@@ -112,6 +115,8 @@ pub(crate) struct Checker {
     pub target: Option<Target>,
     pub rules: Rules,
     pub ok: bool,
+    /// The frame pattern of each tensor value looked up so far (see `ops::pattern_of`).
+    pub patterns: HashMap<usize, Option<FramePattern>>,
 }
 
 impl Checker {
@@ -170,7 +175,7 @@ pub fn verify_with(root: OperationRef, rules: Rules) -> bool {
         Ok(t) => (t, t.is_some(), true),
         Err(()) => (None, true, false),
     };
-    let mut checker = Checker { target, rules, ok: true };
+    let mut checker = Checker { target, rules, ok: true, patterns: HashMap::new() };
 
     let mut uses_layout = false;
     root.walk(WalkOrder::PreOrder, |op| {

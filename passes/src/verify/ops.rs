@@ -104,17 +104,32 @@ fn check_view_alloc(op: &OperationRef, name: &str, location: Location, c: &mut C
 
 /// The pattern of operand `i`: recognized from its type, or for a tile result whose type
 /// leaves `?` the parent's pattern (a tile keeps the parent's strides and inner blocks).
-fn pattern_of(op: &OperationRef, i: usize) -> Option<FramePattern> {
-    let value = op.operand(i).ok()?;
-    if let Some((p, _)) = tensor_of(value).and_then(|t| t.resolve().ok()).and_then(|r| r.recognized_pattern()) {
-        return Some(p);
+/// Iterative and memoized per value in `c`, so a chain of N tiles costs O(N) once, not per use
+/// (and no recursion as deep as the chain).
+fn pattern_of(op: &OperationRef, i: usize, c: &mut Checker) -> Option<FramePattern> {
+    let mut value = op.operand(i).ok()?;
+    let mut chain = Vec::new();
+    let found = loop {
+        let key = value.to_raw().ptr as usize;
+        if let Some(known) = c.patterns.get(&key) {
+            break *known;
+        }
+        chain.push(key);
+        if let Some((p, _)) = tensor_of(value).and_then(|t| t.resolve().ok()).and_then(|r| r.recognized_pattern()) {
+            break Some(p);
+        }
+        match defining_op(value) {
+            Some(def) if op_name(&def) == "layout.tile" => match def.operand(0) {
+                Ok(parent) => value = parent,
+                Err(_) => break None,
+            },
+            _ => break None,
+        }
+    };
+    for key in chain {
+        c.patterns.insert(key, found);
     }
-    let def = defining_op(value)?;
-    if op_name(&def) == "layout.tile" {
-        pattern_of(&def, 0)
-    } else {
-        None
-    }
+    found
 }
 
 fn show(t: &TensorLayout, pattern: Option<FramePattern>) -> String {
@@ -158,7 +173,7 @@ fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Ch
     // L2.
     let pairs = legal_pairs(src.space, dst.space, target);
     let list = pairs.iter().map(|(a, b)| format!("{a}->{b}")).collect::<Vec<_>>().join(", ");
-    let (sp, dp) = (pattern_of(op, 0), pattern_of(op, 1));
+    let (sp, dp) = (pattern_of(op, 0, c), pattern_of(op, 1, c));
     match (sp, dp) {
         (Some(sp), Some(dp)) if pairs.contains(&(sp, dp)) => {}
         (Some(_), Some(_)) => c.error(
@@ -192,7 +207,7 @@ fn check_copy_elements(
     c: &mut Checker,
 ) {
     let op_name = this.op_name();
-    let (sp, dp) = (pattern_of(op, 0), pattern_of(op, 1));
+    let (sp, dp) = (pattern_of(op, 0, c), pattern_of(op, 1, c));
     // L3.
     let allowed = copy_element_types(src.space, src.elem);
     if !allowed.contains(&dst.elem) {
