@@ -1,5 +1,5 @@
 // Golden test of the emitted AscendC C++ for a small GEMM tile on a2 (a5: emit-gemm-a5.mlir), the LLVM form,
-// and the sync graph. Parameters are the spec §D.4 example (m = 40, k = 56 fp16).
+// and the sync graph. Parameters are the docs/layout-spec.md §D.4 example (m = 40, k = 56 fp16).
 // RUN: layout-opt --layout-lower-to-ascendc --emit=ascendc %S/../../examples/ascendc/gemm_f16.mlir | FileCheck %s --check-prefix=A2
 // RUN: layout-opt --layout-lower-to-ascendc --emit=ascendc-llvm %S/../../examples/ascendc/gemm_f16.mlir | FileCheck %s --check-prefix=LLVM
 // RUN: layout-opt --layout-lower-to-ascendc --layout-print-sync-graph %S/../../examples/ascendc/gemm_f16.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=DOT

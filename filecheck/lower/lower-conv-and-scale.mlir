@@ -1,4 +1,4 @@
-// layout-lower-to-loops for the convolution and MX scale copies of spec §D.2 (GM -> L1).
+// layout-lower-to-loops for the convolution and MX scale copies of docs/layout-spec.md §D.2 (GM -> L1).
 // RUN: layout-opt %s --split-input-file --layout-verify --layout-lower-to-loops | FileCheck %s
 
 // GM NCHW (2,20,3,5) f16 -> L1 NC1HWC0 (2,2,3,5,16): a loop nest over logical (n,c,h,w);

@@ -2,7 +2,7 @@
 //! `layout-fold`: both call the algebra (`tile_layout`, `crd_to_offset`) on symbolic values.
 //!
 //! `layout.tile`'s coordinates are the *element* coordinates of the tile's top-left corner in
-//! the parent's logical space, one per mode (catlass `GetTileLayout`, spec §B.6); the tile
+//! the parent's logical space, one per mode (catlass `GetTileLayout`, docs/layout-spec.md §B.6); the tile
 //! shape is the static `shape` attribute.
 
 use layout_algebra::{ascend::tile_layout, IndexValue, Layout, SymExpr, Tuple};

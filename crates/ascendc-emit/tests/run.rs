@@ -3,7 +3,7 @@
 //!    against the CPU model and run;
 //! 2. the same lowered module → its LLVM form, JIT-compiled with the model's C ABI symbols;
 //! 3. the original layout kernel → the loop lowering (`layout_runtime::lower_layout_ops`, the
-//!    CPU reference semantics of spec §D) → JIT.
+//!    CPU reference semantics of docs/layout-spec.md §D) → JIT.
 //!
 //! The three outputs must be bit-identical (byte comparison of the whole output buffer), and
 //! equal to a plain-loop reference computed here. The generator's floats are multiples of 1/8 in
@@ -545,7 +545,7 @@ fn copy_nz_to_nz_a2() {
     let nz = |r: usize, c: usize| (r % 16) * 16 + (r / 16) * 256 + (c % 16) + (c / 16) * 768;
     let (r, c) = (33usize, 40usize);
     let len = 48 * 48;
-    // A packed NZ buffer (spec §A.5: the host packs with zero-filled padding).
+    // A packed NZ buffer (docs/layout-spec.md §A.5: the host packs with zero-filled padding).
     let random = Rng::new(70).array(ElemType::F16, &[len]);
     let mut packed = vec![layout_npy::F16::from_f32(0.0); len];
     for i in 0..r {

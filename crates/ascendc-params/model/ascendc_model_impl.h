@@ -8,7 +8,7 @@
 // * ND2NZ DataCopy: for each of ndNum matrices, rows r < nValue, cols c < dValue:
 //   dst[(c/C0)*dstNzC0Stride*C0 + r*dstNzNStride*C0 + c%C0] = src[r*srcDValue + c]; the tail
 //   of the last incomplete C0 block of every written row (cols dValue..align(dValue,C0)) is
-//   zero-filled; rows past nValue are not touched (spec §A.7).
+//   zero-filled; rows past nValue are not touched (docs/layout-spec.md §A.7).
 // * DataCopy (DataCopyParams): blockCount blocks of blockLen*32 B; between blocks the source
 //   skips srcStride*32 B and the destination dstStride*32 B.
 // * LoadData2D: for r < repeatTimes, the 512-B fractal at src index startIndex + r*srcStride

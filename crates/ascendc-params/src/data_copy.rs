@@ -16,7 +16,7 @@ use crate::target::{Buffer, Target};
 /// (see [`Nd2NzParams::specs`]). `srcDValue`, the matrix strides: elements; `dstNzC0Stride`,
 /// `dstNzNStride`: 32-byte C0 blocks.
 ///
-/// Worked example (spec §D.4): m = 40, k = 56 fp16, GM row-major 40×56 → L1 NZ
+/// Worked example (docs/layout-spec.md §D.4): m = 40, k = 56 fp16, GM row-major 40×56 → L1 NZ
 /// `((16,3),(16,4)):((16,256),(1,768))` gives `ndNum=1, nValue=40, dValue=56, srcDValue=56,
 /// dstNzC0Stride=48, dstNzNStride=1` (48 = stride(c_out)/C0 = 768/16, 1 = stride(r_in)/C0).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,7 +97,7 @@ impl<V> DataCopyParams<V> {
 
 const ND2NZ: &str = "DataCopy(Nd2NzParams)";
 
-/// GM ND → L1 NZ (`DataCopy` with `Nd2NzParams`, spec §D.4), or GM DN → L1 ZN (the same
+/// GM ND → L1 NZ (`DataCopy` with `Nd2NzParams`, docs/layout-spec.md §D.4), or GM DN → L1 ZN (the same
 /// instruction on the transposed views: DN(K,N) of B is ND(N,K) of Bᵀ and ZN(K,N) is NZ(N,K)).
 ///
 /// Derivation (all from the layouts):
@@ -110,7 +110,7 @@ const ND2NZ: &str = "DataCopy(Nd2NzParams)";
 /// (`nValue = 1`, looped, as catlass `CopyGmToL1` does). Other overflows are errors: more than
 /// 16384 rows cannot be split, since `dstNzC0Stride = align(rows, 16)` overflows with them.
 ///
-/// Example (spec §D.4): m = 40, k = 56 fp16 → one call with `ndNum=1, nValue=40, dValue=56,
+/// Example (docs/layout-spec.md §D.4): m = 40, k = 56 fp16 → one call with `ndNum=1, nValue=40, dValue=56,
 /// srcDValue=56, dstNzC0Stride=48, dstNzNStride=1`.
 pub fn gm_nd_to_l1_nz<V: IndexValue>(
     src: &Operand<V>,
@@ -209,7 +209,7 @@ pub fn gm_nd_to_l1_nz<V: IndexValue>(
 
 /// Plain `DataCopy` of an NZ tile between two NZ layouts with the same C0 (e.g. GM NZ → L1 NZ):
 /// one run of 32-B blocks (one block = one row of a C0 column block) per column block holding
-/// valid columns. Only the valid region moves, at the hardware's 32-B granularity (spec §A.7:
+/// valid columns. Only the valid region moves, at the hardware's 32-B granularity (docs/layout-spec.md §A.7:
 /// padding rows are left untouched; the C0 tail of a valid row is part of its block):
 /// `rows = min(origin rows of src, dst)`, `cols` likewise;
 /// `blockCount = ceil(cols / C0)`, `blockLen = rows`,

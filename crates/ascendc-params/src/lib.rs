@@ -3,7 +3,7 @@
 //! AscendC intrinsic parameters **derived from layouts**, and a CPU model of the intrinsics.
 //! No MLIR: the `layout-lower-to-ascendc` pass and the emitters build on this crate.
 //!
-//! ## Derivations (spec §D.4, ascendc-notes §4)
+//! ## Derivations (docs/layout-spec.md §D.4, docs/ascendc-derivation.md §1)
 //! Every parameter is a stride or shape leaf of an algebra layout divided by a hardware unit
 //! (C0 = 32 B, fractal = 512 B), or a valid extent (the layout's origin); offsets are
 //! `crd_to_offset` of the tile coordinate. Values are generic over the algebra's
@@ -21,7 +21,7 @@
 //! | [`l0c_to_gm_nd`] | `Fixpipe<.., CFG_ROW_MAJOR>` + [`FixpipeParamsV220`] | L0C NZ → GM ND |
 //! | [`l0c_to_gm_nz`] | `Fixpipe<.., CFG_NZ>` + [`FixpipeParamsV220`] (f32: `isChannelSplit`) | L0C NZ → GM NZ |
 //!
-//! Worked example (spec §D.4): m = 40, k = 56 fp16, GM ND `(40,56):(56,1)` → L1 NZ
+//! Worked example (docs/layout-spec.md §D.4): m = 40, k = 56 fp16, GM ND `(40,56):(56,1)` → L1 NZ
 //! `((16,3),(16,4)):((16,256),(1,768))`: `ndNum=1, nValue=40, dValue=56, srcDValue=56,
 //! dstNzC0Stride=48, dstNzNStride=1`.
 //!

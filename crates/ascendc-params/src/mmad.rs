@@ -75,7 +75,7 @@ pub fn mmad<V: IndexValue>(
     let (kb, n_real) = (b.extent(0)?, b.extent(1)?);
     ck.equal("k", &kb, &k, || format!("B has {kb} valid rows but A has {k} valid columns"))?;
     // The cube's n: the real n, or (A2, 8-bit, static n) `align(n, 32)` when L0B was padded to
-    // whole 32-column squares for `LoadDataWithTranspose` (spec §D.4, catlass int8 transposed
+    // whole 32-column squares for `LoadDataWithTranspose` (docs/layout-spec.md §D.4, catlass int8 transposed
     // B). The extra L0C columns n..align(n, 32) are computed from L0B padding and never
     // stored: Fixpipe's nSize is the destination's real n.
     let n = mmad_n(b, &k, &n_real, ab, target)?;

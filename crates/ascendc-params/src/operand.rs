@@ -135,7 +135,7 @@ pub(crate) fn row_stride_nd<V: IndexValue>(instr: &'static str, role: &'static s
 }
 
 /// The same memory seen with rows and columns swapped: DN(M,N) of X is ND(N,M) of Xᵀ, ZN(M,N)
-/// is NZ(N,M) of Xᵀ (spec §1 transpose pairs). Swaps the two top-level modes and the origin.
+/// is NZ(N,M) of Xᵀ (docs/layout-spec.md §1 transpose pairs). Swaps the two top-level modes and the origin.
 pub fn transposed<V: IndexValue>(layout: &Layout<V>) -> Result<Layout<V>> {
     let swap = |t: &Tuple<V>| -> Result<Tuple<V>> {
         match t {

@@ -48,7 +48,7 @@ pub enum Buffer {
 }
 
 impl Buffer {
-    /// Required address alignment in bytes (spec §D.1): GM 1, L1 32, L0A/L0B 512, L0C 64.
+    /// Required address alignment in bytes (docs/layout-spec.md §D.1): GM 1, L1 32, L0A/L0B 512, L0C 64.
     pub fn alignment(self) -> i64 {
         match self {
             Buffer::Gm => 1,

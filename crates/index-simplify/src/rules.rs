@@ -1,4 +1,4 @@
-//! The rewrite rules, named after `shared/docs/index-simplification.md` §6.
+//! The rewrite rules, named after `docs/index-simplification.md` §6.
 //!
 //! Notation: `/` and `%` are floor division and modulo, `?c…`/`?k…` bind classes that the
 //! condition requires to be **constants** (pinned by the analysis), `lo(y)`/`hi(y)` are the

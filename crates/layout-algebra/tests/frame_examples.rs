@@ -1,4 +1,4 @@
-//! The worked numbers of spec §A.8 for the frame patterns (offset tables, footprints, batch).
+//! The worked numbers of docs/layout-spec.md §A.8 for the frame patterns (offset tables, footprints, batch).
 
 use layout_algebra::ascend::{capacity, frame, frame_layout, recognize, ElementType, FramePattern};
 use layout_algebra::{parse_int_tuple, parse_layout, IntTuple, Layout};
@@ -89,14 +89,14 @@ fn batch_element() {
 
 #[test]
 fn pycute_blocked_product_example() {
-    // §A.2: blocked_product((16,8):(8,1), (7,13):(1,7)) = ((16,7),(8,13)):((8,128),(1,896)) = zN fp32 100x100
+    // docs/layout-spec.md §A.2: blocked_product((16,8):(8,1), (7,13):(1,7)) = ((16,7),(8,13)):((8,128),(1,896)) = zN fp32 100x100
     let want = parse_layout("((16,7),(8,13)):((8,128),(1,896)) origin (100,100)").unwrap();
     assert_eq!(frame(NZ, ElementType::F32, &[100, 100]).unwrap(), want);
 }
 
 #[test]
 fn catlass_4x6_toy_with_2x2_fractals() {
-    // §A.8: zN = ((2,2),(2,3)):((2,4),(1,8)), nZ = ((2,2),(2,3)):((1,12),(2,4)); independent formulas
+    // docs/layout-spec.md §A.8: zN = ((2,2),(2,3)):((2,4),(1,8)), nZ = ((2,2),(2,3)):((1,12),(2,4)); independent formulas
     // with 2x2 fractals: zN (i,j) -> ((j/2)*2 + i/2)*4 + (i%2)*2 + j%2 ; nZ (i,j) -> ((i/2)*3 + j/2)*4 + (j%2)*2 + i%2
     let zn = parse_layout("((2,2),(2,3)):((2,4),(1,8))").unwrap();
     let nz = parse_layout("((2,2),(2,3)):((1,12),(2,4))").unwrap();
@@ -115,7 +115,7 @@ fn catlass_4x6_toy_with_2x2_fractals() {
 
 #[test]
 fn tla_doc_toy() {
-    // §A.8 TLA doc example: ((4,2),(4,3)):((4,16),(1,32)) origin (8,12)
+    // docs/layout-spec.md §A.8 TLA doc example: ((4,2),(4,3)):((4,16),(1,32)) origin (8,12)
     let l = parse_layout("((4,2),(4,3)):((4,16),(1,32)) origin (8,12)").unwrap();
     assert_eq!(at(&l, 1, 5), 37);
     assert_eq!(l.crd_to_offset(&t("((1,0),(1,1))")).unwrap(), 37);

@@ -1,5 +1,5 @@
 //! Brute-force checks of the frame patterns against independent formulas written here from the
-//! physical orders of spec §A.5 (PyPTO reshape / AscendC transpose strings), not from the crate.
+//! physical orders of docs/layout-spec.md §A.5 (PyPTO reshape / AscendC transpose strings), not from the crate.
 
 use layout_algebra::ascend::{capacity, frame, frame_c0, frame_layout, ElementType, FramePattern};
 use layout_algebra::{IntTuple, Layout};

@@ -1,4 +1,4 @@
-//! Properties of `tile_layout` (catlass `GetTileLayout`, spec §B.6) on random parents, tiles and
+//! Properties of `tile_layout` (catlass `GetTileLayout`, docs/layout-spec.md §B.6) on random parents, tiles and
 //! coordinates, and agreement of its symbolic form with the concrete one.
 
 use std::collections::HashMap;
@@ -154,7 +154,7 @@ fn aligned_origins_also_work_with_local_coordinates() {
 
 #[test]
 fn unaligned_local_addressing_is_wrong_as_the_spec_warns() {
-    // §B.8 counterexample: zN fp16 100x100, origin (8,4), local (0,12): Te-style 132+12 = 144,
+    // docs/layout-spec.md §B.8 counterexample: zN fp16 100x100, origin (8,4), local (0,12): Te-style 132+12 = 144,
     // but the true global (8,16) is at 1920, which tile_layout with global coordinates gives.
     let parent = frame_layout(NZ, 16, &[100i64, 100]).unwrap();
     let tile = tile_layout(&parent, &[16, 16], &[8, 4]).unwrap();

@@ -1,4 +1,4 @@
-//! What the hardware supports, per target (spec §1 table, §D.1–§D.4): the layouts each memory
+//! What the hardware supports, per target (docs/layout-spec.md §1 table, §D.1–§D.4): the layouts each memory
 //! space holds, the (src → dst) layout pairs of data movement and their direction, and the
 //! element types of the cube. Tables only; `layout-verify` turns them into located errors and
 //! lowerings can use them to pick an instruction.
@@ -13,7 +13,7 @@ use ElementType as E;
 use FramePattern::*;
 use MemorySpace as S;
 
-/// The layouts a memory space may hold on `target` for element type `elem` (spec §1 table):
+/// The layouts a memory space may hold on `target` for element type `elem` (docs/layout-spec.md §1 table):
 ///
 /// | space | a2 (Atlas A2/A3) | a5 (Ascend 950) |
 /// |---|---|---|
@@ -73,7 +73,7 @@ impl Direction {
 }
 
 /// The direction of a path between two spaces on `target`, or `Err(reason)` when the hardware
-/// has no such path (spec §D.1, §D.2): Ascend 950 removed GM → L0A/L0B; L0C → UB and L1 → UB
+/// has no such path (docs/layout-spec.md §D.1, §D.2): Ascend 950 removed GM → L0A/L0B; L0C → UB and L1 → UB
 /// exist only on Ascend 950.
 pub fn direction(src: MemorySpace, dst: MemorySpace, target: Target) -> Result<Direction, String> {
     let a5 = target == Target::A5;
@@ -92,7 +92,7 @@ pub fn direction(src: MemorySpace, dst: MemorySpace, target: Target) -> Result<D
     }
 }
 
-/// The (src → dst) layout pairs of the path `src_space → dst_space` on `target` (spec §D.2
+/// The (src → dst) layout pairs of the path `src_space → dst_space` on `target` (docs/layout-spec.md §D.2
 /// AscendC routing, §D.3 catlass copies, §D.4 PTO TLOAD/TSTORE):
 ///
 /// * gm → l1: ND/NDExt → NZ or ZN (ND2NZ, ND2ZN), DN/DNExt → ZN, NZ → NZ, ZN → ZN, ND → ND and

@@ -30,7 +30,7 @@
 //! [`frame_c0`]`(pattern, elem)`.
 //!
 //! **On `l0c`, `NZ` (or `zN`) means the L0C accumulator layout** ([`FramePattern::L0C`]: NZ
-//! with a 16×16 fractal, C0 = 16 whatever the element type; spec §0.1, §1 table, §A.1, catlass
+//! with a 16×16 fractal, C0 = 16 whatever the element type; docs/layout-spec.md §0.1, §1 table, §A.1, catlass
 //! `L0C`). So `!layout.tensor<f32, "l0c", "NZ", "(128,256)">` is
 //! `((16,8),(16,16)):((16,256),(1,2048))`, not the f32 NZ with C0 = 8.
 //!

@@ -81,7 +81,7 @@ pub fn target_name(attribute: Attribute) -> Option<String> {
     unquote(body.trim())
 }
 
-/// Memory spaces of the Ascend AI core (spec §1, §D.1).
+/// Memory spaces of the Ascend AI core (docs/layout-spec.md §1, §D.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MemorySpace {
     Gm,

@@ -14,7 +14,7 @@
 //! a2: catlass `include/acot/arch/arch.hpp` (`AtlasA2`: `L1_SIZE = 512 * 1024`, `L0A_SIZE =
 //! L0B_SIZE = 64 * 1024`, `L0C_SIZE = 128 * 1024`). a5: ops-transformer
 //! `gmm/common/groupedmatmul_act/utils/arch.h` (`L0C_SIZE = 256 * 1024` for the 950 arch,
-//! L1/L0A/L0B as on A2). Alignment (spec §D.1): L1 32 B, L0A/L0B 512 B, L0C 64 B; sizes are
+//! L1/L0A/L0B as on A2). Alignment (docs/layout-spec.md §D.1): L1 32 B, L0A/L0B 512 B, L0C 64 B; sizes are
 //! rounded up to the alignment so the AscendC bump allocator (`LocalMemAllocator`) reproduces
 //! the offsets when the buffers are allocated in the same order.
 

@@ -1,5 +1,5 @@
 //! `layout.load` / `layout.store`: element-by-element copy over the valid region with layout
-//! conversion, Fixpipe element conversion and the hardware's zero-fill (spec §A.7, §D).
+//! conversion, Fixpipe element conversion and the hardware's zero-fill (docs/layout-spec.md §A.7, §D).
 
 use layout_algebra::{
     ascend::{conv_coordinate, conv_logical_extents, ElementType, FramePattern},
@@ -35,7 +35,7 @@ fn conversion(src: &Tensor, dst: &Tensor, name: &str) -> Result<Conversion, Stri
 }
 
 /// The origin leaf along which the destination's C0 blocks run, when this copy zero-fills
-/// (ND→NZ: columns; DN→ZN: rows; spec §A.7), with C0.
+/// (ND→NZ: columns; DN→ZN: rows; docs/layout-spec.md §A.7), with C0.
 fn zero_fill_axis(src: &Tensor, dst: &Tensor, rank: usize) -> Option<(usize, i64)> {
     use FramePattern::*;
     let (sp, _) = src.pattern?;
@@ -134,11 +134,11 @@ fn conv_c0(t: &Tensor, pattern: FramePattern) -> SymExpr {
     }
 }
 
-/// A copy between two different conv layouts (GM → L1 NC1HWC0 ← NCHW / NHWC, spec §D.2): a
+/// A copy between two different conv layouts (GM → L1 NC1HWC0 ← NCHW / NHWC, docs/layout-spec.md §D.2): a
 /// loop nest over the logical `(n, c, h, w)` region — the source's logical extents clipped to
 /// the destination's (for NC1HWC0 the padded `c1·c0`) — with both addresses from
 /// `conv_coordinate` of the algebra. Padding: the tail of the last incomplete C0 block of
-/// every valid pixel, channels `[C, align(C, C0))`, is zero-filled (spec §A.7 applied to the
+/// every valid pixel, channels `[C, align(C, C0))`, is zero-filled (docs/layout-spec.md §A.7 applied to the
 /// channel axis: NHWC → NC1HWC0 is ND2NZ with rows = pixels, cols = channels); further C1
 /// blocks of a larger destination are left untouched.
 fn conv_copy(

@@ -14,9 +14,9 @@
 //!   floats get a quiet NaN (`f16 0x7E00`, `bf16 0x7FC0`, `f32 0x7FC00000`, `f64 NaN`, `f8E8M0FNU 0xFF`),
 //!   integers the minimum of their type (`i8 -128`, `i32 -2147483648`, ...).
 //! - `layout.tile`: the parent's buffer, the layout `tile_layout(parent, shape, coord)` (stride
-//!   inherited, origin clipped, spec §B.6) and the coordinate `parent.coord + coord`. Element
+//!   inherited, origin clipped, docs/layout-spec.md §B.6) and the coordinate `parent.coord + coord`. Element
 //!   `(i, j)` of a tile lives at `crd_to_offset(tile_layout, coord + (i, j))` — the tile layout
-//!   is applied to **global** coordinates (catlass, spec §B.7). The declared result type is only
+//!   is applied to **global** coordinates (catlass, docs/layout-spec.md §B.7). The declared result type is only
 //!   checked against the algebra; its `?` leaves are recomputed from the parent and coordinate.
 //!
 //! # Sizes are non-negative
@@ -63,13 +63,13 @@
 //!   types are equal; `arith.truncf` for an `l0c` f32 source stored as f16/bf16 (Fixpipe
 //!   quantization, round to nearest even); i32 stays i32 (the i32 → f16/i8 Fixpipe modes need
 //!   quantization parameters the dialect does not carry: rejected).
-//!   **Padding** (spec §A.7): ND→NZ and DN→ZN (also from NDExt/DNExt) zero-fill, in every
+//!   **Padding** (docs/layout-spec.md §A.7): ND→NZ and DN→ZN (also from NDExt/DNExt) zero-fill, in every
 //!   valid row (NZ) / column (ZN), the tail of the last incomplete C0 block along the
 //!   destination's C0 dimension (`[end, align(coord + end, C0) - coord)`); all other padding is
 //!   left untouched (on-chip: poison until written). Fractal → fractal copies (L1 → L0A/L0B)
 //!   move the valid region only; the cube never reads padding, so results do not depend on it.
 //!   **MX scales** (a5, `f8E8M0FNU`, C0 = 2): GM ScaleAND/ScaleADN/ND/ZZ → L1 ZZ and
-//!   ScaleBND/ScaleBDN/DN/NN → L1 NN are same-coordinate copies like the others; spec §A.7
+//!   ScaleBND/ScaleBDN/DN/NN → L1 NN are same-coordinate copies like the others; docs/layout-spec.md §A.7
 //!   names no zero-fill for them (PTO TLOAD fills only ND→NZ / DN→ZN), so their padding (the
 //!   odd-G column of a ZZ C0 pair, the 16-row/16-column fractal tails) is left untouched. The
 //!   element type stays `f8E8M0FNU` in the IR: MLIR 22's LLVM conversion stores it as `i8`,
@@ -80,7 +80,7 @@
 //!   extents clipped to the destination's, NC1HWC0 counting `c1·c0` channels) and both
 //!   addresses are `crd_to_offset` of `conv_coordinate` (algebra: NC1HWC0 element
 //!   `(n, c/C0, h, w, c%C0)`). Padding: channels `[C, align(C, C0))` of every valid pixel are
-//!   zero-filled — spec §A.7's "zero-fill the tail of the last incomplete C0 block" applied to
+//!   zero-filled — docs/layout-spec.md §A.7's "zero-fill the tail of the last incomplete C0 block" applied to
 //!   the channel axis (NHWC → NC1HWC0 is ND2NZ with pixels as rows, channels as columns); whole
 //!   spare C1 blocks of a larger destination stay untouched. NC1HWC0 → NC1HWC0 is a plain
 //!   same-coordinate copy (no fill). Not implemented (located error "not supported by this

@@ -1,5 +1,5 @@
 //! `layout.tile`: the parent's buffer with `tile_layout(parent, shape, coord)` (catlass
-//! `GetTileLayout`, spec §B.6) at the global coordinate `parent.coord + coord` (spec §B.7).
+//! `GetTileLayout`, docs/layout-spec.md §B.6) at the global coordinate `parent.coord + coord` (docs/layout-spec.md §B.7).
 
 use layout_algebra::{ascend::tile_layout, SymExpr};
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};

@@ -30,7 +30,7 @@
 //!   cosize when both are static;
 //! - L1 load/store: a data path exists between the spaces on the target and goes the op's way
 //!   (load towards the cube, store out of it);
-//! - L2 load/store: the (src layout → dst layout) pair is legal on the target (spec §D.2/§D.3);
+//! - L2 load/store: the (src layout → dst layout) pair is legal on the target (docs/layout-spec.md §D.2/§D.3);
 //! - L3 load/store: element types equal, or a Fixpipe conversion out of l0c;
 //! - L4 load/store: static origins have the same rank and the source fits the destination;
 //!   between two different convolution layouts (NC1HWC0 <- NCHW / NHWC) the logical
@@ -47,7 +47,7 @@
 //!   equal, `?` only where the algebra gives a value, never a static claim on a dynamic value);
 //! - G3 tile: tiles of fractal layouts (NZ ZN ZZ NN L0C) have static coordinates and extents
 //!   that are multiples of the inner block (16 × C0, C0 × 16, 16 × 16), as cube data movement
-//!   requires (spec §B.7); dynamic coordinates are a run-time precondition;
+//!   requires (docs/layout-spec.md §B.7); dynamic coordinates are a run-time precondition;
 //! - O1 offset: one coordinate per mode; constant coordinates are non-negative and their
 //!   offset fits in i64.
 //!

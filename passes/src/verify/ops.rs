@@ -441,7 +441,7 @@ fn check_alignment(
         if let Some(v) = coords[k] {
             if v % block[k] != 0 {
                 c.error(location, &format!(
-                    "layout.tile: coordinate {k} = {v} is not a multiple of the {r_in}×{c_in} inner block of {pattern}; cube data movement needs fractal-aligned tile origins (spec §B.7)"
+                    "layout.tile: coordinate {k} = {v} is not a multiple of the {r_in}×{c_in} inner block of {pattern}; cube data movement needs fractal-aligned tile origins (docs/layout-spec.md §B.7)"
                 ));
                 return;
             }

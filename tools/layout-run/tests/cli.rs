@@ -461,7 +461,7 @@ fn tiles_at_coordinates_outside_the_parent_are_rejected() {
 // ------------------------------------------------------------------------------------------
 // Host-side packing: `layout-run pack` / `unpack`.
 
-/// PyPTO NZ of spec §A.5, computed here: element (i, j) of [M, N] at
+/// PyPTO NZ of docs/layout-spec.md §A.5, computed here: element (i, j) of [M, N] at
 /// `((j/C0·M1 + i/16)·16 + i%16)·C0 + j%C0`; padding zero.
 fn nz_reference(a: &Array, c0: usize) -> Vec<f32> {
     let (m, n) = (a.shape()[0], a.shape()[1]);

@@ -1,4 +1,4 @@
-//! Element types and their C0 (elements per 32-byte C0 block), spec §A.1.
+//! Element types and their C0 (elements per 32-byte C0 block), docs/layout-spec.md §A.1.
 //!
 //! Spellings follow the MLIR builtin types where MLIR has one (`f16`, `bf16`, `i8`, `ui8`,
 //! `f8E4M3FN`, `f4E2M1FN`, ...). Ascend types MLIR lacks get a documented spelling:
@@ -239,7 +239,7 @@ mod tests {
 
     #[test]
     fn c0_per_bit_class() {
-        // spec §A.1 table
+        // docs/layout-spec.md §A.1 table
         for (name, bits, c0) in [
             ("f4E2M1FN", 4, 64),
             ("f4E1M2", 4, 64),

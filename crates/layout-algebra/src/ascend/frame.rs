@@ -1,5 +1,5 @@
 //! Frame patterns: the named Ascend layouts (AscendC Te `MakeFrameLayout`, catlass
-//! `tla::MakeLayout`, PyPTO `TensorLayout`), spec §1, §A.2–§A.4.
+//! `tla::MakeLayout`, PyPTO `TensorLayout`), docs/layout-spec.md §1, §A.2–§A.4.
 //!
 //! **Naming.** [`FramePattern`] uses the AscendC/PyPTO names (first letter = order *between*
 //! fractals, second = order *inside* a fractal; Z = row-major, N = column-major). catlass writes
@@ -224,7 +224,7 @@ impl FromStr for FramePattern {
     }
 }
 
-/// The C0 a pattern uses for an element type (spec §A.1, §A.4 trait resolution):
+/// The C0 a pattern uses for an element type (docs/layout-spec.md §A.1, §A.4 trait resolution):
 ///
 /// * NZ, ZN: the dtype C0 `256 / bits` (f16 → 16, f32 → 8, i8 → 32, fp4 → 64);
 /// * ZZ, NN: the dtype C0, except `f8E8M0FNU` → 2 (`MX_SCALE_K0`): e8m0 in ZZ / NN is the L1
@@ -249,7 +249,7 @@ pub fn frame_c0(pattern: FramePattern, dtype: ElementType) -> Result<i64> {
     }
     Ok(match pattern {
         NZ | ZN => dtype.c0(),
-        // The MX scale element (fp8 e8m0) in ZZ/NN uses C0 = 2 (spec §A.1); every other element
+        // The MX scale element (fp8 e8m0) in ZZ/NN uses C0 = 2 (docs/layout-spec.md §A.1); every other element
         // type uses its own C0, as in the spec's 100×100 fp16 table (nN ≡ NN with C0 = 16).
         ZZ | NN if dtype == ElementType::F8E8M0FNU => MX_SCALE_K0,
         ZZ | NN => dtype.c0(),
@@ -260,7 +260,7 @@ pub fn frame_c0(pattern: FramePattern, dtype: ElementType) -> Result<i64> {
     })
 }
 
-/// AscendC Te `Capacity`: the maximum over leaves of `shape_i · stride_i` (spec §B.4). Equals
+/// AscendC Te `Capacity`: the maximum over leaves of `shape_i · stride_i` (docs/layout-spec.md §B.4). Equals
 /// the footprint of a compact layout; it is the batch stride of every batched frame pattern.
 /// Constant products are folded first; symbolic ones are combined with `max`.
 /// An empty layout has capacity 0.
@@ -331,7 +331,7 @@ fn require_c0(pattern: FramePattern, c0: i64, want: i64) -> Result<()> {
     Ok(())
 }
 
-/// Shape and stride of one (non-batched) matrix of `pattern` (spec §A.4 table).
+/// Shape and stride of one (non-batched) matrix of `pattern` (docs/layout-spec.md §A.4 table).
 fn matrix_shape_stride<T: IndexValue>(
     pattern: FramePattern,
     c0: i64,
@@ -397,12 +397,12 @@ fn flat<T: Clone>(v: &[T]) -> Tuple<T> {
     Tuple::Tuple(v.iter().cloned().map(Tuple::Int).collect())
 }
 
-/// Builds the layout of `pattern` with explicit `c0` over `dims` (spec §A.4), with
+/// Builds the layout of `pattern` with explicit `c0` over `dims` (docs/layout-spec.md §A.4), with
 /// **origin = the logical dims** (catlass originShape).
 ///
 /// Matrix patterns take `(rows, cols)`; with `(batch, rows, cols)` they return the Te batch form
 /// `(batch, S):(Capacity(single), D)` with origin `(batch, (rows, cols))` (see [`capacity`]).
-/// Single-matrix formulas (`c0` = C0, 16 = fractal rows, `ceil`/`align` as in §0.1):
+/// Single-matrix formulas (`c0` = C0, 16 = fractal rows, `ceil`/`align` as in docs/layout-spec.md §0.1):
 ///
 /// | pattern | shape | stride |
 /// |---|---|---|
@@ -546,7 +546,7 @@ pub fn conv_logical_extents<T: IndexValue>(pattern: FramePattern, dims: &[T]) ->
 /// The coordinate, in the layout of a conv pattern, of the logical element `(n, c, h, w)`:
 /// NCHW `(n,c,h,w)`, NHWC `(n,h,w,c)`, NC1HWC0 `(n, ⌊c/c0⌋, h, w, c mod c0)` (`c0` = the
 /// pattern's C0, the last dim of its layout; ignored for NCHW/NHWC). This is the element
-/// correspondence of the GM → L1 copies NC1HWC0 ← NCHW / NHWC (spec §D.2); feed the result to
+/// correspondence of the GM → L1 copies NC1HWC0 ← NCHW / NHWC (docs/layout-spec.md §D.2); feed the result to
 /// `crd_to_offset` of the pattern's layout.
 ///
 /// Example: `conv_coordinate(NC1HWC0, &16, &[1, 37, 2, 3])` → `[1, 2, 2, 3, 5]`.
@@ -656,7 +656,7 @@ mod tests {
 
     #[test]
     fn te_unit_test_facts() {
-        // spec §A.8 "AscendC Te unit-test facts"
+        // docs/layout-spec.md §A.8 "AscendC Te unit-test facts"
         check(ND, 1, &[8, 16], "(8,16):(16,1)");
         check(DN, 1, &[8, 16], "(8,16):(1,8)");
         check(NDExt, 1, &[8, 16], "((1,8),(1,16)):((0,16),(0,1))");
@@ -703,7 +703,7 @@ mod tests {
 
     #[test]
     fn worked_100x100_examples() {
-        // spec §A.8
+        // docs/layout-spec.md §A.8
         let nz = frame(NZ, f16(), &[100, 100]).unwrap();
         assert_eq!(nz.to_string(), "((16,7),(16,7)):((16,256),(1,1792)) origin (100,100)");
         assert_eq!(
@@ -736,7 +736,7 @@ mod tests {
         assert_eq!(b.to_string(), "(2,((16,7),(16,7))):(12544,((16,256),(1,1792))) origin (2,(100,100))");
         assert_eq!(b.crd_to_offset(&t("(1,(17,33))")).unwrap(), 16401);
         // catlass toy zN with 2x2 fractals is NZ with "16" := 2 — not expressible via frame; the
-        // parsed layout matches §A.8 instead.
+        // parsed layout matches docs/layout-spec.md §A.8 instead.
         let toy = parse_layout("((2,2),(2,3)):((2,4),(1,8))").unwrap();
         assert_eq!(toy.crd_to_offset(&t("(1,2)")).unwrap(), 10);
     }

@@ -1,4 +1,4 @@
-//! Ascend layouts: element types and C0, frame patterns, recognition, tile layouts (spec §A, §B.6).
+//! Ascend layouts: element types and C0, frame patterns, recognition, tile layouts (docs/layout-spec.md §A, §B.6).
 //!
 //! * [`dtype`]: [`ElementType`] (MLIR spellings), `bits`, `c0 = 256 / bits`.
 //! * [`mod@frame`]: [`FramePattern`] (AscendC names; catlass `zN ≡ NZ`, `nZ ≡ ZN`, `zZ ≡ ZZ`,

@@ -1,5 +1,5 @@
 //! The physical array of a matrix frame layout: the C-order array whose linear index is the
-//! layout's offset, as PyPTO users hold packed buffers (spec §A.5).
+//! layout's offset, as PyPTO users hold packed buffers (docs/layout-spec.md §A.5).
 //!
 //! Example: NZ fp16 of a logical `100 × 100` matrix is the array `[N1, M1, 16, C0] = [7, 7, 16, 16]`
 //! (element `(i, j)` at `[j/16, i/16, i%16, j%16]`); ZZ is `[M1, N1, 16, C0]`, ZN `[M1, N1, 16, C0]`
@@ -77,7 +77,7 @@ mod tests {
     }
 
     /// Every coordinate: the layout offset equals the C-order index of the element's place in
-    /// the physical array, written out independently for NZ (spec §A.5).
+    /// the physical array, written out independently for NZ (docs/layout-spec.md §A.5).
     #[test]
     fn offsets_are_c_order_indices_of_the_physical_array() {
         for (c0, rows, cols) in [(16, 33, 40), (8, 17, 9), (32, 1, 70)] {

@@ -1,5 +1,5 @@
 //! Which frame pattern a plain `shape:stride` layout is (AscendC Te `GetLayoutPattern`,
-//! spec §A.4 "Pattern inference"), plus the catlass recognition predicates (spec §A.3).
+//! docs/layout-spec.md §A.4 "Pattern inference"), plus the catlass recognition predicates (docs/layout-spec.md §A.3).
 
 use super::frame::{FramePattern, FRACTAL_ROWS, MX_SCALE_K0};
 use crate::domain::IndexValue;
@@ -110,7 +110,7 @@ fn recognize_single<T: IndexValue>(shape: &Tuple<T>, stride: &Tuple<T>) -> Optio
 }
 
 /// Infers the frame pattern of a layout, in the priority order of AscendC Te
-/// `GetLayoutPattern` (spec §A.4), matching the *constant* entries of each template (the
+/// `GetLayoutPattern` (docs/layout-spec.md §A.4), matching the *constant* entries of each template (the
 /// entries written `R`, `C`, `Sr`, `Sc` are free and may be symbolic):
 ///
 /// 1. NDExt `((1,R),(1,C)):((0,Sr),(0,1))`; 2. DNExt `((1,R),(1,C)):((0,1),(0,Sc))`;
@@ -141,7 +141,7 @@ pub fn recognize<T: IndexValue>(layout: &Layout<T>) -> Option<Recognized> {
     }
 }
 
-/// The catlass `detail::is*` predicates (spec §A.3), named exactly as in catlass so the letter
+/// The catlass `detail::is*` predicates (docs/layout-spec.md §A.3), named exactly as in catlass so the letter
 /// order reads the catlass way: `is_zN` is AscendC **NZ**, `is_nZ` is AscendC **ZN**,
 /// `is_zZ` is ZZ. Fractal predicates require a rank-2, depth-2 layout whose modes are pairs.
 #[allow(non_snake_case)]
@@ -217,7 +217,7 @@ mod tests {
 
     #[test]
     fn te_static_asserts() {
-        // spec §A.8, test_tensor_api_layout.cpp
+        // docs/layout-spec.md §A.8, test_tensor_api_layout.cpp
         assert_eq!(rec("((16,2),(16,3)):((16,256),(1,512))"), Some((NZ, 16, false)));
         assert_eq!(rec("((16,2),(16,3)):((1,512),(16,256))"), Some((ZN, 16, false)));
         assert_eq!(rec("((16,2),(16,3)):((16,512),(1,256))"), Some((ZZ, 16, false)));

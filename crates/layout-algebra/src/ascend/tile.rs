@@ -1,4 +1,4 @@
-//! Tile layouts: catlass TLA `GetTileLayout(layout, tileShape, coord)`, spec §B.6.
+//! Tile layouts: catlass TLA `GetTileLayout(layout, tileShape, coord)`, docs/layout-spec.md §B.6.
 
 use crate::domain::IndexValue;
 use crate::error::{AlgebraError, Result};
@@ -36,7 +36,7 @@ fn origin_extents<T: IndexValue>(parent: &Layout<T>) -> Result<Vec<T>> {
     }
 }
 
-/// The layout of a tile of `parent` (catlass TLA `GetTileLayout`, spec §B.6): the tile of
+/// The layout of a tile of `parent` (catlass TLA `GetTileLayout`, docs/layout-spec.md §B.6): the tile of
 /// shape `tile_shape` (elements) whose top-left corner is at `coord` (elements, in the
 /// parent's logical space — not a tile index). Both are flat and of equal rank R.
 ///
@@ -54,7 +54,7 @@ fn origin_extents<T: IndexValue>(parent: &Layout<T>) -> Result<Vec<T>> {
 /// The tile layout is applied to **parent (global) coordinates**: element `coord + local` of the
 /// tile is at `tile.crd_to_offset(coord + local)`, equal to the parent's offset there, aligned
 /// origin or not (the last sub-mode takes the unreduced quotient). Fractal-aligned origins are
-/// an unchecked precondition of cube data movement (§B.7), not of this function.
+/// an unchecked precondition of cube data movement (docs/layout-spec.md §B.7), not of this function.
 ///
 /// Generic: with symbolic `coord` (and constant parent and tile shape) the stride and shape stay
 /// constants and only the origin is symbolic, `min(t, max(O - c, 0))`.

@@ -1,4 +1,4 @@
-//! `coalesce`, `coalesce_by` and `filter` (spec §C.1).
+//! `coalesce`, `coalesce_by` and `filter` (docs/layout-spec.md §C.1).
 
 use std::fmt;
 
@@ -130,7 +130,7 @@ mod tests {
             "(2,6):(1,2)"
         );
         assert_eq!(coalesce(&l("(2,8):(4,8)")).unwrap().to_string(), "16:4");
-        // §B.8: pycute merges zN on values.
+        // docs/layout-spec.md §B.8: pycute merges zN on values.
         let zn = l("((16,7),(16,7)):((16,256),(1,1792))");
         let c = coalesce(&zn).unwrap();
         assert_eq!(c.to_string(), "(112,16,7):(16,1,1792)");

@@ -1,4 +1,4 @@
-//! `complement(A, M)`: the layout that fills the gaps of `A` up to `M` (spec §C.3).
+//! `complement(A, M)`: the layout that fills the gaps of `A` up to `M` (docs/layout-spec.md §C.3).
 
 use crate::domain::{Decide, Truth};
 use crate::error::{AlgebraError, Result};
@@ -22,7 +22,7 @@ use super::util::inadmissible;
 /// and `cosize((A, R)) ≥ M`.
 ///
 /// Example: `complement(4:2, 24)`: leaf `4:2` gives `2/1 : 1 = 2:1`, `cur = 8`; then
-/// `ceil_div(24, 8) : 8 = 3:8`, so `R = (2,3):(1,8)`. Others (spec §C.3):
+/// `ceil_div(24, 8) : 8 = 3:8`, so `R = (2,3):(1,8)`. Others (docs/layout-spec.md §C.3):
 /// `complement(4:1,24) = 6:4`, `complement(6:4,24) = 4:1`, `complement((4,6):(1,4),24) = 1:0`,
 /// `complement((2,4):(1,6),24) = 3:2`, `complement((2,2):(1,6),24) = (3,2):(2,12)`.
 pub fn complement(a: &Layout, cotarget: i64) -> Result<Layout> {

@@ -1,4 +1,4 @@
-//! Functional composition `R = A ∘ B` (spec §C.2).
+//! Functional composition `R = A ∘ B` (docs/layout-spec.md §C.2).
 
 use crate::domain::{Decide, Truth};
 use crate::error::{AlgebraError, Result};
@@ -39,7 +39,7 @@ use super::util::{by_mode, concat, from_leaves, inadmissible, plain};
 /// `stride divisibility: 6 % 4 != 0 and 4 % 6 != 0 (…)`, `shape divisibility: 6 % 4 != 0 (…)`,
 /// `right-distributivity: …`; `Inadmissible` for a negative stride of `B`.
 ///
-/// Examples (spec §C.2):
+/// Examples (docs/layout-spec.md §C.2):
 /// * `(6,2):(8,2) ∘ (4,3):(3,1) = ((2,2),3):((24,2),8)`: mode `4:3` — leaf `6:8`:
 ///   `6 % 3 == 0`, new shape `min(2,4) = 2` → `2:24`, rest `2`, rest stride `1`; last leaf `2:2`
 ///   → `2:2`; mode `3:1` — leaf `6:8`: new shape `min(6,3) = 3` → `3:8`, done.

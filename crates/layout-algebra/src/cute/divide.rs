@@ -1,4 +1,4 @@
-//! Logical division and its zipped / tiled / flat arrangements (spec §C.5, §C.6).
+//! Logical division and its zipped / tiled / flat arrangements (docs/layout-spec.md §C.5, §C.6).
 
 use crate::domain::Decide;
 use crate::error::Result;

@@ -1,4 +1,4 @@
-//! `right_inverse` and `left_inverse` (spec §C.4).
+//! `right_inverse` and `left_inverse` (docs/layout-spec.md §C.4).
 
 use crate::domain::{Decide, Truth};
 use crate::error::{AlgebraError, Result};

@@ -1,4 +1,4 @@
-//! CuTe layout algebra (spec §C), one implementation for every integer domain.
+//! CuTe layout algebra (docs/layout-spec.md §C), one implementation for every integer domain.
 //!
 //! The free functions below work on concrete layouts ([`Layout`](crate::Layout) =
 //! `Layout<i64>`); each is [`Algebra::exact()`] applied to them. The same functions on
@@ -10,7 +10,7 @@
 //!
 //! One module per construct:
 //!
-//! | module | functions | spec |
+//! | module | functions | docs/layout-spec.md |
 //! |---|---|---|
 //! | [`coalesce`](mod@coalesce) | [`coalesce()`], [`coalesce_by`], [`filter`] | §C.1 |
 //! | [`tiler`] | [`Tiler`] (`<B0,B1,…>`, `_`, shapes) | §C.2 |

@@ -1,5 +1,5 @@
 //! Logical product and its zipped / tiled / flat / blocked / raked arrangements
-//! (spec §C.7, §C.8).
+//! (docs/layout-spec.md §C.7, §C.8).
 
 use crate::domain::{Decide, IndexValue};
 use crate::error::Result;

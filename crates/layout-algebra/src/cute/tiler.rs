@@ -1,4 +1,4 @@
-//! Tilers: the right-hand argument of by-mode composition, divides and products (spec §C.2).
+//! Tilers: the right-hand argument of by-mode composition, divides and products (docs/layout-spec.md §C.2).
 
 use std::fmt;
 use std::str::FromStr;

@@ -158,7 +158,7 @@ fn tiled_gemm_example_with_tail_tiles() {
 }
 
 // ------------------------------------------------------------------------------------------
-// Every legal copy pair (spec §D, `legality::legal_pairs`), on data with tails.
+// Every legal copy pair (docs/layout-spec.md §D, `legality::legal_pairs`), on data with tails.
 
 const SRC_PAD: f64 = 4.0; // never produced by the generator ([-1, 1])
 const DST_INIT: f64 = -4.0;
@@ -595,7 +595,7 @@ fn matrix_conv_copies_are_rejected_clearly() {
 }
 
 /// The algebra's NZ (used above to place elements) agrees with the PyPTO closed form of spec
-/// §A.5: `((j/C0)·M1 + i/16)·16 + i%16)·C0 + j%C0` (an independent formula, test-only).
+/// docs/layout-spec.md §A.5: `((j/C0)·M1 + i/16)·16 + i%16)·C0 + j%C0` (an independent formula, test-only).
 #[test]
 fn nz_placement_agrees_with_the_pypto_formula() {
     let ty = TensorType { elem: "f16".into(), space: "l1".into(), layout: "NZ".into(), origin: "(34,40)".into() };

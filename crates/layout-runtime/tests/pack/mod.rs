@@ -1,4 +1,4 @@
-//! Host-side packing (`layout_runtime::pack`): round trips, the PyPTO NZ formula of spec §A.5,
+//! Host-side packing (`layout_runtime::pack`): round trips, the PyPTO NZ formula of docs/layout-spec.md §A.5,
 //! numpy's golden reshape/transpose, caching, and bad input.
 
 use layout_algebra::{ascend::FramePattern, IntTuple, Layout};
@@ -114,7 +114,7 @@ fn pack_then_unpack_is_the_identity_for_every_layout_and_type() {
     assert_eq!(cases, (8 + 2 + 1) * 4 * 4);
 }
 
-/// Spec §A.5, written independently of the algebra: element (i, j) of logical [M, N] at
+/// docs/layout-spec.md §A.5, written independently of the algebra: element (i, j) of logical [M, N] at
 /// `((j/C0·M1 + i/16)·16 + i%16)·C0 + j%C0`, M1 = ceil(M/16); a batch is `N1·M1·16·C0` apart.
 #[test]
 fn packed_nz_is_the_pypto_physical_order_with_zero_padding() {
@@ -153,7 +153,7 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The golden code of spec §A.5 (`w.reshape((h//16, 16, n//C0, C0)).transpose(2, 0, 1, 3)`)
+/// The golden code of docs/layout-spec.md §A.5 (`w.reshape((h//16, 16, n//C0, C0)).transpose(2, 0, 1, 3)`)
 /// run by Debian's numpy (scripts/bootstrap.sh installs python3-numpy; the python3 first on
 /// PATH may lack numpy, so /usr/bin/python3 is used). Without it the test fails: the set-up
 /// is incomplete, and a skipped oracle would hide that.
