@@ -143,7 +143,7 @@ pub(crate) fn key(v: Value) -> usize {
     v.to_raw().ptr as usize
 }
 
-fn buffer_of(space: MemorySpace) -> Option<Buffer> {
+pub(crate) fn buffer_of(space: MemorySpace) -> Option<Buffer> {
     Some(match space {
         MemorySpace::Gm => Buffer::Gm,
         MemorySpace::L1 => Buffer::L1,

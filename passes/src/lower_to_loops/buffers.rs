@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use layout_algebra::{ascend::capacity, ascend::ElementType, IndexValue, SymExpr};
 use layout_dialect::{TensorLayout, TensorType};
 use melior::{
-    dialect::memref,
+    dialect::{arith, memref},
     ir::{
         operation::{OperationBuilder, OperationLike},
         r#type::MemRefType,
@@ -161,28 +161,41 @@ pub(crate) fn poison_text(elem: ElementType) -> Result<String, String> {
     })
 }
 
+/// `memref.alloca` of the layout's elements, filled with poison. A static size over the
+/// capacity of the memory is an error now; a dynamic one is checked first ([`guard::alloc`]):
+/// when a check fails the alloca gets 1 element and the fill and the rest of the block are
+/// skipped, so a bad size never reaches the stack.
 pub(super) fn alloc(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
-    let (ty, resolved, _) = bound_result(l, op, 0)?;
+    let (ty, resolved, operands) = bound_result(l, op, 0)?;
     let (elem, elem_type) = element_types(l.context, &ty)?;
     let location = op.location();
     let point = build::Point::before(op);
     // Safety: a valid element type.
     let elem_ty = unsafe { Type::from_raw(elem_type) };
-    let (size, alloca) = match layout_dialect::tensor_layout::to_static_layout(&resolved.layout) {
+    let (size, alloca, valid) = match layout_dialect::tensor_layout::to_static_layout(&resolved.layout) {
         Some(fixed) => {
             let n = fixed.cosize().map_err(|e| format!("cosize of {}: {e}", fixed))?;
             // The buffer's bytes must be addressable: LLVM computes them in i64 and would wrap.
-            elem.storage_bytes(n)
+            let bytes = elem
+                .storage_bytes(n)
                 .map_err(|e| format!("{ty} needs {n} elements of {elem}, more bytes than i64 holds ({e})"))?;
+            guard::static_alloc(l, &ty.to_string(), resolved.space, bytes)?;
             let ty = MemRefType::new(elem_ty, &[n], None, None);
-            (SymExpr::Const(n), memref::alloca(l.context, ty, &[], &[], None, location))
+            (SymExpr::Const(n), memref::alloca(l.context, ty, &[], &[], None, location), None)
         }
         None => {
             let n = capacity(&resolved.layout).map_err(|e| e.to_string())?;
+            let bytes = guard::footprint(&n, elem)?;
+            let valid = guard::alloc(l, op, &ty.to_string(), resolved.space, &bytes, &operands)?;
             let dynamic = unsafe { mlir_sys::mlirShapedTypeGetDynamicSize() };
-            let ty = MemRefType::new(elem_ty, &[dynamic], None, None);
-            let size = l.emit(location, point, std::slice::from_ref(&n))?[0];
-            (n, memref::alloca(l.context, ty, &[build::val(size)], &[], None, location))
+            let memref_ty = MemRefType::new(elem_ty, &[dynamic], None, None);
+            let mut count = l.emit(location, point, std::slice::from_ref(&n))?[0];
+            if let Some(ok) = valid {
+                // A failed check must not reach the stack: one element instead.
+                let one = build::index_constant(l.context, location, point, 1)?;
+                count = point.value(arith::select(build::val(ok), build::val(count), build::val(one), location))?;
+            }
+            (n, memref::alloca(l.context, memref_ty, &[build::val(count)], &[], None, location), valid)
         }
     };
     if size.as_constant().is_some_and(|n| n <= 0) {
@@ -190,10 +203,18 @@ pub(super) fn alloc(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
     }
     let buffer = point.value(alloca)?;
     // Fill with poison: on hardware the buffer holds garbage.
-    let poison = build::constant_text(l.context, location, point, &poison_text(elem)?)?;
-    let nest = l.nest(location, point, &[(SymExpr::Const(0), size)])?;
+    let fill = match valid {
+        Some(ok) => build::if_then(location, point, ok),
+        None => point,
+    };
+    let poison = build::constant_text(l.context, location, fill, &poison_text(elem)?)?;
+    let nest = l.nest(location, fill, &[(SymExpr::Const(0), size)])?;
     let index = l.emit(location, nest.body, &nest.ivs)?;
     build::store(nest.body, location, poison, buffer, &index);
-    let t = tensor(l, &ty, &resolved, buffer, describe(op, "layout.alloc"))?;
+    let mut t = tensor(l, &ty, &resolved, buffer, describe(op, "layout.alloc"))?;
+    t.valid = valid;
+    if let Some(valid) = valid {
+        guard::skip_rest_unless(location, op, valid);
+    }
     l.define(op, t)
 }

@@ -10,6 +10,12 @@
 //!   inside the memref: `first ≥ 0`, `end ≤` its element count.
 //! - `layout.tile`: every coordinate lies in `[0, parent extent]` (a tail tile may hang past
 //!   the parent's origin — its own origin is clipped — but it starts inside it).
+//! - `layout.alloc` with dynamic sizes: every size operand is `≥ 0`, every dynamic leaf within
+//!   the overflow-free limit of its footprint in bytes, and the footprint at most the capacity
+//!   of its memory on the module's target (`lower_to_ascendc::placement::capacity`); checked
+//!   before the alloca, which gets 1 element when a check fails (the poison fill and the rest
+//!   of the block run under the flag). A static alloc over the capacity is a compile-time
+//!   error; a dynamic one in a memory the table has no capacity for (ub) is rejected.
 //!
 //! A tensor's flag ([`super::Tensor::valid`]) is the conjunction of its checks and its
 //! parent's; every copy and matmul runs under `scf.if` of its operands' flags ([`guarded`]),
@@ -21,7 +27,8 @@
 
 use std::collections::BTreeSet;
 
-use layout_algebra::{IndexValue, SymExpr};
+use layout_algebra::{ascend::ElementType, IndexValue, SymExpr};
+use layout_dialect::MemorySpace;
 use melior::{
     dialect::{arith, func, memref},
     ir::{
@@ -145,57 +152,13 @@ pub(super) fn view(
     };
     let mut flags = Vec::new();
 
-    for operand in operands.iter().filter(|o| o.size && crate::ir::constant_int(build::val(o.value)).is_none()) {
-        let key = format!("size {:?}", operand.value.ptr);
-        if let Some(ok) = l.checked.get(&key).copied().filter(|ok| dominates(*ok, point)) {
-            flags.push(ok);
-            continue;
-        }
-        let bad = compare(l, location, point, arith::CmpiPredicate::Slt, operand.value, zero)?;
-        let message = format!("{what}: dynamic size operand #{} is {{a}}; sizes must be >= 0", operand.position);
-        fail_if(l, location, point, bad, &message, operand.value, zero)?;
-        let ok = not(l, location, point, bad)?;
-        l.checked.insert(key, ok);
-        flags.push(ok);
-    }
-
-    let symbols: BTreeSet<String> = first.symbols().into_iter().chain(end.symbols()).collect();
-    let clamped = l.clamped.clone();
-    let is_size = |s: &str| clamped.contains(s);
-    let limit = overflow_free_limit(&[&first, &end], &is_size).ok_or_else(|| {
-        format!("layout.view: cannot bound the extent of {ty} ({first} .. {end}) for a run-time check")
-    })?;
-    let mut in_range = Vec::new();
-    for symbol in &symbols {
-        // A symbol shared by several views is checked once against the smallest limit so far.
-        let key = format!("range {symbol} {limit}");
-        if let Some(ok) = l.checked.get(&key).copied().filter(|ok| dominates(*ok, point)) {
-            in_range.push(ok);
-            continue;
-        }
-        let limit_value = build::index_constant(l.context, location, point, limit)?;
-        let value = l.emit(location, point, &[SymExpr::sym(symbol)])?[0];
-        let mut bad = compare(l, location, point, arith::CmpiPredicate::Sgt, value, limit_value)?;
-        if !is_size(symbol) {
-            let low = build::index_constant(l.context, location, point, -limit)?;
-            let below = compare(l, location, point, arith::CmpiPredicate::Slt, value, low)?;
-            bad = point.value(arith::ori(build::val(bad), build::val(below), location))?;
-        }
-        let (kind, low) = if is_size(symbol) { ("size", "0") } else { ("value", "-{b}") };
-        let message = format!(
-            "{what}: the dynamic {kind} {{a}} is outside [{low}, {{b}}], where the extent of the layout fits in i64"
-        );
-        fail_if(l, location, point, bad, &message, value, limit_value)?;
-        let ok = not(l, location, point, bad)?;
-        // A check against `limit` also proves every larger limit.
-        for k in 0..63 {
-            if (i64::MAX >> k) >= limit {
-                l.checked.entry(format!("range {symbol} {}", i64::MAX >> k)).or_insert(ok);
-            }
-        }
-        in_range.push(ok);
-    }
-    let in_range = conjunction(location, point, &in_range)?;
+    flags.extend(sizes_nonnegative(l, location, point, &what, operands)?);
+    let in_range =
+        symbols_in_range(l, location, point, &what, &[&first, &end], "the extent of the layout").map_err(|e| {
+            e.unwrap_or_else(|| {
+                format!("layout.view: cannot bound the extent of {ty} ({first} .. {end}) for a run-time check")
+            })
+        })?;
     flags.extend(in_range);
 
     let bounds = l.emit(location, point, &[first.clone(), end.clone()])?;
@@ -213,6 +176,157 @@ pub(super) fn view(
         flags.push(not(l, location, point, bad)?);
     }
     conjunction(location, point, &flags)
+}
+
+/// The capacity in bytes of `space` on the module's target and how messages name it
+/// (`L1 on a2`), from the one per-target table (`lower_to_ascendc::placement::capacity`).
+/// None: a memory the table has no entry for (gm, ub, the MX scale buffers).
+fn capacity_of(l: &Lowerer, space: MemorySpace) -> Option<(i64, String)> {
+    let target = match l.target? {
+        layout_dialect::Target::A2 => ascendc_params::Target::A2,
+        layout_dialect::Target::A5 => ascendc_params::Target::A5,
+    };
+    let buffer = crate::lower_to_ascendc::buffer_of(space)?;
+    let bytes = crate::lower_to_ascendc::placement::capacity(target, buffer)?;
+    Some((bytes, format!("{} on {}", buffer.name(), target.name())))
+}
+
+/// The bytes of `elements` elements of `elem`: `elements · storage_bytes(1)`, exact for the
+/// whole-byte element types, the only ones the CPU lowering supports ([`super::element_types`]).
+pub(super) fn footprint(elements: &SymExpr, elem: ElementType) -> Result<SymExpr, String> {
+    let per_element = elem.storage_bytes(1).map_err(|e| e.to_string())?;
+    elements.mul(&SymExpr::Const(per_element)).map_err(|e| format!("the footprint of {elements} elements: {e}"))
+}
+
+/// Checks a static `layout.alloc` of `ty` (`bytes` bytes in `space`) now: over the capacity
+/// of its memory on the target it is an error.
+pub(super) fn static_alloc(l: &Lowerer, ty: &str, space: MemorySpace, bytes: i64) -> Result<(), String> {
+    match capacity_of(l, space) {
+        Some((capacity, memory)) if bytes > capacity => {
+            Err(format!("layout.alloc of {ty}: needs {bytes} bytes, {memory} holds {capacity} bytes"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Emits the checks of a dynamic `layout.alloc` (result type `ty`, `bytes` bytes in `space`,
+/// size symbols bound by `operands`), before its alloca: every size operand `≥ 0`, every
+/// symbol within the overflow-free limit of `bytes`, and `bytes ≤` the capacity of the memory
+/// on the target. Returns the flag (None: nothing to check). Why: the alloca's size comes
+/// from these values, and a huge one is a stack overflow, a wrapped one a small buffer.
+pub(super) fn alloc(
+    l: &mut Lowerer,
+    op: &OperationRef,
+    ty: &str,
+    space: MemorySpace,
+    bytes: &SymExpr,
+    operands: &[ViewOperand],
+) -> Result<Option<MlirValue>, String> {
+    let location = op.location();
+    let point = build::Point::before(op);
+    let Some((capacity, memory)) = capacity_of(l, space) else {
+        return Err(format!(
+            "layout.alloc of {ty}: a dynamic size in {} cannot be checked: the target table has no capacity for it",
+            space.name()
+        ));
+    };
+    if let Some(n) = bytes.as_constant() {
+        return static_alloc(l, ty, space, n).map(|()| None);
+    }
+    let what = format!("{}: error: layout.alloc of {ty}", position(location));
+    let mut flags = sizes_nonnegative(l, location, point, &what, operands)?;
+    let in_range = symbols_in_range(l, location, point, &what, &[bytes], "its footprint in bytes").map_err(|e| {
+        e.unwrap_or_else(|| {
+            format!("layout.alloc: cannot bound the footprint of {ty} ({bytes} bytes) for a run-time check")
+        })
+    })?;
+    let needed = l.emit(location, point, std::slice::from_ref(bytes))?[0];
+    let held = build::index_constant(l.context, location, point, capacity)?;
+    let mut bad = compare(l, location, point, arith::CmpiPredicate::Sgt, needed, held)?;
+    if let Some(in_range) = in_range {
+        // Out of range, the byte count is meaningless (and already reported).
+        bad = point.value(arith::andi(build::val(bad), build::val(in_range), location))?;
+        flags.push(in_range);
+    }
+    let message = format!("{what}: needs {{a}} bytes, {memory} holds {{b}} bytes");
+    fail_if(l, location, point, bad, &message, needed, held)?;
+    flags.push(not(l, location, point, bad)?);
+    conjunction(location, point, &flags)
+}
+
+/// Checks every dynamic size operand of a view or alloc: `≥ 0` (the raw operand: the clamp
+/// would hide a negative one). Returns the flags (one per operand, reused where they dominate).
+fn sizes_nonnegative(
+    l: &mut Lowerer,
+    location: Location,
+    point: build::Point,
+    what: &str,
+    operands: &[ViewOperand],
+) -> Result<Vec<MlirValue>, String> {
+    let mut flags = Vec::new();
+    for operand in operands.iter().filter(|o| o.size && crate::ir::constant_int(build::val(o.value)).is_none()) {
+        let key = format!("size {:?}", operand.value.ptr);
+        if let Some(ok) = l.checked.get(&key).copied().filter(|ok| dominates(*ok, point)) {
+            flags.push(ok);
+            continue;
+        }
+        let zero = build::index_constant(l.context, location, point, 0)?;
+        let bad = compare(l, location, point, arith::CmpiPredicate::Slt, operand.value, zero)?;
+        let message = format!("{what}: dynamic size operand #{} is {{a}}; sizes must be >= 0", operand.position);
+        fail_if(l, location, point, bad, &message, operand.value, zero)?;
+        let ok = not(l, location, point, bad)?;
+        l.checked.insert(key, ok);
+        flags.push(ok);
+    }
+    Ok(flags)
+}
+
+/// Checks every symbol of `exprs` against the [`overflow_free_limit`] of `exprs` (sizes in
+/// `[0, limit]`, other values in `±limit`), so the wrapping `index` arithmetic that computes
+/// them is exact; `quantity` names them in the message. Returns the conjunction of the flags;
+/// `Err(None)` when no limit bounds them.
+fn symbols_in_range(
+    l: &mut Lowerer,
+    location: Location,
+    point: build::Point,
+    what: &str,
+    exprs: &[&SymExpr],
+    quantity: &str,
+) -> Result<Option<MlirValue>, Option<String>> {
+    let symbols: BTreeSet<String> = exprs.iter().flat_map(|e| e.symbols()).collect();
+    let clamped = l.clamped.clone();
+    let is_size = |s: &str| clamped.contains(s);
+    let limit = overflow_free_limit(exprs, &is_size).ok_or(None)?;
+    let mut in_range = Vec::new();
+    for symbol in &symbols {
+        // A symbol shared by several views is checked once against the smallest limit so far.
+        let key = format!("range {symbol} {limit}");
+        if let Some(ok) = l.checked.get(&key).copied().filter(|ok| dominates(*ok, point)) {
+            in_range.push(ok);
+            continue;
+        }
+        let limit_value = build::index_constant(l.context, location, point, limit)?;
+        let value = l.emit(location, point, &[SymExpr::sym(symbol)])?[0];
+        let mut bad = compare(l, location, point, arith::CmpiPredicate::Sgt, value, limit_value)?;
+        if !is_size(symbol) {
+            let low = build::index_constant(l.context, location, point, -limit)?;
+            let below = compare(l, location, point, arith::CmpiPredicate::Slt, value, low)?;
+            bad = point.value(arith::ori(build::val(bad), build::val(below), location))?;
+        }
+        let (kind, low) = if is_size(symbol) { ("size", "0") } else { ("value", "-{b}") };
+        let message =
+            format!("{what}: the dynamic {kind} {{a}} is outside [{low}, {{b}}], where {quantity} fits in i64");
+        fail_if(l, location, point, bad, &message, value, limit_value)?;
+        let ok = not(l, location, point, bad)?;
+        // A check against `limit` also proves every larger limit.
+        for k in 0..63 {
+            if (i64::MAX >> k) >= limit {
+                l.checked.entry(format!("range {symbol} {}", i64::MAX >> k)).or_insert(ok);
+            }
+        }
+        in_range.push(ok);
+    }
+    Ok(conjunction(location, point, &in_range)?)
 }
 
 /// Runs the rest of `op`'s block only where `valid` holds: the ops after `op` move into

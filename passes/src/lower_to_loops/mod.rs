@@ -44,7 +44,9 @@
 //! offsets its layout reaches (`Layout::offset_span`, computed overflow-free: every dynamic
 //! leaf is first checked against a bound from `SymExpr::bounds`) must lie inside the memref,
 //! and size operands must be `>= 0`; per `layout.tile`, each coordinate must lie in
-//! `[0, parent extent]` (unless an enclosing `scf.for`'s bounds prove it). What is static is
+//! `[0, parent extent]` (unless an enclosing `scf.for`'s bounds prove it); per dynamic
+//! `layout.alloc`, sizes `>= 0` and the footprint in bytes (overflow-free) within the capacity
+//! of its memory on the target, before the alloca (a static alloc over it is an error). What is static is
 //! checked here (a located error); the rest at run time, once per view or tile, outside the
 //! copy loops. A failed view check skips the rest of its block, a failed tile check the
 //! accesses through the tile; either calls the runtime hook [`guard::HOOK`] with a
@@ -246,6 +248,8 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
     // Safety: the context outlives the pass run.
     let context = unsafe { context_ref.to_ref() };
     let mut lowerer = Lowerer::new(context, options.self_check);
+    // Verified: a module that uses the dialect has a well-formed target.
+    lowerer.target = crate::verify::find_target(root).ok().flatten();
     let mut ops = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
         ops.push(op.to_raw());
@@ -411,6 +415,8 @@ pub(crate) struct Lowerer<'c> {
     pub hook_declared: bool,
     /// Checks already emitted (`i1` "ok" flags by what they check), reused where they dominate.
     pub checked: HashMap<String, MlirValue>,
+    /// The module's target (`layout.target`): the capacities the alloc checks use.
+    pub target: Option<layout_dialect::Target>,
 }
 
 impl<'c> Lowerer<'c> {
@@ -430,6 +436,7 @@ impl<'c> Lowerer<'c> {
             unchecked: Vec::new(),
             hook_declared: false,
             checked: HashMap::new(),
+            target: None,
         }
     }
 

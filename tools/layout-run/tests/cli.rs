@@ -458,6 +458,80 @@ fn tiles_at_coordinates_outside_the_parent_are_rejected() {
     }
 }
 
+/// Reproducers of the dynamic `layout.alloc` check: an L1 buffer of R rows (an `--arg`) was
+/// allocated on the stack unchecked: R = 1025 (over the 512 KiB of L1) and R = -1 (clamped to
+/// 0 rows) ran and wrote outputs, R = 2^62 crashed (a huge alloca: signal 11). Now each is one
+/// located error naming the alloc, exit 1, no outputs; within the contract (R = 8, and
+/// R = 1024, all of L1) C is A·B on the rows that went through L1 and NaN (L0A's poison) on
+/// the others.
+#[test]
+fn dynamic_allocs_beyond_the_capacity_are_rejected() {
+    let out = scratch("alloc-rows");
+    let results = out.join("results");
+    let (a_file, b_file) = (out.join("a.npy"), out.join("b.npy"));
+    let a = Rng::new(7).array(ElemType::F16, &[32, 256]);
+    let b = Rng::new(8).array(ElemType::F16, &[64, 16]);
+    write_npy(&a_file, &a).unwrap();
+    write_npy(&b_file, &b).unwrap();
+    let kernel = kernel("alloc_rows.mlir");
+    let run_rows = |rows: &str| {
+        let rows = format!("3={rows}");
+        let (a, b, r) = (a_file.to_str().unwrap(), b_file.to_str().unwrap(), results.to_str().unwrap());
+        run(&[
+            &kernel,
+            "--entry",
+            "alloc_rows",
+            "--input",
+            a,
+            "--input",
+            b,
+            "--zero",
+            "2",
+            "--arg",
+            &rows,
+            "--out-dir",
+            r,
+        ])
+    };
+    let alloc = r#"alloc_rows.mlir:25:11: error: layout.alloc of !layout.tensor<f16, "l1", "NZ", "(?,256)">"#;
+    let cases = [
+        ("-1", "dynamic size operand #0 is -1; sizes must be >= 0".to_string()),
+        // align(1025, 16) * 256 elements * 2 bytes.
+        ("1025", "needs 532480 bytes, L1 on a2 holds 524288 bytes".to_string()),
+        ("4096", "needs 2097152 bytes, L1 on a2 holds 524288 bytes".to_string()),
+        (
+            "4611686018427387904",
+            format!(
+                "the dynamic size {} is outside [0, {}], where its footprint in bytes fits in i64",
+                1i64 << 62,
+                (1i64 << 53) - 1
+            ),
+        ),
+    ];
+    for (rows, message) in cases {
+        let stderr = error(&run_rows(rows));
+        assert!(stderr.contains(&format!("{alloc}: {message}")), "R = {rows}:\n{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "one error: {stderr}");
+        assert!(!results.exists(), "no output after a failed check");
+    }
+    for rows in [8, 1024] {
+        ok(&run_rows(&rows.to_string()));
+        let c = read_npy(results.join("arg2.npy")).unwrap();
+        for i in 0..32 {
+            for j in 0..16 {
+                let got = c.get_f64(i * 16 + j);
+                if i >= rows {
+                    assert!(got.is_nan(), "R = {rows}: C[{i}][{j}] = {got}, not from L1");
+                    continue;
+                }
+                // f16 products are exact in f32; the sum in the lowering's order p = 0, 1, ...
+                let want = (0..64).fold(0f32, |acc, p| acc + (a.get_f64(i * 256 + p) * b.get_f64(p * 16 + j)) as f32);
+                assert_eq!(got, f64::from(want), "R = {rows}: C[{i}][{j}]");
+            }
+        }
+    }
+}
+
 // ------------------------------------------------------------------------------------------
 // Host-side packing: `layout-run pack` / `unpack`.
 
