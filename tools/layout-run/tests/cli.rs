@@ -391,6 +391,8 @@ fn tiled_gemm_sizes_beyond_the_given_arrays_are_rejected() {
             format!("{view_a}: the dynamic size 9223372036854775807 is outside [0, 36028797018963967], where the extent of the layout fits in i64"),
         ),
         ("-1", "8", &c, &[], format!("{view_a}: dynamic size operand #1 is -1; sizes must be >= 0")),
+        // The self-check skips empty/negative instances and leaves the located error to the kernel.
+        ("-1", "8", &c, &["--self-check"], format!("{view_a}: dynamic size operand #1 is -1; sizes must be >= 0")),
     ];
     for (m, n, c_file, extra, expected) in cases {
         let (m_arg, n_arg) = (format!("3={m}"), format!("4={n}"));
@@ -421,6 +423,27 @@ fn tiled_gemm_sizes_beyond_the_given_arrays_are_rejected() {
         results.to_str().unwrap(),
     ]));
     assert_eq!(files(&results), ["arg0.npy", "arg1.npy", "arg2.npy"]);
+    // M = 0 is inside the contract (an empty product), with or without the self-check.
+    let empty = out.join("empty");
+    ok(&run(&[
+        &gemm,
+        "--entry",
+        "tiled_gemm",
+        "--input",
+        &a,
+        "--input",
+        &b,
+        "--input",
+        &c,
+        "--arg",
+        "3=0",
+        "--arg",
+        "4=8",
+        "--self-check",
+        "--out-dir",
+        empty.to_str().unwrap(),
+    ]));
+    assert_eq!(files(&empty), ["arg0.npy", "arg1.npy", "arg2.npy"]);
 }
 
 /// Reproducers of item 1: a 32 x 256 tile of an 8-row view at a negative row read before the
