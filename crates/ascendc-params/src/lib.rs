@@ -42,6 +42,7 @@
 //! [`exec::execute`] runs derived instructions through the C ABI with bounds checks.
 
 pub mod data_copy;
+pub mod decl;
 pub mod error;
 pub mod exec;
 pub mod ffi;
