@@ -26,18 +26,20 @@ use crate::cpp::elem_bytes;
 use crate::kernel::{Arith, Call, Kernel, Kind, Param, Stmt, Val};
 use std::fmt::Write as _;
 
-const DECLS: &str = r#"  llvm.func @ascendc_model_data_copy_nd2nz(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
-  llvm.func @ascendc_model_data_copy(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32) -> i32
-  llvm.func @ascendc_model_load_data_2d(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
-  llvm.func @ascendc_model_load_data_2d_v2(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
-  llvm.func @ascendc_model_load_data_with_transpose(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
-  llvm.func @ascendc_model_mmad(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
-  llvm.func @ascendc_model_fixpipe_nz2nd(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
-  llvm.func @ascendc_model_fixpipe_nz2nz(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
-  llvm.func @ascendc_model_set_flag(i32, i32, i32)
+/// Declarations of the model's synchronization functions (no status, no parameter struct).
+const SYNC_DECLS: &str = r#"  llvm.func @ascendc_model_set_flag(i32, i32, i32)
   llvm.func @ascendc_model_wait_flag(i32, i32, i32)
   llvm.func @ascendc_model_pipe_barrier(i32)
 "#;
+
+/// `llvm.func` declarations of every C ABI function, the intrinsics from their declarations.
+fn decls() -> String {
+    let mut out = String::new();
+    for d in ascendc_params::decl::INTRINSICS {
+        let _ = writeln!(out, "  {}", d.llvm_decl());
+    }
+    out + SYNC_DECLS
+}
 
 /// Memory globals: (name, bytes). Sizes cover both targets (L0C 256 KiB on a5).
 const MEMORIES: &[(&str, &str, i64)] = &[
@@ -255,46 +257,29 @@ impl Gen<'_> {
         let elem = |i: usize| self.k.bufs[c.bufs[i]].elem.clone();
         let target = self.int(d, &Val::Const(self.target), "i32");
         let status = self.t();
-        let (fname, args, tys) = match c.kind {
+        // Argument values per family (which element type or code goes where); the function
+        // and its signature come from the declaration.
+        let args = match c.kind {
             Kind::DataCopyNd2Nz | Kind::LoadData2D | Kind::LoadData2DV2 | Kind::LoadDataWithTranspose => {
                 let bits = self.int(d, &Val::Const(elem_bytes(&elem(0))? * 8), "i32");
-                let f = match c.kind {
-                    Kind::DataCopyNd2Nz => "data_copy_nd2nz",
-                    Kind::LoadData2D => "load_data_2d",
-                    Kind::LoadDataWithTranspose => "load_data_with_transpose",
-                    _ => "load_data_2d_v2",
-                };
-                (
-                    f,
-                    format!("{}, {}, {bits}, {sp}, {target}", ptrs[0], ptrs[1]),
-                    "(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32)",
-                )
+                format!("{}, {}, {bits}, {sp}, {target}", ptrs[0], ptrs[1])
             }
-            Kind::DataCopy => (
-                "data_copy",
-                format!("{}, {}, {sp}, {target}", ptrs[0], ptrs[1]),
-                "(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32)",
-            ),
+            Kind::DataCopy => format!("{}, {}, {sp}, {target}", ptrs[0], ptrs[1]),
             Kind::Mmad => {
                 let ab = self.int(d, &Val::Const(dtype_code(&elem(1))?), "i32");
                 let cc = self.int(d, &Val::Const(dtype_code(&elem(0))?), "i32");
-                (
-                    "mmad",
-                    format!("{}, {}, {}, {ab}, {cc}, {sp}, {target}", ptrs[0], ptrs[1], ptrs[2]),
-                    "(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32)",
-                )
+                format!("{}, {}, {}, {ab}, {cc}, {sp}, {target}", ptrs[0], ptrs[1], ptrs[2])
             }
             Kind::Fixpipe | Kind::FixpipeNz => {
                 let dd = self.int(d, &Val::Const(dtype_code(&elem(0))?), "i32");
                 let sd = self.int(d, &Val::Const(dtype_code(&elem(1))?), "i32");
-                (
-                    if c.kind == Kind::FixpipeNz { "fixpipe_nz2nz" } else { "fixpipe_nz2nd" },
-                    format!("{}, {}, {dd}, {sd}, {sp}, {target}", ptrs[0], ptrs[1]),
-                    "(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32)",
-                )
+                format!("{}, {}, {dd}, {sd}, {sp}, {target}", ptrs[0], ptrs[1])
             }
         };
-        self.line(d, &format!("{status} = llvm.call @ascendc_model_{fname}({args}) : {tys} -> i32"));
+        let decl = c.kind.decl();
+        let tys: Vec<&str> = decl.abi_args.iter().map(|a| a.llvm()).collect();
+        let (fname, tys) = (decl.abi_function, tys.join(", "));
+        self.line(d, &format!("{status} = llvm.call @{fname}({args}) : ({tys}) -> i32"));
         if looped {
             self.line(depth, "}");
         }
@@ -306,7 +291,7 @@ impl Gen<'_> {
 pub fn mlir_module(kernels: &[Kernel], target: &str) -> Result<String, String> {
     let arch = if target == "a5" { 3510 } else { 2201 };
     let mut out = String::from("module {\n");
-    out.push_str(DECLS);
+    out.push_str(&decls());
     for (_, name, bytes) in MEMORIES {
         let _ = writeln!(
             out,
