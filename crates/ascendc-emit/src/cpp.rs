@@ -10,7 +10,7 @@
 //! call; SetFlag/WaitFlag with HardEvent names; layouts as comments in CuTe notation
 //! (`shape:stride origin extent`).
 
-use crate::kernel::{Arith, Buf, Call, Kernel, Kind, Param, Stmt, Val};
+use crate::kernel::{Arith, Buf, Call, Kernel, Param, Stmt, Val};
 use ascendc_params::decl::{Source, When};
 use std::fmt::Write as _;
 
@@ -100,22 +100,13 @@ impl Printer<'_> {
         let p = format!("p{}", self.calls);
         self.calls += 1;
         let transposed = c.notes.iter().any(|(k, _)| k == "transposed");
-        let what = match c.kind {
-            Kind::DataCopyNd2Nz if transposed => "GM DN -> L1 ZN (MTE2)",
-            Kind::DataCopyNd2Nz => "GM ND -> L1 NZ (MTE2)",
-            Kind::DataCopy => "NZ -> NZ block copy",
-            Kind::LoadData2D | Kind::LoadData2DV2 => "L1 -> L0 (MTE1)",
-            Kind::LoadDataWithTranspose => "L1 -> L0, 32x32 squares transposed (MTE1)",
-            Kind::Mmad => "cube: C = A x B (M)",
-            Kind::Fixpipe => "L0C NZ -> GM ND (FIX)",
-            Kind::FixpipeNz => "L0C NZ -> GM NZ (FIX)",
-        };
+        let decl = c.kind.decl();
+        let what = decl.summary_transposed.filter(|_| transposed).unwrap_or(decl.summary);
         self.line(depth, &format!("// {} {what}", c.kind.struct_name()));
         for (k, v) in &c.notes {
             self.line(depth, &format!("//   {k}: {v}"));
         }
         self.line(depth, &format!("AscendC::{} {p};", c.kind.struct_name()));
-        let decl = c.kind.decl();
         for f in decl.printed_fields() {
             let value = if let Some(b) = c.bools.get(f.name) {
                 b.to_string()
@@ -141,32 +132,14 @@ impl Printer<'_> {
             format!("{}[{}]", b.name, index(&c.field(&format!("off{i}")), &c.field(&format!("step{i}")), r))
         };
         let args: Vec<String> = (0..c.bufs.len()).map(arg).collect();
-        let call = match c.kind {
-            Kind::DataCopyNd2Nz | Kind::DataCopy => format!("AscendC::DataCopy({}, {}, {p});", args[0], args[1]),
-            Kind::LoadData2D | Kind::LoadData2DV2 => format!("AscendC::LoadData({}, {}, {p});", args[0], args[1]),
-            Kind::LoadDataWithTranspose => format!("AscendC::LoadDataWithTranspose({}, {}, {p});", args[0], args[1]),
-            Kind::Mmad => format!("AscendC::Mmad({}, {}, {}, {p});", args[0], args[1], args[2]),
-            Kind::Fixpipe => {
+        let template = match decl.cpp_config {
+            Some(cfg) => {
                 let (d, s) = (&self.k.bufs[c.bufs[0]], &self.k.bufs[c.bufs[1]]);
-                format!(
-                    "AscendC::Fixpipe<{}, {}, AscendC::CFG_ROW_MAJOR>({}, {}, {p});",
-                    cpp_type(&d.elem)?,
-                    cpp_type(&s.elem)?,
-                    args[0],
-                    args[1]
-                )
+                format!("<{}, {}, AscendC::{cfg}>", cpp_type(&d.elem)?, cpp_type(&s.elem)?)
             }
-            Kind::FixpipeNz => {
-                let (d, s) = (&self.k.bufs[c.bufs[0]], &self.k.bufs[c.bufs[1]]);
-                format!(
-                    "AscendC::Fixpipe<{}, {}, AscendC::CFG_NZ>({}, {}, {p});",
-                    cpp_type(&d.elem)?,
-                    cpp_type(&s.elem)?,
-                    args[0],
-                    args[1]
-                )
-            }
+            None => String::new(),
         };
+        let call = format!("AscendC::{}{template}({}, {p});", decl.function, args.join(", "));
         if looped {
             self.line(
                 depth,

@@ -23,7 +23,8 @@
 //! `layout-runtime` and translates to LLVM IR.
 
 use crate::cpp::elem_bytes;
-use crate::kernel::{Arith, Call, Kernel, Kind, Param, Stmt, Val};
+use crate::kernel::{Arith, Call, Kernel, Param, Stmt, Val};
+use ascendc_params::decl::AbiArg;
 use std::fmt::Write as _;
 
 /// Declarations of the model's synchronization functions (no status, no parameter struct).
@@ -257,28 +258,23 @@ impl Gen<'_> {
         let elem = |i: usize| self.k.bufs[c.bufs[i]].elem.clone();
         let target = self.int(d, &Val::Const(self.target), "i32");
         let status = self.t();
-        // Argument values per family (which element type or code goes where); the function
-        // and its signature come from the declaration.
-        let args = match c.kind {
-            Kind::DataCopyNd2Nz | Kind::LoadData2D | Kind::LoadData2DV2 | Kind::LoadDataWithTranspose => {
-                let bits = self.int(d, &Val::Const(elem_bytes(&elem(0))? * 8), "i32");
-                format!("{}, {}, {bits}, {sp}, {target}", ptrs[0], ptrs[1])
-            }
-            Kind::DataCopy => format!("{}, {}, {sp}, {target}", ptrs[0], ptrs[1]),
-            Kind::Mmad => {
-                let ab = self.int(d, &Val::Const(dtype_code(&elem(1))?), "i32");
-                let cc = self.int(d, &Val::Const(dtype_code(&elem(0))?), "i32");
-                format!("{}, {}, {}, {ab}, {cc}, {sp}, {target}", ptrs[0], ptrs[1], ptrs[2])
-            }
-            Kind::Fixpipe | Kind::FixpipeNz => {
-                let dd = self.int(d, &Val::Const(dtype_code(&elem(0))?), "i32");
-                let sd = self.int(d, &Val::Const(dtype_code(&elem(1))?), "i32");
-                format!("{}, {}, {dd}, {sd}, {sp}, {target}", ptrs[0], ptrs[1])
-            }
-        };
+        // Arguments in the order of the declared C ABI function.
         let decl = c.kind.decl();
-        let tys: Vec<&str> = decl.abi_args.iter().map(|a| a.llvm()).collect();
-        let (fname, tys) = (decl.abi_function, tys.join(", "));
+        let (mut args, mut tys) = (Vec::new(), Vec::new());
+        let mut next_ptr = ptrs.iter();
+        for a in decl.abi_args {
+            args.push(match a {
+                AbiArg::Dst | AbiArg::Src => {
+                    next_ptr.next().ok_or("an intrinsic has fewer buffers than its C ABI")?.clone()
+                }
+                AbiArg::ElemBits(i) => self.int(d, &Val::Const(elem_bytes(&elem(*i))? * 8), "i32"),
+                AbiArg::Dtype(i) => self.int(d, &Val::Const(dtype_code(&elem(*i))?), "i32"),
+                AbiArg::Params => sp.clone(),
+                AbiArg::Target => target.clone(),
+            });
+            tys.push(a.llvm());
+        }
+        let (fname, args, tys) = (decl.abi_function, args.join(", "), tys.join(", "));
         self.line(d, &format!("{status} = llvm.call @{fname}({args}) : ({tys}) -> i32"));
         if looped {
             self.line(depth, "}");

@@ -158,10 +158,10 @@ pub enum AbiArg {
     Dst,
     /// `const void*` source (Mmad: `a`, `b`).
     Src,
-    /// `uint32_t elem_bits`.
-    ElemBits,
-    /// `uint32_t` element type code (`ASCENDC_MODEL_F16`, ...).
-    Dtype,
+    /// `uint32_t elem_bits` of the call's buffer `i` (destination first).
+    ElemBits(usize),
+    /// `uint32_t` element type code (`ASCENDC_MODEL_F16`, ...) of the call's buffer `i`.
+    Dtype(usize),
     /// `const <params>*`.
     Params,
     /// `uint32_t target`.
@@ -172,7 +172,7 @@ impl AbiArg {
     pub fn llvm(self) -> &'static str {
         match self {
             AbiArg::Dst | AbiArg::Src | AbiArg::Params => "!llvm.ptr",
-            AbiArg::ElemBits | AbiArg::Dtype | AbiArg::Target => "i32",
+            AbiArg::ElemBits(_) | AbiArg::Dtype(_) | AbiArg::Target => "i32",
         }
     }
 }
@@ -186,6 +186,12 @@ pub struct IntrinsicDecl {
     pub function: &'static str,
     /// The pipe it runs on (`MTE2`, `MTE1`, `M`, `FIX`).
     pub pipe: &'static str,
+    /// What the call does, for the C++ comment (`Transposed`: GM DN -> L1 ZN).
+    pub summary: &'static str,
+    pub summary_transposed: Option<&'static str>,
+    /// The `CFG_*` template argument (`Fixpipe<Dst, Src, CFG>`), after the destination and
+    /// source element types.
+    pub cpp_config: Option<&'static str>,
     pub params: &'static ParamsDecl,
     /// The C ABI function (`int32_t`, returns a status) and its arguments in order.
     pub abi_function: &'static str,
@@ -435,9 +441,12 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         op: "ascendc.data_copy_nd2nz",
         function: "DataCopy",
         pipe: "MTE2",
+        summary: "GM ND -> L1 NZ (MTE2)",
+        summary_transposed: Some("GM DN -> L1 ZN (MTE2)"),
+        cpp_config: None,
         params: &ND2NZ_PARAMS,
         abi_function: "ascendc_model_data_copy_nd2nz",
-        abi_args: &[Dst, Src, ElemBits, Params, Arch],
+        abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
         omit: &[],
         meanings: &[],
     },
@@ -445,6 +454,9 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         op: "ascendc.data_copy",
         function: "DataCopy",
         pipe: "MTE2",
+        summary: "NZ -> NZ block copy",
+        summary_transposed: None,
+        cpp_config: None,
         params: &DATA_COPY_PARAMS,
         abi_function: "ascendc_model_data_copy",
         abi_args: &[Dst, Src, Params, Arch],
@@ -455,9 +467,12 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         op: "ascendc.load_data_2d",
         function: "LoadData",
         pipe: "MTE1",
+        summary: "L1 -> L0 (MTE1)",
+        summary_transposed: None,
+        cpp_config: None,
         params: &LOAD_DATA_2D_PARAMS,
         abi_function: "ascendc_model_load_data_2d",
-        abi_args: &[Dst, Src, ElemBits, Params, Arch],
+        abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
         omit: &[],
         meanings: &[],
     },
@@ -465,9 +480,12 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         op: "ascendc.load_data_2d_v2",
         function: "LoadData",
         pipe: "MTE1",
+        summary: "L1 -> L0 (MTE1)",
+        summary_transposed: None,
+        cpp_config: None,
         params: &LOAD_DATA_2D_PARAMS_V2,
         abi_function: "ascendc_model_load_data_2d_v2",
-        abi_args: &[Dst, Src, ElemBits, Params, Arch],
+        abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
         omit: &[],
         meanings: &[],
     },
@@ -475,9 +493,12 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         op: "ascendc.load_data_with_transpose",
         function: "LoadDataWithTranspose",
         pipe: "MTE1",
+        summary: "L1 -> L0, 32x32 squares transposed (MTE1)",
+        summary_transposed: None,
+        cpp_config: None,
         params: &LOAD_DATA_2D_TRANSPOSE_PARAMS,
         abi_function: "ascendc_model_load_data_with_transpose",
-        abi_args: &[Dst, Src, ElemBits, Params, Arch],
+        abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
         omit: &[],
         meanings: &[],
     },
@@ -485,9 +506,12 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         op: "ascendc.mmad",
         function: "Mmad",
         pipe: "M",
+        summary: "cube: C = A x B (M)",
+        summary_transposed: None,
+        cpp_config: None,
         params: &MMAD_PARAMS,
         abi_function: "ascendc_model_mmad",
-        abi_args: &[Dst, Src, Src, Dtype, Dtype, Params, Arch],
+        abi_args: &[Dst, Src, Src, Dtype(1), Dtype(0), Params, Arch],
         omit: &[],
         meanings: &[],
     },
@@ -495,9 +519,12 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         op: "ascendc.fixpipe",
         function: "Fixpipe",
         pipe: "FIX",
+        summary: "L0C NZ -> GM ND (FIX)",
+        summary_transposed: None,
+        cpp_config: Some("CFG_ROW_MAJOR"),
         params: &FIXPIPE_PARAMS_V220,
         abi_function: "ascendc_model_fixpipe_nz2nd",
-        abi_args: &[Dst, Src, Dtype, Dtype, Params, Arch],
+        abi_args: &[Dst, Src, Dtype(0), Dtype(1), Params, Arch],
         omit: &["isChannelSplit"],
         meanings: &[],
     },
@@ -505,9 +532,12 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         op: "ascendc.fixpipe_nz",
         function: "Fixpipe",
         pipe: "FIX",
+        summary: "L0C NZ -> GM NZ (FIX)",
+        summary_transposed: None,
+        cpp_config: Some("CFG_NZ"),
         params: &FIXPIPE_PARAMS_V220,
         abi_function: "ascendc_model_fixpipe_nz2nz",
-        abi_args: &[Dst, Src, Dtype, Dtype, Params, Arch],
+        abi_args: &[Dst, Src, Dtype(0), Dtype(1), Params, Arch],
         omit: &[],
         meanings: &[
             ("nSize", "columns to store: valid extent of the destination rounded up to its C0 (whole 32 B blocks)"),

@@ -52,7 +52,7 @@ fn abi_arg_c(arg: AbiArg, params: &ParamsDecl) -> String {
     match arg {
         AbiArg::Dst => "void*".into(),
         AbiArg::Src => "const void*".into(),
-        AbiArg::ElemBits | AbiArg::Dtype | AbiArg::Target => "uint32_t".into(),
+        AbiArg::ElemBits(_) | AbiArg::Dtype(_) | AbiArg::Target => "uint32_t".into(),
         AbiArg::Params => format!("const {}*", params.abi),
     }
 }
