@@ -339,3 +339,24 @@ pub fn mlir_module(kernels: &[Kernel], target: &str) -> Result<String, String> {
     out.push_str("}\n");
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    /// The declarations derived from `ascendc_params::decl` are the ones written by hand before.
+    #[test]
+    fn declarations_match_the_c_abi() {
+        let want = r#"  llvm.func @ascendc_model_data_copy_nd2nz(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_data_copy(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_load_data_2d(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_load_data_2d_v2(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_load_data_with_transpose(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_mmad(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_fixpipe_nz2nd(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_fixpipe_nz2nz(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_set_flag(i32, i32, i32)
+  llvm.func @ascendc_model_wait_flag(i32, i32, i32)
+  llvm.func @ascendc_model_pipe_barrier(i32)
+"#;
+        assert_eq!(super::decls(), want);
+    }
+}

@@ -198,3 +198,48 @@ fn every_op_is_declared_once_and_printed_fields_have_a_meaning() {
     assert!(nd.printed_fields().all(|f| f.name != "isChannelSplit"));
     assert_eq!(by_op("ascendc.mmad").unwrap().printed_fields().count(), 7);
 }
+
+const CPP_API: &str = include_str!("../model/ascendc_model.h");
+
+/// The parameter names (without the trailing `_`) of every constructor `NAME(A x_, ...)` of
+/// `struct NAME : abi {` in the C++ API header.
+fn cpp_constructors(text: &str, name: &str, abi: &str) -> Option<Vec<Vec<String>>> {
+    let start = text.find(&format!("struct {name} : {abi} {{"))?;
+    let body = &text[start..start + text[start..].find("\n};")?];
+    let mut out = Vec::new();
+    let mut rest = body;
+    while let Some(at) = rest.find(&format!("    {name}(")) {
+        rest = &rest[at + name.len() + 5..];
+        let params = &rest[..rest.find(')')?];
+        let names: Vec<String> = params
+            .split(',')
+            .filter_map(|p| p.split_whitespace().last())
+            .filter_map(|n| n.strip_suffix('_'))
+            .map(str::to_string)
+            .collect();
+        out.push(names);
+    }
+    Some(out)
+}
+
+#[test]
+fn cpp_api_constructors_follow_the_declared_order() {
+    for d in INTRINSICS {
+        let p = d.params;
+        let ctors = cpp_constructors(CPP_API, p.cpp, p.abi)
+            .unwrap_or_else(|| panic!("struct {} : {} is not in ascendc_model.h", p.cpp, p.abi));
+        let longest = ctors.iter().map(Vec::len).max().unwrap_or(0);
+        assert!(longest >= 3, "{}: no field-by-field constructor", p.cpp);
+        for names in &ctors {
+            // A constructor takes a prefix-ordered subsequence of the fields (AscendC order).
+            let mut fields = p.fields.iter().map(|f| f.name);
+            for n in names {
+                assert!(fields.any(|f| f == n), "{}: constructor argument {n} is out of the declared order", p.cpp);
+            }
+        }
+    }
+    // The parser reads what is there: Nd2NzParams takes all eight fields in order.
+    let nd = cpp_constructors(CPP_API, "Nd2NzParams", "ascendc_model_nd2nz_params").unwrap();
+    let all: Vec<&str> = ND2NZ_PARAMS.fields.iter().map(|f| f.name).collect();
+    assert!(nd.iter().any(|c| c == &all));
+}
