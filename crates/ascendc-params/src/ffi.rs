@@ -1,5 +1,6 @@
 //! The C ABI of the CPU model (`model/ascendc_model_abi.h`), linked from the static library
-//! `ascendc_model` that `build.rs` compiles, and the conversion of derived parameters to it.
+//! `ascendc_model` that `build.rs` compiles. The `#[repr(C)]` parameter structs and the
+//! conversion of derived parameters to them (`to_c`) are generated from [`crate::decl`].
 //!
 //! For the JIT: [`c_abi_symbols`] returns `(name, address)` for every function, to hand to
 //! MLIR's `mlirExecutionEngineRegisterSymbol` so that LLVM IR calling
