@@ -10,7 +10,8 @@
 //! call; SetFlag/WaitFlag with HardEvent names; layouts as comments in CuTe notation
 //! (`shape:stride origin extent`).
 
-use crate::kernel::{Arith, Buf, Call, Kernel, Kind, Param, Stmt, Val};
+use crate::kernel::{Arith, Buf, Call, Kernel, Param, Stmt, Val};
+use ascendc_params::decl::{Source, When};
 use std::fmt::Write as _;
 
 /// C++ element type of an MLIR element type.
@@ -25,131 +26,6 @@ pub fn cpp_type(elem: &str) -> Result<&'static str, String> {
         "ui8" => "uint8_t",
         other => return Err(format!("element type {other} has no AscendC C++ type here")),
     })
-}
-
-/// What a field means (units and derivation), for the comment next to it.
-fn explain(kind: Kind, field: &str) -> &'static str {
-    use Kind::*;
-    match (kind, field) {
-        (DataCopyNd2Nz, "ndNum") => "one ND matrix",
-        (DataCopyNd2Nz, "nValue") => "rows to copy: valid extent of the source (origin)",
-        (DataCopyNd2Nz, "dValue") => "columns to copy: valid extent of the source (origin)",
-        (DataCopyNd2Nz, "srcNdMatrixStride") => "elements between ND matrices (one matrix)",
-        (DataCopyNd2Nz, "srcDValue") => "GM row stride in elements: stride of the ND row mode",
-        (DataCopyNd2Nz, "dstNzC0Stride") => {
-            "stride(dst, c_out) / C0: distance between C0 column blocks, in 32 B (= the L1 tile's padded rows, at least rows rounded up to 16)"
-        }
-        (DataCopyNd2Nz, "dstNzNStride") => "stride(dst, r_in) / C0: distance between rows, in 32 B",
-        (DataCopyNd2Nz, "dstNzMatrixStride") => "elements between NZ matrices (one matrix)",
-        (DataCopy, "blockCount") => "ceil(valid cols / C0): one run per C0 column block",
-        (DataCopy, "blockLen") => "valid rows: one 32 B block (a row of C0 elements) each; padding rows stay untouched",
-        (DataCopy, "srcStride") => "stride(src, c_out)/C0 - blockLen: 32 B blocks skipped between runs in the source",
-        (DataCopy, "dstStride") => {
-            "stride(dst, c_out)/C0 - blockLen: 32 B blocks skipped between runs in the destination"
-        }
-        (LoadData2D, "startIndex") => "first source fractal",
-        (LoadData2D, "repeatTimes") => "shape(dst, c_out): fractals per call (uint8_t, at most 255)",
-        (LoadData2D, "srcStride") => "stride(src, c_out) / fractal: source fractals between repeats, in 512 B",
-        (LoadData2D, "sid") => "stream id",
-        (LoadData2D, "dstGap") => "stride(dst, c_out) / fractal - 1: destination fractals skipped between repeats",
-        (LoadData2D, "addrMode") => "address mode 0 (increasing)",
-        (LoadData2DV2, "mStartPosition") => "first fractal along m (source row / 16)",
-        (LoadData2DV2, "kStartPosition") => "first fractal along k (source column / C0)",
-        (LoadData2DV2, "mStep") => "fractals along m",
-        (LoadData2DV2, "kStep") => "fractals along k",
-        (LoadData2DV2, "srcStride") => "stride(src, k_out) / fractal, in 512 B",
-        (LoadData2DV2, "dstStride") => "stride(dst, k_out) / fractal, in 512 B",
-        (LoadData2DV2, "sid") => "stream id",
-        (LoadDataWithTranspose, "startIndex") => "first source square (two 16x32 fractals = 32x32, 1024 B)",
-        (LoadDataWithTranspose, "repeatTimes") => {
-            "squares per call: destination fractals along the 16-element mode / 2 (uint8_t, at most 255)"
-        }
-        (LoadDataWithTranspose, "srcStride") => {
-            "stride(src, other outer mode) / (2 fractals): source squares between repeats"
-        }
-        (LoadDataWithTranspose, "dstGap") => {
-            "2 * stride(dst, other outer mode) / fractal - 1: from one repeat's first fractal to the next"
-        }
-        (LoadDataWithTranspose, "dstFracGap") => {
-            "stride(dst, other outer mode) / fractal - 1: between the two halves of a transposed square"
-        }
-        (LoadDataWithTranspose, "addrMode") => "address mode 0 (increasing)",
-        (Mmad, "m") => "valid rows of A and C (origin, not padded)",
-        (Mmad, "n") => "valid columns of B and C (origin; a2 8-bit B padded to whole 32x32 squares: align(n, 32), extra C columns never stored)",
-        (Mmad, "k") => "valid reduction extent (origin, not padded)",
-        (Mmad, "unitFlag") => "no unit-flag pipelining",
-        (FixpipeNz, "nSize") => {
-            "columns to store: valid extent of the destination rounded up to its C0 (whole 32 B blocks)"
-        }
-        (FixpipeNz, "dstStride") => "stride(dst, c_out) / C0: distance between destination column blocks, in 32 B",
-        (FixpipeNz, "isChannelSplit") => "f32: split each 16x16 L0C fractal into two 16x8 (C0 = 8) GM fractals",
-        (FixpipeNz, f) => explain(Fixpipe, f),
-        (Fixpipe, "nSize") => "columns to store: valid extent of the destination (origin)",
-        (Fixpipe, "mSize") => "rows to store: valid extent of the destination (origin)",
-        (Fixpipe, "srcStride") => "stride(L0C, c_out) / stride(L0C, r_in): rows of a column block, rounded up to 16",
-        (Fixpipe, "dstStride") => "GM row stride in elements (NZ2ND)",
-        (Fixpipe, "deqScalar") => "no dequantization scale",
-        (Fixpipe, "ndNum") => "one matrix",
-        (Fixpipe, "srcNdStride") => "(one matrix)",
-        (Fixpipe, "dstNdStride") => "(one matrix)",
-        (Fixpipe, "unitFlag") => "no unit-flag pipelining",
-        (_, "cmatrixSource") => "C comes from L0C",
-        (_, "kDirectionAlign") => "no fp32 k alignment",
-        (_, "reluEn") => "no ReLU",
-        (_, "quantPre") => "conversion of the L0C accumulator to the GM element type",
-        _ => "",
-    }
-}
-
-/// The integer fields of the AscendC struct, in constructor order (bools/enums placed where
-/// AscendC has them).
-fn struct_fields(kind: Kind) -> &'static [&'static str] {
-    match kind {
-        Kind::DataCopyNd2Nz => &[
-            "ndNum",
-            "nValue",
-            "dValue",
-            "srcNdMatrixStride",
-            "srcDValue",
-            "dstNzC0Stride",
-            "dstNzNStride",
-            "dstNzMatrixStride",
-        ],
-        Kind::DataCopy => &["blockCount", "blockLen", "srcStride", "dstStride"],
-        Kind::LoadData2D => &["startIndex", "repeatTimes", "srcStride", "sid", "dstGap", "ifTranspose", "addrMode"],
-        Kind::LoadData2DV2 => {
-            &["mStartPosition", "kStartPosition", "mStep", "kStep", "srcStride", "dstStride", "ifTranspose", "sid"]
-        }
-        Kind::LoadDataWithTranspose => &["startIndex", "repeatTimes", "srcStride", "dstGap", "dstFracGap", "addrMode"],
-        Kind::Mmad => &["m", "n", "k", "unitFlag", "cmatrixSource", "cmatrixInitVal", "kDirectionAlign"],
-        Kind::Fixpipe => &[
-            "nSize",
-            "mSize",
-            "srcStride",
-            "dstStride",
-            "reluEn",
-            "quantPre",
-            "deqScalar",
-            "ndNum",
-            "srcNdStride",
-            "dstNdStride",
-            "unitFlag",
-        ],
-        Kind::FixpipeNz => &[
-            "nSize",
-            "mSize",
-            "srcStride",
-            "dstStride",
-            "reluEn",
-            "quantPre",
-            "deqScalar",
-            "ndNum",
-            "srcNdStride",
-            "dstNdStride",
-            "unitFlag",
-            "isChannelSplit",
-        ],
-    }
 }
 
 pub fn val(v: &Val) -> String {
@@ -224,48 +100,29 @@ impl Printer<'_> {
         let p = format!("p{}", self.calls);
         self.calls += 1;
         let transposed = c.notes.iter().any(|(k, _)| k == "transposed");
-        let what = match c.kind {
-            Kind::DataCopyNd2Nz if transposed => "GM DN -> L1 ZN (MTE2)",
-            Kind::DataCopyNd2Nz => "GM ND -> L1 NZ (MTE2)",
-            Kind::DataCopy => "NZ -> NZ block copy",
-            Kind::LoadData2D | Kind::LoadData2DV2 => "L1 -> L0 (MTE1)",
-            Kind::LoadDataWithTranspose => "L1 -> L0, 32x32 squares transposed (MTE1)",
-            Kind::Mmad => "cube: C = A x B (M)",
-            Kind::Fixpipe => "L0C NZ -> GM ND (FIX)",
-            Kind::FixpipeNz => "L0C NZ -> GM NZ (FIX)",
-        };
+        let decl = c.kind.decl();
+        let what = decl.summary_transposed.filter(|_| transposed).unwrap_or(decl.summary);
         self.line(depth, &format!("// {} {what}", c.kind.struct_name()));
         for (k, v) in &c.notes {
             self.line(depth, &format!("//   {k}: {v}"));
         }
         self.line(depth, &format!("AscendC::{} {p};", c.kind.struct_name()));
-        for f in struct_fields(c.kind) {
-            let value = if let Some(b) = c.bools.get(*f) {
+        for f in decl.printed_fields() {
+            let value = if let Some(b) = c.bools.get(f.name) {
                 b.to_string()
-            } else if *f == "quantPre" {
+            } else if f.source == Source::Quant {
                 format!("AscendC::QuantMode_t::{}", c.quant.clone().unwrap_or_else(|| "NoQuant".into()))
             } else {
-                val(&c.field(f))
+                val(&c.field(f.name))
             };
-            let transposed = c.notes.iter().any(|(k, _)| k == "transposed");
-            let why = match (*f, c.bools.get(*f)) {
-                ("ifTranspose", Some(true)) if c.kind == Kind::LoadData2DV2 => {
-                    "transpose each 16x16 fractal and the fractal grid: source fractal (m, k) -> destination m * dstStride + k"
-                }
-                ("dstStride", _) if c.kind == Kind::LoadData2DV2 && c.bools.get("ifTranspose") == Some(&true) => "stride(dst, m_out) / fractal, in 512 B (transposed grid)",
-                ("ifTranspose", Some(true)) => "transpose each 16x16 fractal: row-major (NZ) in, column-major (ZN) out",
-                ("ifTranspose", _) => "no transpose: both fractals have the same inner order",
-                ("cmatrixInitVal", Some(true)) => "C = A x B (overwrite L0C)",
-                ("cmatrixInitVal", _) => "C += A x B (accumulate into L0C)",
-                ("nValue", _) if transposed => "columns to copy (rows of the transposed view): valid extent (origin)",
-                ("dValue", _) if transposed => "rows to copy (columns of the transposed view): valid extent (origin)",
-                ("srcDValue", _) if transposed => "GM column stride in elements: stride of the DN column mode",
-                ("dstNzC0Stride", _) if transposed => "stride(dst, r_out) / C0: distance between the C0 row blocks of ZN, in 32 B (= columns rounded up to 16)",
-                ("dstNzNStride", _) if transposed => "stride(dst, c_in) / C0: distance between columns, in 32 B",
-                _ => explain(c.kind, f),
+            let holds = |w: &When| match w {
+                When::True => c.bools.get(f.name) == Some(&true),
+                When::Transposed => transposed,
+                When::IfTranspose => c.bools.get("ifTranspose") == Some(&true),
             };
+            let why = f.variants.iter().find(|(w, _)| holds(w)).map_or(decl.meaning(f), |(_, text)| text);
             let comment = if why.is_empty() { String::new() } else { format!("  // {why}") };
-            self.line(depth, &format!("{p}.{f} = {value};{comment}"));
+            self.line(depth, &format!("{p}.{} = {value};{comment}", f.name));
         }
         let repeat = c.field("repeat");
         let looped = repeat != Val::Const(1);
@@ -275,32 +132,14 @@ impl Printer<'_> {
             format!("{}[{}]", b.name, index(&c.field(&format!("off{i}")), &c.field(&format!("step{i}")), r))
         };
         let args: Vec<String> = (0..c.bufs.len()).map(arg).collect();
-        let call = match c.kind {
-            Kind::DataCopyNd2Nz | Kind::DataCopy => format!("AscendC::DataCopy({}, {}, {p});", args[0], args[1]),
-            Kind::LoadData2D | Kind::LoadData2DV2 => format!("AscendC::LoadData({}, {}, {p});", args[0], args[1]),
-            Kind::LoadDataWithTranspose => format!("AscendC::LoadDataWithTranspose({}, {}, {p});", args[0], args[1]),
-            Kind::Mmad => format!("AscendC::Mmad({}, {}, {}, {p});", args[0], args[1], args[2]),
-            Kind::Fixpipe => {
+        let template = match decl.cpp_config {
+            Some(cfg) => {
                 let (d, s) = (&self.k.bufs[c.bufs[0]], &self.k.bufs[c.bufs[1]]);
-                format!(
-                    "AscendC::Fixpipe<{}, {}, AscendC::CFG_ROW_MAJOR>({}, {}, {p});",
-                    cpp_type(&d.elem)?,
-                    cpp_type(&s.elem)?,
-                    args[0],
-                    args[1]
-                )
+                format!("<{}, {}, AscendC::{cfg}>", cpp_type(&d.elem)?, cpp_type(&s.elem)?)
             }
-            Kind::FixpipeNz => {
-                let (d, s) = (&self.k.bufs[c.bufs[0]], &self.k.bufs[c.bufs[1]]);
-                format!(
-                    "AscendC::Fixpipe<{}, {}, AscendC::CFG_NZ>({}, {}, {p});",
-                    cpp_type(&d.elem)?,
-                    cpp_type(&s.elem)?,
-                    args[0],
-                    args[1]
-                )
-            }
+            None => String::new(),
         };
+        let call = format!("AscendC::{}{template}({}, {p});", decl.function, args.join(", "));
         if looped {
             self.line(
                 depth,

@@ -1,6 +1,7 @@
 //! The walk: a `func.func` of `ascendc` ops (plus `arith` index arithmetic and `scf.for`) read
 //! into a small kernel description both printers use.
 
+use ascendc_params::decl::{self, IntrinsicDecl};
 use layout_runtime::diagnostics::{position_of, UNNAMED_INPUT};
 use layout_runtime::{Diag, Position};
 use melior::ir::{
@@ -58,90 +59,35 @@ impl Kind {
         })
     }
 
+    /// The `ascendc` op of this kind (inverse of `from_op`).
+    pub fn op(self) -> &'static str {
+        match self {
+            Kind::DataCopyNd2Nz => "ascendc.data_copy_nd2nz",
+            Kind::DataCopy => "ascendc.data_copy",
+            Kind::LoadData2D => "ascendc.load_data_2d",
+            Kind::LoadData2DV2 => "ascendc.load_data_2d_v2",
+            Kind::LoadDataWithTranspose => "ascendc.load_data_with_transpose",
+            Kind::Mmad => "ascendc.mmad",
+            Kind::Fixpipe => "ascendc.fixpipe",
+            Kind::FixpipeNz => "ascendc.fixpipe_nz",
+        }
+    }
+
+    /// The intrinsic's declaration (`ascendc_params::decl::INTRINSICS`): fields, meanings, C ABI.
+    pub fn decl(self) -> &'static IntrinsicDecl {
+        // Every kind's op is declared (test `every_kind_is_declared`).
+        decl::by_op(self.op()).expect("every ascendc op the emitter reads is declared in ascendc_params::decl")
+    }
+
     /// The AscendC parameter struct.
     pub fn struct_name(self) -> &'static str {
-        match self {
-            Kind::DataCopyNd2Nz => "Nd2NzParams",
-            Kind::DataCopy => "DataCopyParams",
-            Kind::LoadData2D => "LoadData2DParams",
-            Kind::LoadData2DV2 => "LoadData2DParamsV2",
-            Kind::LoadDataWithTranspose => "LoadData2dTransposeParams",
-            Kind::Mmad => "MmadParams",
-            Kind::Fixpipe | Kind::FixpipeNz => "FixpipeParamsV220",
-        }
+        self.decl().params.cpp
     }
 
     /// The fields of the C ABI struct (`ascendc_model_abi.h`), in order, with their LLVM types
     /// (`bool` is `i8`). Fields the kernel does not set are 0.
-    pub fn abi_fields(self) -> &'static [(&'static str, &'static str)] {
-        match self {
-            Kind::DataCopyNd2Nz => &[
-                ("ndNum", "i16"),
-                ("nValue", "i16"),
-                ("dValue", "i32"),
-                ("srcNdMatrixStride", "i64"),
-                ("srcDValue", "i64"),
-                ("dstNzC0Stride", "i16"),
-                ("dstNzNStride", "i16"),
-                ("dstNzMatrixStride", "i32"),
-            ],
-            Kind::DataCopy => &[("blockCount", "i16"), ("blockLen", "i16"), ("srcStride", "i16"), ("dstStride", "i16")],
-            Kind::LoadData2D => &[
-                ("startIndex", "i16"),
-                ("repeatTimes", "i8"),
-                ("srcStride", "i16"),
-                ("sid", "i8"),
-                ("dstGap", "i16"),
-                ("ifTranspose", "i8"),
-                ("addrMode", "i8"),
-            ],
-            Kind::LoadData2DV2 => &[
-                ("mStartPosition", "i32"),
-                ("kStartPosition", "i32"),
-                ("mStep", "i16"),
-                ("kStep", "i16"),
-                ("srcStride", "i32"),
-                ("dstStride", "i16"),
-                ("ifTranspose", "i8"),
-                ("sid", "i8"),
-            ],
-            Kind::LoadDataWithTranspose => &[
-                ("startIndex", "i16"),
-                ("repeatTimes", "i8"),
-                ("srcStride", "i16"),
-                ("dstGap", "i16"),
-                ("dstFracGap", "i16"),
-                ("addrMode", "i8"),
-            ],
-            Kind::Mmad => &[
-                ("m", "i16"),
-                ("n", "i16"),
-                ("k", "i16"),
-                ("isBias", "i8"),
-                ("fmOffset", "i32"),
-                ("enSsparse", "i8"),
-                ("enWinogradA", "i8"),
-                ("enWinogradB", "i8"),
-                ("unitFlag", "i8"),
-                ("kDirectionAlign", "i8"),
-                ("cmatrixSource", "i8"),
-                ("cmatrixInitVal", "i8"),
-            ],
-            Kind::Fixpipe | Kind::FixpipeNz => &[
-                ("nSize", "i16"),
-                ("mSize", "i16"),
-                ("srcStride", "i16"),
-                ("dstStride", "i32"),
-                ("reluEn", "i8"),
-                ("quantPre", "i32"),
-                ("deqScalar", "i64"),
-                ("ndNum", "i16"),
-                ("srcNdStride", "i16"),
-                ("dstNdStride", "i32"),
-                ("unitFlag", "i8"),
-                ("isChannelSplit", "i8"),
-            ],
-        }
+    pub fn abi_fields(self) -> Vec<(&'static str, &'static str)> {
+        self.decl().params.fields.iter().map(|f| (f.name, f.ctype.llvm())).collect()
     }
 }
 
@@ -631,5 +577,33 @@ pub fn prune(stmts: &mut Vec<Stmt>) {
         if !remove_unused(stmts, &used) {
             break;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Kind;
+
+    const KINDS: [Kind; 8] = [
+        Kind::DataCopyNd2Nz,
+        Kind::DataCopy,
+        Kind::LoadData2D,
+        Kind::LoadData2DV2,
+        Kind::LoadDataWithTranspose,
+        Kind::Mmad,
+        Kind::Fixpipe,
+        Kind::FixpipeNz,
+    ];
+
+    #[test]
+    fn every_kind_is_declared() {
+        for k in KINDS {
+            assert_eq!(Kind::from_op(k.op()), Some(k));
+            assert_eq!(k.decl().op, k.op());
+        }
+        // The ABI struct of Fixpipe in LLVM types, from the declaration.
+        let f: Vec<&str> = Kind::FixpipeNz.abi_fields().iter().map(|f| f.1).collect();
+        assert_eq!(f, ["i16", "i16", "i16", "i32", "i8", "i32", "i64", "i16", "i16", "i32", "i8", "i8"]);
+        assert_eq!(Kind::Mmad.abi_fields()[4], ("fmOffset", "i32"));
     }
 }

@@ -23,21 +23,24 @@
 //! `layout-runtime` and translates to LLVM IR.
 
 use crate::cpp::elem_bytes;
-use crate::kernel::{Arith, Call, Kernel, Kind, Param, Stmt, Val};
+use crate::kernel::{Arith, Call, Kernel, Param, Stmt, Val};
+use ascendc_params::decl::AbiArg;
 use std::fmt::Write as _;
 
-const DECLS: &str = r#"  llvm.func @ascendc_model_data_copy_nd2nz(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
-  llvm.func @ascendc_model_data_copy(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32) -> i32
-  llvm.func @ascendc_model_load_data_2d(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
-  llvm.func @ascendc_model_load_data_2d_v2(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
-  llvm.func @ascendc_model_load_data_with_transpose(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
-  llvm.func @ascendc_model_mmad(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
-  llvm.func @ascendc_model_fixpipe_nz2nd(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
-  llvm.func @ascendc_model_fixpipe_nz2nz(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
-  llvm.func @ascendc_model_set_flag(i32, i32, i32)
+/// Declarations of the model's synchronization functions (no status, no parameter struct).
+const SYNC_DECLS: &str = r#"  llvm.func @ascendc_model_set_flag(i32, i32, i32)
   llvm.func @ascendc_model_wait_flag(i32, i32, i32)
   llvm.func @ascendc_model_pipe_barrier(i32)
 "#;
+
+/// `llvm.func` declarations of every C ABI function, the intrinsics from their declarations.
+fn decls() -> String {
+    let mut out = String::new();
+    for d in ascendc_params::decl::INTRINSICS {
+        let _ = writeln!(out, "  {}", d.llvm_decl());
+    }
+    out + SYNC_DECLS
+}
 
 /// Memory globals: (name, bytes). Sizes cover both targets (L0C 256 KiB on a5).
 const MEMORIES: &[(&str, &str, i64)] = &[
@@ -255,46 +258,24 @@ impl Gen<'_> {
         let elem = |i: usize| self.k.bufs[c.bufs[i]].elem.clone();
         let target = self.int(d, &Val::Const(self.target), "i32");
         let status = self.t();
-        let (fname, args, tys) = match c.kind {
-            Kind::DataCopyNd2Nz | Kind::LoadData2D | Kind::LoadData2DV2 | Kind::LoadDataWithTranspose => {
-                let bits = self.int(d, &Val::Const(elem_bytes(&elem(0))? * 8), "i32");
-                let f = match c.kind {
-                    Kind::DataCopyNd2Nz => "data_copy_nd2nz",
-                    Kind::LoadData2D => "load_data_2d",
-                    Kind::LoadDataWithTranspose => "load_data_with_transpose",
-                    _ => "load_data_2d_v2",
-                };
-                (
-                    f,
-                    format!("{}, {}, {bits}, {sp}, {target}", ptrs[0], ptrs[1]),
-                    "(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32)",
-                )
-            }
-            Kind::DataCopy => (
-                "data_copy",
-                format!("{}, {}, {sp}, {target}", ptrs[0], ptrs[1]),
-                "(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32)",
-            ),
-            Kind::Mmad => {
-                let ab = self.int(d, &Val::Const(dtype_code(&elem(1))?), "i32");
-                let cc = self.int(d, &Val::Const(dtype_code(&elem(0))?), "i32");
-                (
-                    "mmad",
-                    format!("{}, {}, {}, {ab}, {cc}, {sp}, {target}", ptrs[0], ptrs[1], ptrs[2]),
-                    "(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32)",
-                )
-            }
-            Kind::Fixpipe | Kind::FixpipeNz => {
-                let dd = self.int(d, &Val::Const(dtype_code(&elem(0))?), "i32");
-                let sd = self.int(d, &Val::Const(dtype_code(&elem(1))?), "i32");
-                (
-                    if c.kind == Kind::FixpipeNz { "fixpipe_nz2nz" } else { "fixpipe_nz2nd" },
-                    format!("{}, {}, {dd}, {sd}, {sp}, {target}", ptrs[0], ptrs[1]),
-                    "(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32)",
-                )
-            }
-        };
-        self.line(d, &format!("{status} = llvm.call @ascendc_model_{fname}({args}) : {tys} -> i32"));
+        // Arguments in the order of the declared C ABI function.
+        let decl = c.kind.decl();
+        let (mut args, mut tys) = (Vec::new(), Vec::new());
+        let mut next_ptr = ptrs.iter();
+        for a in decl.abi_args {
+            args.push(match a {
+                AbiArg::Dst | AbiArg::Src => {
+                    next_ptr.next().ok_or("an intrinsic has fewer buffers than its C ABI")?.clone()
+                }
+                AbiArg::ElemBits(i) => self.int(d, &Val::Const(elem_bytes(&elem(*i))? * 8), "i32"),
+                AbiArg::Dtype(i) => self.int(d, &Val::Const(dtype_code(&elem(*i))?), "i32"),
+                AbiArg::Params => sp.clone(),
+                AbiArg::Target => target.clone(),
+            });
+            tys.push(a.llvm());
+        }
+        let (fname, args, tys) = (decl.abi_function, args.join(", "), tys.join(", "));
+        self.line(d, &format!("{status} = llvm.call @{fname}({args}) : ({tys}) -> i32"));
         if looped {
             self.line(depth, "}");
         }
@@ -306,7 +287,7 @@ impl Gen<'_> {
 pub fn mlir_module(kernels: &[Kernel], target: &str) -> Result<String, String> {
     let arch = if target == "a5" { 3510 } else { 2201 };
     let mut out = String::from("module {\n");
-    out.push_str(DECLS);
+    out.push_str(&decls());
     for (_, name, bytes) in MEMORIES {
         let _ = writeln!(
             out,
@@ -357,4 +338,25 @@ pub fn mlir_module(kernels: &[Kernel], target: &str) -> Result<String, String> {
     }
     out.push_str("}\n");
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The declarations derived from `ascendc_params::decl` are the ones written by hand before.
+    #[test]
+    fn declarations_match_the_c_abi() {
+        let want = r#"  llvm.func @ascendc_model_data_copy_nd2nz(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_data_copy(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_load_data_2d(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_load_data_2d_v2(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_load_data_with_transpose(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_mmad(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_fixpipe_nz2nd(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_fixpipe_nz2nz(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, i32) -> i32
+  llvm.func @ascendc_model_set_flag(i32, i32, i32)
+  llvm.func @ascendc_model_wait_flag(i32, i32, i32)
+  llvm.func @ascendc_model_pipe_barrier(i32)
+"#;
+        assert_eq!(super::decls(), want);
+    }
 }

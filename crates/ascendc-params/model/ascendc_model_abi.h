@@ -5,6 +5,8 @@
  * implementation (ascendc_model_impl.h). Plain C: no C++ types cross this boundary.
  *
  * Parameter structs mirror the AscendC structs field by field, in AscendC constructor order.
+ * They are declared once in crates/ascendc-params/src/decl.rs; a test of that crate parses this
+ * header and fails if a struct, field, type or function here disagrees with the declaration.
  * Where the two architectures differ in width (Nd2NzParams: arch 2201 all uint16_t, arch 3510
  * dValue uint32_t, srcNdMatrixStride/srcDValue uint64_t, dstNzMatrixStride uint32_t), the ABI
  * struct has the wider (3510) width; the Rust derivation checks the target's narrower range

@@ -5,7 +5,7 @@ use layout_algebra::ascend::{frame_c0, ElementType, FramePattern, FRACTAL_ROWS};
 use layout_algebra::IndexValue;
 
 use crate::error::{ParamError, Result};
-use crate::field::{CType, Checker, FieldSpec};
+use crate::field::Checker;
 use crate::instr::{Access, Derived, Instr, Intrinsic};
 use crate::operand::{row_stride_nd, transposed, Fractal, Operand};
 use crate::target::{Buffer, Target};
@@ -31,39 +31,6 @@ pub struct Nd2NzParams<V = i64> {
     pub dst_nz_matrix_stride: V,
 }
 
-impl<V> Nd2NzParams<V> {
-    /// `(AscendC field name, value)` in constructor order.
-    pub fn fields(&self) -> [(&'static str, &V); 8] {
-        [
-            ("ndNum", &self.nd_num),
-            ("nValue", &self.n_value),
-            ("dValue", &self.d_value),
-            ("srcNdMatrixStride", &self.src_nd_matrix_stride),
-            ("srcDValue", &self.src_d_value),
-            ("dstNzC0Stride", &self.dst_nz_c0_stride),
-            ("dstNzNStride", &self.dst_nz_n_stride),
-            ("dstNzMatrixStride", &self.dst_nz_matrix_stride),
-        ]
-    }
-
-    /// Field types and documented ranges per target, in constructor order (ndNum ∈ [0,4095],
-    /// nValue ∈ [0,16384], dValue ∈ [0,65535] on 2201, dstNzC0Stride/dstNzNStride ∈ [1,16384]).
-    pub fn specs(target: Target) -> [FieldSpec; 8] {
-        use CType::*;
-        let wide = target == Target::A5;
-        [
-            FieldSpec::ranged("ndNum", U16, 0, 4095),
-            FieldSpec::ranged("nValue", U16, 0, 16384),
-            if wide { FieldSpec::full("dValue", U32) } else { FieldSpec::full("dValue", U16) },
-            FieldSpec::full("srcNdMatrixStride", if wide { U64 } else { U16 }),
-            FieldSpec::full("srcDValue", if wide { U64 } else { U16 }),
-            FieldSpec::ranged("dstNzC0Stride", U16, 1, 16384),
-            FieldSpec::ranged("dstNzNStride", U16, 1, 16384),
-            FieldSpec::full("dstNzMatrixStride", if wide { U32 } else { U16 }),
-        ]
-    }
-}
-
 /// AscendC `DataCopyParams` {blockCount, blockLen, srcStride, dstStride}, all `uint16_t`;
 /// `blockLen` and the gaps in 32-byte blocks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,27 +39,6 @@ pub struct DataCopyParams<V = i64> {
     pub block_len: V,
     pub src_stride: V,
     pub dst_stride: V,
-}
-
-impl<V> DataCopyParams<V> {
-    pub fn fields(&self) -> [(&'static str, &V); 4] {
-        [
-            ("blockCount", &self.block_count),
-            ("blockLen", &self.block_len),
-            ("srcStride", &self.src_stride),
-            ("dstStride", &self.dst_stride),
-        ]
-    }
-
-    pub fn specs() -> [FieldSpec; 4] {
-        use CType::U16;
-        [
-            FieldSpec::ranged("blockCount", U16, 1, 4095),
-            FieldSpec::full("blockLen", U16),
-            FieldSpec::full("srcStride", U16),
-            FieldSpec::full("dstStride", U16),
-        ]
-    }
 }
 
 const ND2NZ: &str = "DataCopy(Nd2NzParams)";

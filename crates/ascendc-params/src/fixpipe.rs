@@ -5,7 +5,7 @@ use layout_algebra::ascend::{ElementType, FramePattern};
 use layout_algebra::IndexValue;
 
 use crate::error::{ParamError, Result};
-use crate::field::{CType, Checker, FieldSpec};
+use crate::field::Checker;
 use crate::instr::{Access, Derived, Instr, Intrinsic};
 use crate::operand::{row_stride_nd, Fractal, Operand};
 use crate::target::{Buffer, Target};
@@ -62,38 +62,6 @@ pub struct FixpipeParamsV220<V = i64> {
     pub unit_flag: V,
     /// f32 channel split (NZ2NZ with a C0 = 8 f32 destination).
     pub is_channel_split: bool,
-}
-
-impl<V> FixpipeParamsV220<V> {
-    pub fn fields(&self) -> [(&'static str, &V); 9] {
-        [
-            ("nSize", &self.n_size),
-            ("mSize", &self.m_size),
-            ("srcStride", &self.src_stride),
-            ("dstStride", &self.dst_stride),
-            ("deqScalar", &self.deq_scalar),
-            ("ndNum", &self.nd_num),
-            ("srcNdStride", &self.src_nd_stride),
-            ("dstNdStride", &self.dst_nd_stride),
-            ("unitFlag", &self.unit_flag),
-        ]
-    }
-
-    /// nSize ∈ [1, 4095] with NZ2ND, mSize ∈ [1, 65535] (AscendC Fixpipe doc).
-    pub fn specs() -> [FieldSpec; 9] {
-        use CType::*;
-        [
-            FieldSpec::ranged("nSize", U16, 1, 4095),
-            FieldSpec::ranged("mSize", U16, 1, 65535),
-            FieldSpec::full("srcStride", U16),
-            FieldSpec::full("dstStride", U32),
-            FieldSpec::full("deqScalar", U64),
-            FieldSpec::ranged("ndNum", U16, 1, 65535),
-            FieldSpec::full("srcNdStride", U16),
-            FieldSpec::full("dstNdStride", U32),
-            FieldSpec::full("unitFlag", U8),
-        ]
-    }
 }
 
 const FIXPIPE: &str = "Fixpipe(FixpipeParamsV220)";

@@ -30,6 +30,12 @@
 //! (L1 32 B, L0A/L0B 512 B, L0C 64 B) are [`ParamError::Misaligned`]. Where the hardware
 //! allows, overflows are split instead: more than 255 fractals per `LoadData` row and (arch 2201) a GM row stride above 65535 (one ND2NZ per row).
 //!
+//! ## The declarations ([`decl`])
+//! Each intrinsic is declared once in `src/decl.rs` (op, function, pipe, C ABI entry; per
+//! field C type, range, unit, meaning); the ABI structs, `to_c`, `fields()`, `specs()` and the
+//! emitters' field lists and comments derive from it, and a test checks the model headers
+//! agree (docs/adding-an-intrinsic.md).
+//!
 //! ## The CPU model (`model/`)
 //! * `model/ascendc_model.h` — the C++ API (`AscendC::DataCopy`, `LoadData`, `Mmad`,
 //!   `Fixpipe`, tensors, parameter structs, `half`, `bfloat16_t`, flags as no-ops): an emitted
@@ -42,6 +48,7 @@
 //! [`exec::execute`] runs derived instructions through the C ABI with bounds checks.
 
 pub mod data_copy;
+pub mod decl;
 pub mod error;
 pub mod exec;
 pub mod ffi;

@@ -5,7 +5,7 @@ use layout_algebra::ascend::{frame_c0, ElementType, FramePattern};
 use layout_algebra::IndexValue;
 
 use crate::error::{ParamError, Result};
-use crate::field::{CType, Checker, FieldSpec};
+use crate::field::Checker;
 use crate::instr::{Access, Derived, Instr, Intrinsic};
 use crate::operand::{Fractal, Operand};
 use crate::target::{Buffer, Target};
@@ -25,33 +25,6 @@ pub struct LoadData2DParams<V = i64> {
     pub addr_mode: V,
 }
 
-impl<V> LoadData2DParams<V> {
-    /// Integer fields `(AscendC name, value)` in constructor order (`ifTranspose` is the bool
-    /// between `dstGap` and `addrMode`).
-    pub fn fields(&self) -> [(&'static str, &V); 6] {
-        [
-            ("startIndex", &self.start_index),
-            ("repeatTimes", &self.repeat_times),
-            ("srcStride", &self.src_stride),
-            ("sid", &self.sid),
-            ("dstGap", &self.dst_gap),
-            ("addrMode", &self.addr_mode),
-        ]
-    }
-
-    pub fn specs() -> [FieldSpec; 6] {
-        use CType::*;
-        [
-            FieldSpec::full("startIndex", U16),
-            FieldSpec::full("repeatTimes", U8),
-            FieldSpec::full("srcStride", U16),
-            FieldSpec::full("sid", U8),
-            FieldSpec::full("dstGap", U16),
-            FieldSpec::full("addrMode", U8),
-        ]
-    }
-}
-
 /// AscendC `LoadData2DParamsV2` (arch 3510) {mStartPosition `uint32_t`, kStartPosition
 /// `uint32_t`, mStep `uint16_t`, kStep `uint16_t`, srcStride `int32_t`, dstStride `uint16_t`,
 /// ifTranspose `bool`, sid `uint8_t`}: moves an mStep × kStep block of fractals starting at
@@ -69,33 +42,6 @@ pub struct LoadData2DParamsV2<V = i64> {
     pub sid: V,
 }
 
-impl<V> LoadData2DParamsV2<V> {
-    pub fn fields(&self) -> [(&'static str, &V); 7] {
-        [
-            ("mStartPosition", &self.m_start_position),
-            ("kStartPosition", &self.k_start_position),
-            ("mStep", &self.m_step),
-            ("kStep", &self.k_step),
-            ("srcStride", &self.src_stride),
-            ("dstStride", &self.dst_stride),
-            ("sid", &self.sid),
-        ]
-    }
-
-    pub fn specs() -> [FieldSpec; 7] {
-        use CType::*;
-        [
-            FieldSpec::full("mStartPosition", U32),
-            FieldSpec::full("kStartPosition", U32),
-            FieldSpec::full("mStep", U16),
-            FieldSpec::full("kStep", U16),
-            FieldSpec::ranged("srcStride", I32, 0, i32::MAX as i64),
-            FieldSpec::full("dstStride", U16),
-            FieldSpec::full("sid", U8),
-        ]
-    }
-}
-
 /// AscendC `LoadData2dTransposeParams` (`LoadDataWithTranspose`, arch 2201) {startIndex
 /// `uint16_t`, repeatTimes `uint8_t`, srcStride `uint16_t`, dstGap `uint16_t`, dstFracGap
 /// `uint16_t`, addrMode `uint8_t`}. For 8-bit types iteration r (< repeatTimes) reads the
@@ -111,32 +57,6 @@ pub struct LoadData2dTransposeParams<V = i64> {
     pub dst_gap: V,
     pub dst_frac_gap: V,
     pub addr_mode: V,
-}
-
-impl<V> LoadData2dTransposeParams<V> {
-    /// Integer fields `(AscendC name, value)` in constructor order.
-    pub fn fields(&self) -> [(&'static str, &V); 6] {
-        [
-            ("startIndex", &self.start_index),
-            ("repeatTimes", &self.repeat_times),
-            ("srcStride", &self.src_stride),
-            ("dstGap", &self.dst_gap),
-            ("dstFracGap", &self.dst_frac_gap),
-            ("addrMode", &self.addr_mode),
-        ]
-    }
-
-    pub fn specs() -> [FieldSpec; 6] {
-        use CType::*;
-        [
-            FieldSpec::full("startIndex", U16),
-            FieldSpec::full("repeatTimes", U8),
-            FieldSpec::full("srcStride", U16),
-            FieldSpec::full("dstGap", U16),
-            FieldSpec::full("dstFracGap", U16),
-            FieldSpec::full("addrMode", U8),
-        ]
-    }
 }
 
 /// Fractals per `LoadData2DParams` call (`repeatTimes` is `uint8_t`).

@@ -4,7 +4,7 @@ use layout_algebra::ascend::{frame_c0, frame_layout, ElementType, FramePattern, 
 use layout_algebra::IndexValue;
 
 use crate::error::{ParamError, Result};
-use crate::field::{CType, Checker, FieldSpec};
+use crate::field::Checker;
 use crate::instr::{Access, Derived, Instr, Intrinsic};
 use crate::operand::{Fractal, Operand};
 use crate::target::{Buffer, Target};
@@ -23,22 +23,6 @@ pub struct MmadParams<V = i64> {
     pub cmatrix_source: bool,
     pub cmatrix_init_val: bool,
     pub k_direction_align: bool,
-}
-
-impl<V> MmadParams<V> {
-    pub fn fields(&self) -> [(&'static str, &V); 4] {
-        [("m", &self.m), ("n", &self.n), ("k", &self.k), ("unitFlag", &self.unit_flag)]
-    }
-
-    pub fn specs() -> [FieldSpec; 4] {
-        use CType::*;
-        [
-            FieldSpec::ranged("m", U16, 0, 4095),
-            FieldSpec::ranged("n", U16, 0, 4095),
-            FieldSpec::ranged("k", U16, 0, 4095),
-            FieldSpec::full("unitFlag", U8),
-        ]
-    }
 }
 
 const MMAD: &str = "Mmad(MmadParams)";

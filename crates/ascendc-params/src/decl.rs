@@ -1,0 +1,551 @@
+//! The one declaration of every AscendC intrinsic: its dialect op, AscendC function, pipe, C ABI
+//! entry point and, per parameter-struct field, the C type, range, unit and meaning.
+//!
+//! Everything else that lists fields is derived from here (docs/adding-an-intrinsic.md):
+//! the `#[repr(C)]` ABI structs and their `to_c` conversions, `fields()` / `specs()` of the
+//! Rust parameter structs, the C++ printer's field list and comments, the LLVM struct types
+//! and function declarations of `ascendc-emit`. A test parses `model/ascendc_model_abi.h` and
+//! checks it declares the same structs, fields, types and functions.
+
+use crate::field::{CType, FieldSpec};
+use crate::target::Target;
+
+/// The C type of an ABI struct field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AbiType {
+    Bool,
+    U8,
+    U16,
+    U32,
+    U64,
+    I32,
+}
+
+impl AbiType {
+    /// The C spelling (`ascendc_model_abi.h`).
+    pub fn c_name(self) -> &'static str {
+        match self {
+            AbiType::Bool => "bool",
+            other => other.ctype().map_or("bool", CType::name),
+        }
+    }
+
+    /// The LLVM type of the field in the ABI struct (`bool` is `i8`).
+    pub fn llvm(self) -> &'static str {
+        match self {
+            AbiType::Bool | AbiType::U8 => "i8",
+            AbiType::U16 => "i16",
+            AbiType::U32 | AbiType::I32 => "i32",
+            AbiType::U64 => "i64",
+        }
+    }
+
+    /// The integer type of the range checks (`None` for `bool`).
+    pub fn ctype(self) -> Option<CType> {
+        Some(match self {
+            AbiType::Bool => return None,
+            AbiType::U8 => CType::U8,
+            AbiType::U16 => CType::U16,
+            AbiType::U32 => CType::U32,
+            AbiType::U64 => CType::U64,
+            AbiType::I32 => CType::I32,
+        })
+    }
+}
+
+/// The Rust scalar of an ABI field, for the declaration macro.
+pub trait AbiScalar {
+    const TYPE: AbiType;
+    /// The representable range (`u64` capped at `i64::MAX`, the algebra's domain).
+    const MIN: i64;
+    const MAX: i64;
+}
+
+macro_rules! abi_scalar {
+    ($($t:ty => $a:ident),*) => {
+        $(impl AbiScalar for $t {
+            const TYPE: AbiType = AbiType::$a;
+            const MIN: i64 = <$t>::MIN as i64;
+            const MAX: i64 = if <$t>::MAX as u64 > i64::MAX as u64 { i64::MAX } else { <$t>::MAX as i64 };
+        })*
+    };
+}
+abi_scalar!(u8 => U8, u16 => U16, u32 => U32, u64 => U64, i32 => I32);
+
+impl AbiScalar for bool {
+    const TYPE: AbiType = AbiType::Bool;
+    const MIN: i64 = 0;
+    const MAX: i64 = 1;
+}
+
+/// Where a field's value comes from in the Rust parameter struct.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// A derived integer (`V`): range-checked, a dialect attribute, static or dynamic.
+    Int,
+    /// A static `bool`.
+    Flag,
+    /// The `QuantMode` enum (`quantPre`).
+    Quant,
+    /// Not modelled: always 0 / false in the ABI, not printed.
+    Fixed,
+}
+
+/// When a value-dependent meaning replaces the plain one in the C++ comment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum When {
+    /// This boolean field is true.
+    True,
+    /// The call carries the `transposed` note (GM DN → L1 ZN through the transposed views).
+    Transposed,
+    /// The call's `ifTranspose` is true.
+    IfTranspose,
+}
+
+/// One field of a parameter struct.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FieldDecl {
+    /// AscendC (and C ABI) name.
+    pub name: &'static str,
+    /// Type in the C ABI struct (the wider arch-3510 width where the architectures differ).
+    pub ctype: AbiType,
+    /// Documented range (the whole type unless the AscendC docs say less).
+    pub min: i64,
+    pub max: i64,
+    /// Unit of the value ("" for counts and flags).
+    pub unit: &'static str,
+    /// One line: what the derivation puts there and why (the C++ comment).
+    pub meaning: &'static str,
+    /// Value-dependent meanings, first match wins.
+    pub variants: &'static [(When, &'static str)],
+    pub source: Source,
+}
+
+/// A parameter struct: the AscendC name, the C ABI name, the fields in ABI (= AscendC) order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ParamsDecl {
+    pub cpp: &'static str,
+    pub abi: &'static str,
+    /// On arch 2201 every integer field has this narrower type (Nd2NzParams: `uint16_t`).
+    pub a2_type: Option<CType>,
+    pub fields: &'static [FieldDecl],
+}
+
+impl ParamsDecl {
+    /// Type and range of the integer fields on `target`, in order.
+    pub fn int_specs(&self, target: Target) -> Vec<FieldSpec> {
+        self.fields
+            .iter()
+            .filter(|f| f.source == Source::Int)
+            .map(|f| {
+                let abi = f.ctype.ctype().unwrap_or(CType::U8);
+                let ctype = if target == Target::A2 { self.a2_type.unwrap_or(abi) } else { abi };
+                let (lo, hi) = ctype.range();
+                FieldSpec::ranged(f.name, ctype, f.min.max(lo), f.max.min(hi))
+            })
+            .collect()
+    }
+
+    pub fn field(&self, name: &str) -> Option<&'static FieldDecl> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+/// An argument of a C ABI function other than the pointers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AbiArg {
+    /// `void*` destination.
+    Dst,
+    /// `const void*` source (Mmad: `a`, `b`).
+    Src,
+    /// `uint32_t elem_bits` of the call's buffer `i` (destination first).
+    ElemBits(usize),
+    /// `uint32_t` element type code (`ASCENDC_MODEL_F16`, ...) of the call's buffer `i`.
+    Dtype(usize),
+    /// `const <params>*`.
+    Params,
+    /// `uint32_t target`.
+    Target,
+}
+
+impl AbiArg {
+    pub fn llvm(self) -> &'static str {
+        match self {
+            AbiArg::Dst | AbiArg::Src | AbiArg::Params => "!llvm.ptr",
+            AbiArg::ElemBits(_) | AbiArg::Dtype(_) | AbiArg::Target => "i32",
+        }
+    }
+}
+
+/// One intrinsic: a dialect op lowered to one AscendC call with one parameter struct.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct IntrinsicDecl {
+    /// The `ascendc` dialect op.
+    pub op: &'static str,
+    /// The AscendC function called.
+    pub function: &'static str,
+    /// The pipe it runs on (`MTE2`, `MTE1`, `M`, `FIX`).
+    pub pipe: &'static str,
+    /// What the call does, for the C++ comment (`Transposed`: GM DN -> L1 ZN).
+    pub summary: &'static str,
+    pub summary_transposed: Option<&'static str>,
+    /// The `CFG_*` template argument (`Fixpipe<Dst, Src, CFG>`), after the destination and
+    /// source element types.
+    pub cpp_config: Option<&'static str>,
+    pub params: &'static ParamsDecl,
+    /// The C ABI function (`int32_t`, returns a status) and its arguments in order.
+    pub abi_function: &'static str,
+    pub abi_args: &'static [AbiArg],
+    /// Fields of the struct this call leaves at their default (not printed).
+    pub omit: &'static [&'static str],
+    /// Meanings that differ from the struct's for this call.
+    pub meanings: &'static [(&'static str, &'static str)],
+}
+
+impl IntrinsicDecl {
+    /// The fields the C++ printer writes, in order: all but the fixed and omitted ones.
+    pub fn printed_fields(&self) -> impl Iterator<Item = &'static FieldDecl> + '_ {
+        self.params.fields.iter().filter(|f| f.source != Source::Fixed && !self.omit.contains(&f.name))
+    }
+
+    /// The meaning of `field` for this call (before value-dependent variants).
+    pub fn meaning(&self, field: &FieldDecl) -> &'static str {
+        self.meanings.iter().find(|(n, _)| *n == field.name).map_or(field.meaning, |(_, m)| m)
+    }
+
+    /// `llvm.func @name(args) -> i32`.
+    pub fn llvm_decl(&self) -> String {
+        let args: Vec<&str> = self.abi_args.iter().map(|a| a.llvm()).collect();
+        format!("llvm.func @{}({}) -> i32", self.abi_function, args.join(", "))
+    }
+}
+
+/// The declaration of the op `name` (`ascendc.mmad`).
+pub fn by_op(name: &str) -> Option<&'static IntrinsicDecl> {
+    INTRINSICS.iter().find(|d| d.op == name)
+}
+
+/// One ABI struct, its conversion and the derived accessors of the Rust struct.
+///
+/// Per field: `name: c_type = source(rust_field), range, "unit", "meaning" [, When => "text"]*;`
+/// with source `int` (range-checked `V`), `flag` (`bool`), `quant` (`QuantMode`) or `fixed`
+/// (always 0), and range `full` (the C type's) or `[min, max]`.
+macro_rules! params {
+    (
+        $(#[$doc:meta])*
+        $cname:ident for $rust:ident, $decl:ident, $cpp:literal, $abi:literal, $instr:literal, a2: $a2:expr,
+        specs($($target:ident)?) {
+            $( $field:ident : $ty:ident = $src:ident $( ( $rf:ident ) )?, $range:tt, $unit:literal, $meaning:expr
+               $(, $when:ident => $text:literal)* ; )*
+        }
+    ) => {
+        $(#[$doc])*
+        #[repr(C)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        #[allow(non_snake_case)]
+        pub struct $cname {
+            $( pub $field: $ty, )*
+        }
+
+        pub static $decl: ParamsDecl = ParamsDecl {
+            cpp: $cpp,
+            abi: $abi,
+            a2_type: $a2,
+            fields: &[$(FieldDecl {
+                name: stringify!($field),
+                ctype: <$ty as AbiScalar>::TYPE,
+                min: params!(@min $range $ty),
+                max: params!(@max $range $ty),
+                unit: $unit,
+                meaning: $meaning,
+                variants: &[$((When::$when, $text)),*],
+                source: params!(@source $src),
+            }),*],
+        };
+
+        impl<V> crate::$rust<V> {
+            /// The integer fields `(AscendC name, value)` in constructor order.
+            pub fn fields(&self) -> Vec<(&'static str, &V)> {
+                [$( params!(@int self $field $src $(($rf))?) ),*].into_iter().flatten().collect()
+            }
+
+            /// Types and documented ranges of the integer fields, in order.
+            pub fn specs($($target: Target)?) -> Vec<FieldSpec> {
+                $decl.int_specs(params!(@target $($target)?))
+            }
+        }
+
+        impl crate::$rust<i64> {
+            /// The ABI struct (errors if a value exceeds even the ABI width).
+            pub fn to_c(&self) -> crate::Result<$cname> {
+                Ok($cname { $( $field: params!(@conv self $instr $field $ty $src $(($rf))?), )* })
+            }
+        }
+    };
+    (@min full $ty:ident) => { <$ty as AbiScalar>::MIN };
+    (@max full $ty:ident) => { <$ty as AbiScalar>::MAX };
+    (@min [$lo:expr, $hi:expr] $ty:ident) => { $lo };
+    (@max [$lo:expr, $hi:expr] $ty:ident) => { $hi };
+    (@source int) => { Source::Int };
+    (@source flag) => { Source::Flag };
+    (@source quant) => { Source::Quant };
+    (@source fixed) => { Source::Fixed };
+    (@target $t:ident) => { $t };
+    (@target) => { Target::A5 };
+    (@int $self:ident $field:ident int ($rf:ident)) => { Some((stringify!($field), &$self.$rf)) };
+    (@int $self:ident $field:ident $other:ident $(($rf:ident))?) => { None };
+    (@conv $self:ident $instr:literal $field:ident $ty:ident int ($rf:ident)) => {
+        crate::ffi::narrow::<$ty>($instr, stringify!($field), $self.$rf, stringify!($ty), <$ty>::MIN as i64, <$ty>::MAX as i64)?
+    };
+    (@conv $self:ident $instr:literal $field:ident $ty:ident flag ($rf:ident)) => { $self.$rf };
+    (@conv $self:ident $instr:literal $field:ident $ty:ident quant ($rf:ident)) => { $self.$rf.abi_code() };
+    (@conv $self:ident $instr:literal $field:ident $ty:ident fixed) => { Default::default() };
+}
+
+const ONE_MATRIX: &str = "(one matrix)";
+const NO_UNIT_FLAG: &str = "no unit-flag pipelining";
+
+params! {
+    /// `ascendc_model_nd2nz_params` (3510 widths).
+    CNd2NzParams for Nd2NzParams, ND2NZ_PARAMS, "Nd2NzParams", "ascendc_model_nd2nz_params", "DataCopy(Nd2NzParams)",
+    a2: Some(CType::U16), specs(target) {
+        ndNum: u16 = int(nd_num), [0, 4095], "", "one ND matrix";
+        nValue: u16 = int(n_value), [0, 16384], "rows", "rows to copy: valid extent of the source (origin)",
+            Transposed => "columns to copy (rows of the transposed view): valid extent (origin)";
+        dValue: u32 = int(d_value), full, "elements", "columns to copy: valid extent of the source (origin)",
+            Transposed => "rows to copy (columns of the transposed view): valid extent (origin)";
+        srcNdMatrixStride: u64 = int(src_nd_matrix_stride), full, "elements", "elements between ND matrices (one matrix)";
+        srcDValue: u64 = int(src_d_value), full, "elements", "GM row stride in elements: stride of the ND row mode",
+            Transposed => "GM column stride in elements: stride of the DN column mode";
+        dstNzC0Stride: u16 = int(dst_nz_c0_stride), [1, 16384], "32 B (C0 blocks)",
+            "stride(dst, c_out) / C0: distance between C0 column blocks, in 32 B (= the L1 tile's padded rows, at least rows rounded up to 16)",
+            Transposed => "stride(dst, r_out) / C0: distance between the C0 row blocks of ZN, in 32 B (= columns rounded up to 16)";
+        dstNzNStride: u16 = int(dst_nz_n_stride), [1, 16384], "32 B (C0 blocks)", "stride(dst, r_in) / C0: distance between rows, in 32 B",
+            Transposed => "stride(dst, c_in) / C0: distance between columns, in 32 B";
+        dstNzMatrixStride: u32 = int(dst_nz_matrix_stride), full, "elements", "elements between NZ matrices (one matrix)";
+    }
+}
+
+params! {
+    /// `ascendc_model_data_copy_params`.
+    CDataCopyParams for DataCopyParams, DATA_COPY_PARAMS, "DataCopyParams", "ascendc_model_data_copy_params",
+    "DataCopy(DataCopyParams)", a2: None, specs() {
+        blockCount: u16 = int(block_count), [1, 4095], "", "ceil(valid cols / C0): one run per C0 column block";
+        blockLen: u16 = int(block_len), full, "32 B blocks",
+            "valid rows: one 32 B block (a row of C0 elements) each; padding rows stay untouched";
+        srcStride: u16 = int(src_stride), full, "32 B blocks",
+            "stride(src, c_out)/C0 - blockLen: 32 B blocks skipped between runs in the source";
+        dstStride: u16 = int(dst_stride), full, "32 B blocks",
+            "stride(dst, c_out)/C0 - blockLen: 32 B blocks skipped between runs in the destination";
+    }
+}
+
+params! {
+    /// `ascendc_model_load_data_2d_params`.
+    CLoadData2DParams for LoadData2DParams, LOAD_DATA_2D_PARAMS, "LoadData2DParams", "ascendc_model_load_data_2d_params",
+    "LoadData(LoadData2DParams)", a2: None, specs() {
+        startIndex: u16 = int(start_index), full, "fractals", "first source fractal";
+        repeatTimes: u8 = int(repeat_times), full, "", "shape(dst, c_out): fractals per call (uint8_t, at most 255)";
+        srcStride: u16 = int(src_stride), full, "512 B fractals",
+            "stride(src, c_out) / fractal: source fractals between repeats, in 512 B";
+        sid: u8 = int(sid), full, "", "stream id";
+        dstGap: u16 = int(dst_gap), full, "512 B fractals",
+            "stride(dst, c_out) / fractal - 1: destination fractals skipped between repeats";
+        ifTranspose: bool = flag(if_transpose), full, "", "no transpose: both fractals have the same inner order",
+            True => "transpose each 16x16 fractal: row-major (NZ) in, column-major (ZN) out";
+        addrMode: u8 = int(addr_mode), full, "", "address mode 0 (increasing)";
+    }
+}
+
+params! {
+    /// `ascendc_model_load_data_2d_params_v2`.
+    CLoadData2DParamsV2 for LoadData2DParamsV2, LOAD_DATA_2D_PARAMS_V2, "LoadData2DParamsV2",
+    "ascendc_model_load_data_2d_params_v2", "LoadData(LoadData2DParamsV2)", a2: None, specs() {
+        mStartPosition: u32 = int(m_start_position), full, "fractals", "first fractal along m (source row / 16)";
+        kStartPosition: u32 = int(k_start_position), full, "fractals", "first fractal along k (source column / C0)";
+        mStep: u16 = int(m_step), full, "fractals", "fractals along m";
+        kStep: u16 = int(k_step), full, "fractals", "fractals along k";
+        srcStride: i32 = int(src_stride), [0, i32::MAX as i64], "512 B fractals", "stride(src, k_out) / fractal, in 512 B";
+        dstStride: u16 = int(dst_stride), full, "512 B fractals", "stride(dst, k_out) / fractal, in 512 B",
+            IfTranspose => "stride(dst, m_out) / fractal, in 512 B (transposed grid)";
+        ifTranspose: bool = flag(if_transpose), full, "", "no transpose: both fractals have the same inner order",
+            True => "transpose each 16x16 fractal and the fractal grid: source fractal (m, k) -> destination m * dstStride + k";
+        sid: u8 = int(sid), full, "", "stream id";
+    }
+}
+
+params! {
+    /// `ascendc_model_load_data_2d_transpose_params`.
+    CLoadData2dTransposeParams for LoadData2dTransposeParams, LOAD_DATA_2D_TRANSPOSE_PARAMS, "LoadData2dTransposeParams",
+    "ascendc_model_load_data_2d_transpose_params", "LoadDataWithTranspose(LoadData2dTransposeParams)", a2: None, specs() {
+        startIndex: u16 = int(start_index), full, "squares (1024 B)", "first source square (two 16x32 fractals = 32x32, 1024 B)";
+        repeatTimes: u8 = int(repeat_times), full, "",
+            "squares per call: destination fractals along the 16-element mode / 2 (uint8_t, at most 255)";
+        srcStride: u16 = int(src_stride), full, "squares (1024 B)",
+            "stride(src, other outer mode) / (2 fractals): source squares between repeats";
+        dstGap: u16 = int(dst_gap), full, "512 B fractals",
+            "2 * stride(dst, other outer mode) / fractal - 1: from one repeat's first fractal to the next";
+        dstFracGap: u16 = int(dst_frac_gap), full, "512 B fractals",
+            "stride(dst, other outer mode) / fractal - 1: between the two halves of a transposed square";
+        addrMode: u8 = int(addr_mode), full, "", "address mode 0 (increasing)";
+    }
+}
+
+params! {
+    /// `ascendc_model_mmad_params`.
+    CMmadParams for MmadParams, MMAD_PARAMS, "MmadParams", "ascendc_model_mmad_params", "Mmad(MmadParams)", a2: None,
+    specs() {
+        m: u16 = int(m), [0, 4095], "elements", "valid rows of A and C (origin, not padded)";
+        n: u16 = int(n), [0, 4095], "elements",
+            "valid columns of B and C (origin; a2 8-bit B padded to whole 32x32 squares: align(n, 32), extra C columns never stored)";
+        k: u16 = int(k), [0, 4095], "elements", "valid reduction extent (origin, not padded)";
+        isBias: bool = fixed, full, "", "no bias";
+        fmOffset: i32 = fixed, full, "", "no feature-map offset";
+        enSsparse: bool = fixed, full, "", "no structured sparsity";
+        enWinogradA: bool = fixed, full, "", "no Winograd A";
+        enWinogradB: bool = fixed, full, "", "no Winograd B";
+        unitFlag: u8 = int(unit_flag), full, "", NO_UNIT_FLAG;
+        kDirectionAlign: bool = flag(k_direction_align), full, "", "no fp32 k alignment";
+        cmatrixSource: bool = flag(cmatrix_source), full, "", "C comes from L0C";
+        cmatrixInitVal: bool = flag(cmatrix_init_val), full, "", "C += A x B (accumulate into L0C)",
+            True => "C = A x B (overwrite L0C)";
+    }
+}
+
+params! {
+    /// `ascendc_model_fixpipe_params_v220`.
+    CFixpipeParamsV220 for FixpipeParamsV220, FIXPIPE_PARAMS_V220, "FixpipeParamsV220", "ascendc_model_fixpipe_params_v220",
+    "Fixpipe(FixpipeParamsV220)", a2: None, specs() {
+        nSize: u16 = int(n_size), [1, 4095], "elements", "columns to store: valid extent of the destination (origin)";
+        mSize: u16 = int(m_size), [1, 65535], "elements", "rows to store: valid extent of the destination (origin)";
+        srcStride: u16 = int(src_stride), full, "16 L0C elements (C0_Size)",
+            "stride(L0C, c_out) / stride(L0C, r_in): rows of a column block, rounded up to 16";
+        dstStride: u32 = int(dst_stride), full, "elements (NZ2ND), 32 B (NZ2NZ)", "GM row stride in elements (NZ2ND)";
+        reluEn: bool = flag(relu_en), full, "", "no ReLU";
+        quantPre: u32 = quant(quant_pre), full, "", "conversion of the L0C accumulator to the GM element type";
+        deqScalar: u64 = int(deq_scalar), full, "", "no dequantization scale";
+        ndNum: u16 = int(nd_num), [1, 65535], "", "one matrix";
+        srcNdStride: u16 = int(src_nd_stride), full, "", ONE_MATRIX;
+        dstNdStride: u32 = int(dst_nd_stride), full, "", ONE_MATRIX;
+        unitFlag: u8 = int(unit_flag), full, "", NO_UNIT_FLAG;
+        isChannelSplit: bool = flag(is_channel_split), full, "",
+            "f32: split each 16x16 L0C fractal into two 16x8 (C0 = 8) GM fractals";
+    }
+}
+
+use AbiArg::{Dst, Dtype, ElemBits, Params, Src, Target as Arch};
+
+/// Every intrinsic the back ends emit.
+pub static INTRINSICS: &[IntrinsicDecl] = &[
+    IntrinsicDecl {
+        op: "ascendc.data_copy_nd2nz",
+        function: "DataCopy",
+        pipe: "MTE2",
+        summary: "GM ND -> L1 NZ (MTE2)",
+        summary_transposed: Some("GM DN -> L1 ZN (MTE2)"),
+        cpp_config: None,
+        params: &ND2NZ_PARAMS,
+        abi_function: "ascendc_model_data_copy_nd2nz",
+        abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
+        omit: &[],
+        meanings: &[],
+    },
+    IntrinsicDecl {
+        op: "ascendc.data_copy",
+        function: "DataCopy",
+        pipe: "MTE2",
+        summary: "NZ -> NZ block copy",
+        summary_transposed: None,
+        cpp_config: None,
+        params: &DATA_COPY_PARAMS,
+        abi_function: "ascendc_model_data_copy",
+        abi_args: &[Dst, Src, Params, Arch],
+        omit: &[],
+        meanings: &[],
+    },
+    IntrinsicDecl {
+        op: "ascendc.load_data_2d",
+        function: "LoadData",
+        pipe: "MTE1",
+        summary: "L1 -> L0 (MTE1)",
+        summary_transposed: None,
+        cpp_config: None,
+        params: &LOAD_DATA_2D_PARAMS,
+        abi_function: "ascendc_model_load_data_2d",
+        abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
+        omit: &[],
+        meanings: &[],
+    },
+    IntrinsicDecl {
+        op: "ascendc.load_data_2d_v2",
+        function: "LoadData",
+        pipe: "MTE1",
+        summary: "L1 -> L0 (MTE1)",
+        summary_transposed: None,
+        cpp_config: None,
+        params: &LOAD_DATA_2D_PARAMS_V2,
+        abi_function: "ascendc_model_load_data_2d_v2",
+        abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
+        omit: &[],
+        meanings: &[],
+    },
+    IntrinsicDecl {
+        op: "ascendc.load_data_with_transpose",
+        function: "LoadDataWithTranspose",
+        pipe: "MTE1",
+        summary: "L1 -> L0, 32x32 squares transposed (MTE1)",
+        summary_transposed: None,
+        cpp_config: None,
+        params: &LOAD_DATA_2D_TRANSPOSE_PARAMS,
+        abi_function: "ascendc_model_load_data_with_transpose",
+        abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
+        omit: &[],
+        meanings: &[],
+    },
+    IntrinsicDecl {
+        op: "ascendc.mmad",
+        function: "Mmad",
+        pipe: "M",
+        summary: "cube: C = A x B (M)",
+        summary_transposed: None,
+        cpp_config: None,
+        params: &MMAD_PARAMS,
+        abi_function: "ascendc_model_mmad",
+        abi_args: &[Dst, Src, Src, Dtype(1), Dtype(0), Params, Arch],
+        omit: &[],
+        meanings: &[],
+    },
+    IntrinsicDecl {
+        op: "ascendc.fixpipe",
+        function: "Fixpipe",
+        pipe: "FIX",
+        summary: "L0C NZ -> GM ND (FIX)",
+        summary_transposed: None,
+        cpp_config: Some("CFG_ROW_MAJOR"),
+        params: &FIXPIPE_PARAMS_V220,
+        abi_function: "ascendc_model_fixpipe_nz2nd",
+        abi_args: &[Dst, Src, Dtype(0), Dtype(1), Params, Arch],
+        omit: &["isChannelSplit"],
+        meanings: &[],
+    },
+    IntrinsicDecl {
+        op: "ascendc.fixpipe_nz",
+        function: "Fixpipe",
+        pipe: "FIX",
+        summary: "L0C NZ -> GM NZ (FIX)",
+        summary_transposed: None,
+        cpp_config: Some("CFG_NZ"),
+        params: &FIXPIPE_PARAMS_V220,
+        abi_function: "ascendc_model_fixpipe_nz2nz",
+        abi_args: &[Dst, Src, Dtype(0), Dtype(1), Params, Arch],
+        omit: &[],
+        meanings: &[
+            ("nSize", "columns to store: valid extent of the destination rounded up to its C0 (whole 32 B blocks)"),
+            ("dstStride", "stride(dst, c_out) / C0: distance between destination column blocks, in 32 B"),
+        ],
+    },
+];
+
+#[cfg(test)]
+#[path = "decl_tests.rs"]
+mod tests;
