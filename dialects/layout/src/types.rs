@@ -11,6 +11,8 @@ use melior::{
 };
 use std::fmt;
 
+pub use layout_algebra::ascend::{MemorySpace, Target};
+
 /// The four parameters of `!layout.tensor<ELEM, "SPACE", "LAYOUT", "ORIGIN">`, as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TensorType {
@@ -79,74 +81,6 @@ pub fn target_name(attribute: Attribute) -> Option<String> {
     let text = attribute.to_string();
     let body = text.trim().strip_prefix("#layout.target<")?.strip_suffix('>')?;
     unquote(body.trim())
-}
-
-/// Memory spaces of the Ascend AI core (docs/layout-spec.md §1, §D.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MemorySpace {
-    Gm,
-    L1,
-    L0a,
-    L0b,
-    L0c,
-    Ub,
-    /// MX scale buffer feeding L0A (Ascend 950 only).
-    L0aScale,
-    /// MX scale buffer feeding L0B (Ascend 950 only).
-    L0bScale,
-}
-
-impl MemorySpace {
-    pub const ALL: [MemorySpace; 8] =
-        [Self::Gm, Self::L1, Self::L0a, Self::L0b, Self::L0c, Self::Ub, Self::L0aScale, Self::L0bScale];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Gm => "gm",
-            Self::L1 => "l1",
-            Self::L0a => "l0a",
-            Self::L0b => "l0b",
-            Self::L0c => "l0c",
-            Self::Ub => "ub",
-            Self::L0aScale => "l0a_scale",
-            Self::L0bScale => "l0b_scale",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|space| space.name() == name)
-    }
-
-    /// Whether the space exists on `target`.
-    pub fn exists_on(self, target: Target) -> bool {
-        !matches!((self, target), (Self::L0aScale | Self::L0bScale, Target::A2))
-    }
-}
-
-/// Hardware targets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Target {
-    /// Atlas A2/A3 (NPU arch 2201).
-    A2,
-    /// Ascend 950 (NPU arch 3510).
-    A5,
-}
-
-impl Target {
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::A2 => "a2",
-            Self::A5 => "a5",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "a2" => Some(Self::A2),
-            "a5" => Some(Self::A5),
-            _ => None,
-        }
-    }
 }
 
 /// Tracks `"..."` string literals (with `\` escapes) through a character-by-character scan, so
@@ -277,12 +211,5 @@ mod tests {
     fn unquote_escapes() {
         assert_eq!(unquote(r#""a\22b\\c""#).as_deref(), Some("a\"b\\c"));
         assert_eq!(unquote(r#""a\2""#), None);
-    }
-
-    #[test]
-    fn spaces_and_targets() {
-        assert_eq!(MemorySpace::from_name("l0a_scale"), Some(MemorySpace::L0aScale));
-        assert!(!MemorySpace::L0aScale.exists_on(Target::A2));
-        assert_eq!(Target::from_name("a3"), None);
     }
 }

@@ -143,17 +143,6 @@ pub(crate) fn key(v: Value) -> usize {
     v.to_raw().ptr as usize
 }
 
-fn buffer_of(space: MemorySpace) -> Option<Buffer> {
-    Some(match space {
-        MemorySpace::Gm => Buffer::Gm,
-        MemorySpace::L1 => Buffer::L1,
-        MemorySpace::L0a => Buffer::L0A,
-        MemorySpace::L0b => Buffer::L0B,
-        MemorySpace::L0c => Buffer::L0C,
-        _ => return None,
-    })
-}
-
 fn target_of(root: OperationRef) -> Result<Target, String> {
     let mut found = None;
     let mut op = Some(root);
@@ -342,7 +331,7 @@ impl<'c> Lowering<'c> {
                             result.r#type()
                         ));
                     }
-                    let buffer = buffer_of(resolved.space).filter(|b| *b != Buffer::Gm).ok_or_else(|| {
+                    let buffer = Buffer::of_space(resolved.space).filter(|b| *b != Buffer::Gm).ok_or_else(|| {
                         format!("memory space \"{}\" has no AscendC lowering (l1, l0a, l0b, l0c)", ty.space)
                     })?;
                     let stat = resolved.static_layout().ok_or("layout is not static")?;
