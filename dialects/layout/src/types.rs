@@ -6,7 +6,7 @@
 //! [`crate::tensor_layout`]; this module only splits the parameters.
 
 use melior::{
-    ir::{Attribute, Type},
+    ir::{operation::OperationLike, Attribute, Location, OperationRef, Type},
     Context,
 };
 use std::fmt;
@@ -81,6 +81,62 @@ pub fn target_name(attribute: Attribute) -> Option<String> {
     let text = attribute.to_string();
     let body = text.trim().strip_prefix("#layout.target<")?.strip_suffix('>')?;
     unquote(body.trim())
+}
+
+/// Why an op has no usable target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TargetError {
+    /// Neither the op nor any enclosing op carries `layout.target`.
+    Missing,
+    /// The attribute is not a `#layout.target<"NAME">` (its printed form).
+    NotATarget(String),
+    /// A `#layout.target<"NAME">` whose name is not a [`Target`].
+    Unknown(String),
+}
+
+impl fmt::Display for TargetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let attr = crate::TARGET_ATTRIBUTE;
+        match self {
+            TargetError::Missing => write!(
+                f,
+                "no enclosing op has a '{attr}' attribute (add `attributes {{{attr} = #layout.target<\"a2\">}}` or \"a5\" to the module)"
+            ),
+            TargetError::NotATarget(text) => {
+                write!(f, "'{attr}' must be #layout.target<\"a2\"> or #layout.target<\"a5\">, got {text}")
+            }
+            TargetError::Unknown(name) => {
+                let hint = if name == "a3" { " (Atlas A3 is target \"a2\")" } else { "" };
+                write!(
+                    f,
+                    "unknown target \"{name}\"; expected \"a2\" (Atlas A2/A3, arch {}) or \"a5\" (Ascend 950, arch {}){hint}",
+                    Target::A2.arch(),
+                    Target::A5.arch()
+                )
+            }
+        }
+    }
+}
+
+/// The target of `op`: the `layout.target` attribute on `op` or on its nearest enclosing op.
+///
+/// **The one rule** (verifier, AscendC lowering and emitters alike): there is no default
+/// target. Everything downstream of the dialect depends on it (the L0A layout, legal paths,
+/// L0C capacity, LoadData parameters), so a silent "a2" would turn an a5 kernel into wrong
+/// code; a missing or malformed target is an error, located at the op holding the attribute
+/// (at `op` itself when it is missing). Callers that accept modules without layout ops (the
+/// verifier) only ask when the dialect is used.
+pub fn target_of<'c>(op: OperationRef<'c, '_>) -> Result<Target, (Location<'c>, TargetError)> {
+    let mut holder = Some(op);
+    while let Some(current) = holder {
+        if let Ok(attr) = current.attribute(crate::TARGET_ATTRIBUTE) {
+            let at = |e| (current.location(), e);
+            let name = target_name(attr).ok_or_else(|| at(TargetError::NotATarget(attr.to_string())))?;
+            return Target::from_name(&name).ok_or_else(|| at(TargetError::Unknown(name)));
+        }
+        holder = current.parent_operation();
+    }
+    Err((op.location(), TargetError::Missing))
 }
 
 /// Tracks `"..."` string literals (with `\` escapes) through a character-by-character scan, so
@@ -194,6 +250,33 @@ fn quote(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use melior::ir::BlockLike;
+
+    /// The one target rule: the nearest enclosing attribute, and no default.
+    #[test]
+    fn target_of_reads_the_nearest_attribute_and_has_no_default() {
+        let context = crate::create_context().expect("context");
+        let first_op_target = |source: &str| {
+            let module = crate::parse_source(&context, source).expect("parse");
+            let op = module.body().first_operation().expect("op");
+            // Safety: `op` lives as long as `module`, which outlives this use.
+            let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+            target_of(op).map_err(|(_, e)| e)
+        };
+        let func = |attrs: &str| format!("module {attrs} {{ func.func @f() {{ return }} }}");
+        assert_eq!(first_op_target(&func(r#"attributes {layout.target = #layout.target<"a5">}"#)), Ok(Target::A5));
+        assert_eq!(first_op_target(&func(r#"attributes {layout.target = #layout.target<"a2">}"#)), Ok(Target::A2));
+        assert_eq!(first_op_target(&func("")), Err(TargetError::Missing));
+        assert_eq!(
+            first_op_target(&func(r#"attributes {layout.target = #layout.target<"a3">}"#)),
+            Err(TargetError::Unknown("a3".into()))
+        );
+        assert_eq!(
+            first_op_target(&func(r#"attributes {layout.target = "a5"}"#)),
+            Err(TargetError::NotATarget(r#""a5""#.into()))
+        );
+        assert!(TargetError::Unknown("a3".into()).to_string().ends_with("(Atlas A3 is target \"a2\")"));
+    }
 
     #[test]
     fn parse_printed_tensor_type() {
