@@ -194,7 +194,7 @@ pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
     for op in &ops {
         if op_name(op) == "layout.load" {
             if let (Ok(src), Ok(dst)) = (op.operand(0), op.operand(1)) {
-                if tensor_of(dst).is_some_and(|t| t.space == "l0b") {
+                if tensor_of(dst).is_some_and(|t| t.space == MemorySpace::L0b.name()) {
                     if let Some(r) = root_of(src) {
                         b1.insert(r);
                     }

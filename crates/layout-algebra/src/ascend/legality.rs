@@ -144,8 +144,10 @@ pub fn legal_pairs(src: MemorySpace, dst: MemorySpace, target: Target) -> Vec<(F
         }
         (S::Gm, S::L0b) if !a5 => out.push((ZN, ZN)),
         (S::Gm, S::Ub) => out = same(&[ND, DN, NDExt, DNExt, NZ]),
-        (S::L1, S::L0a) if a5 => out = vec![(NZ, NZ), (ZN, NZ), (NN, NZ), (NC1HWC0, NZ)],
-        (S::L1, S::L0a) => out = vec![(NZ, ZZ), (ZN, ZZ), (NN, ZZ)],
+        (S::L1, S::L0a) => {
+            let sources: &[FramePattern] = if a5 { &[NZ, ZN, NN, NC1HWC0] } else { &[NZ, ZN, NN] };
+            out = sources.iter().map(|p| (*p, target.l0a_pattern())).collect();
+        }
         (S::L1, S::L0b) => out = vec![(NZ, ZN), (ZN, ZN), (ZZ, ZN)],
         (S::L1, S::L0aScale) => out = same(&[ZZ]),
         (S::L1, S::L0bScale) => out = same(&[NN]),
