@@ -37,3 +37,16 @@ module attributes {layout.target = #layout.target<"a2">} {
     return
   }
 }
+
+// -----
+
+// No default target (the one rule, `layout_dialect::types::target_of`): a kernel in a module
+// without `layout.target` is an error, not C++ for a2.
+// CHECK: emit-errors.mlir:[[@LINE+2]]:1: error: no enclosing op has a 'layout.target' attribute (add `attributes {layout.target = #layout.target<"a2">}` or "a5" to the module)
+// STDIN: <stdin>:[[@LINE+1]]:1: error: no enclosing op has a 'layout.target' attribute
+module {
+  func.func @no_target() {
+    %l1 = "ascendc.alloc"() {offset = 0 : i64, size = 512 : i64, layout = "((16,1),(16,1)):((16,256),(1,256))"} : () -> !ascendc.local<f16, "A1">
+    return
+  }
+}

@@ -106,11 +106,7 @@ impl<V: IndexValue> Fractal<V> {
 /// Whether a static layout equals `frame_layout(pattern, c0, [rows, cols])` (its own padded
 /// extent), ignoring the strides of extent-1 modes, which address nothing. Returns C0.
 fn degenerate_match<V: IndexValue>(layout: &Layout<V>, pattern: FramePattern) -> Option<(FramePattern, i64)> {
-    let c0 = match pattern {
-        FramePattern::NZ | FramePattern::ZZ | FramePattern::L0C => leaf(layout.shape(), &[1, 0]).ok()?.as_constant()?,
-        FramePattern::ZN | FramePattern::NN => leaf(layout.shape(), &[0, 0]).ok()?.as_constant()?,
-        _ => return None,
-    };
+    let c0 = leaf(layout.shape(), &[pattern.c0_axis()?, 0]).ok()?.as_constant()?;
     let rows = layout.mode(0).ok()?.size().ok()?.as_constant()?;
     let cols = layout.mode(1).ok()?.size().ok()?.as_constant()?;
     let want = frame_layout(pattern, c0, &[rows, cols]).ok()?;

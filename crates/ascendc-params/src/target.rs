@@ -1,40 +1,13 @@
-//! Target architectures and their buffer rules.
+//! Targets and the buffers intrinsic operands address.
+//!
+//! [`Target`] is the algebra's ([`layout_algebra::ascend::Target`]): one vocabulary for the
+//! dialect, the verifier and the derivations. [`Buffer`] stays a type of its own because it is
+//! a narrower concept than a memory space: the closed set of memories the cube intrinsics
+//! derived here (and the C ABI model) read and write, named as AscendC names them in messages.
+//! It holds no facts of its own: alignment and capacity are the memory space's.
 
-use layout_algebra::ascend::FramePattern;
-
-/// The NPU architecture an intrinsic sequence is derived for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Target {
-    /// Atlas A2/A3, NPU arch 2201 (PyPTO "a3"): L0A is ZZ, LoadData2D uses `LoadData2DParams`.
-    A2,
-    /// Ascend 950PR/DT, NPU arch 3510 (PyPTO "a5"): L0A is NZ, LoadData2D uses `LoadData2DParamsV2`.
-    A5,
-}
-
-impl Target {
-    /// The arch number (`__NPU_ARCH__`): 2201 or 3510. Also the `target` argument of the C ABI.
-    pub fn arch(self) -> u32 {
-        match self {
-            Target::A2 => 2201,
-            Target::A5 => 3510,
-        }
-    }
-
-    /// The layout Mmad reads from L0A: ZZ on A2 ("Zz × Zn = Nz"), NZ on A5 ("Nz × Zn = Nz").
-    pub fn l0a_pattern(self) -> FramePattern {
-        match self {
-            Target::A2 => FramePattern::ZZ,
-            Target::A5 => FramePattern::NZ,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Target::A2 => "a2",
-            Target::A5 => "a5",
-        }
-    }
-}
+use layout_algebra::ascend::MemorySpace;
+pub use layout_algebra::ascend::Target;
 
 /// A memory an intrinsic operand lives in (AscendC `TPosition`: GM, A1/B1 = L1, A2 = L0A,
 /// B2 = L0B, CO1 = L0C).
@@ -48,16 +21,29 @@ pub enum Buffer {
 }
 
 impl Buffer {
-    /// Required address alignment in bytes (docs/layout-spec.md §D.1): GM 1, L1 32, L0A/L0B 512, L0C 64.
-    pub fn alignment(self) -> i64 {
+    /// The memory space this buffer is.
+    pub fn space(self) -> MemorySpace {
         match self {
-            Buffer::Gm => 1,
-            Buffer::L1 => 32,
-            Buffer::L0A | Buffer::L0B => 512,
-            Buffer::L0C => 64,
+            Buffer::Gm => MemorySpace::Gm,
+            Buffer::L1 => MemorySpace::L1,
+            Buffer::L0A => MemorySpace::L0a,
+            Buffer::L0B => MemorySpace::L0b,
+            Buffer::L0C => MemorySpace::L0c,
         }
     }
 
+    /// The buffer of a memory space; `None` for the spaces no intrinsic here addresses (UB and
+    /// the MX scale buffers).
+    pub fn of_space(space: MemorySpace) -> Option<Self> {
+        [Buffer::Gm, Buffer::L1, Buffer::L0A, Buffer::L0B, Buffer::L0C].into_iter().find(|b| b.space() == space)
+    }
+
+    /// Required address alignment in bytes: the memory space's ([`MemorySpace::alignment`]).
+    pub fn alignment(self) -> i64 {
+        self.space().alignment()
+    }
+
+    /// The AscendC name, for messages: `GM`, `L1`, `L0A`, `L0B`, `L0C`.
     pub fn name(self) -> &'static str {
         match self {
             Buffer::Gm => "GM",
@@ -66,5 +52,24 @@ impl Buffer {
             Buffer::L0B => "L0B",
             Buffer::L0C => "L0C",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffers_are_memory_spaces() {
+        for space in MemorySpace::ALL {
+            match Buffer::of_space(space) {
+                Some(b) => assert_eq!(b.space(), space),
+                None => assert!(matches!(space, MemorySpace::Ub | MemorySpace::L0aScale | MemorySpace::L0bScale)),
+            }
+        }
+        assert_eq!(Buffer::of_space(MemorySpace::L0a), Some(Buffer::L0A));
+        assert_eq!(Buffer::L0A.alignment(), 512);
+        assert_eq!(Buffer::L0C.alignment(), 64);
+        assert_eq!(Buffer::Gm.alignment(), 1);
     }
 }

@@ -249,10 +249,11 @@ fn packed_type(spec: &PackSpec, dims_text: &str, elem: &str) -> Result<String, P
 }
 
 /// The column-block width of the tiled kernel: the destination's contiguous run along a row
-/// (C0 for NZ and ZZ, whose fractals are 16×C0 row-major); None: one load over the whole view.
+/// (C0 for the patterns whose C0 blocks run along the columns, NZ and ZZ: 16×C0 row-major
+/// fractals); None: one load over the whole view.
 fn column_block(spec: &PackSpec) -> Option<usize> {
-    match spec.pattern {
-        FramePattern::NZ | FramePattern::ZZ => spec.effective_c0().ok().map(|c| c as usize),
+    match spec.pattern.c0_axis() {
+        Some(1) => spec.effective_c0().ok().map(|c| c as usize),
         _ => None,
     }
 }

@@ -6,10 +6,12 @@
 //! [`crate::tensor_layout`]; this module only splits the parameters.
 
 use melior::{
-    ir::{Attribute, Type},
+    ir::{operation::OperationLike, Attribute, Location, OperationRef, Type},
     Context,
 };
 use std::fmt;
+
+pub use layout_algebra::ascend::{MemorySpace, Target};
 
 /// The four parameters of `!layout.tensor<ELEM, "SPACE", "LAYOUT", "ORIGIN">`, as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,72 +83,60 @@ pub fn target_name(attribute: Attribute) -> Option<String> {
     unquote(body.trim())
 }
 
-/// Memory spaces of the Ascend AI core (docs/layout-spec.md §1, §D.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MemorySpace {
-    Gm,
-    L1,
-    L0a,
-    L0b,
-    L0c,
-    Ub,
-    /// MX scale buffer feeding L0A (Ascend 950 only).
-    L0aScale,
-    /// MX scale buffer feeding L0B (Ascend 950 only).
-    L0bScale,
+/// Why an op has no usable target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TargetError {
+    /// Neither the op nor any enclosing op carries `layout.target`.
+    Missing,
+    /// The attribute is not a `#layout.target<"NAME">` (its printed form).
+    NotATarget(String),
+    /// A `#layout.target<"NAME">` whose name is not a [`Target`].
+    Unknown(String),
 }
 
-impl MemorySpace {
-    pub const ALL: [MemorySpace; 8] =
-        [Self::Gm, Self::L1, Self::L0a, Self::L0b, Self::L0c, Self::Ub, Self::L0aScale, Self::L0bScale];
-
-    pub fn name(self) -> &'static str {
+impl fmt::Display for TargetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let attr = crate::TARGET_ATTRIBUTE;
         match self {
-            Self::Gm => "gm",
-            Self::L1 => "l1",
-            Self::L0a => "l0a",
-            Self::L0b => "l0b",
-            Self::L0c => "l0c",
-            Self::Ub => "ub",
-            Self::L0aScale => "l0a_scale",
-            Self::L0bScale => "l0b_scale",
+            TargetError::Missing => write!(
+                f,
+                "no enclosing op has a '{attr}' attribute (add `attributes {{{attr} = #layout.target<\"a2\">}}` or \"a5\" to the module)"
+            ),
+            TargetError::NotATarget(text) => {
+                write!(f, "'{attr}' must be #layout.target<\"a2\"> or #layout.target<\"a5\">, got {text}")
+            }
+            TargetError::Unknown(name) => {
+                let hint = if name == "a3" { " (Atlas A3 is target \"a2\")" } else { "" };
+                write!(
+                    f,
+                    "unknown target \"{name}\"; expected \"a2\" (Atlas A2/A3, arch {}) or \"a5\" (Ascend 950, arch {}){hint}",
+                    Target::A2.arch(),
+                    Target::A5.arch()
+                )
+            }
         }
-    }
-
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|space| space.name() == name)
-    }
-
-    /// Whether the space exists on `target`.
-    pub fn exists_on(self, target: Target) -> bool {
-        !matches!((self, target), (Self::L0aScale | Self::L0bScale, Target::A2))
     }
 }
 
-/// Hardware targets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Target {
-    /// Atlas A2/A3 (NPU arch 2201).
-    A2,
-    /// Ascend 950 (NPU arch 3510).
-    A5,
-}
-
-impl Target {
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::A2 => "a2",
-            Self::A5 => "a5",
+/// The target of `op`: the `layout.target` attribute on `op` or on its nearest enclosing op.
+///
+/// **The one rule** (verifier, AscendC lowering and emitters alike): there is no default
+/// target. Everything downstream of the dialect depends on it (the L0A layout, legal paths,
+/// L0C capacity, LoadData parameters), so a silent "a2" would turn an a5 kernel into wrong
+/// code; a missing or malformed target is an error, located at the op holding the attribute
+/// (at `op` itself when it is missing). Callers that accept modules without layout ops (the
+/// verifier) only ask when the dialect is used.
+pub fn target_of<'c>(op: OperationRef<'c, '_>) -> Result<Target, (Location<'c>, TargetError)> {
+    let mut holder = Some(op);
+    while let Some(current) = holder {
+        if let Ok(attr) = current.attribute(crate::TARGET_ATTRIBUTE) {
+            let at = |e| (current.location(), e);
+            let name = target_name(attr).ok_or_else(|| at(TargetError::NotATarget(attr.to_string())))?;
+            return Target::from_name(&name).ok_or_else(|| at(TargetError::Unknown(name)));
         }
+        holder = current.parent_operation();
     }
-
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "a2" => Some(Self::A2),
-            "a5" => Some(Self::A5),
-            _ => None,
-        }
-    }
+    Err((op.location(), TargetError::Missing))
 }
 
 /// Tracks `"..."` string literals (with `\` escapes) through a character-by-character scan, so
@@ -260,6 +250,33 @@ fn quote(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use melior::ir::BlockLike;
+
+    /// The one target rule: the nearest enclosing attribute, and no default.
+    #[test]
+    fn target_of_reads_the_nearest_attribute_and_has_no_default() {
+        let context = crate::create_context().expect("context");
+        let first_op_target = |source: &str| {
+            let module = crate::parse_source(&context, source).expect("parse");
+            let op = module.body().first_operation().expect("op");
+            // Safety: `op` lives as long as `module`, which outlives this use.
+            let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+            target_of(op).map_err(|(_, e)| e)
+        };
+        let func = |attrs: &str| format!("module {attrs} {{ func.func @f() {{ return }} }}");
+        assert_eq!(first_op_target(&func(r#"attributes {layout.target = #layout.target<"a5">}"#)), Ok(Target::A5));
+        assert_eq!(first_op_target(&func(r#"attributes {layout.target = #layout.target<"a2">}"#)), Ok(Target::A2));
+        assert_eq!(first_op_target(&func("")), Err(TargetError::Missing));
+        assert_eq!(
+            first_op_target(&func(r#"attributes {layout.target = #layout.target<"a3">}"#)),
+            Err(TargetError::Unknown("a3".into()))
+        );
+        assert_eq!(
+            first_op_target(&func(r#"attributes {layout.target = "a5"}"#)),
+            Err(TargetError::NotATarget(r#""a5""#.into()))
+        );
+        assert!(TargetError::Unknown("a3".into()).to_string().ends_with("(Atlas A3 is target \"a2\")"));
+    }
 
     #[test]
     fn parse_printed_tensor_type() {
@@ -277,12 +294,5 @@ mod tests {
     fn unquote_escapes() {
         assert_eq!(unquote(r#""a\22b\\c""#).as_deref(), Some("a\"b\\c"));
         assert_eq!(unquote(r#""a\2""#), None);
-    }
-
-    #[test]
-    fn spaces_and_targets() {
-        assert_eq!(MemorySpace::from_name("l0a_scale"), Some(MemorySpace::L0aScale));
-        assert!(!MemorySpace::L0aScale.exists_on(Target::A2));
-        assert_eq!(Target::from_name("a3"), None);
     }
 }

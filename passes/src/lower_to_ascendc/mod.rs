@@ -46,7 +46,7 @@ use std::rc::Rc;
 
 use ascendc_params::{Buffer, Operand, ParamError, Target};
 use layout_algebra::{ascend::tile_layout, ascend::ElementType, Layout, SymExpr};
-use layout_dialect::{tensor_layout::layout_strings, types::target_name, MemorySpace, TARGET_ATTRIBUTE};
+use layout_dialect::{tensor_layout::layout_strings, types::target_of, MemorySpace};
 use melior::{
     dialect::DialectHandle,
     ir::{
@@ -143,45 +143,6 @@ pub(crate) fn key(v: Value) -> usize {
     v.to_raw().ptr as usize
 }
 
-pub(crate) fn buffer_of(space: MemorySpace) -> Option<Buffer> {
-    Some(match space {
-        MemorySpace::Gm => Buffer::Gm,
-        MemorySpace::L1 => Buffer::L1,
-        MemorySpace::L0a => Buffer::L0A,
-        MemorySpace::L0b => Buffer::L0B,
-        MemorySpace::L0c => Buffer::L0C,
-        _ => return None,
-    })
-}
-
-fn target_of(root: OperationRef) -> Result<Target, String> {
-    let mut found = None;
-    let mut op = Some(root);
-    while let Some(o) = op {
-        if let Ok(attr) = o.attribute(TARGET_ATTRIBUTE) {
-            found = target_name(attr);
-            break;
-        }
-        op = o.parent_operation();
-    }
-    if found.is_none() {
-        // The root may be the module; look one level down too (a func inside).
-        root.walk(WalkOrder::PreOrder, |o| {
-            if let Ok(attr) = o.attribute(TARGET_ATTRIBUTE) {
-                found = target_name(attr);
-                return WalkResult::Interrupt;
-            }
-            WalkResult::Advance
-        });
-    }
-    match found.as_deref() {
-        Some("a2") => Ok(Target::A2),
-        Some("a5") => Ok(Target::A5),
-        Some(other) => Err(format!("unknown target \"{other}\" (a2 or a5)")),
-        None => Err(format!("no `{TARGET_ATTRIBUTE}` attribute: the AscendC lowering needs a target")),
-    }
-}
-
 /// The root `layout.alloc`/`layout.view` of a (tile) value.
 fn root_of(v: Value) -> Option<usize> {
     let mut v = v;
@@ -223,8 +184,8 @@ pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
     }
     let target = match target_of(root) {
         Ok(t) => t,
-        Err(message) => {
-            emit_error(root.location(), &format!("{ARGUMENT}: {message}"));
+        Err((location, e)) => {
+            emit_error(location, &format!("{ARGUMENT}: {e}"));
             return Err(Diagnosed);
         }
     };
@@ -233,7 +194,7 @@ pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
     for op in &ops {
         if op_name(op) == "layout.load" {
             if let (Ok(src), Ok(dst)) = (op.operand(0), op.operand(1)) {
-                if tensor_of(dst).is_some_and(|t| t.space == "l0b") {
+                if tensor_of(dst).is_some_and(|t| t.space == MemorySpace::L0b.name()) {
                     if let Some(r) = root_of(src) {
                         b1.insert(r);
                     }
@@ -342,7 +303,7 @@ impl<'c> Lowering<'c> {
                             result.r#type()
                         ));
                     }
-                    let buffer = buffer_of(resolved.space).filter(|b| *b != Buffer::Gm).ok_or_else(|| {
+                    let buffer = Buffer::of_space(resolved.space).filter(|b| *b != Buffer::Gm).ok_or_else(|| {
                         format!("memory space \"{}\" has no AscendC lowering (l1, l0a, l0b, l0c)", ty.space)
                     })?;
                     let stat = resolved.static_layout().ok_or("layout is not static")?;

@@ -2,20 +2,9 @@
 //! allocated in program order with the memory's alignment, and the total is checked against the
 //! target's capacity.
 //!
-//! Capacities (bytes), a per-target table with sources:
-//!
-//! | memory | a2 (Atlas A2/A3, arch 2201) | a5 (Ascend 950, arch 3510) |
-//! |---|---|---|
-//! | L1 (A1/B1) | 512 KiB | 512 KiB |
-//! | L0A (A2) | 64 KiB | 64 KiB |
-//! | L0B (B2) | 64 KiB | 64 KiB |
-//! | L0C (CO1) | 128 KiB | 256 KiB |
-//!
-//! a2: catlass `include/acot/arch/arch.hpp` (`AtlasA2`: `L1_SIZE = 512 * 1024`, `L0A_SIZE =
-//! L0B_SIZE = 64 * 1024`, `L0C_SIZE = 128 * 1024`). a5: ops-transformer
-//! `gmm/common/groupedmatmul_act/utils/arch.h` (`L0C_SIZE = 256 * 1024` for the 950 arch,
-//! L1/L0A/L0B as on A2). Alignment (docs/layout-spec.md §D.1): L1 32 B, L0A/L0B 512 B, L0C 64 B; sizes are
-//! rounded up to the alignment so the AscendC bump allocator (`LocalMemAllocator`) reproduces
+//! Capacities and alignments are the memory space's ([`layout_algebra::ascend::MemorySpace`]:
+//! the per-target capacity table with its sources; alignment L1 32 B, L0A/L0B 512 B, L0C 64 B,
+//! docs/layout-spec.md §D.1). Sizes are rounded up to the alignment so the AscendC bump allocator (`LocalMemAllocator`) reproduces
 //! the offsets when the buffers are allocated in the same order.
 
 use std::fmt;
@@ -25,13 +14,7 @@ use layout_algebra::{ascend::ElementType, IndexValue};
 
 /// Capacity in bytes of an on-chip memory on a target.
 pub fn capacity(target: Target, buffer: Buffer) -> Option<i64> {
-    Some(match (target, buffer) {
-        (_, Buffer::L1) => 512 << 10,
-        (_, Buffer::L0A | Buffer::L0B) => 64 << 10,
-        (Target::A2, Buffer::L0C) => 128 << 10,
-        (Target::A5, Buffer::L0C) => 256 << 10,
-        (_, Buffer::Gm) => return None,
-    })
+    buffer.space().capacity(target)
 }
 
 /// Bump allocator over the on-chip memories.

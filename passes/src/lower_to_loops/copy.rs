@@ -34,20 +34,17 @@ fn conversion(src: &Tensor, dst: &Tensor, name: &str) -> Result<Conversion, Stri
     }
 }
 
-/// The origin leaf along which the destination's C0 blocks run, when this copy zero-fills
-/// (ND→NZ: columns; DN→ZN: rows; docs/layout-spec.md §A.7), with C0.
+/// The origin leaf along which the destination's C0 blocks run ([`FramePattern::c0_axis`] of
+/// the matrix modes, the last two), with C0, when this copy zero-fills: ND→NZ and DN→ZN
+/// (docs/layout-spec.md §A.7).
 fn zero_fill_axis(src: &Tensor, dst: &Tensor, rank: usize) -> Option<(usize, i64)> {
     use FramePattern::*;
     let (sp, _) = src.pattern?;
     let (dp, c0) = dst.pattern?;
-    if rank < 2 {
+    if rank < 2 || !matches!((sp, dp), (ND | NDExt, NZ) | (DN | DNExt, ZN)) {
         return None;
     }
-    match (sp, dp) {
-        (ND | NDExt, NZ) => Some((rank - 1, c0)),
-        (DN | DNExt, ZN) => Some((rank - 2, c0)),
-        _ => None,
-    }
+    Some((rank - 2 + dp.c0_axis()?, c0))
 }
 
 fn zero_text(elem: ElementType) -> String {
@@ -92,7 +89,8 @@ pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(),
     build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
 
     // Zero-fill the tail of the last incomplete C0 block of every valid row (NZ) / column (ZN).
-    if let Some((axis, c0)) = zero_fill_axis(&src, &dst, region.len()).filter(|_| !statically_aligned(&region, &dst)) {
+    let fill = zero_fill_axis(&src, &dst, region.len());
+    if let Some((axis, c0)) = fill.filter(|&(axis, c0)| !statically_aligned(&region, &dst, axis, c0)) {
         let c0 = SymExpr::Const(c0);
         let start = &region[axis];
         let global_end = build::add(&dst.coord[axis], start)?;
@@ -110,14 +108,10 @@ pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(),
     Ok(())
 }
 
-/// Whether the zero-fill range is provably empty: every C0 block is complete (static extents
-/// that are multiples of C0 at static, aligned coordinates). Then no fill loop is emitted.
-fn statically_aligned(region: &[SymExpr], dst: &Tensor) -> bool {
-    let Some((axis, c0)) = dst.pattern.map(|(p, c0)| {
-        (if p == FramePattern::ZN { region.len().saturating_sub(2) } else { region.len().saturating_sub(1) }, c0)
-    }) else {
-        return false;
-    };
+/// Whether the zero-fill range along `axis` is provably empty: every C0 block is complete
+/// (a static extent at a static coordinate that ends on a multiple of C0). Then no fill loop
+/// is emitted.
+fn statically_aligned(region: &[SymExpr], dst: &Tensor, axis: usize, c0: i64) -> bool {
     match (region.get(axis).and_then(|e| e.as_constant()), dst.coord.get(axis).and_then(|c| c.as_constant())) {
         // Checked: an end that leaves i64 is not "aligned" (the fill loop's own bounds are
         // then computed, checked, by the algebra).

@@ -182,13 +182,10 @@ pub(super) fn view(
 /// (`L1 on a2`), from the one per-target table (`lower_to_ascendc::placement::capacity`).
 /// None: a memory the table has no entry for (gm, ub, the MX scale buffers).
 fn capacity_of(l: &Lowerer, space: MemorySpace) -> Option<(i64, String)> {
-    let target = match l.target? {
-        layout_dialect::Target::A2 => ascendc_params::Target::A2,
-        layout_dialect::Target::A5 => ascendc_params::Target::A5,
-    };
-    let buffer = crate::lower_to_ascendc::buffer_of(space)?;
-    let bytes = crate::lower_to_ascendc::placement::capacity(target, buffer)?;
-    Some((bytes, format!("{} on {}", buffer.name(), target.name())))
+    let target = l.target?;
+    let bytes = space.capacity(target)?;
+    let name = ascendc_params::Buffer::of_space(space).map_or_else(|| space.name().to_uppercase(), |b| b.name().into());
+    Some((bytes, format!("{name} on {}", target.name())))
 }
 
 /// The bytes of `elements` elements of `elem`: `elements · storage_bytes(1)`, exact for the

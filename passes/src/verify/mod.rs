@@ -64,7 +64,10 @@ use std::collections::HashMap;
 
 use crate::emit_error;
 use layout_algebra::ascend::FramePattern;
-use layout_dialect::{types::target_name, Target, TARGET_ATTRIBUTE};
+use layout_dialect::{
+    types::{target_of, TargetError},
+    Target,
+};
 use melior::{
     ir::{
         operation::{OperationLike, WalkOrder, WalkResult},
@@ -126,41 +129,18 @@ impl Checker {
     }
 }
 
-/// Finds the target on `root` or its nearest ancestor: `Ok(None)` when there is none,
+/// The target of `root` ([`layout_dialect::types::target_of`], the one rule): `Ok(None)` when
+/// there is none (an error only if the layout dialect is used, decided by the caller),
 /// `Err(())` after emitting an error for a malformed one.
 pub(crate) fn find_target(root: OperationRef) -> Result<Option<Target>, ()> {
-    let mut holder = Some(root);
-    while let Some(op) = holder {
-        if let Ok(attr) = op.attribute(TARGET_ATTRIBUTE) {
-            let location = op.location();
-            return match target_name(attr) {
-                None => {
-                    emit_error(
-                        location,
-                        &format!(
-                            "'{TARGET_ATTRIBUTE}' must be #layout.target<\"a2\"> or #layout.target<\"a5\">, got {attr}"
-                        ),
-                    );
-                    Err(())
-                }
-                Some(name) => match Target::from_name(&name) {
-                    Some(t) => Ok(Some(t)),
-                    None => {
-                        let hint = if name == "a3" { " (Atlas A3 is target \"a2\")" } else { "" };
-                        emit_error(
-                            location,
-                            &format!(
-                                "unknown target \"{name}\"; expected \"a2\" (Atlas A2/A3, arch 2201) or \"a5\" (Ascend 950, arch 3510){hint}"
-                            ),
-                        );
-                        Err(())
-                    }
-                },
-            };
+    match target_of(root) {
+        Ok(t) => Ok(Some(t)),
+        Err((_, TargetError::Missing)) => Ok(None),
+        Err((location, e)) => {
+            emit_error(location, &e.to_string());
+            Err(())
         }
-        holder = op.parent_operation();
     }
-    Ok(None)
 }
 
 /// Runs every check on `root` and what it contains; returns false after emitting errors.
@@ -206,12 +186,7 @@ pub fn verify_with(root: OperationRef, rules: Rules) -> bool {
     });
 
     if uses_layout && !has_target {
-        emit_error(
-            root.location(),
-            &format!(
-                "the layout dialect is used but no enclosing op has a '{TARGET_ATTRIBUTE}' attribute (add `attributes {{{TARGET_ATTRIBUTE} = #layout.target<\"a2\">}}` or \"a5\" to the module)"
-            ),
-        );
+        emit_error(root.location(), &format!("the layout dialect is used but {}", TargetError::Missing));
         ok = false;
     }
     ok && checker.ok

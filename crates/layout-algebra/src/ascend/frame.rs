@@ -192,6 +192,19 @@ impl FramePattern {
         matches!(self, FramePattern::NZ | FramePattern::ZN | FramePattern::ZZ | FramePattern::NN | FramePattern::L0C)
     }
 
+    /// The matrix axis (0 = rows, 1 = columns) along which the C0 blocks of a fractal pattern
+    /// run, i.e. the mode whose inner leaf has extent C0: columns for the 16×C0 fractals (NZ,
+    /// ZZ, and the 16×16 L0C), rows for the C0×16 ones (ZN, NN); `None` for patterns without
+    /// C0 blocks. Which axis a copy zero-fills, which axis a packing kernel tiles by C0 and
+    /// where recognition reads C0 all follow from this one fact (docs/layout-spec.md §A.2).
+    pub fn c0_axis(self) -> Option<usize> {
+        match self {
+            FramePattern::NZ | FramePattern::ZZ | FramePattern::L0C => Some(1),
+            FramePattern::ZN | FramePattern::NN => Some(0),
+            _ => None,
+        }
+    }
+
     /// The MX scale patterns (`ScaleAND`, `ScaleADN`, `ScaleBND`, `ScaleBDN`).
     pub fn is_scale(self) -> bool {
         matches!(
@@ -587,6 +600,26 @@ mod tests {
     }
     fn f16() -> ElementType {
         ElementType::F16
+    }
+
+    /// The C0 axis is the mode whose inner leaf is C0 in the built layout (C0 = 8, so it
+    /// differs from the 16 fractal rows), and only fractal patterns have one.
+    #[test]
+    fn c0_axis_is_the_mode_with_the_c0_leaf() {
+        for p in ALL_FRAME_PATTERNS {
+            let Some(axis) = p.c0_axis() else {
+                assert!(!p.is_fractal(), "{p} is a fractal pattern without a C0 axis");
+                continue;
+            };
+            let c0 = if p == L0C { L0C_C0 } else { 8 };
+            let layout = frame_layout(p, c0, &[40i64, 40]).unwrap();
+            let inner = |mode: usize| layout.shape().get_path(&[mode, 0]).unwrap().as_int().copied();
+            assert_eq!(inner(axis), Some(c0), "{p}");
+            if p != L0C {
+                assert_eq!(inner(1 - axis), Some(FRACTAL_ROWS), "{p}");
+            }
+        }
+        assert_eq!((NZ.c0_axis(), ZN.c0_axis(), ND.c0_axis()), (Some(1), Some(0), None));
     }
 
     #[test]

@@ -7,11 +7,15 @@
 //!   recognition predicates in [`recognize::catlass`].
 //! * [`tile`]: [`tile_layout`] (catlass `GetTileLayout`).
 //! * [`physical`]: [`physical_shape`], the C-order array a packed buffer is (PyPTO).
+//! * [`mod@target`]: [`Target`] and [`MemorySpace`] (names, alignments, capacities).
+//! * [`legality`]: what each target supports: layouts per space, data paths, cube types.
 
 pub mod dtype;
 pub mod frame;
+pub mod legality;
 pub mod physical;
 pub mod recognize;
+pub mod target;
 pub mod tile;
 
 pub use dtype::{ElementType, ALL_ELEMENT_TYPES};
@@ -21,4 +25,5 @@ pub use frame::{
 };
 pub use physical::physical_shape;
 pub use recognize::{recognize, Recognized};
+pub use target::{MemorySpace, Target};
 pub use tile::tile_layout;
