@@ -14,6 +14,7 @@ pub mod cpp;
 pub mod kernel;
 pub mod llvm;
 
+use ascendc_params::Target;
 use layout_runtime::diagnostics::{position_of, UNNAMED_INPUT};
 use layout_runtime::Diag;
 use melior::ir::{operation::OperationLike, Module};
@@ -21,12 +22,10 @@ use melior::ir::{operation::OperationLike, Module};
 /// Directory of the host `kernel_operator.h` shim.
 pub const HOST_INCLUDE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/host");
 
-/// The target name (`a2`/`a5`) of a module: `layout_dialect::types::target_of`, the one rule
-/// (no default; a missing or malformed target is an error at the module).
-pub fn target_of(module: &Module) -> Result<String, Diag> {
-    layout_dialect::types::target_of(module.as_operation())
-        .map(|t| t.name().to_string())
-        .map_err(|(_, e)| at_module(module, e.to_string()))
+/// The target of a module: `layout_dialect::types::target_of`, the one rule (no default; a
+/// missing or malformed target is an error at the module).
+pub fn target_of(module: &Module) -> Result<Target, Diag> {
+    layout_dialect::types::target_of(module.as_operation()).map_err(|(_, e)| at_module(module, e.to_string()))
 }
 
 /// `--emit=ascendc`: the AscendC C++ of every kernel in `module`. Errors are located at the op
@@ -34,13 +33,13 @@ pub fn target_of(module: &Module) -> Result<String, Diag> {
 /// `layout_runtime::diagnostics::UNNAMED_INPUT`).
 pub fn emit_cpp(module: &Module) -> Result<String, Diag> {
     let ks = some_kernels(module)?;
-    cpp::translation_unit(&ks, &target_of(module)?).map_err(|message| at_module(module, message))
+    cpp::translation_unit(&ks, target_of(module)?).map_err(|message| at_module(module, message))
 }
 
 /// The MLIR (upstream dialects + llvm) form of the kernels, calling the model's C ABI.
 pub fn emit_llvm_mlir(module: &Module) -> Result<String, Diag> {
     let ks = some_kernels(module)?;
-    llvm::mlir_module(&ks, &target_of(module)?).map_err(|message| at_module(module, message))
+    llvm::mlir_module(&ks, target_of(module)?).map_err(|message| at_module(module, message))
 }
 
 /// `--emit=ascendc-llvm`: LLVM IR (optimized at O2 by `layout-runtime`).

@@ -25,6 +25,7 @@
 use crate::cpp::elem_bytes;
 use crate::kernel::{Arith, Call, Kernel, Param, Stmt, Val};
 use ascendc_params::decl::AbiArg;
+use ascendc_params::Target;
 use std::fmt::Write as _;
 
 /// Declarations of the model's synchronization functions (no status, no parameter struct).
@@ -284,8 +285,8 @@ impl Gen<'_> {
 }
 
 /// MLIR text (upstream dialects + `llvm`) of the kernels, calling the model's C ABI.
-pub fn mlir_module(kernels: &[Kernel], target: &str) -> Result<String, String> {
-    let arch = if target == "a5" { 3510 } else { 2201 };
+pub fn mlir_module(kernels: &[Kernel], target: Target) -> Result<String, String> {
+    let arch = i64::from(target.arch());
     let mut out = String::from("module {\n");
     out.push_str(&decls());
     for (_, name, bytes) in MEMORIES {

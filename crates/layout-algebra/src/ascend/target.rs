@@ -44,6 +44,14 @@ impl Target {
         }
     }
 
+    /// The products the target stands for, as the emitted code names them.
+    pub fn product(self) -> &'static str {
+        match self {
+            Target::A2 => "Atlas A2/A3",
+            Target::A5 => "Ascend 950",
+        }
+    }
+
     /// The layout Mmad reads from L0A: ZZ on A2 ("Zz × Zn = Nz"), NZ on A5 ("Nz × Zn = Nz").
     /// The legality table of `l0a` ([`super::legality::legal_patterns`]) is this one pattern.
     pub fn l0a_pattern(self) -> FramePattern {
