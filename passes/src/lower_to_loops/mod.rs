@@ -149,6 +149,7 @@ use melior::{
 use mlir_sys::{MlirType, MlirValue};
 
 use crate::{emit_error, ir::op_name, verify::Rules};
+use layout_dialect::ops::LayoutOp;
 pub use self_check::{CheckSpec, SymOrigin};
 
 use crate::external::{self, PassId};
@@ -257,18 +258,18 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
         // Safety: ops are only erased after this loop (offset ops have their uses replaced
         // but stay until then).
         let op = unsafe { OperationRef::from_raw(raw) };
-        let name = op_name(&op);
-        let result = if name.starts_with("layout.") {
-            layout_ops.push(raw);
-            if lowerer.uses_failed(&op) {
-                // One error per cause: the op that failed has reported it; its users are skipped
-                // (and fail in turn, for their own users) without a second message.
-                lowerer.mark_failed(&op);
-                continue;
+        let result = match LayoutOp::decode(op) {
+            Some(decoded) => {
+                layout_ops.push(raw);
+                if lowerer.uses_failed(&op) {
+                    // One error per cause: the op that failed has reported it; its users are
+                    // skipped (and fail in turn, for their own users) without a second message.
+                    lowerer.mark_failed(&op);
+                    continue;
+                }
+                decoded.map_err(|e| e.to_string()).and_then(|decoded| lowerer.lower_op(&decoded))
             }
-            lowerer.lower_op(&op, &name)
-        } else {
-            check_foreign(&op, &name)
+            None => check_foreign(&op, &op_name(&op)),
         };
         if let Err(message) = result {
             emit_error(op.location(), &message);
@@ -433,15 +434,14 @@ impl<'c> Lowerer<'c> {
         }
     }
 
-    fn lower_op(&mut self, op: &OperationRef, name: &str) -> Result<(), String> {
-        match name {
-            "layout.view" => buffers::view(self, op),
-            "layout.alloc" => buffers::alloc(self, op),
-            "layout.tile" => tile::tile(self, op),
-            "layout.load" | "layout.store" => copy::copy(self, op, name),
-            "layout.matmul" => matmul::matmul(self, op),
-            "layout.offset" => offset::offset(self, op),
-            _ => Err(format!("'{name}' has no CPU lowering")),
+    fn lower_op(&mut self, decoded: &LayoutOp) -> Result<(), String> {
+        match decoded {
+            LayoutOp::View { op, .. } => buffers::view(self, op),
+            LayoutOp::Alloc { op, .. } => buffers::alloc(self, op),
+            LayoutOp::Tile { op, shape, .. } => tile::tile(self, op, shape),
+            LayoutOp::Load { op, .. } | LayoutOp::Store { op, .. } => copy::copy(self, op, decoded.kind().name()),
+            LayoutOp::Matmul { op, accumulate, .. } => matmul::matmul(self, op, *accumulate),
+            LayoutOp::Offset { op, .. } => offset::offset(self, op),
         }
     }
 

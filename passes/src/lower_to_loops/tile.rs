@@ -5,18 +5,10 @@ use layout_algebra::{ascend::tile_layout, SymExpr};
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 
 use super::{build, describe, guard, Lowerer, Tensor};
-use crate::{
-    ir::{i64_array, tensor_of},
-    tile::check_declared,
-};
+use crate::{ir::tensor_of, tile::check_declared};
 
-pub(super) fn tile(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
+pub(super) fn tile(l: &mut Lowerer, op: &OperationRef, shape: &[i64]) -> Result<(), String> {
     let parent = l.operand(op, 0)?;
-    let shape = op
-        .attribute("shape")
-        .ok()
-        .and_then(i64_array)
-        .ok_or("layout.tile needs a `shape = array<i64: ...>` attribute")?;
     let coords: Vec<SymExpr> = op.operands().skip(1).map(|v| l.symbol_of(v.to_raw())).collect();
     if coords.len() != parent.coord.len() || shape.len() != coords.len() {
         return Err(format!(

@@ -60,6 +60,7 @@
 mod ops;
 mod types;
 
+use layout_dialect::ops::LayoutOpKind;
 use std::collections::HashMap;
 
 use crate::emit_error;
@@ -179,14 +180,14 @@ pub fn verify_with(root: OperationRef, rules: Rules) -> bool {
 
     let mut uses_layout = false;
     root.walk(WalkOrder::PreOrder, |op| {
-        let name = crate::ir::op_name(&op);
-        if name.starts_with("layout.") {
+        let kind = LayoutOpKind::from_name(&crate::ir::op_name(&op));
+        if kind.is_some() {
             uses_layout = true;
         }
         let location = op.location();
         // A tile's result type may leave `?` where the algebra knows the value; its legality
         // is its parent's (same strides and inner blocks), and G2 checks it against the algebra.
-        let derived = name == "layout.tile";
+        let derived = kind == Some(LayoutOpKind::Tile);
         for result in op.results() {
             uses_layout |= types::check_type(result.r#type(), location, derived, &mut checker);
         }
@@ -201,7 +202,7 @@ pub fn verify_with(root: OperationRef, rules: Rules) -> bool {
                 block = b.next_in_region();
             }
         }
-        ops::check_op(&op, &name, &mut checker);
+        ops::check_op(&op, &mut checker);
         WalkResult::Advance
     });
 

@@ -2,10 +2,11 @@
 
 use super::Checker;
 use crate::{
-    ir::{constant_int, defining_op, i64_array, memref_info, op_name, tensor_of},
+    ir::{constant_int, defining_op, memref_info, tensor_of},
     tile,
 };
 use layout_algebra::{ascend::FramePattern, IndexValue};
+use layout_dialect::ops::LayoutOp;
 use layout_dialect::{
     legality::{copy_element_types, direction, legal_pairs, matmul_accumulator, Direction},
     tensor_layout::layout_strings,
@@ -27,16 +28,22 @@ fn result_layout(op: &OperationRef) -> Option<(TensorType, TensorLayout)> {
     Some((t, r))
 }
 
-pub(super) fn check_op(op: &OperationRef, name: &str, c: &mut Checker) {
+/// Checks one op if it is a `layout` op (the others are not this module's business).
+pub(super) fn check_op(op: &OperationRef, c: &mut Checker) {
     let location = op.location();
-    match name {
-        "layout.view" | "layout.alloc" => check_view_alloc(op, name, location, c),
-        "layout.load" => check_copy(op, Direction::Load, location, c),
-        "layout.store" => check_copy(op, Direction::Store, location, c),
-        "layout.matmul" => check_matmul(op, location, c),
-        "layout.tile" => check_tile(op, location, c),
-        "layout.offset" => check_offset(op, location, c),
-        _ => {}
+    let decoded = match LayoutOp::decode(*op) {
+        None => return,
+        Some(Err(e)) => return c.error(location, &e.to_string()),
+        Some(Ok(decoded)) => decoded,
+    };
+    let name = decoded.kind().name();
+    match decoded {
+        LayoutOp::View { .. } | LayoutOp::Alloc { .. } => check_view_alloc(op, name, location, c),
+        LayoutOp::Load { .. } => check_copy(op, Direction::Load, location, c),
+        LayoutOp::Store { .. } => check_copy(op, Direction::Store, location, c),
+        LayoutOp::Matmul { .. } => check_matmul(op, location, c),
+        LayoutOp::Tile { shape, .. } => check_tile(op, &shape, location, c),
+        LayoutOp::Offset { .. } => check_offset(op, location, c),
     }
 }
 
@@ -119,9 +126,9 @@ fn pattern_of(op: &OperationRef, i: usize, c: &mut Checker) -> Option<FramePatte
             break Some(p);
         }
         match defining_op(value) {
-            Some(def) if op_name(&def) == "layout.tile" => match def.operand(0) {
-                Ok(parent) => value = parent,
-                Err(_) => break None,
+            Some(def) => match LayoutOp::decode(def) {
+                Some(Ok(LayoutOp::Tile { source, .. })) => value = source,
+                _ => break None,
             },
             _ => break None,
         }
@@ -354,7 +361,7 @@ fn check_matmul(op: &OperationRef, location: Location, c: &mut Checker) {
     }
 }
 
-fn check_tile(op: &OperationRef, location: Location, c: &mut Checker) {
+fn check_tile(op: &OperationRef, shape: &[i64], location: Location, c: &mut Checker) {
     let Some(parent_ty) = op.operand(0).ok().and_then(tensor_of) else {
         return;
     };
@@ -364,11 +371,7 @@ fn check_tile(op: &OperationRef, location: Location, c: &mut Checker) {
     let Some(result_ty) = op.result(0).ok().and_then(|v| tensor_of(v.into())) else {
         return;
     };
-    // G1.
-    let Some(shape) = op.attribute("shape").ok().and_then(i64_array) else {
-        c.error(location, "layout.tile: `shape` must be an array<i64: ...> of tile extents");
-        return;
-    };
+    // G1 (`shape` is an array<i64>: checked by decoding the op).
     let coords: Vec<Option<i64>> = (1..op.operand_count()).map(|i| op.operand(i).ok().and_then(constant_int)).collect();
     if shape.len() != coords.len() || coords.len() != parent.rank() {
         c.error(
@@ -401,7 +404,7 @@ fn check_tile(op: &OperationRef, location: Location, c: &mut Checker) {
         return;
     }
     // G2.
-    let expected = match tile::expected_tile(&parent, &shape, &coords) {
+    let expected = match tile::expected_tile(&parent, shape, &coords) {
         Ok(e) => e,
         Err(e) => {
             c.error(location, &format!("layout.tile: {e}"));
@@ -417,7 +420,7 @@ fn check_tile(op: &OperationRef, location: Location, c: &mut Checker) {
     // G3.
     if let Some((pattern, _)) = parent.recognized_pattern() {
         if pattern.is_fractal() {
-            check_alignment(&parent, pattern, &shape, &coords, location, c);
+            check_alignment(&parent, pattern, shape, &coords, location, c);
         }
     }
 }
