@@ -45,7 +45,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use ascendc_params::{Buffer, Operand, ParamError, Target};
-use layout_algebra::{ascend::tile_layout, ascend::ElementType, Layout, SymExpr};
+use layout_algebra::{ascend::ElementType, Layout, SymExpr};
 use layout_dialect::{tensor_layout::layout_strings, types::target_name, MemorySpace, TARGET_ATTRIBUTE};
 use melior::{
     dialect::DialectHandle,
@@ -249,6 +249,7 @@ pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
         placement: placement::Placement::new(target),
         b1,
         counter: 0,
+        coord_symbols: HashMap::new(),
         ok: true,
     };
     for op in &ops {
@@ -286,6 +287,8 @@ struct Lowering<'c> {
     placement: placement::Placement,
     b1: HashSet<usize>,
     counter: usize,
+    /// The symbol of each dynamic tile coordinate value (keyed by the value).
+    coord_symbols: HashMap<usize, String>,
     ok: bool,
 }
 
@@ -406,20 +409,23 @@ impl<'c> Lowering<'c> {
                     coord.push(match constant_int(v) {
                         Some(c) => SymExpr::Const(c),
                         None => {
-                            let s = format!("{prefix}{i}");
+                            // One symbol per value: a chain of tiles at `%k` sums `%k` into one
+                            // term of its corner (`tile::tile_of`), not one term per tile.
+                            let s = self.coord_symbols.entry(key(v)).or_insert_with(|| format!("{prefix}{i}")).clone();
                             binds.push((s.clone(), v));
                             SymExpr::sym(&s)
                         }
                     });
                 }
-                let shape: Vec<SymExpr> = shape.into_iter().map(SymExpr::Const).collect();
-                let layout = tile_layout(&parent.layout, &shape, &coord).map_err(|e| e.to_string())?;
+                // The corner in the whole tensor: the parent's plus the local one.
+                let placed = crate::tile::tile_of(&parent.layout, &parent.coord, &shape, &coord)?;
+                let [row, col]: [SymExpr; 2] = placed.corner.try_into().map_err(|_| "rank-2 tile corner")?;
                 let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
                 self.tensors.insert(
                     key(result),
                     Tensor {
-                        layout,
-                        coord: [coord[0].clone(), coord[1].clone()],
+                        layout: placed.layout,
+                        coord: [row, col],
                         binds: Rc::new(Binds { own: binds, parent: Some(parent.binds.clone()) }),
                         ..parent
                     },
