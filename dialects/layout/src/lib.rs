@@ -14,6 +14,7 @@
 //!   `layout_strings` (print `?` for non-constant leaves);
 //! - [`ops`], [`ascendc_ops`]: typed views of the ops of both dialects ([`ops::LayoutOp`],
 //!   [`ascendc_ops::AscendcOp`]), decoded once per op for exhaustive dispatch;
+//! - [`layout_cache`]: [`LayoutCache`], parsed and resolved tensor types per uniqued type;
 //! - [`legality`]: per-target hardware tables (layouts per memory space, copy pairs and their
 //!   direction, cube element types).
 //!
@@ -22,6 +23,7 @@
 
 pub mod ascendc_ops;
 pub mod driver;
+pub mod layout_cache;
 pub mod legality;
 pub mod ops;
 pub mod tensor_layout;
@@ -37,6 +39,7 @@ use melior::{
     Context, StringRef,
 };
 
+pub use layout_cache::LayoutCache;
 pub use tensor_layout::{LayoutParam, LayoutTypeError, TensorLayout};
 pub use types::{MemorySpace, Target, TensorType};
 

@@ -60,7 +60,7 @@
 mod ops;
 mod types;
 
-use layout_dialect::ops::LayoutOpKind;
+use layout_dialect::{ops::LayoutOpKind, LayoutCache};
 use std::collections::HashMap;
 
 use crate::emit_error;
@@ -118,6 +118,8 @@ pub(crate) struct Checker {
     pub ok: bool,
     /// The frame pattern of each tensor value looked up so far (see `ops::pattern_of`).
     pub patterns: HashMap<usize, Option<FramePattern>>,
+    /// Parsed and resolved tensor types of this run, by uniqued type.
+    pub layouts: LayoutCache,
 }
 
 impl Checker {
@@ -176,7 +178,7 @@ pub fn verify_with(root: OperationRef, rules: Rules) -> bool {
         Ok(t) => (t, t.is_some(), true),
         Err(()) => (None, true, false),
     };
-    let mut checker = Checker { target, rules, ok: true, patterns: HashMap::new() };
+    let mut checker = Checker { target, rules, ok: true, patterns: HashMap::new(), layouts: LayoutCache::new() };
 
     let mut uses_layout = false;
     root.walk(WalkOrder::PreOrder, |op| {

@@ -2,7 +2,7 @@
 
 use super::Checker;
 use crate::{
-    ir::{constant_int, defining_op, memref_info, tensor_of},
+    ir::{constant_int, defining_op, memref_info},
     tile,
 };
 use layout_algebra::{ascend::FramePattern, IndexValue};
@@ -16,15 +16,18 @@ use melior::ir::{operation::OperationLike, Location, OperationRef, ValueLike};
 
 /// The resolved type of operand `i`; `None` if it is not a valid tensor (reported at its
 /// definition).
-fn operand_layout(op: &OperationRef, i: usize) -> Option<(TensorType, TensorLayout)> {
-    let t = tensor_of(op.operand(i).ok()?)?;
-    let r = t.resolve().ok()?;
-    Some((t, r))
+fn operand_layout(op: &OperationRef, i: usize, c: &mut Checker) -> Option<(TensorType, TensorLayout)> {
+    typed_layout(op.operand(i).ok()?.r#type(), c)
 }
 
-fn result_layout(op: &OperationRef) -> Option<(TensorType, TensorLayout)> {
-    let t = tensor_of(op.result(0).ok()?.into())?;
-    let r = t.resolve().ok()?;
+fn result_layout(op: &OperationRef, c: &mut Checker) -> Option<(TensorType, TensorLayout)> {
+    typed_layout(op.result(0).ok()?.r#type(), c)
+}
+
+/// The text parameters and algebra values of a type, from the run's cache.
+fn typed_layout(ty: melior::ir::Type, c: &mut Checker) -> Option<(TensorType, TensorLayout)> {
+    let t = c.layouts.tensor_type(ty)?;
+    let r = c.layouts.resolve(ty)?.ok()?;
     Some((t, r))
 }
 
@@ -48,7 +51,7 @@ pub(super) fn check_op(op: &OperationRef, c: &mut Checker) {
 }
 
 fn check_view_alloc(op: &OperationRef, name: &str, location: Location, c: &mut Checker) {
-    let Some((ty, r)) = result_layout(op) else {
+    let Some((ty, r)) = result_layout(op, c) else {
         return;
     };
     // V1.
@@ -122,7 +125,9 @@ fn pattern_of(op: &OperationRef, i: usize, c: &mut Checker) -> Option<FramePatte
             break *known;
         }
         chain.push(key);
-        if let Some((p, _)) = tensor_of(value).and_then(|t| t.resolve().ok()).and_then(|r| r.recognized_pattern()) {
+        if let Some((p, _)) =
+            c.layouts.resolve(value.r#type()).and_then(Result::ok).and_then(|r| r.recognized_pattern())
+        {
             break Some(p);
         }
         match defining_op(value) {
@@ -147,7 +152,7 @@ fn show(t: &TensorLayout, pattern: Option<FramePattern>) -> String {
 }
 
 fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Checker) {
-    let (Some((_, src)), Some((_, dst))) = (operand_layout(op, 0), operand_layout(op, 1)) else {
+    let (Some((_, src)), Some((_, dst))) = (operand_layout(op, 0, c), operand_layout(op, 1, c)) else {
         return;
     };
     let Some(target) = c.target else {
@@ -319,7 +324,7 @@ fn dims(t: &TensorLayout) -> Option<[Option<i64>; 2]> {
 
 fn check_matmul(op: &OperationRef, location: Location, c: &mut Checker) {
     let (Some((_, a)), Some((_, b)), Some((_, acc))) =
-        (operand_layout(op, 0), operand_layout(op, 1), operand_layout(op, 2))
+        (operand_layout(op, 0, c), operand_layout(op, 1, c), operand_layout(op, 2, c))
     else {
         return;
     };
@@ -362,13 +367,13 @@ fn check_matmul(op: &OperationRef, location: Location, c: &mut Checker) {
 }
 
 fn check_tile(op: &OperationRef, shape: &[i64], location: Location, c: &mut Checker) {
-    let Some(parent_ty) = op.operand(0).ok().and_then(tensor_of) else {
+    let Some(parent_ty) = op.operand(0).ok().and_then(|v| c.layouts.tensor_type(v.r#type())) else {
         return;
     };
     let Ok(parent) = tile::parent_layout(&parent_ty) else {
         return;
     };
-    let Some(result_ty) = op.result(0).ok().and_then(|v| tensor_of(v.into())) else {
+    let Some(result_ty) = op.result(0).ok().and_then(|v| c.layouts.tensor_type(v.r#type())) else {
         return;
     };
     // G1 (`shape` is an array<i64>: checked by decoding the op).
@@ -460,7 +465,7 @@ fn check_alignment(
 }
 
 fn check_offset(op: &OperationRef, location: Location, c: &mut Checker) {
-    let Some((_, t)) = operand_layout(op, 0) else {
+    let Some((_, t)) = operand_layout(op, 0, c) else {
         return;
     };
     let n = op.operand_count() - 1;
