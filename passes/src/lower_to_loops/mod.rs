@@ -149,7 +149,7 @@ use melior::{
 use mlir_sys::{MlirType, MlirValue};
 
 use crate::{emit_error, ir::op_name, verify::Rules};
-use layout_dialect::ops::LayoutOp;
+use layout_dialect::{ops::LayoutOp, LayoutCache};
 pub use self_check::{CheckSpec, SymOrigin};
 
 use crate::external::{self, PassId};
@@ -254,6 +254,8 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
     });
     let mut errors = 0;
     let mut layout_ops = Vec::new();
+    // Every operand and block argument of every other op is checked for a tensor type.
+    let mut types = LayoutCache::new();
     for raw in ops {
         // Safety: ops are only erased after this loop (offset ops have their uses replaced
         // but stay until then).
@@ -269,7 +271,7 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
                 }
                 decoded.map_err(|e| e.to_string()).and_then(|decoded| lowerer.lower_op(&decoded))
             }
-            None => check_foreign(&op, &op_name(&op)),
+            None => check_foreign(&op, &op_name(&op), &mut types),
         };
         if let Err(message) = result {
             emit_error(op.location(), &message);
@@ -301,9 +303,9 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
 }
 
 /// Non-layout ops may not touch tensor values (they have no lowering).
-fn check_foreign(op: &OperationRef, name: &str) -> Result<(), String> {
+fn check_foreign(op: &OperationRef, name: &str, types: &mut LayoutCache) -> Result<(), String> {
     for (i, operand) in op.operands().enumerate() {
-        if TensorType::from_type(operand.r#type()).is_some() {
+        if types.tensor_type(operand.r#type()).is_some() {
             return Err(format!(
                 "'{name}' uses a !layout.tensor value (operand #{i}); the CPU lowering supports tensor values only as operands of layout ops (not as function arguments or results, scf.for iter_args, yields or call arguments)"
             ));
@@ -315,7 +317,7 @@ fn check_foreign(op: &OperationRef, name: &str) -> Result<(), String> {
         while let Some(b) = block {
             for a in 0..b.argument_count() {
                 if let Ok(arg) = b.argument(a) {
-                    if TensorType::from_type(arg.r#type()).is_some() {
+                    if types.tensor_type(arg.r#type()).is_some() {
                         return Err(format!(
                             "'{name}' has a block argument #{a} of !layout.tensor type; the CPU lowering supports tensor values only as results of layout.view/alloc/tile (pass memrefs and bind them with layout.view)"
                         ));
