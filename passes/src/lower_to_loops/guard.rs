@@ -22,6 +22,7 @@
 use std::collections::BTreeSet;
 
 use layout_algebra::{IndexValue, SymExpr};
+use layout_dialect::ops::LayoutOpKind;
 use melior::{
     dialect::{arith, func, memref},
     ir::{
@@ -237,7 +238,8 @@ pub(super) fn skip_rest_unless(location: Location, op: &OperationRef, valid: Mli
         while current.ptr != terminator.ptr {
             // Static allocs stay where they are: in the entry block they become static LLVM
             // allocas (nested, they would be dynamic ones, which LLVM optimizes far less).
-            let static_alloc = crate::ir::op_name(&OperationRef::from_raw(current)) == "layout.alloc"
+            let static_alloc = LayoutOpKind::from_name(&crate::ir::op_name(&OperationRef::from_raw(current)))
+                == Some(LayoutOpKind::Alloc)
                 && mlir_sys::mlirOperationGetNumOperands(current) == 0;
             let following = mlir_sys::mlirOperationGetNextInBlock(current);
             if !static_alloc {

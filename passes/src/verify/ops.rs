@@ -6,7 +6,7 @@ use crate::{
     tile,
 };
 use layout_algebra::{ascend::FramePattern, IndexValue};
-use layout_dialect::ops::LayoutOp;
+use layout_dialect::ops::{LayoutOp, LayoutOpKind};
 use layout_dialect::{
     legality::{copy_element_types, direction, legal_pairs, matmul_accumulator, Direction},
     tensor_layout::layout_strings,
@@ -39,9 +39,8 @@ pub(super) fn check_op(op: &OperationRef, c: &mut Checker) {
         Some(Err(e)) => return c.error(location, &e.to_string()),
         Some(Ok(decoded)) => decoded,
     };
-    let name = decoded.kind().name();
     match decoded {
-        LayoutOp::View { .. } | LayoutOp::Alloc { .. } => check_view_alloc(op, name, location, c),
+        LayoutOp::View { .. } | LayoutOp::Alloc { .. } => check_view_alloc(op, decoded.kind(), location, c),
         LayoutOp::Load { .. } => check_copy(op, Direction::Load, location, c),
         LayoutOp::Store { .. } => check_copy(op, Direction::Store, location, c),
         LayoutOp::Matmul { .. } => check_matmul(op, location, c),
@@ -50,12 +49,13 @@ pub(super) fn check_op(op: &OperationRef, c: &mut Checker) {
     }
 }
 
-fn check_view_alloc(op: &OperationRef, name: &str, location: Location, c: &mut Checker) {
+fn check_view_alloc(op: &OperationRef, kind: LayoutOpKind, location: Location, c: &mut Checker) {
+    let name = kind.name();
     let Some((ty, r)) = result_layout(op, c) else {
         return;
     };
     // V1.
-    let is_view = name == "layout.view";
+    let is_view = kind == LayoutOpKind::View;
     if is_view && r.space != MemorySpace::Gm && !c.rules.host_copies {
         c.error(location, &format!("layout.view binds a global-memory buffer, so its result must be in \"gm\", got \"{}\" (on-chip buffers come from layout.alloc)", r.space.name()));
     }
