@@ -78,10 +78,11 @@ irdl.dialect @layout {
 
   // catlass GetTileLayout: the tile of static shape `shape` (elements, one extent per mode)
   // whose top-left corner is at `coord`: ELEMENT coordinates in the parent's logical space
-  // (not a tile index), one index per mode. The result keeps the parent's strides; its shape
-  // is rebuilt from the parent's inner blocks and its origin is clipped at the tails,
-  // min(shape, max(parent origin - coord, 0)). Its layout applies to the parent's (global)
-  // coordinates. Tiles of fractal layouts must be fractal-aligned (layout-verify, spec B.7).
+  // (not a tile index), one index per mode; for a tile of a tile they count from the parent
+  // tile's corner (the tile sits at the sum of the corners). The result keeps the parent's
+  // strides; its shape is rebuilt from the parent's inner blocks and its origin is clipped at
+  // the tails, min(shape, max(parent origin - coord, 0)). Its layout applies to the whole
+  // tensor's (global) coordinates. Tiles of fractal layouts must be fractal-aligned (layout-verify, spec B.7).
   irdl.operation @tile {
     %source = irdl.base @layout::@tensor
     %index = irdl.is index

@@ -22,6 +22,7 @@ use crate::{
     ir::{constant_int, i64_array, only_layout_users, op_name, tensor_of},
     tile,
 };
+use layout_dialect::ops::LayoutOpKind;
 use layout_dialect::tensor_layout::count_dynamic;
 use layout_dialect::TensorType;
 use melior::{
@@ -56,22 +57,22 @@ fn run(root: OperationRef, _pass: ExternalPass) {
 pub fn fold(root: OperationRef) -> usize {
     let mut collected = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
-        let name = op_name(&op);
-        if matches!(name.as_str(), "layout.view" | "layout.alloc" | "layout.tile" | "layout.offset") {
-            collected.push((name, op.to_raw()));
+        if let Some(kind) = LayoutOpKind::from_name(&op_name(&op)) {
+            collected.push((kind, op.to_raw()));
         }
         WalkResult::Advance
     });
     let mut changed = 0;
-    for (name, raw) in collected {
+    for (kind, raw) in collected {
         // Safety: collected ops are alive; only `layout.offset` ops are erased, each after its
         // own (single) visit.
         let op = unsafe { OperationRef::from_raw(raw) };
-        let done = match name.as_str() {
-            "layout.view" => fold_binding(&op, 1),
-            "layout.alloc" => fold_binding(&op, 0),
-            "layout.tile" => fold_tile(&op),
-            _ => fold_offset(&op),
+        let done = match kind {
+            LayoutOpKind::View => fold_binding(&op, 1),
+            LayoutOpKind::Alloc => fold_binding(&op, 0),
+            LayoutOpKind::Tile => fold_tile(&op),
+            LayoutOpKind::Offset => fold_offset(&op),
+            LayoutOpKind::Load | LayoutOpKind::Store | LayoutOpKind::Matmul => false,
         };
         changed += usize::from(done);
     }

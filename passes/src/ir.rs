@@ -88,7 +88,7 @@ pub fn user_names(value: Value) -> Vec<String> {
 
 /// Whether every user of `value` is a `layout.*` op (so its type may be refined in place).
 pub fn only_layout_users(value: Value) -> bool {
-    user_names(value).iter().all(|n| n.starts_with("layout."))
+    user_names(value).iter().all(|n| layout_dialect::ops::LayoutOpKind::from_name(n).is_some())
 }
 
 /// `file:line:col` of a location (the first one inside a name, call-site or fused location),

@@ -1,5 +1,6 @@
-//! The semantics of `layout.tile` and `layout.offset` shared by `layout-verify` and
-//! `layout-fold`: both call the algebra (`tile_layout`, `crd_to_offset`) on symbolic values.
+//! The semantics of `layout.tile` and `layout.offset` shared by `layout-verify`, `layout-fold`
+//! and both lowerings: all call the algebra (`tile_layout`, `crd_to_offset`) on symbolic values,
+//! and every lowering places a tile with [`tile_of`].
 //!
 //! `layout.tile`'s coordinates are the *element* coordinates of the tile's top-left corner in
 //! the parent's logical space, one per mode (catlass `GetTileLayout`, docs/layout-spec.md §B.6); the tile
@@ -27,8 +28,111 @@ pub fn parent_layout(parent: &TensorType) -> Result<TensorLayout, String> {
 
 /// The layout of the tile of `shape` at `coords` of `parent` (catlass `GetTileLayout`).
 pub fn expected_tile(parent: &TensorLayout, shape: &[i64], coords: &[Option<i64>]) -> Result<Layout<SymExpr>, String> {
-    let shape: Vec<SymExpr> = shape.iter().map(|v| SymExpr::Const(*v)).collect();
-    tile_layout(&parent.layout, &shape, &coord_values(coords)).map_err(|e| e.to_string())
+    Ok(tile_of(&parent.layout, &[], shape, &coord_values(coords))?.layout)
+}
+
+/// A placed tile: its layout and the element coordinates of its top-left corner in the whole
+/// (root) tensor.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlacedTile {
+    /// `tile_layout(parent, shape, local)`: the parent's strides, so it applies to the whole
+    /// tensor's coordinates; its origin is clipped by the parent's origin at `local`.
+    pub layout: Layout<SymExpr>,
+    /// `parent corner + local` (empty when the parent's corner is not tracked).
+    pub corner: Vec<SymExpr>,
+}
+
+/// The tile of `shape` at `local` (coordinates in the parent tile, per the op's definition) of
+/// a parent with layout `parent` whose corner in the whole tensor is `parent_corner`. A tile of a
+/// tile is placed at the sum of the corners: the one rule every lowering shares (the AscendC
+/// lowering used to keep only `local`). `parent_corner` may be empty (the verifier and the fold
+/// need only the layout).
+pub fn tile_of(
+    parent: &Layout<SymExpr>,
+    parent_corner: &[SymExpr],
+    shape: &[i64],
+    local: &[SymExpr],
+) -> Result<PlacedTile, String> {
+    let extents: Vec<SymExpr> = shape.iter().map(|v| SymExpr::Const(*v)).collect();
+    let layout = tile_layout(parent, &extents, local).map_err(|e| e.to_string())?;
+    let corner = if parent_corner.is_empty() {
+        Vec::new()
+    } else if parent_corner.len() != local.len() {
+        return Err(format!(
+            "{} coordinates for a parent tile with a corner of rank {}",
+            local.len(),
+            parent_corner.len()
+        ));
+    } else {
+        parent_corner.iter().zip(local).map(|(p, c)| add_coordinates(p, c)).collect::<Result<Vec<_>, _>>()?
+    };
+    Ok(PlacedTile { layout, corner })
+}
+
+/// `a + b` for corner coordinates, which are sums of constants and coordinate symbols: kept in
+/// the linear normal form `Σ k·s + c` (symbols sorted), so a chain of N tiles at the same dynamic
+/// coordinate has the corner `N·k`, not an expression N deep. Other expressions are added as is.
+fn add_coordinates(a: &SymExpr, b: &SymExpr) -> Result<SymExpr, String> {
+    use layout_algebra::sym::BinOp;
+    let plain = || SymExpr::bin(BinOp::Add, a, b).map_err(|e| e.to_string());
+    let (Some(x), Some(y)) = (linear_form(a), linear_form(b)) else { return plain() };
+    let Some(sum) = x.add(&y) else { return plain() };
+    sum.to_expr().map_err(|e| e.to_string())
+}
+
+/// `Σ coefficient·symbol + constant`, symbols in name order.
+#[derive(Debug, Default)]
+struct LinearForm {
+    terms: std::collections::BTreeMap<std::rc::Rc<str>, i64>,
+    constant: i64,
+}
+
+impl LinearForm {
+    /// The sum, or `None` on overflow.
+    fn add(&self, other: &LinearForm) -> Option<LinearForm> {
+        let mut out = LinearForm { terms: self.terms.clone(), constant: self.constant.checked_add(other.constant)? };
+        for (s, k) in &other.terms {
+            let entry = out.terms.entry(s.clone()).or_insert(0);
+            *entry = entry.checked_add(*k)?;
+        }
+        out.terms.retain(|_, k| *k != 0);
+        Some(out)
+    }
+
+    /// The product with a constant, or `None` on overflow.
+    fn scale(mut self, factor: i64) -> Option<LinearForm> {
+        self.constant = self.constant.checked_mul(factor)?;
+        for k in self.terms.values_mut() {
+            *k = k.checked_mul(factor)?;
+        }
+        self.terms.retain(|_, k| *k != 0);
+        Some(self)
+    }
+
+    fn to_expr(&self) -> layout_algebra::Result<SymExpr> {
+        use layout_algebra::sym::BinOp;
+        let mut sum = SymExpr::Const(0);
+        for (s, k) in &self.terms {
+            let term = SymExpr::bin(BinOp::Mul, &SymExpr::Const(*k), &SymExpr::Sym(s.clone()))?;
+            sum = SymExpr::bin(BinOp::Add, &sum, &term)?;
+        }
+        SymExpr::bin(BinOp::Add, &sum, &SymExpr::Const(self.constant))
+    }
+}
+
+/// The linear form of `e` when it is a sum of constants and (constant multiples of) symbols.
+fn linear_form(e: &SymExpr) -> Option<LinearForm> {
+    use layout_algebra::sym::BinOp;
+    match e {
+        SymExpr::Const(c) => Some(LinearForm { constant: *c, ..LinearForm::default() }),
+        SymExpr::Sym(s) => Some(LinearForm { terms: [(s.clone(), 1)].into(), constant: 0 }),
+        SymExpr::Bin(BinOp::Add, a, b) => linear_form(a)?.add(&linear_form(b)?),
+        SymExpr::Bin(BinOp::Mul, a, b) => match (a.as_ref(), b.as_ref()) {
+            (SymExpr::Const(k), x) | (x, SymExpr::Const(k)) => linear_form(x)?.scale(*k),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The coordinate tuple for `layout.offset` on a layout of `rank` top-level modes.
@@ -100,6 +204,28 @@ mod tests {
         let wrong = check_declared(&declared("((16,2),(16,3)):((16,256),(1,768))", "(?,?)"), &tile).unwrap_err();
         assert!(wrong.contains("stride leaf 3 is 768"), "{wrong}");
         assert!(check_declared(&declared("(32,48):(16,1)", "(?,?)"), &tile).is_err());
+    }
+
+    /// A tile of a tile sits at the sum of the corners; its layout keeps the root's strides and
+    /// is clipped by the parent tile's origin at the local corner.
+    #[test]
+    fn tile_of_a_tile_adds_the_corners() {
+        let root = TensorType::new("f16", "gm", "ND", "(64,64)").resolve().unwrap();
+        let zero = [SymExpr::Const(0), SymExpr::Const(0)];
+        let t1 = tile_of(&root.layout, &zero, &[48, 32], &[SymExpr::Const(16), SymExpr::Const(32)]).unwrap();
+        assert_eq!(t1.corner, [SymExpr::Const(16), SymExpr::Const(32)]);
+        let i = SymExpr::sym("i");
+        let t2 = tile_of(&t1.layout, &t1.corner, &[32, 16], &[i.clone(), SymExpr::Const(16)]).unwrap();
+        assert_eq!(t2.corner[1], SymExpr::Const(48));
+        assert_eq!(t2.corner[0], SymExpr::bin(layout_algebra::sym::BinOp::Add, &i, &SymExpr::Const(16)).unwrap());
+        // A chain of tiles at the same dynamic coordinate: the corner stays `n·i + c`.
+        let t3 = tile_of(&t2.layout, &t2.corner, &[16, 16], &[i.clone(), SymExpr::Const(0)]).unwrap();
+        assert_eq!(t3.corner[0].to_string(), "2 * i + 16");
+        let (layout, origin) = layout_strings(&t2.layout);
+        assert_eq!(layout, "(32,16):(64,1)");
+        assert_eq!(origin, "(?,16)");
+        assert_eq!(t2.layout.origin().leaves()[0].to_string(), "min(32, max(48 - i, 0))");
+        assert!(tile_of(&t1.layout, &t1.corner, &[32], &[i]).is_err());
     }
 
     #[test]

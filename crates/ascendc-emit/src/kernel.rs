@@ -2,6 +2,7 @@
 //! into a small kernel description both printers use.
 
 use ascendc_params::decl::{self, IntrinsicDecl};
+use layout_dialect::ascendc_ops::{AscendcOp, Intrinsic};
 use layout_runtime::diagnostics::{position_of, UNNAMED_INPUT};
 use layout_runtime::{Diag, Position};
 use melior::ir::{
@@ -45,18 +46,18 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn from_op(name: &str) -> Option<Kind> {
-        Some(match name {
-            "ascendc.data_copy_nd2nz" => Kind::DataCopyNd2Nz,
-            "ascendc.data_copy" => Kind::DataCopy,
-            "ascendc.load_data_2d" => Kind::LoadData2D,
-            "ascendc.load_data_2d_v2" => Kind::LoadData2DV2,
-            "ascendc.load_data_with_transpose" => Kind::LoadDataWithTranspose,
-            "ascendc.mmad" => Kind::Mmad,
-            "ascendc.fixpipe" => Kind::Fixpipe,
-            "ascendc.fixpipe_nz" => Kind::FixpipeNz,
-            _ => return None,
-        })
+    /// The kind of a decoded intrinsic op.
+    fn from_intrinsic(intrinsic: Intrinsic) -> Kind {
+        match intrinsic {
+            Intrinsic::DataCopyNd2Nz => Kind::DataCopyNd2Nz,
+            Intrinsic::DataCopy => Kind::DataCopy,
+            Intrinsic::LoadData2D => Kind::LoadData2D,
+            Intrinsic::LoadData2DV2 => Kind::LoadData2DV2,
+            Intrinsic::LoadDataWithTranspose => Kind::LoadDataWithTranspose,
+            Intrinsic::Mmad => Kind::Mmad,
+            Intrinsic::Fixpipe => Kind::Fixpipe,
+            Intrinsic::FixpipeNz => Kind::FixpipeNz,
+        }
     }
 
     /// The `ascendc` op of this kind (inverse of `from_op`).
@@ -282,6 +283,9 @@ impl Walker {
     }
 
     fn op(&mut self, op: OperationRef, out: &mut Vec<Stmt>) -> Result<(), String> {
+        if let Some(decoded) = AscendcOp::decode(op) {
+            return self.ascendc_op(decoded.map_err(|e| e.to_string())?, out);
+        }
         let name = name_of(&op);
         let result = || -> Result<Value, String> { op.result(0).map(Into::into).map_err(|e| e.to_string()) };
         match name.as_str() {
@@ -336,8 +340,19 @@ impl Walker {
                 out.push(Stmt::For { var, lo, hi, step, body: inner });
             }
             "scf.yield" | "func.return" => {}
-            "ascendc.global_tensor" => {
-                let src = op.operand(0).map_err(|e| e.to_string())?;
+            _ => {
+                return Err(format!("cannot emit `{name}` (only ascendc ops, arith index arithmetic and scf.for)"));
+            }
+        }
+        Ok(())
+    }
+
+    /// An `ascendc` op: buffers, flags and intrinsic calls.
+    fn ascendc_op(&mut self, decoded: AscendcOp, out: &mut Vec<Stmt>) -> Result<(), String> {
+        let op = decoded_op(&decoded);
+        let result = || -> Result<Value, String> { op.result(0).map(Into::into).map_err(|e| e.to_string()) };
+        match decoded {
+            AscendcOp::GlobalTensor { source: src, .. } => {
                 let param = self
                     .names
                     .get(&key(src))
@@ -358,7 +373,7 @@ impl Walker {
                     layout: op.attribute("layout").ok().and_then(text).unwrap_or_default(),
                 });
             }
-            "ascendc.alloc" => {
+            AscendcOp::Alloc { .. } => {
                 let r = result()?;
                 let ty = r.r#type().to_string();
                 let position = ty.rsplit('"').nth(1).unwrap_or("A1").to_string();
@@ -379,28 +394,24 @@ impl Walker {
                     layout: op.attribute("layout").ok().and_then(text).unwrap_or_default(),
                 });
             }
-            "ascendc.set_flag" | "ascendc.wait_flag" => {
+            AscendcOp::Flag { set, .. } => {
                 let event = op.attribute("event").ok().and_then(text).ok_or("flag without event")?;
                 let id = op.attribute("id").ok().and_then(int).ok_or("flag without id")?;
-                out.push(Stmt::Flag { set: name == "ascendc.set_flag", event, id });
+                out.push(Stmt::Flag { set, event, id });
             }
-            "ascendc.pipe_barrier" => {
+            AscendcOp::PipeBarrier { .. } => {
                 out.push(Stmt::Barrier(op.attribute("pipe").ok().and_then(text).unwrap_or_else(|| "PIPE_ALL".into())));
             }
-            _ => {
-                let kind = Kind::from_op(&name).ok_or_else(|| {
-                    format!("cannot emit `{name}` (only ascendc ops, arith index arithmetic and scf.for)")
-                })?;
-                let nbufs = if kind == Kind::Mmad { 3 } else { 2 };
+            AscendcOp::Call { intrinsic, buffers, dyn_values, params, .. } => {
+                let kind = Kind::from_intrinsic(intrinsic);
                 let mut bufs = Vec::new();
-                for i in 0..nbufs {
-                    let v = op.operand(i).map_err(|e| e.to_string())?;
+                for v in buffers {
                     bufs.push(*self.buf_of.get(&key(v)).ok_or("intrinsic operand is not an ascendc buffer")?);
                 }
                 let mut fields = HashMap::new();
                 let mut bools = HashMap::new();
                 let mut quant = None;
-                for (k, a) in dict(op.attribute("params").map_err(|e| e.to_string())?) {
+                for (k, a) in dict(params) {
                     if let Some(b) = boolean(a) {
                         bools.insert(k, b);
                     } else if let Some(i) = int(a) {
@@ -413,7 +424,7 @@ impl Walker {
                     op.attribute("dyn_fields").map(array).unwrap_or_default().into_iter().filter_map(text).collect();
                 let mut symbols: HashMap<String, Val> = HashMap::new();
                 for (i, f) in dyn_names.into_iter().enumerate() {
-                    let v = op.operand(nbufs + i).map_err(|e| e.to_string())?;
+                    let v = *dyn_values.get(i).ok_or("fewer `dyn` operands than `dyn_fields`")?;
                     match f.strip_prefix("sym:") {
                         Some(s) => {
                             symbols.insert(s.to_string(), self.val(v)?);
@@ -435,6 +446,17 @@ impl Walker {
             }
         }
         Ok(())
+    }
+}
+
+/// The op of a decoded `ascendc` op.
+fn decoded_op<'c, 'a>(decoded: &AscendcOp<'c, 'a>) -> OperationRef<'c, 'a> {
+    match decoded {
+        AscendcOp::GlobalTensor { op, .. }
+        | AscendcOp::Alloc { op, .. }
+        | AscendcOp::Call { op, .. }
+        | AscendcOp::Flag { op, .. }
+        | AscendcOp::PipeBarrier { op } => *op,
     }
 }
 

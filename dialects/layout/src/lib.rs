@@ -12,14 +12,20 @@
 //!   `layout: Layout<SymExpr>` with the origin, `?` leaves as symbols `d0, d1, ...` in the one
 //!   documented binding order), [`TensorType::bind`], [`TensorType::from_layout`],
 //!   `layout_strings` (print `?` for non-constant leaves);
+//! - [`ops`], [`ascendc_ops`]: typed views of the ops of both dialects ([`ops::LayoutOp`],
+//!   [`ascendc_ops::AscendcOp`]), decoded once per op for exhaustive dispatch;
+//! - [`layout_cache`]: [`LayoutCache`], parsed and resolved tensor types per uniqued type;
 //! - [`legality`]: per-target hardware tables (layouts per memory space, copy pairs and their
 //!   direction, cube element types).
 //!
 //! Only the dialects the project uses are registered (not `register_all_dialects`): this keeps
 //! start-up fast and the binaries small (see `tools/layout-opt/README.md`).
 
+pub mod ascendc_ops;
 pub mod driver;
+pub mod layout_cache;
 pub mod legality;
+pub mod ops;
 pub mod tensor_layout;
 pub mod types;
 
@@ -33,6 +39,7 @@ use melior::{
     Context, StringRef,
 };
 
+pub use layout_cache::LayoutCache;
 pub use tensor_layout::{LayoutParam, LayoutTypeError, TensorLayout};
 pub use types::{MemorySpace, Target, TensorType};
 

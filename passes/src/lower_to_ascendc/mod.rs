@@ -45,7 +45,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use ascendc_params::{Buffer, Operand, ParamError, Target};
-use layout_algebra::{ascend::tile_layout, ascend::ElementType, Layout, SymExpr};
+use layout_algebra::{ascend::ElementType, Layout, SymExpr};
 use layout_dialect::{tensor_layout::layout_strings, types::target_of, MemorySpace};
 use melior::{
     dialect::DialectHandle,
@@ -62,7 +62,11 @@ use melior::{
 use crate::{
     emit_error,
     external::{self, PassId},
-    ir::{constant_int, defining_op, i64_array, op_name, tensor_of},
+    ir::{constant_int, defining_op, op_name, tensor_of},
+};
+use layout_dialect::{
+    ascendc_ops::{AscendcOp, Intrinsic},
+    ops::LayoutOp,
 };
 
 pub const ARGUMENT: &str = "layout-lower-to-ascendc";
@@ -147,9 +151,8 @@ pub(crate) fn key(v: Value) -> usize {
 fn root_of(v: Value) -> Option<usize> {
     let mut v = v;
     loop {
-        let op = defining_op(v)?;
-        match op_name(&op).as_str() {
-            "layout.tile" => v = op.operand(0).ok()?,
+        match LayoutOp::decode(defining_op(v)?) {
+            Some(Ok(LayoutOp::Tile { source, .. })) => v = source,
             _ => return Some(key(v)),
         }
     }
@@ -173,7 +176,7 @@ pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
     let context: &Context = unsafe { context_ref.to_ref() };
     let mut ops: Vec<OperationRef> = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
-        if op_name(&op).starts_with("layout.") {
+        if LayoutOp::decode(op).is_some() {
             // Safety: the op outlives this function (nothing is erased during the walk).
             ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
         }
@@ -192,12 +195,10 @@ pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
     // L1 buffers read by loads into L0B are B1, the others A1.
     let mut b1: HashSet<usize> = HashSet::new();
     for op in &ops {
-        if op_name(op) == "layout.load" {
-            if let (Ok(src), Ok(dst)) = (op.operand(0), op.operand(1)) {
-                if tensor_of(dst).is_some_and(|t| t.space == MemorySpace::L0b.name()) {
-                    if let Some(r) = root_of(src) {
-                        b1.insert(r);
-                    }
+        if let Some(Ok(LayoutOp::Load { src, dst, .. })) = LayoutOp::decode(*op) {
+            if tensor_of(dst).is_some_and(|t| t.space == MemorySpace::L0b.name()) {
+                if let Some(r) = root_of(src) {
+                    b1.insert(r);
                 }
             }
         }
@@ -209,6 +210,7 @@ pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
         placement: placement::Placement::new(target),
         b1,
         counter: 0,
+        coord_symbols: HashMap::new(),
         ok: true,
     };
     for op in &ops {
@@ -246,6 +248,8 @@ struct Lowering<'c> {
     placement: placement::Placement,
     b1: HashSet<usize>,
     counter: usize,
+    /// The symbol of each dynamic tile coordinate value (keyed by the value).
+    coord_symbols: HashMap<usize, String>,
     ok: bool,
 }
 
@@ -266,10 +270,10 @@ impl<'c> Lowering<'c> {
     }
 
     fn op(&mut self, op: OperationRef<'c, 'c>) -> Result<(), String> {
-        let name = op_name(&op);
+        let decoded = LayoutOp::decode(op).ok_or("not a layout op")?.map_err(|e| e.to_string())?;
         let location = op.location();
-        match name.as_str() {
-            "layout.view" | "layout.alloc" => {
+        match decoded {
+            LayoutOp::View { .. } | LayoutOp::Alloc { .. } => {
                 let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
                 let ty = tensor_of(result).ok_or("result is not a !layout.tensor")?;
                 let prefix = self.fresh("v");
@@ -277,7 +281,7 @@ impl<'c> Lowering<'c> {
                 let (layout_text, origin_text) = layout_strings(&resolved.layout);
                 let cute = format!("{layout_text} origin {origin_text}");
                 let mut binds = Vec::new();
-                let (buffer, base) = if name == "layout.view" {
+                let (buffer, base) = if matches!(decoded, LayoutOp::View { .. }) {
                     for (i, s) in resolved.symbols.iter().enumerate() {
                         binds.push((s.clone(), op.operand(i + 1).map_err(|e| e.to_string())?));
                     }
@@ -354,42 +358,42 @@ impl<'c> Lowering<'c> {
                 );
                 Ok(())
             }
-            "layout.tile" => {
-                let parent = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
-                let shape =
-                    op.attribute("shape").ok().and_then(i64_array).ok_or("tile needs `shape = array<i64: ...>`")?;
-                if shape.len() != 2 || op.operand_count() != 3 {
+            LayoutOp::Tile { source, coord: coord_values, shape, .. } => {
+                let parent = self.tensor(source)?;
+                if shape.len() != 2 || coord_values.len() != 2 {
                     return Err("only rank-2 tiles are lowered to AscendC".into());
                 }
                 let prefix = self.fresh("t");
                 let mut binds = Vec::new();
                 let mut coord = Vec::new();
-                for i in 0..2 {
-                    let v = op.operand(i + 1).map_err(|e| e.to_string())?;
+                for (i, v) in coord_values.into_iter().enumerate() {
                     coord.push(match constant_int(v) {
                         Some(c) => SymExpr::Const(c),
                         None => {
-                            let s = format!("{prefix}{i}");
+                            // One symbol per value: a chain of tiles at `%k` sums `%k` into one
+                            // term of its corner (`tile::tile_of`), not one term per tile.
+                            let s = self.coord_symbols.entry(key(v)).or_insert_with(|| format!("{prefix}{i}")).clone();
                             binds.push((s.clone(), v));
                             SymExpr::sym(&s)
                         }
                     });
                 }
-                let shape: Vec<SymExpr> = shape.into_iter().map(SymExpr::Const).collect();
-                let layout = tile_layout(&parent.layout, &shape, &coord).map_err(|e| e.to_string())?;
+                // The corner in the whole tensor: the parent's plus the local one.
+                let placed = crate::tile::tile_of(&parent.layout, &parent.coord, &shape, &coord)?;
+                let [row, col]: [SymExpr; 2] = placed.corner.try_into().map_err(|_| "rank-2 tile corner")?;
                 let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
                 self.tensors.insert(
                     key(result),
                     Tensor {
-                        layout,
-                        coord: [coord[0].clone(), coord[1].clone()],
+                        layout: placed.layout,
+                        coord: [row, col],
                         binds: Rc::new(Binds { own: binds, parent: Some(parent.binds.clone()) }),
                         ..parent
                     },
                 );
                 Ok(())
             }
-            "layout.offset" => {
+            LayoutOp::Offset { .. } => {
                 let t = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
                 let prefix = self.fresh("o");
                 let mut binds: Vec<(String, Value)> = t.binds.iter().cloned().collect();
@@ -421,7 +425,7 @@ impl<'c> Lowering<'c> {
                 unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), value.to_raw()) };
                 Ok(())
             }
-            "layout.load" | "layout.store" => {
+            LayoutOp::Load { .. } | LayoutOp::Store { .. } => {
                 let src = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
                 let dst = self.tensor(op.operand(1).map_err(|e| e.to_string())?)?;
                 let derived = self.derive_copy(&src, &dst)?;
@@ -442,11 +446,10 @@ impl<'c> Lowering<'c> {
                 };
                 build::emit(self.context, op, &derived, &dst, &[&src], self.target, &extra)
             }
-            "layout.matmul" => {
+            LayoutOp::Matmul { accumulate, .. } => {
                 let a = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
                 let b = self.tensor(op.operand(1).map_err(|e| e.to_string())?)?;
                 let c = self.tensor(op.operand(2).map_err(|e| e.to_string())?)?;
-                let accumulate = op.attribute("accumulate").map(|a| a.to_string() == "true").unwrap_or(false);
                 let derived = ascendc_params::mmad(
                     &c.operand(),
                     &a.operand(),
@@ -459,7 +462,6 @@ impl<'c> Lowering<'c> {
                 .map_err(param_error)?;
                 build::emit(self.context, op, &derived, &c, &[&a, &b], self.target, &[])
             }
-            other => Err(format!("`{other}` has no AscendC lowering")),
         }
     }
 
@@ -513,66 +515,44 @@ struct Tree {
     ops: Vec<(mlir_sys::MlirOperation, Option<Tree>)>,
 }
 
-fn is_intrinsic(name: &str) -> bool {
-    matches!(
-        name,
-        "ascendc.data_copy_nd2nz"
-            | "ascendc.data_copy"
-            | "ascendc.load_data_2d"
-            | "ascendc.load_data_2d_v2"
-            | "ascendc.load_data_with_transpose"
-            | "ascendc.mmad"
-            | "ascendc.fixpipe"
-            | "ascendc.fixpipe_nz"
-    )
-}
-
-/// Pipe and accesses of an intrinsic op (resources: ids of buffer values).
-fn access(op: OperationRef, ids: &mut HashMap<usize, u32>) -> Option<sync::Access> {
-    let name = op_name(&op);
-    let mut id = |i: usize| -> Option<u32> {
-        let v = op.operand(i).ok()?;
+/// Pipe and accesses of an intrinsic call (resources: ids of buffer values).
+fn access(intrinsic: Intrinsic, buffers: &[Value], params: Attribute, ids: &mut HashMap<usize, u32>) -> sync::Access {
+    let mut id = |v: Value| -> u32 {
         let n = ids.len() as u32;
-        Some(*ids.entry(key(v)).or_insert(n))
+        *ids.entry(key(v)).or_insert(n)
     };
-    let (dst, src) = (id(0)?, id(1)?);
-    let short = name.trim_start_matches("ascendc.").to_string();
-    let (pipe, reads, writes) = match name.as_str() {
-        "ascendc.data_copy_nd2nz" => (sync::Pipe::Mte2, vec![src], vec![dst]),
-        "ascendc.data_copy" => {
-            let to_gm = op.operand(0).ok()?.r#type().to_string().starts_with("!ascendc.global");
+    let ids: Vec<u32> = buffers.iter().map(|v| id(*v)).collect();
+    let (dst, src) = (ids[0], ids[1]);
+    let short = intrinsic.name().trim_start_matches("ascendc.").to_string();
+    use Intrinsic as I;
+    let (pipe, reads, writes) = match intrinsic {
+        I::DataCopyNd2Nz => (sync::Pipe::Mte2, vec![src], vec![dst]),
+        I::DataCopy => {
+            let to_gm = buffers[0].r#type().to_string().starts_with("!ascendc.global");
             (if to_gm { sync::Pipe::Mte3 } else { sync::Pipe::Mte2 }, vec![src], vec![dst])
         }
-        "ascendc.load_data_2d" | "ascendc.load_data_2d_v2" | "ascendc.load_data_with_transpose" => {
-            (sync::Pipe::Mte1, vec![src], vec![dst])
-        }
-        "ascendc.mmad" => {
-            let b = id(2)?;
-            let accumulate =
-                op.attribute("params").map(|p| p.to_string().contains("cmatrixInitVal = false")).unwrap_or(false);
-            let mut reads = vec![src, b];
+        I::LoadData2D | I::LoadData2DV2 | I::LoadDataWithTranspose => (sync::Pipe::Mte1, vec![src], vec![dst]),
+        I::Mmad => {
+            let accumulate = params.to_string().contains("cmatrixInitVal = false");
+            let mut reads = vec![src, ids[2]];
             if accumulate {
                 reads.push(dst);
             }
             (sync::Pipe::M, reads, vec![dst])
         }
-        "ascendc.fixpipe" | "ascendc.fixpipe_nz" => (sync::Pipe::Fix, vec![src], vec![dst]),
-        _ => return None,
+        I::Fixpipe | I::FixpipeNz => (sync::Pipe::Fix, vec![src], vec![dst]),
     };
-    Some(sync::Access { pipe, reads, writes, label: short })
+    sync::Access { pipe, reads, writes, label: short }
 }
 
 fn tree(block: melior::ir::BlockRef, ids: &mut HashMap<usize, u32>) -> Tree {
     let mut t = Tree { items: Vec::new(), ops: Vec::new() };
     let mut next = block.first_operation();
     while let Some(op) = next {
-        let name = op_name(&op);
-        if is_intrinsic(&name) {
-            if let Some(a) = access(op, ids) {
-                t.items.push(sync::Item::Op(a));
-                t.ops.push((op.to_raw(), None));
-            }
-        } else if name == "scf.for" {
+        if let Some(Ok(AscendcOp::Call { intrinsic, buffers, params, .. })) = AscendcOp::decode(op) {
+            t.items.push(sync::Item::Op(access(intrinsic, &buffers, params, ids)));
+            t.ops.push((op.to_raw(), None));
+        } else if op_name(&op) == "scf.for" {
             if let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) {
                 let inner = tree(body, ids);
                 if !inner.items.is_empty() {

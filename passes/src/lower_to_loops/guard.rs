@@ -28,7 +28,7 @@
 use std::collections::BTreeSet;
 
 use layout_algebra::{ascend::ElementType, IndexValue, SymExpr};
-use layout_dialect::MemorySpace;
+use layout_dialect::{ops::LayoutOpKind, MemorySpace};
 use melior::{
     dialect::{arith, func, memref},
     ir::{
@@ -348,7 +348,8 @@ pub(super) fn skip_rest_unless(location: Location, op: &OperationRef, valid: Mli
         while current.ptr != terminator.ptr {
             // Static allocs stay where they are: in the entry block they become static LLVM
             // allocas (nested, they would be dynamic ones, which LLVM optimizes far less).
-            let static_alloc = crate::ir::op_name(&OperationRef::from_raw(current)) == "layout.alloc"
+            let static_alloc = LayoutOpKind::from_name(&crate::ir::op_name(&OperationRef::from_raw(current)))
+                == Some(LayoutOpKind::Alloc)
                 && mlir_sys::mlirOperationGetNumOperands(current) == 0;
             let following = mlir_sys::mlirOperationGetNextInBlock(current);
             if !static_alloc {

@@ -17,12 +17,8 @@ enum Kind {
     Int,
 }
 
-pub(super) fn matmul(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
+pub(super) fn matmul(l: &mut Lowerer, op: &OperationRef, accumulate: bool) -> Result<(), String> {
     let (a, b, c) = (l.operand(op, 0)?, l.operand(op, 1)?, l.operand(op, 2)?);
-    let accumulate = op
-        .attribute("accumulate")
-        .map(|attr| attr.to_string() == "true")
-        .map_err(|_| "layout.matmul needs the `accumulate` attribute")?;
     let (ae, be, ce) = (a.extents(), b.extents(), c.extents());
     if ae.len() != 2 || be.len() != 2 || ce.len() != 2 {
         return Err(format!(

@@ -151,6 +151,7 @@ use melior::{
 use mlir_sys::{MlirType, MlirValue};
 
 use crate::{emit_error, ir::op_name, verify::Rules};
+use layout_dialect::{ops::LayoutOp, LayoutCache};
 pub use self_check::{CheckSpec, SymOrigin};
 
 use crate::external::{self, PassId};
@@ -257,22 +258,24 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
     });
     let mut errors = 0;
     let mut layout_ops = Vec::new();
+    // Every operand and block argument of every other op is checked for a tensor type.
+    let mut types = LayoutCache::new();
     for raw in ops {
         // Safety: ops are only erased after this loop (offset ops have their uses replaced
         // but stay until then).
         let op = unsafe { OperationRef::from_raw(raw) };
-        let name = op_name(&op);
-        let result = if name.starts_with("layout.") {
-            layout_ops.push(raw);
-            if lowerer.uses_failed(&op) {
-                // One error per cause: the op that failed has reported it; its users are skipped
-                // (and fail in turn, for their own users) without a second message.
-                lowerer.mark_failed(&op);
-                continue;
+        let result = match LayoutOp::decode(op) {
+            Some(decoded) => {
+                layout_ops.push(raw);
+                if lowerer.uses_failed(&op) {
+                    // One error per cause: the op that failed has reported it; its users are
+                    // skipped (and fail in turn, for their own users) without a second message.
+                    lowerer.mark_failed(&op);
+                    continue;
+                }
+                decoded.map_err(|e| e.to_string()).and_then(|decoded| lowerer.lower_op(&decoded))
             }
-            lowerer.lower_op(&op, &name)
-        } else {
-            check_foreign(&op, &name)
+            None => check_foreign(&op, &op_name(&op), &mut types),
         };
         if let Err(message) = result {
             emit_error(op.location(), &message);
@@ -304,9 +307,9 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
 }
 
 /// Non-layout ops may not touch tensor values (they have no lowering).
-fn check_foreign(op: &OperationRef, name: &str) -> Result<(), String> {
+fn check_foreign(op: &OperationRef, name: &str, types: &mut LayoutCache) -> Result<(), String> {
     for (i, operand) in op.operands().enumerate() {
-        if TensorType::from_type(operand.r#type()).is_some() {
+        if types.tensor_type(operand.r#type()).is_some() {
             return Err(format!(
                 "'{name}' uses a !layout.tensor value (operand #{i}); the CPU lowering supports tensor values only as operands of layout ops (not as function arguments or results, scf.for iter_args, yields or call arguments)"
             ));
@@ -318,7 +321,7 @@ fn check_foreign(op: &OperationRef, name: &str) -> Result<(), String> {
         while let Some(b) = block {
             for a in 0..b.argument_count() {
                 if let Ok(arg) = b.argument(a) {
-                    if TensorType::from_type(arg.r#type()).is_some() {
+                    if types.tensor_type(arg.r#type()).is_some() {
                         return Err(format!(
                             "'{name}' has a block argument #{a} of !layout.tensor type; the CPU lowering supports tensor values only as results of layout.view/alloc/tile (pass memrefs and bind them with layout.view)"
                         ));
@@ -440,15 +443,14 @@ impl<'c> Lowerer<'c> {
         }
     }
 
-    fn lower_op(&mut self, op: &OperationRef, name: &str) -> Result<(), String> {
-        match name {
-            "layout.view" => buffers::view(self, op),
-            "layout.alloc" => buffers::alloc(self, op),
-            "layout.tile" => tile::tile(self, op),
-            "layout.load" | "layout.store" => copy::copy(self, op, name),
-            "layout.matmul" => matmul::matmul(self, op),
-            "layout.offset" => offset::offset(self, op),
-            _ => Err(format!("'{name}' has no CPU lowering")),
+    fn lower_op(&mut self, decoded: &LayoutOp) -> Result<(), String> {
+        match decoded {
+            LayoutOp::View { op, .. } => buffers::view(self, op),
+            LayoutOp::Alloc { op, .. } => buffers::alloc(self, op),
+            LayoutOp::Tile { op, shape, .. } => tile::tile(self, op, shape),
+            LayoutOp::Load { op, .. } | LayoutOp::Store { op, .. } => copy::copy(self, op, decoded.kind().name()),
+            LayoutOp::Matmul { op, accumulate, .. } => matmul::matmul(self, op, *accumulate),
+            LayoutOp::Offset { op, .. } => offset::offset(self, op),
         }
     }
 

@@ -1,22 +1,18 @@
 //! `layout.tile`: the parent's buffer with `tile_layout(parent, shape, coord)` (catlass
-//! `GetTileLayout`, docs/layout-spec.md §B.6) at the global coordinate `parent.coord + coord` (docs/layout-spec.md §B.7).
+//! `GetTileLayout`, docs/layout-spec.md §B.6) at the global coordinate `parent.coord + coord`
+//! (docs/layout-spec.md §B.7), both from `crate::tile::tile_of`, shared with the AscendC lowering.
 
-use layout_algebra::{ascend::tile_layout, SymExpr};
+use layout_algebra::SymExpr;
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 
-use super::{build, describe, guard, Lowerer, Tensor};
+use super::{describe, guard, Lowerer, Tensor};
 use crate::{
-    ir::{i64_array, tensor_of},
-    tile::check_declared,
+    ir::tensor_of,
+    tile::{check_declared, tile_of},
 };
 
-pub(super) fn tile(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
+pub(super) fn tile(l: &mut Lowerer, op: &OperationRef, shape: &[i64]) -> Result<(), String> {
     let parent = l.operand(op, 0)?;
-    let shape = op
-        .attribute("shape")
-        .ok()
-        .and_then(i64_array)
-        .ok_or("layout.tile needs a `shape = array<i64: ...>` attribute")?;
     let coords: Vec<SymExpr> = op.operands().skip(1).map(|v| l.symbol_of(v.to_raw())).collect();
     if coords.len() != parent.coord.len() || shape.len() != coords.len() {
         return Err(format!(
@@ -27,8 +23,8 @@ pub(super) fn tile(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
             parent.layout
         ));
     }
-    let extents: Vec<SymExpr> = shape.iter().map(|v| SymExpr::Const(*v)).collect();
-    let layout = tile_layout(&parent.layout, &extents, &coords).map_err(|e| format!("layout.tile: {e}"))?;
+    let placed = tile_of(&parent.layout, &parent.coord, shape, &coords).map_err(|e| format!("layout.tile: {e}"))?;
+    let layout = placed.layout;
     // The declared type must not claim anything the algebra contradicts (layout-verify G2).
     let result = op.result(0).map_err(|e| e.to_string())?;
     let declared = tensor_of(result.into())
@@ -44,7 +40,6 @@ pub(super) fn tile(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
         }
     }
     let valid = guard::tile(l, op, &parent, &coords)?;
-    let coord = parent.coord.iter().zip(&coords).map(|(p, c)| build::add(p, c)).collect::<Result<Vec<_>, _>>()?;
-    let t = Tensor { layout, coord, name: describe(op, "layout.tile"), valid, ..parent };
+    let t = Tensor { layout, coord: placed.corner, name: describe(op, "layout.tile"), valid, ..parent };
     l.define(op, t)
 }

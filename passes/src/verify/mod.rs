@@ -60,6 +60,7 @@
 mod ops;
 mod types;
 
+use layout_dialect::{ops::LayoutOpKind, LayoutCache};
 use std::collections::HashMap;
 
 use crate::emit_error;
@@ -120,6 +121,8 @@ pub(crate) struct Checker {
     pub ok: bool,
     /// The frame pattern of each tensor value looked up so far (see `ops::pattern_of`).
     pub patterns: HashMap<usize, Option<FramePattern>>,
+    /// Parsed and resolved tensor types of this run, by uniqued type.
+    pub layouts: LayoutCache,
 }
 
 impl Checker {
@@ -155,18 +158,18 @@ pub fn verify_with(root: OperationRef, rules: Rules) -> bool {
         Ok(t) => (t, t.is_some(), true),
         Err(()) => (None, true, false),
     };
-    let mut checker = Checker { target, rules, ok: true, patterns: HashMap::new() };
+    let mut checker = Checker { target, rules, ok: true, patterns: HashMap::new(), layouts: LayoutCache::new() };
 
     let mut uses_layout = false;
     root.walk(WalkOrder::PreOrder, |op| {
-        let name = crate::ir::op_name(&op);
-        if name.starts_with("layout.") {
+        let kind = LayoutOpKind::from_name(&crate::ir::op_name(&op));
+        if kind.is_some() {
             uses_layout = true;
         }
         let location = op.location();
         // A tile's result type may leave `?` where the algebra knows the value; its legality
         // is its parent's (same strides and inner blocks), and G2 checks it against the algebra.
-        let derived = name == "layout.tile";
+        let derived = kind == Some(LayoutOpKind::Tile);
         for result in op.results() {
             uses_layout |= types::check_type(result.r#type(), location, derived, &mut checker);
         }
@@ -181,7 +184,7 @@ pub fn verify_with(root: OperationRef, rules: Rules) -> bool {
                 block = b.next_in_region();
             }
         }
-        ops::check_op(&op, &name, &mut checker);
+        ops::check_op(&op, &mut checker);
         WalkResult::Advance
     });
 

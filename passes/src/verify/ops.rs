@@ -2,10 +2,11 @@
 
 use super::Checker;
 use crate::{
-    ir::{constant_int, defining_op, i64_array, memref_info, op_name, tensor_of},
+    ir::{constant_int, defining_op, memref_info},
     tile,
 };
 use layout_algebra::{ascend::FramePattern, IndexValue};
+use layout_dialect::ops::{LayoutOp, LayoutOpKind};
 use layout_dialect::{
     legality::{copy_element_types, direction, legal_pairs, matmul_accumulator, Direction},
     tensor_layout::layout_strings,
@@ -15,37 +16,46 @@ use melior::ir::{operation::OperationLike, Location, OperationRef, ValueLike};
 
 /// The resolved type of operand `i`; `None` if it is not a valid tensor (reported at its
 /// definition).
-fn operand_layout(op: &OperationRef, i: usize) -> Option<(TensorType, TensorLayout)> {
-    let t = tensor_of(op.operand(i).ok()?)?;
-    let r = t.resolve().ok()?;
+fn operand_layout(op: &OperationRef, i: usize, c: &mut Checker) -> Option<(TensorType, TensorLayout)> {
+    typed_layout(op.operand(i).ok()?.r#type(), c)
+}
+
+fn result_layout(op: &OperationRef, c: &mut Checker) -> Option<(TensorType, TensorLayout)> {
+    typed_layout(op.result(0).ok()?.r#type(), c)
+}
+
+/// The text parameters and algebra values of a type, from the run's cache.
+fn typed_layout(ty: melior::ir::Type, c: &mut Checker) -> Option<(TensorType, TensorLayout)> {
+    let t = c.layouts.tensor_type(ty)?;
+    let r = c.layouts.resolve(ty)?.ok()?;
     Some((t, r))
 }
 
-fn result_layout(op: &OperationRef) -> Option<(TensorType, TensorLayout)> {
-    let t = tensor_of(op.result(0).ok()?.into())?;
-    let r = t.resolve().ok()?;
-    Some((t, r))
-}
-
-pub(super) fn check_op(op: &OperationRef, name: &str, c: &mut Checker) {
+/// Checks one op if it is a `layout` op (the others are not this module's business).
+pub(super) fn check_op(op: &OperationRef, c: &mut Checker) {
     let location = op.location();
-    match name {
-        "layout.view" | "layout.alloc" => check_view_alloc(op, name, location, c),
-        "layout.load" => check_copy(op, Direction::Load, location, c),
-        "layout.store" => check_copy(op, Direction::Store, location, c),
-        "layout.matmul" => check_matmul(op, location, c),
-        "layout.tile" => check_tile(op, location, c),
-        "layout.offset" => check_offset(op, location, c),
-        _ => {}
+    let decoded = match LayoutOp::decode(*op) {
+        None => return,
+        Some(Err(e)) => return c.error(location, &e.to_string()),
+        Some(Ok(decoded)) => decoded,
+    };
+    match decoded {
+        LayoutOp::View { .. } | LayoutOp::Alloc { .. } => check_view_alloc(op, decoded.kind(), location, c),
+        LayoutOp::Load { .. } => check_copy(op, Direction::Load, location, c),
+        LayoutOp::Store { .. } => check_copy(op, Direction::Store, location, c),
+        LayoutOp::Matmul { .. } => check_matmul(op, location, c),
+        LayoutOp::Tile { shape, .. } => check_tile(op, &shape, location, c),
+        LayoutOp::Offset { .. } => check_offset(op, location, c),
     }
 }
 
-fn check_view_alloc(op: &OperationRef, name: &str, location: Location, c: &mut Checker) {
-    let Some((ty, r)) = result_layout(op) else {
+fn check_view_alloc(op: &OperationRef, kind: LayoutOpKind, location: Location, c: &mut Checker) {
+    let name = kind.name();
+    let Some((ty, r)) = result_layout(op, c) else {
         return;
     };
     // V1.
-    let is_view = name == "layout.view";
+    let is_view = kind == LayoutOpKind::View;
     if is_view && r.space != MemorySpace::Gm && !c.rules.host_copies {
         c.error(location, &format!("layout.view binds a global-memory buffer, so its result must be in \"gm\", got \"{}\" (on-chip buffers come from layout.alloc)", r.space.name()));
     }
@@ -115,13 +125,15 @@ fn pattern_of(op: &OperationRef, i: usize, c: &mut Checker) -> Option<FramePatte
             break *known;
         }
         chain.push(key);
-        if let Some((p, _)) = tensor_of(value).and_then(|t| t.resolve().ok()).and_then(|r| r.recognized_pattern()) {
+        if let Some((p, _)) =
+            c.layouts.resolve(value.r#type()).and_then(Result::ok).and_then(|r| r.recognized_pattern())
+        {
             break Some(p);
         }
         match defining_op(value) {
-            Some(def) if op_name(&def) == "layout.tile" => match def.operand(0) {
-                Ok(parent) => value = parent,
-                Err(_) => break None,
+            Some(def) => match LayoutOp::decode(def) {
+                Some(Ok(LayoutOp::Tile { source, .. })) => value = source,
+                _ => break None,
             },
             _ => break None,
         }
@@ -140,7 +152,7 @@ fn show(t: &TensorLayout, pattern: Option<FramePattern>) -> String {
 }
 
 fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Checker) {
-    let (Some((_, src)), Some((_, dst))) = (operand_layout(op, 0), operand_layout(op, 1)) else {
+    let (Some((_, src)), Some((_, dst))) = (operand_layout(op, 0, c), operand_layout(op, 1, c)) else {
         return;
     };
     let Some(target) = c.target else {
@@ -312,7 +324,7 @@ fn dims(t: &TensorLayout) -> Option<[Option<i64>; 2]> {
 
 fn check_matmul(op: &OperationRef, location: Location, c: &mut Checker) {
     let (Some((_, a)), Some((_, b)), Some((_, acc))) =
-        (operand_layout(op, 0), operand_layout(op, 1), operand_layout(op, 2))
+        (operand_layout(op, 0, c), operand_layout(op, 1, c), operand_layout(op, 2, c))
     else {
         return;
     };
@@ -354,21 +366,17 @@ fn check_matmul(op: &OperationRef, location: Location, c: &mut Checker) {
     }
 }
 
-fn check_tile(op: &OperationRef, location: Location, c: &mut Checker) {
-    let Some(parent_ty) = op.operand(0).ok().and_then(tensor_of) else {
+fn check_tile(op: &OperationRef, shape: &[i64], location: Location, c: &mut Checker) {
+    let Some(parent_ty) = op.operand(0).ok().and_then(|v| c.layouts.tensor_type(v.r#type())) else {
         return;
     };
     let Ok(parent) = tile::parent_layout(&parent_ty) else {
         return;
     };
-    let Some(result_ty) = op.result(0).ok().and_then(|v| tensor_of(v.into())) else {
+    let Some(result_ty) = op.result(0).ok().and_then(|v| c.layouts.tensor_type(v.r#type())) else {
         return;
     };
-    // G1.
-    let Some(shape) = op.attribute("shape").ok().and_then(i64_array) else {
-        c.error(location, "layout.tile: `shape` must be an array<i64: ...> of tile extents");
-        return;
-    };
+    // G1 (`shape` is an array<i64>: checked by decoding the op).
     let coords: Vec<Option<i64>> = (1..op.operand_count()).map(|i| op.operand(i).ok().and_then(constant_int)).collect();
     if shape.len() != coords.len() || coords.len() != parent.rank() {
         c.error(
@@ -401,7 +409,7 @@ fn check_tile(op: &OperationRef, location: Location, c: &mut Checker) {
         return;
     }
     // G2.
-    let expected = match tile::expected_tile(&parent, &shape, &coords) {
+    let expected = match tile::expected_tile(&parent, shape, &coords) {
         Ok(e) => e,
         Err(e) => {
             c.error(location, &format!("layout.tile: {e}"));
@@ -417,7 +425,7 @@ fn check_tile(op: &OperationRef, location: Location, c: &mut Checker) {
     // G3.
     if let Some((pattern, _)) = parent.recognized_pattern() {
         if pattern.is_fractal() {
-            check_alignment(&parent, pattern, &shape, &coords, location, c);
+            check_alignment(&parent, pattern, shape, &coords, location, c);
         }
     }
 }
@@ -457,7 +465,7 @@ fn check_alignment(
 }
 
 fn check_offset(op: &OperationRef, location: Location, c: &mut Checker) {
-    let Some((_, t)) = operand_layout(op, 0) else {
+    let Some((_, t)) = operand_layout(op, 0, c) else {
         return;
     };
     let n = op.operand_count() - 1;

@@ -10,7 +10,7 @@ use melior::ir::{Location, Type};
 
 /// Checks one type; returns whether it is a `!layout.tensor`.
 pub(super) fn check_type(ty: Type, location: Location, derived: bool, checker: &mut Checker) -> bool {
-    let Some(tensor) = TensorType::from_type(ty) else {
+    let Some(tensor) = checker.layouts.tensor_type(ty) else {
         return false;
     };
     // T1: memory space.
@@ -44,9 +44,11 @@ pub(super) fn check_type(ty: Type, location: Location, derived: bool, checker: &
         }
     }
     // T2, T3: the algebra meaning.
-    let resolved = match tensor.resolve() {
-        Ok(r) => r,
-        Err(e) => {
+    // `resolve` is `Some` for every type `tensor_type` parsed.
+    let resolved = match checker.layouts.resolve(ty) {
+        None => return true,
+        Some(Ok(r)) => r,
+        Some(Err(e)) => {
             checker.error(location, &format!("invalid type {tensor}: {e}"));
             return true;
         }
