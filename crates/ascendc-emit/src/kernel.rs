@@ -60,18 +60,14 @@ impl Kind {
         }
     }
 
-    /// The `ascendc` op of this kind (inverse of `from_op`).
+    /// The `ascendc` op of this kind: the name of the intrinsic it is decoded from (derived from
+    /// [`Kind::from_intrinsic`], so the op names are written once, in `layout_dialect::ascendc_ops`).
     pub fn op(self) -> &'static str {
-        match self {
-            Kind::DataCopyNd2Nz => "ascendc.data_copy_nd2nz",
-            Kind::DataCopy => "ascendc.data_copy",
-            Kind::LoadData2D => "ascendc.load_data_2d",
-            Kind::LoadData2DV2 => "ascendc.load_data_2d_v2",
-            Kind::LoadDataWithTranspose => "ascendc.load_data_with_transpose",
-            Kind::Mmad => "ascendc.mmad",
-            Kind::Fixpipe => "ascendc.fixpipe",
-            Kind::FixpipeNz => "ascendc.fixpipe_nz",
-        }
+        Intrinsic::ALL
+            .into_iter()
+            .find(|&i| Kind::from_intrinsic(i) == self)
+            .map(Intrinsic::name)
+            .expect("every kind is decoded from one intrinsic (test `every_kind_is_declared`)")
     }
 
     /// The intrinsic's declaration (`ascendc_params::decl::INTRINSICS`): fields, meanings, C ABI.
@@ -604,7 +600,7 @@ pub fn prune(stmts: &mut Vec<Stmt>) {
 
 #[cfg(test)]
 mod tests {
-    use super::Kind;
+    use super::{Intrinsic, Kind};
 
     const KINDS: [Kind; 8] = [
         Kind::DataCopyNd2Nz,
@@ -620,8 +616,10 @@ mod tests {
     #[test]
     fn every_kind_is_declared() {
         for k in KINDS {
-            assert_eq!(Kind::from_op(k.op()), Some(k));
             assert_eq!(k.decl().op, k.op());
+        }
+        for i in Intrinsic::ALL {
+            assert_eq!(Kind::from_intrinsic(i).op(), i.name());
         }
         // The ABI struct of Fixpipe in LLVM types, from the declaration.
         let f: Vec<&str> = Kind::FixpipeNz.abi_fields().iter().map(|f| f.1).collect();
