@@ -23,7 +23,7 @@ use melior::{
     Context,
 };
 
-use super::facts::{standing_of, Standing, SymbolFacts};
+use super::facts::{simplified, standing_of, Standing, SymbolFacts};
 use super::Tensor;
 use crate::index_arith::IndexEmitter;
 
@@ -123,7 +123,10 @@ pub(crate) fn emit<'c>(
         if listed.is_empty() {
             continue;
         }
-        let text: Vec<String> = listed.iter().map(|a| assumption_text(a)).collect();
+        let text: Vec<String> = match standing {
+            Standing::FromLoop => listed.iter().map(|a| assumption_text(&simplified(a, &facts.proven))).collect(),
+            _ => listed.iter().map(|a| assumption_text(a)).collect(),
+        };
         notes.push(format!("{key} = {}", quote(&text.join("; "))));
         for s in listed.iter().flat_map(|a| a.value.symbols()) {
             if !symbols.contains(&s) {

@@ -89,6 +89,14 @@ pub fn standing_of(a: &Assumption<SymExpr>, facts: &Facts) -> Standing {
     }
 }
 
+/// `a` with its value simplified under the IR-proven `facts`: how a condition proven from the
+/// loop is written (`src = i2 * 256 multiple of 32`, the value the loop makes of
+/// `(i2 mod 16 + i2 floordiv 16 * 2048) * 2`).
+pub fn simplified(a: &Assumption<SymExpr>, facts: &Facts) -> Assumption<SymExpr> {
+    let value = simplify_sym(&a.value, &restricted(a, facts)).expr.to_sym_expr().unwrap_or_else(|| a.value.clone());
+    Assumption { value, ..a.clone() }
+}
+
 /// `facts` of the symbols `a` mentions only (an unrelated loop that never runs, whose facts are
 /// empty, must not block the proof).
 fn restricted(a: &Assumption<SymExpr>, facts: &Facts) -> Facts {
@@ -159,6 +167,7 @@ mod tests {
         let a = assumption(value, Requirement::MultipleOf(32));
         assert_eq!(standing_of(&a, &Facts::new()), Standing::RunTime);
         assert_eq!(standing_of(&a, &k_loop()), Standing::FromLoop);
+        assert_eq!(simplified(&a, &k_loop()).value.to_string(), "k * 256");
     }
 
     #[test]
