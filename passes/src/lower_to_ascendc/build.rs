@@ -23,7 +23,7 @@ use melior::{
     Context,
 };
 
-use super::facts::{simplified, standing_of, Standing, SymbolFacts};
+use super::facts::{simplified, standing_of, symbols_of, Standing, SymbolFacts};
 use super::Tensor;
 use crate::index_arith::IndexEmitter;
 
@@ -128,7 +128,7 @@ pub(crate) fn emit<'c>(
             _ => listed.iter().map(|a| assumption_text(a)).collect(),
         };
         notes.push(format!("{key} = {}", quote(&text.join("; "))));
-        for s in listed.iter().flat_map(|a| a.value.symbols()) {
+        for s in listed.iter().flat_map(|a| symbols_of(a)) {
             if !symbols.contains(&s) {
                 symbols.push(s);
             }

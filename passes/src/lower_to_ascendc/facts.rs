@@ -97,15 +97,20 @@ pub fn simplified(a: &Assumption<SymExpr>, facts: &Facts) -> Assumption<SymExpr>
     Assumption { value, ..a.clone() }
 }
 
-/// `facts` of the symbols `a` mentions only (an unrelated loop that never runs, whose facts are
-/// empty, must not block the proof).
-fn restricted(a: &Assumption<SymExpr>, facts: &Facts) -> Facts {
+/// The symbols the text of `a` mentions (its value's, and the other side of an `Equals`).
+pub fn symbols_of(a: &Assumption<SymExpr>) -> Vec<String> {
     let mut symbols = a.value.symbols();
     if let Requirement::Equals(other) = &a.requirement {
         symbols.extend(other.symbols());
     }
+    symbols
+}
+
+/// `facts` of the symbols `a` mentions only (an unrelated loop that never runs, whose facts are
+/// empty, must not block the proof).
+fn restricted(a: &Assumption<SymExpr>, facts: &Facts) -> Facts {
     let mut out = Facts::new();
-    for s in symbols {
+    for s in symbols_of(a) {
         if let Some(f) = facts.get(&s) {
             out.set(&s, *f);
         }
