@@ -18,9 +18,11 @@
 //               `for (r = 0; r < repeat; ++r) F(op0[off0 + r*step0], op1[off1 + r*step1], ...)`
 //   dyn_fields  array of field names, one per `dyn` index operand, in order: the *dynamic*
 //               fields (index expressions computed before the op), then `sym:NAME` for each
-//               symbol of the `assumes` note (its index value, so printers can name it)
+//               symbol of the `assumes` and `proven from the loop` notes (its index value,
+//               so printers can name it)
 //   notes       dictionary of strings for the reader: CuTe layouts of the operands
-//               (`dst`, `src`, `a`, `b`), conditions on dynamic fields (`assumes`)
+//               (`dst`, `src`, `a`, `b`), conditions on dynamic fields (`assumes`: run-time;
+//               `proven from the loop`: proven by the enclosing loops' ranges and steps)
 // Every field appears exactly once, in `params` or in `dyn_fields`.
 irdl.dialect @ascendc {
   irdl.type @global {

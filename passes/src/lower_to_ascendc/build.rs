@@ -3,13 +3,15 @@
 //! Every integer field of the parameter struct, and the call-site fields `repeat`, `off<k>`,
 //! `step<k>` (operand k: 0 = destination, then the sources), is either static — an `i64` entry of
 //! the `params` dictionary — or dynamic: an index expression, simplified with
-//! `index_simplify::simplify_sym` (facts: every symbol is a non-negative size or coordinate),
+//! `index_simplify::simplify_sym` (facts: [`super::facts::SymbolFacts`], the enclosing loops' ranges
+//! and congruences within the standing `[0, 2^40)` of a size or coordinate),
 //! emitted with [`IndexEmitter`] before the op and passed as a `dyn` operand named in
 //! `dyn_fields`. Booleans and the quant mode are always static. `notes` carries the operands'
-//! CuTe layouts and the conditions `ascendc-params` could not decide statically (`assumes`).
+//! CuTe layouts and the conditions `ascendc-params` could not decide statically: `assumes` for
+//! those left to the running kernel, `proven from the loop` for those the loop facts prove
+//! (those that hold for every value of the symbols are dropped).
 
 use ascendc_params::{Assumption, Derived, Intrinsic, Requirement, Target};
-use index_simplify::{simplify_sym, Facts};
 use layout_algebra::{IndexValue, SymExpr};
 use layout_dialect::tensor_layout::layout_strings;
 use melior::{
@@ -21,20 +23,9 @@ use melior::{
     Context,
 };
 
+use super::facts::{simplified, standing_of, symbols_of, Standing, SymbolFacts};
 use super::Tensor;
 use crate::index_arith::IndexEmitter;
-
-/// Simplifies a symbolic field value (symbols are sizes and coordinates, all ≥ 0).
-pub fn simplify(e: &SymExpr) -> SymExpr {
-    if e.as_constant().is_some() {
-        return e.clone();
-    }
-    let mut facts = Facts::new();
-    for s in e.symbols() {
-        facts = facts.range(&s, 0, 1 << 40);
-    }
-    simplify_sym(e, &facts).expr.to_sym_expr().unwrap_or_else(|| e.clone())
-}
 
 /// (op name, integer fields, static boolean/enum attributes as `name = value` text).
 fn fields(intr: &Intrinsic<SymExpr>) -> (&'static str, Vec<(&'static str, SymExpr)>, Vec<String>) {
@@ -111,11 +102,11 @@ pub(crate) fn emit<'c>(
     let location = anchor.location();
     let block = anchor.block().ok_or("op outside a block")?;
     let mut emitter = IndexEmitter::new(context, location, |op| block.insert_operation_before(anchor, op));
-    for t in std::iter::once(dst).chain(srcs.iter().copied()) {
-        for (s, v) in t.binds.iter() {
-            emitter.bind(s, *v);
-        }
+    let binds = || std::iter::once(dst).chain(srcs.iter().copied()).flat_map(|t| t.binds.iter().cloned());
+    for (s, v) in binds() {
+        emitter.bind(&s, v);
     }
+    let facts = SymbolFacts::of(binds());
     let mut notes = vec![];
     let names: &[&str] = if srcs.len() == 2 { &["c", "a", "b"] } else { &["dst", "src"] };
     for (n, t) in names.iter().zip(std::iter::once(dst).chain(srcs.iter().copied())) {
@@ -124,15 +115,22 @@ pub(crate) fn emit<'c>(
     for (k, v) in extra_notes {
         notes.push(format!("{k} = {}", quote(v)));
     }
+    // Assumptions the loops prove are noted as such, those that always hold are dropped.
     let mut symbols: Vec<String> = Vec::new();
-    if !derived.assumptions.is_empty() {
-        let text: Vec<String> = derived.assumptions.iter().map(assumption_text).collect();
-        notes.push(format!("assumes = {}", quote(&text.join("; "))));
-        for a in &derived.assumptions {
-            for s in a.value.symbols() {
-                if !symbols.contains(&s) {
-                    symbols.push(s);
-                }
+    for (standing, key) in [(Standing::RunTime, "assumes"), (Standing::FromLoop, "\"proven from the loop\"")] {
+        let listed: Vec<&Assumption<SymExpr>> =
+            derived.assumptions.iter().filter(|a| standing_of(a, &facts.proven) == standing).collect();
+        if listed.is_empty() {
+            continue;
+        }
+        let text: Vec<String> = match standing {
+            Standing::FromLoop => listed.iter().map(|a| assumption_text(&simplified(a, &facts.proven))).collect(),
+            _ => listed.iter().map(|a| assumption_text(a)).collect(),
+        };
+        notes.push(format!("{key} = {}", quote(&text.join("; "))));
+        for s in listed.iter().flat_map(|a| symbols_of(a)) {
+            if !symbols.contains(&s) {
+                symbols.push(s);
             }
         }
     }
@@ -149,7 +147,7 @@ pub(crate) fn emit<'c>(
         let mut dyn_fields = Vec::new();
         let mut dyn_values: Vec<Value> = Vec::new();
         for (field, value) in ints {
-            let value = simplify(&value);
+            let value = facts.simplify(&value);
             match value.as_constant() {
                 Some(c) => params.push(format!("{field} = {c} : i64")),
                 None => {

@@ -10,7 +10,9 @@
 //!   calling `ascendc-params` for every parameter;
 //! - [`build`]: derived instructions → `ascendc.*` ops (static fields as attributes, dynamic ones
 //!   as index operands emitted with [`crate::index_arith::IndexEmitter`] after
-//!   `index_simplify::simplify_sym`);
+//!   `index_simplify::simplify_sym` with the range facts of the enclosing loops, [`facts`]);
+//! - [`facts`]: what the IR proves about each symbol (the `scf.for` facts the offset simplifier
+//!   reads), and which `ascendc-params` assumptions that discharges;
 //! - [`placement`]: on-chip byte offsets (alignment, per-target capacity table);
 //! - [`sync`]: the petgraph dependency graph and the minimal `SetFlag`/`WaitFlag` pairs;
 //!   [`apply_sync`] inserts them; `--layout-print-sync-graph` prints the graph (DOT) to stderr.
@@ -35,6 +37,7 @@
 //! `layout.offset` becomes index arithmetic.
 
 pub mod build;
+pub mod facts;
 pub mod placement;
 pub mod sync;
 
@@ -411,7 +414,7 @@ impl<'c> Lowering<'c> {
                 }
                 let offset =
                     t.layout.crd_to_offset(&crate::tile::coord_tuple(&t.layout, &coord)).map_err(|e| e.to_string())?;
-                let offset = build::simplify(&offset);
+                let offset = facts::SymbolFacts::of(binds.iter().cloned()).simplify(&offset);
                 let block = op.block().ok_or("op outside a block")?;
                 let mut emitter = crate::index_arith::IndexEmitter::new(self.context, location, |new| {
                     block.insert_operation_before(op, new)

@@ -98,3 +98,20 @@ pub fn loop_fact(dl: &Data, du: &Data, ds: &Data, unsigned_cmp: bool) -> Option<
     }
     (fact != SymFact::default()).then_some(fact)
 }
+
+/// The fact the IR proves about any index value read by `reader` (not only an atom): the
+/// interval and congruence of its reading. For a loop variable that is [`loop_fact`]; for
+/// `%k + 16` it is the loop fact of `%k` shifted by 16. `None` when nothing is known. Callers
+/// that name a value by a symbol of their own (the AscendC lowering's tile coordinates) get the
+/// same facts this pass uses.
+pub fn value_fact<'c: 'a, 'a>(reader: &mut Reader<'c, 'a>, value: Value<'c, 'a>) -> Option<SymFact> {
+    reader.scan(value);
+    let data = reader.data(value).filter(|d| !d.conflict)?;
+    let mut fact = SymFact { lo: data.range.lo, hi: data.range.hi, ..SymFact::default() };
+    match data.modular.m {
+        0 => (fact.lo, fact.hi) = (Some(data.modular.r), Some(data.modular.r)),
+        m if m > 1 => (fact.divisor, fact.residue) = (Some(m), data.modular.r),
+        _ => {}
+    }
+    (fact != SymFact::default()).then_some(fact)
+}

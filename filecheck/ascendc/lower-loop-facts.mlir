@@ -1,0 +1,62 @@
+// The range facts of an enclosing `scf.for` reach the AscendC lowering through any index
+// arithmetic on the loop variable, and only facts the loop proves count:
+// - @shifted: the column `k + 16` with `k ∈ {0, 64, 128}` is ≡ 16 (mod 64): the L1 offset is
+//   `(k + 16) * 128` (no division) and "multiple of 16" is proven from the loop;
+// - @step8: with step 8 the column may be 8, 24, ...: the division stays and the alignment is
+//   still a run-time assumption.
+// RUN: layout-opt --layout-lower-to-ascendc %s | FileCheck %s
+// RUN: layout-opt --layout-lower-to-ascendc --emit=ascendc %s | FileCheck %s --check-prefix=CPP
+
+// CHECK-LABEL: func.func @shifted
+// CHECK: scf.for %[[K:.*]] = %c0 to %c192 step %c64 {
+// CHECK-NEXT: %[[COL:.*]] = arith.addi %[[K]], %c16 : index
+// CHECK-NEXT: %[[C128:.*]] = arith.constant 128 : index
+// CHECK-NEXT: %[[OFF:.*]] = arith.muli %[[COL]], %[[C128]] : index
+// CHECK-NEXT: "ascendc.load_data_2d"(%{{.*}}, %{{.*}}, %[[OFF]], %[[COL]]) {dyn_fields = [{{.*}}], notes = {dst = {{.*}}"proven from the loop" = "LoadData(LoadData2DParams).src col coordinate = {{.*}} multiple of 16;
+// CHECK-LABEL: func.func @step8
+// CHECK: scf.for %[[K8:.*]] = %c0 to %c192 step %c8 {
+// CHECK: arith.divsi %[[K8]]
+// CHECK: arith.remsi %[[K8]]
+// CHECK: "ascendc.load_data_2d"({{.*}}assumes = "LoadData(LoadData2DParams).src col coordinate = {{.*}} multiple of 16;
+
+// CPP: for (int64_t i0 = 0; i0 < 192; i0 += 64) {
+// CPP-NEXT: const int64_t v0 = i0 + 16;
+// CPP-NEXT: const int64_t v1 = v0 * 128;
+// CPP-NOT: assumes
+// CPP: //   proven from the loop: LoadData(LoadData2DParams).src col coordinate = v0 multiple of 16
+// CPP: for (int64_t i0 = 0; i0 < 192; i0 += 8) {
+// CPP-NEXT: const int64_t v0 = i0 / 16;
+// CPP: const int64_t v2 = i0 % 16;
+// CPP: //   assumes: LoadData(LoadData2DParams).src col coordinate = i0 multiple of 16
+
+!l1A = !layout.tensor<f16, "l1", "NZ", "(128,256)">
+!l0A = !layout.tensor<f16, "l0a", "ZZ", "(128,64)">
+!l1T = !layout.tensor<f16, "l1", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @shifted() {
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %c64 = arith.constant 64 : index
+    %c192 = arith.constant 192 : index
+    %a1 = "layout.alloc"() : () -> !l1A
+    %a0 = "layout.alloc"() : () -> !l0A
+    scf.for %k = %c0 to %c192 step %c64 {
+      %col = arith.addi %k, %c16 : index
+      %t = "layout.tile"(%a1, %c0, %col) {shape = array<i64: 128, 64>} : (!l1A, index, index) -> !l1T
+      "layout.load"(%t, %a0) : (!l1T, !l0A) -> ()
+    }
+    return
+  }
+  func.func @step8() {
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    %c192 = arith.constant 192 : index
+    %a1 = "layout.alloc"() : () -> !l1A
+    %a0 = "layout.alloc"() : () -> !l0A
+    scf.for %k = %c0 to %c192 step %c8 {
+      %t = "layout.tile"(%a1, %c0, %k) {shape = array<i64: 128, 64>} : (!l1A, index, index) -> !l1T
+      "layout.load"(%t, %a0) : (!l1T, !l0A) -> ()
+    }
+    return
+  }
+}

@@ -1,0 +1,205 @@
+//! Range facts of the symbols of an AscendC lowering, and the assumptions they discharge.
+//!
+//! A symbol stands for an index value (a tile coordinate, a size, an offset coordinate). What
+//! the IR proves about that value — for a loop variable `iv ∈ [lb, ub − 1]`, `iv ≡ lb (mod
+//! step)` of its `scf.for` — is read by [`crate::simplify_offsets::facts`], the reading the
+//! `layout-simplify-offsets` pass uses, so every back end sees the same facts. Two sets:
+//!
+//! * [`SymbolFacts::proven`]: only what the IR proves. It decides the `assumes` of
+//!   `ascendc-params`: one that holds without any fact is dropped (the derivation could not see
+//!   it, the analysis can), one that holds with the proven facts is noted "proven from the loop",
+//!   the rest stay run-time assumptions.
+//! * [`SymbolFacts::assumed`]: the proven facts plus the lowering's standing assumption that every
+//!   symbol is a size or coordinate in `[0, 2^40)`; the emitted fields are simplified with it.
+
+use ascendc_params::{Assumption, Requirement};
+use index_simplify::{analyze, simplify_sym, Facts, IndexExpr, Op, SymFact};
+use layout_algebra::{IndexValue, SymExpr};
+use melior::ir::Value;
+
+use crate::simplify_offsets::{facts::value_fact, reader::Reader};
+
+/// The standing upper end of a symbol (sizes and coordinates are far below it).
+const SYMBOL_MAX: i64 = 1 << 40;
+
+/// The facts of the symbols of one lowered op.
+#[derive(Clone, Debug, Default)]
+pub struct SymbolFacts {
+    pub proven: Facts,
+    pub assumed: Facts,
+}
+
+impl SymbolFacts {
+    /// The facts of the bound symbols `binds` (symbol, the index value it stands for).
+    pub fn of<'c: 'a, 'a>(binds: impl IntoIterator<Item = (String, Value<'c, 'a>)>) -> Self {
+        let mut reader = Reader::new();
+        let mut out = SymbolFacts::default();
+        for (symbol, value) in binds {
+            let fact = value_fact(&mut reader, value);
+            if let Some(f) = fact {
+                out.proven.set(&symbol, f);
+            }
+            out.assumed.set(&symbol, standing(fact.unwrap_or_default()));
+        }
+        out
+    }
+
+    /// Simplifies a field value with the assumed facts (a symbol without a binding gets the
+    /// standing assumption alone).
+    pub fn simplify(&self, e: &SymExpr) -> SymExpr {
+        if e.as_constant().is_some() {
+            return e.clone();
+        }
+        let mut facts = Facts::new();
+        for s in e.symbols() {
+            facts.set(&s, self.assumed.get(&s).copied().unwrap_or_else(|| standing(SymFact::default())));
+        }
+        simplify_sym(e, &facts).expr.to_sym_expr().unwrap_or_else(|| e.clone())
+    }
+}
+
+/// `fact` within the standing range `[0, 2^40)`.
+fn standing(fact: SymFact) -> SymFact {
+    SymFact {
+        lo: Some(fact.lo.map_or(0, |l| l.max(0))),
+        hi: Some(fact.hi.map_or(SYMBOL_MAX, |h| h.min(SYMBOL_MAX))),
+        ..fact
+    }
+}
+
+/// How an assumption of `ascendc-params` stands once the facts are known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    /// Holds whatever the symbols are (the interval analysis sees what the derivation did not).
+    Always,
+    /// Holds by the facts of the enclosing loops.
+    FromLoop,
+    /// Only the running kernel can decide.
+    RunTime,
+}
+
+/// Where `a` stands under the IR-proven `facts`.
+pub fn standing_of(a: &Assumption<SymExpr>, facts: &Facts) -> Standing {
+    if holds(a, &Facts::new()) {
+        Standing::Always
+    } else if holds(a, &restricted(a, facts)) {
+        Standing::FromLoop
+    } else {
+        Standing::RunTime
+    }
+}
+
+/// `a` with its value simplified under the IR-proven `facts`: how a condition proven from the
+/// loop is written (`src = i2 * 256 multiple of 32`, the value the loop makes of
+/// `(i2 mod 16 + i2 floordiv 16 * 2048) * 2`).
+pub fn simplified(a: &Assumption<SymExpr>, facts: &Facts) -> Assumption<SymExpr> {
+    let value = simplify_sym(&a.value, &restricted(a, facts)).expr.to_sym_expr().unwrap_or_else(|| a.value.clone());
+    Assumption { value, ..a.clone() }
+}
+
+/// The symbols the text of `a` mentions (its value's, and the other side of an `Equals`).
+pub fn symbols_of(a: &Assumption<SymExpr>) -> Vec<String> {
+    let mut symbols = a.value.symbols();
+    if let Requirement::Equals(other) = &a.requirement {
+        symbols.extend(other.symbols());
+    }
+    symbols
+}
+
+/// `facts` of the symbols `a` mentions only (an unrelated loop that never runs, whose facts are
+/// empty, must not block the proof).
+fn restricted(a: &Assumption<SymExpr>, facts: &Facts) -> Facts {
+    let mut out = Facts::new();
+    for s in symbols_of(a) {
+        if let Some(f) = facts.get(&s) {
+            out.set(&s, *f);
+        }
+    }
+    out
+}
+
+/// Whether the requirement of `a` is proven under `facts`: the value is simplified, then its
+/// interval and congruence (`index_simplify::analyze`) are compared with the requirement.
+fn holds(a: &Assumption<SymExpr>, facts: &Facts) -> bool {
+    let value = match &a.requirement {
+        Requirement::Equals(other) => IndexExpr::bin(Op::Sub, IndexExpr::from(&a.value), IndexExpr::from(other)),
+        _ => IndexExpr::from(&a.value),
+    };
+    let simplified = index_simplify::simplify(&value, facts).expr;
+    let data = analyze(&simplified, facts);
+    if data.conflict {
+        return false;
+    }
+    match &a.requirement {
+        Requirement::InRange { min, max } => {
+            data.range.lo.is_some_and(|l| l >= *min) && data.range.hi.is_some_and(|h| h <= *max)
+        }
+        Requirement::MultipleOf(unit) => data.modular.multiple_of(*unit),
+        Requirement::Equals(_) => data.range.konst() == Some(0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assumption(value: SymExpr, requirement: Requirement<SymExpr>) -> Assumption<SymExpr> {
+        Assumption { instr: "LoadData", field: "src", value, requirement }
+    }
+
+    /// The K loop of `examples/tiled_gemm.mlir`: `for k = 64 to 256 step 64`.
+    fn k_loop() -> Facts {
+        Facts::new().range("k", 64, 255).divisible("k", 64)
+    }
+
+    #[test]
+    fn a_multiple_the_loop_step_implies_is_proven_from_the_loop() {
+        let a = assumption(SymExpr::sym("k"), Requirement::MultipleOf(16));
+        assert_eq!(standing_of(&a, &k_loop()), Standing::FromLoop);
+        // A step of 8 does not make k a multiple of 16.
+        let step8 = Facts::new().range("k", 64, 255).divisible("k", 8);
+        assert_eq!(standing_of(&a, &step8), Standing::RunTime);
+    }
+
+    #[test]
+    fn a_multiple_is_proven_through_div_and_mod() {
+        // (k mod 16 + k floordiv 16 * 2048) * 2: 256·k for k ≡ 0 (mod 16), a multiple of 32;
+        // for a generic k the k mod 16 term is odd-able, so only the loop proves it.
+        let k = SymExpr::sym("k");
+        let c = SymExpr::Const;
+        let value = k.clone().floor_mod(&c(16)).unwrap();
+        let value = value.add(&k.floor_div(&c(16)).unwrap().mul(&c(2048)).unwrap()).unwrap().mul(&c(2)).unwrap();
+        let a = assumption(value, Requirement::MultipleOf(32));
+        assert_eq!(standing_of(&a, &Facts::new()), Standing::RunTime);
+        assert_eq!(standing_of(&a, &k_loop()), Standing::FromLoop);
+        assert_eq!(simplified(&a, &k_loop()).value.to_string(), "k * 256");
+    }
+
+    #[test]
+    fn ranges_are_proven_from_the_loop_bounds_or_always_or_not_at_all() {
+        let k = SymExpr::sym("k");
+        let in_range = |v: SymExpr, min, max| assumption(v, Requirement::InRange { min, max });
+        // k ∈ {64, 128, 192}: the congruence tightens the upper end to 192.
+        assert_eq!(standing_of(&in_range(k.clone(), 0, 192), &k_loop()), Standing::FromLoop);
+        assert_eq!(standing_of(&in_range(k.clone(), 0, 191), &k_loop()), Standing::RunTime);
+        assert_eq!(standing_of(&in_range(k.clone(), 65, 255), &k_loop()), Standing::RunTime);
+        // min(128, max(n − k, 0)) ∈ [0, 128] whatever n and k are.
+        let n = SymExpr::sym("n");
+        let clipped = SymExpr::Const(128).min(&n.sub(&k).unwrap().max(&SymExpr::Const(0)).unwrap()).unwrap();
+        assert_eq!(standing_of(&in_range(clipped.clone(), 0, 16384), &Facts::new()), Standing::Always);
+        // ... but ≥ 1 needs n > k, which no interval fact gives.
+        assert_eq!(standing_of(&in_range(clipped, 1, 4095), &k_loop()), Standing::RunTime);
+    }
+
+    #[test]
+    fn fields_are_simplified_with_the_loop_facts() {
+        let k = SymExpr::sym("k");
+        let c = SymExpr::Const;
+        let offset =
+            k.clone().floor_div(&c(16)).unwrap().mul(&c(2048)).unwrap().add(&k.floor_mod(&c(16)).unwrap()).unwrap();
+        let with_loop = SymbolFacts { assumed: k_loop(), ..SymbolFacts::default() };
+        assert_eq!(with_loop.simplify(&offset).to_string(), "k * 128");
+        // Without the loop (k only ≥ 0) the division stays.
+        assert_ne!(SymbolFacts::default().simplify(&offset).to_string(), "k * 128");
+    }
+}
