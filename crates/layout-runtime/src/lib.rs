@@ -115,7 +115,7 @@ pub fn prepare_context(context: &Context) {
 /// A single-threaded context with the `layout` dialect (so kernels that still contain layout
 /// ops parse), the upstream dialects of kernels, and the LLVM dialect and translations.
 pub fn create_context() -> Result<Context> {
-    let context = layout_dialect::create_context().map_err(Error::Llvm)?;
+    let context = layout_dialect::create_context().map_err(|e| Error::Llvm(e.to_string()))?;
     prepare_context(&context);
     Ok(context)
 }
