@@ -150,7 +150,7 @@ use melior::{
 };
 use mlir_sys::{MlirType, MlirValue};
 
-use crate::{emit_error, ir::op_name, verify::Rules};
+use crate::{emit_error, error::LoweringError, ir::op_name, verify::Rules};
 use layout_dialect::{ops::LayoutOp, LayoutCache};
 pub use self_check::{CheckSpec, SymOrigin};
 
@@ -186,16 +186,20 @@ pub const HOST_COPIES_OPTION: &str = "host-copies";
 static RELAXED_PASS_ID: PassId = PassId::new();
 
 /// Creates the pass with pipeline options (`{host-copies=true}`, braces included or not).
-pub fn create_with_options(text: &str) -> Result<Pass, String> {
+pub fn create_with_options(text: &str) -> Result<Pass, LoweringError> {
     let text = text.trim().trim_start_matches('{').trim_end_matches('}').trim();
     let host_copies = match text.split_once('=').map_or((text, "true"), |(k, v)| (k.trim(), v.trim())) {
         ("", _) => false,
         (HOST_COPIES_OPTION, "true" | "1") => true,
         (HOST_COPIES_OPTION, "false" | "0") => false,
         (HOST_COPIES_OPTION, v) => {
-            return Err(format!("{ARGUMENT}: {HOST_COPIES_OPTION} must be true or false, got '{v}'"))
+            let message = format!("{HOST_COPIES_OPTION} must be true or false, got '{v}'");
+            return Err(LoweringError::PassOption { pass: ARGUMENT, message });
         }
-        (k, _) => return Err(format!("{ARGUMENT}: unknown option '{k}' (known: {HOST_COPIES_OPTION}=true|false)")),
+        (k, _) => {
+            let message = format!("unknown option '{k}' (known: {HOST_COPIES_OPTION}=true|false)");
+            return Err(LoweringError::PassOption { pass: ARGUMENT, message });
+        }
     };
     Ok(if host_copies { create_with_rules(Rules { host_copies: true, ..Rules::default() }) } else { create() })
 }
