@@ -38,6 +38,10 @@ pub enum LoweringError {
     #[error("internal: {0}")]
     Internal(String),
 
+    /// Emitting an index expression failed (`index_arith` still reports text).
+    #[error("{0}")]
+    IndexEmit(String),
+
     /// `error` while lowering `op` (the op's name, e.g. `layout.tile`).
     #[error("{op}: {error}")]
     InOp { op: &'static str, error: Box<LoweringError> },

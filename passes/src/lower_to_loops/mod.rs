@@ -277,12 +277,14 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
                     lowerer.mark_failed(&op);
                     continue;
                 }
-                decoded.map_err(|e| e.to_string()).and_then(|decoded| lowerer.lower_op(&decoded))
+                decoded
+                    .map_err(|e| LoweringError::IrShape(e.to_string()))
+                    .and_then(|decoded| lowerer.lower_op(&decoded))
             }
             None => check_foreign(&op, &op_name(&op), &mut types),
         };
-        if let Err(message) = result {
-            emit_error(op.location(), &message);
+        if let Err(error) = result {
+            emit_error(op.location(), &error.to_string());
             lowerer.mark_failed(&op);
             errors += 1;
         }
@@ -311,12 +313,12 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
 }
 
 /// Non-layout ops may not touch tensor values (they have no lowering).
-fn check_foreign(op: &OperationRef, name: &str, types: &mut LayoutCache) -> Result<(), String> {
+fn check_foreign(op: &OperationRef, name: &str, types: &mut LayoutCache) -> Result<(), LoweringError> {
     for (i, operand) in op.operands().enumerate() {
         if types.tensor_type(operand.r#type()).is_some() {
-            return Err(format!(
+            return Err(LoweringError::Contract(format!(
                 "'{name}' uses a !layout.tensor value (operand #{i}); the CPU lowering supports tensor values only as operands of layout ops (not as function arguments or results, scf.for iter_args, yields or call arguments)"
-            ));
+            )));
         }
     }
     for r in 0..op.region_count() {
@@ -326,9 +328,9 @@ fn check_foreign(op: &OperationRef, name: &str, types: &mut LayoutCache) -> Resu
             for a in 0..b.argument_count() {
                 if let Ok(arg) = b.argument(a) {
                     if types.tensor_type(arg.r#type()).is_some() {
-                        return Err(format!(
+                        return Err(LoweringError::Contract(format!(
                             "'{name}' has a block argument #{a} of !layout.tensor type; the CPU lowering supports tensor values only as results of layout.view/alloc/tile (pass memrefs and bind them with layout.view)"
-                        ));
+                        )));
                     }
                 }
             }
@@ -367,26 +369,31 @@ impl Tensor {
 
     /// The address of local coordinate `local` (one per origin leaf):
     /// `crd_to_offset(layout, coord + local)` with the coordinate structured like the origin.
-    pub fn address(&self, local: &[SymExpr]) -> Result<SymExpr, String> {
+    pub fn address(&self, local: &[SymExpr]) -> Result<SymExpr, LoweringError> {
         if local.len() != self.coord.len() {
-            return Err(format!("internal: {} coordinates for {} (rank {})", local.len(), self.name, self.coord.len()));
+            return Err(LoweringError::Internal(format!(
+                "{} coordinates for {} (rank {})",
+                local.len(),
+                self.name,
+                self.coord.len()
+            )));
         }
         let global = self.coord.iter().zip(local).map(|(c, l)| build::add(c, l)).collect::<Result<Vec<_>, _>>()?;
-        let crd = self.layout.origin().unflatten(&global).map_err(|e| e.to_string())?;
-        self.layout.crd_to_offset(&crd).map_err(|e| format!("address of {}: {e}", self.name))
+        let crd = self.layout.origin().unflatten(&global).map_err(LoweringError::from)?;
+        self.layout.crd_to_offset(&crd).map_err(LoweringError::algebra_in(format!("address of {}", self.name)))
     }
 
     /// Per origin leaf, the padded extent of the shape it covers (the self-check domain).
-    pub fn padded_extents(&self) -> Result<Vec<SymExpr>, String> {
-        fn walk(origin: &Tuple<SymExpr>, shape: &Tuple<SymExpr>, out: &mut Vec<SymExpr>) -> Result<(), String> {
+    pub fn padded_extents(&self) -> Result<Vec<SymExpr>, LoweringError> {
+        fn walk(origin: &Tuple<SymExpr>, shape: &Tuple<SymExpr>, out: &mut Vec<SymExpr>) -> Result<(), LoweringError> {
             match (origin, shape) {
-                (Tuple::Int(_), s) => out.push(s.size().map_err(|e| e.to_string())?),
+                (Tuple::Int(_), s) => out.push(s.size().map_err(LoweringError::from)?),
                 (Tuple::Tuple(os), Tuple::Tuple(ss)) if os.len() == ss.len() => {
                     for (o, s) in os.iter().zip(ss) {
                         walk(o, s, out)?;
                     }
                 }
-                _ => return Err(format!("origin {origin} does not fit shape {shape}")),
+                _ => return Err(LoweringError::Contract(format!("origin {origin} does not fit shape {shape}"))),
             }
             Ok(())
         }
@@ -447,7 +454,7 @@ impl<'c> Lowerer<'c> {
         }
     }
 
-    fn lower_op(&mut self, decoded: &LayoutOp) -> Result<(), String> {
+    fn lower_op(&mut self, decoded: &LayoutOp) -> Result<(), LoweringError> {
         match decoded {
             LayoutOp::View { op, .. } => buffers::view(self, op),
             LayoutOp::Alloc { op, .. } => buffers::alloc(self, op),
@@ -486,7 +493,7 @@ impl<'c> Lowerer<'c> {
     /// becomes `arith.maxsi(%v, %c0)`, emitted once, right after the definition of `%v` (so it
     /// dominates every use of the symbol, whatever op binds it first or later). See "Sizes are
     /// non-negative" in the module documentation.
-    pub fn size_symbol_of(&mut self, location: Location, value: MlirValue) -> Result<SymExpr, String> {
+    pub fn size_symbol_of(&mut self, location: Location, value: MlirValue) -> Result<SymExpr, LoweringError> {
         let symbol = self.symbol_of(value);
         let SymExpr::Sym(name) = &symbol else { return Ok(symbol) };
         if self.clamped.contains(name.as_ref()) {
@@ -501,10 +508,12 @@ impl<'c> Lowerer<'c> {
     }
 
     /// The lowered tensor of operand `i` of `op`.
-    pub fn operand(&self, op: &OperationRef, i: usize) -> Result<Tensor, String> {
-        let value = op.operand(i).map_err(|e| format!("missing operand #{i}: {e}"))?;
+    pub fn operand(&self, op: &OperationRef, i: usize) -> Result<Tensor, LoweringError> {
+        let value = op.operand(i).map_err(|e| LoweringError::IrShape(format!("missing operand #{i}: {e}")))?;
         self.tensors.get(&(value.to_raw().ptr as usize)).cloned().ok_or_else(|| {
-            format!("operand #{i} is a !layout.tensor that is not a result of layout.view/alloc/tile in this function")
+            LoweringError::Contract(format!(
+                "operand #{i} is a !layout.tensor that is not a result of layout.view/alloc/tile in this function"
+            ))
         })
     }
 
@@ -519,8 +528,8 @@ impl<'c> Lowerer<'c> {
     }
 
     /// Records the lowered tensor of `op`'s result (and queues it for the self-check).
-    pub fn define(&mut self, op: &OperationRef, tensor: Tensor) -> Result<(), String> {
-        let result = op.result(0).map_err(|e| format!("missing result: {e}"))?;
+    pub fn define(&mut self, op: &OperationRef, tensor: Tensor) -> Result<(), LoweringError> {
+        let result = op.result(0).map_err(|e| LoweringError::IrShape(format!("missing result: {e}")))?;
         if self.self_check {
             let function = enclosing_function(op);
             self.candidates.push((tensor.clone(), function));
@@ -530,7 +539,12 @@ impl<'c> Lowerer<'c> {
     }
 
     /// Emits `exprs` at `point`.
-    pub fn emit(&self, location: Location, point: build::Point, exprs: &[SymExpr]) -> Result<Vec<MlirValue>, String> {
+    pub fn emit(
+        &self,
+        location: Location,
+        point: build::Point,
+        exprs: &[SymExpr],
+    ) -> Result<Vec<MlirValue>, LoweringError> {
         build::emit_exprs(self.context, location, point, &self.env, exprs)
     }
 
@@ -540,15 +554,15 @@ impl<'c> Lowerer<'c> {
         location: Location,
         point: build::Point,
         ranges: &[(SymExpr, SymExpr)],
-    ) -> Result<build::Nest, String> {
+    ) -> Result<build::Nest, LoweringError> {
         let prefix = format!("i{}_", self.fresh());
         build::loop_nest(self.context, location, point, &mut self.env, ranges, &prefix)
     }
 }
 
 /// The MLIR element type of a tensor type (as written), and the algebra's.
-pub(crate) fn element_types(context: &Context, ty: &TensorType) -> Result<(ElementType, MlirType), String> {
-    let elem = ty.element_type().map_err(|e| e.to_string())?;
+pub(crate) fn element_types(context: &Context, ty: &TensorType) -> Result<(ElementType, MlirType), LoweringError> {
+    let elem = ty.element_type().map_err(LoweringError::from)?;
     let supported = matches!(
         elem,
         ElementType::F16
@@ -562,9 +576,10 @@ pub(crate) fn element_types(context: &Context, ty: &TensorType) -> Result<(Eleme
             | ElementType::F8E8M0FNU
     );
     if !supported {
-        return Err(format!("element type {elem} is not supported by the CPU lowering (f16, bf16, f32, f64, i8, i16, i32, i64, f8E8M0FNU)"));
+        return Err(LoweringError::Unsupported(format!("element type {elem} is not supported by the CPU lowering (f16, bf16, f32, f64, i8, i16, i32, i64, f8E8M0FNU)")));
     }
-    let mlir = Type::parse(context, &ty.elem).ok_or_else(|| format!("cannot parse element type {}", ty.elem))?;
+    let mlir = Type::parse(context, &ty.elem)
+        .ok_or_else(|| LoweringError::Unsupported(format!("cannot parse element type {}", ty.elem)))?;
     Ok((elem, mlir.to_raw()))
 }
 
@@ -589,4 +604,41 @@ fn enclosing_function(op: &OperationRef) -> String {
 pub(crate) fn describe(op: &OperationRef, name: &str) -> String {
     let ty = op.result(0).map(|r| r.r#type().to_string()).unwrap_or_default();
     format!("{name} {ty} at {}", op.location())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use layout_algebra::AlgebraError;
+
+    #[test]
+    fn bad_pass_options_are_typed_errors_with_the_cli_text() {
+        let Err(error) = create_with_options("{host-copies=yes}") else { panic!("accepted host-copies=yes") };
+        let LoweringError::PassOption { pass, message } = &error else { panic!("not a pass-option error: {error:?}") };
+        assert_eq!((*pass, message.as_str()), (ARGUMENT, "host-copies must be true or false, got 'yes'"));
+        let Err(error) = create_with_options("host-copy=true") else { panic!("accepted host-copy") };
+        assert_eq!(
+            error.to_string(),
+            "layout-lower-to-loops: unknown option 'host-copy' (known: host-copies=true|false)"
+        );
+    }
+
+    #[test]
+    fn shape_overflow_is_an_algebra_error_not_a_wrap() {
+        let error = build::add(&SymExpr::Const(i64::MAX), &SymExpr::Const(1)).unwrap_err();
+        assert!(matches!(error, LoweringError::Algebra(AlgebraError::Overflow { .. })), "{error:?}");
+        let address = Tensor {
+            buffer: MlirValue { ptr: std::ptr::null_mut() },
+            elem: ElementType::F16,
+            elem_type: MlirType { ptr: std::ptr::null_mut() },
+            space: MemorySpace::Gm,
+            pattern: None,
+            layout: Layout::new(Tuple::Int(SymExpr::Const(4)), Tuple::Int(SymExpr::Const(1))).unwrap(),
+            coord: vec![SymExpr::Const(0)],
+            name: "%t".into(),
+            valid: None,
+        }
+        .address(&[]);
+        assert_eq!(address.unwrap_err(), LoweringError::Internal("0 coordinates for %t (rank 1)".into()));
+    }
 }
