@@ -28,7 +28,7 @@ fn bound_result(
     let result = op.result(0).map_err(|e| LoweringError::IrShape(e.to_string()))?;
     let ty = tensor_of(result.into()).ok_or(LoweringError::IrShape("the result is not a !layout.tensor".into()))?;
     let prefix = format!("t{}_", l.fresh());
-    let mut resolved = ty.resolve_with_prefix(&prefix).map_err(LoweringError::from)?;
+    let mut resolved = ty.resolve_with_prefix(&prefix)?;
     let operands: Vec<_> = op.operands().skip(first_dyn).collect();
     if operands.len() != resolved.symbols.len() {
         return Err(LoweringError::Contract(format!(
@@ -189,7 +189,7 @@ pub(super) fn alloc(l: &mut Lowerer, op: &OperationRef) -> Result<(), LoweringEr
             (SymExpr::Const(n), memref::alloca(l.context, ty, &[], &[], None, location), None)
         }
         None => {
-            let n = capacity(&resolved.layout).map_err(LoweringError::from)?;
+            let n = capacity(&resolved.layout)?;
             let bytes = guard::footprint(&n, elem)?;
             let valid = guard::alloc(l, op, &ty.to_string(), resolved.space, &bytes, &operands)?;
             let dynamic = unsafe { mlir_sys::mlirShapedTypeGetDynamicSize() };

@@ -95,7 +95,7 @@ pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(),
         let c0 = SymExpr::Const(c0);
         let start = &region[axis];
         let global_end = build::add(&dst.coord[axis], start)?;
-        let end = global_end.align_to(&c0).and_then(|a| a.sub(&dst.coord[axis])).map_err(LoweringError::from)?;
+        let end = global_end.align_to(&c0).and_then(|a| a.sub(&dst.coord[axis]))?;
         let ranges: Vec<(SymExpr, SymExpr)> = region
             .iter()
             .enumerate()
@@ -163,7 +163,7 @@ fn conv_copy(
     let ranges: Vec<(SymExpr, SymExpr)> = region.iter().map(|e| (SymExpr::Const(0), e.clone())).collect();
     let nest = l.nest(location, point, &ranges)?;
     let at = |t: &Tensor, p: FramePattern, c0: &SymExpr| -> Result<SymExpr, LoweringError> {
-        let crd = conv_coordinate(p, c0, &nest.ivs).map_err(LoweringError::algebra_in(format!("{name}")))?;
+        let crd = conv_coordinate(p, c0, &nest.ivs).map_err(LoweringError::algebra_in(name))?;
         t.address(&crd)
     };
     let offsets = l.emit(location, nest.body, &[at(src, sp, &sc0)?, at(dst, dp, &dc0)?])?;
@@ -179,7 +179,7 @@ fn conv_copy(
     let channels = &region[1];
     let aligned = matches!((channels.as_constant(), dc0.as_constant()), (Some(c), Some(k)) if k > 0 && c % k == 0);
     if sp != FramePattern::NC1HWC0 && !aligned {
-        let end = channels.align_to(&dc0).map_err(LoweringError::from)?;
+        let end = channels.align_to(&dc0)?;
         let ranges: Vec<(SymExpr, SymExpr)> = region
             .iter()
             .enumerate()
@@ -187,7 +187,7 @@ fn conv_copy(
             .collect();
         let zero = build::constant_text(l.context, location, point, &zero_text(dst.elem))?;
         let nest = l.nest(location, point, &ranges)?;
-        let crd = conv_coordinate(dp, &dc0, &nest.ivs).map_err(LoweringError::algebra_in(format!("{name}")))?;
+        let crd = conv_coordinate(dp, &dc0, &nest.ivs).map_err(LoweringError::algebra_in(name))?;
         let offset = l.emit(location, nest.body, &[dst.address(&crd)?])?;
         build::store(nest.body, location, zero, dst.buffer, &offset);
     }

@@ -194,7 +194,7 @@ fn capacity_of(l: &Lowerer, space: MemorySpace) -> Option<(i64, String)> {
 /// The bytes of `elements` elements of `elem`: `elements · storage_bytes(1)`, exact for the
 /// whole-byte element types, the only ones the CPU lowering supports ([`super::element_types`]).
 pub(super) fn footprint(elements: &SymExpr, elem: ElementType) -> Result<SymExpr, LoweringError> {
-    let per_element = elem.storage_bytes(1).map_err(LoweringError::from)?;
+    let per_element = elem.storage_bytes(1)?;
     elements
         .mul(&SymExpr::Const(per_element))
         .map_err(LoweringError::algebra_in(format!("the footprint of {elements} elements")))

@@ -379,7 +379,7 @@ impl Tensor {
             )));
         }
         let global = self.coord.iter().zip(local).map(|(c, l)| build::add(c, l)).collect::<Result<Vec<_>, _>>()?;
-        let crd = self.layout.origin().unflatten(&global).map_err(LoweringError::from)?;
+        let crd = self.layout.origin().unflatten(&global)?;
         self.layout.crd_to_offset(&crd).map_err(LoweringError::algebra_in(format!("address of {}", self.name)))
     }
 
@@ -387,7 +387,7 @@ impl Tensor {
     pub fn padded_extents(&self) -> Result<Vec<SymExpr>, LoweringError> {
         fn walk(origin: &Tuple<SymExpr>, shape: &Tuple<SymExpr>, out: &mut Vec<SymExpr>) -> Result<(), LoweringError> {
             match (origin, shape) {
-                (Tuple::Int(_), s) => out.push(s.size().map_err(LoweringError::from)?),
+                (Tuple::Int(_), s) => out.push(s.size()?),
                 (Tuple::Tuple(os), Tuple::Tuple(ss)) if os.len() == ss.len() => {
                     for (o, s) in os.iter().zip(ss) {
                         walk(o, s, out)?;
@@ -562,7 +562,7 @@ impl<'c> Lowerer<'c> {
 
 /// The MLIR element type of a tensor type (as written), and the algebra's.
 pub(crate) fn element_types(context: &Context, ty: &TensorType) -> Result<(ElementType, MlirType), LoweringError> {
-    let elem = ty.element_type().map_err(LoweringError::from)?;
+    let elem = ty.element_type()?;
     let supported = matches!(
         elem,
         ElementType::F16

@@ -30,8 +30,7 @@ pub(super) fn tile(l: &mut Lowerer, op: &OperationRef, shape: &[i64]) -> Result<
     let result = op.result(0).map_err(|e| LoweringError::IrShape(e.to_string()))?;
     let declared = tensor_of(result.into())
         .ok_or(LoweringError::IrShape("the result is not a !layout.tensor".into()))?
-        .resolve_with_prefix("r")
-        .map_err(LoweringError::from)?;
+        .resolve_with_prefix("r")?;
     check_declared(&declared.layout, &layout).map_err(|e| {
         LoweringError::Contract(format!("layout.tile: the result type disagrees with the layout algebra: {e}"))
     })?;
