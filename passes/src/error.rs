@@ -46,6 +46,10 @@ pub enum LoweringError {
     #[error("{op}: {error}")]
     InOp { op: &'static str, error: Box<LoweringError> },
 
+    /// Emitting the self-check side functions failed.
+    #[error("self-check: {0}")]
+    SelfCheck(Box<LoweringError>),
+
     /// A pass was given pipeline options it does not know.
     #[error("{pass}: {message}")]
     PassOption { pass: &'static str, message: String },
@@ -62,6 +66,16 @@ impl LoweringError {
         let context = context.into();
         move |source| LoweringError::AlgebraIn { context, source }
     }
+}
+
+/// A [`LoweringError`] at the op it happened at: `location` is `file:line:col` (MLIR's location
+/// text when the op has no file location). `Display` is the diagnostic line the pass emits.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{location}: error: {error}")]
+pub struct LocatedError {
+    pub location: String,
+    #[source]
+    pub error: LoweringError,
 }
 
 /// Modules not yet converted keep `String` errors; `?` turns a typed error into its text there.
@@ -87,5 +101,7 @@ mod tests {
             "layout.tile: integer overflow in mul: 2 * 3"
         );
         assert_eq!(LoweringError::Internal("reassociation".into()).to_string(), "internal: reassociation");
+        let located = LocatedError { location: "k.mlir:3:8".into(), error: LoweringError::Contract("bad".into()) };
+        assert_eq!(located.to_string(), "k.mlir:3:8: error: bad");
     }
 }

@@ -150,7 +150,12 @@ use melior::{
 };
 use mlir_sys::{MlirType, MlirValue};
 
-use crate::{emit_error, error::LoweringError, ir::op_name, verify::Rules};
+use crate::{
+    emit_error,
+    error::{LocatedError, LoweringError},
+    ir::op_name,
+    verify::Rules,
+};
 use layout_dialect::{ops::LayoutOp, LayoutCache};
 pub use self_check::{CheckSpec, SymOrigin};
 
@@ -231,6 +236,16 @@ pub struct Options {
     pub rules: Rules,
 }
 
+/// Why [`lower`] failed. Every error has also been emitted as a diagnostic at its op.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LowerFailure {
+    /// `layout-verify`'s checks rejected the input (their errors are diagnostics only).
+    Unverified,
+    /// Ops that could not be lowered, in program order (one error per cause: users of a failed
+    /// op are skipped silently).
+    Errors(Vec<LocatedError>),
+}
+
 /// What [`lower`] produced besides the rewrite.
 #[derive(Debug, Default)]
 pub struct Lowered {
@@ -242,11 +257,10 @@ pub struct Lowered {
 
 /// Lowers every layout op under `root` after running `layout-verify`'s checks on it (the
 /// [`Options::rules`]), so the CPU lowering accepts exactly what the verifier accepts. Errors
-/// are emitted as located diagnostics; `Err` holds their number (1 for a failed verification,
-/// whose errors are already emitted).
-pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
+/// are emitted as located diagnostics and returned in the [`LowerFailure`].
+pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, LowerFailure> {
     if !crate::verify::verify_with(root, options.rules) {
-        return Err(1);
+        return Err(LowerFailure::Unverified);
     }
     // `ContextRef::to_ref` borrows the ContextRef itself: keep it alive (not a temporary).
     let context_ref = root.context();
@@ -260,7 +274,7 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
         ops.push(op.to_raw());
         WalkResult::Advance
     });
-    let mut errors = 0;
+    let mut errors = Vec::new();
     let mut layout_ops = Vec::new();
     // Every operand and block argument of every other op is checked for a tensor type.
     let mut types = LayoutCache::new();
@@ -286,11 +300,11 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
         if let Err(error) = result {
             emit_error(op.location(), &error.to_string());
             lowerer.mark_failed(&op);
-            errors += 1;
+            errors.push(LocatedError { location: guard::position(op.location()), error });
         }
     }
-    if errors > 0 {
-        return Err(errors);
+    if !errors.is_empty() {
+        return Err(LowerFailure::Errors(errors));
     }
     for raw in layout_ops.into_iter().rev() {
         // Safety: every user of a layout op's results is a layout op later in program order
@@ -301,9 +315,13 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
     if options.self_check {
         match self_check::emit_side_functions(&mut lowerer, root) {
             Ok(()) => {}
-            Err(message) => {
-                emit_error(root.location(), &format!("self-check: {message}"));
-                return Err(1);
+            Err(error) => {
+                let error = LoweringError::SelfCheck(Box::new(error));
+                emit_error(root.location(), &error.to_string());
+                return Err(LowerFailure::Errors(vec![LocatedError {
+                    location: guard::position(root.location()),
+                    error,
+                }]));
             }
         }
         lowered.checks = std::mem::take(&mut lowerer.checks);
@@ -620,6 +638,29 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "layout-lower-to-loops: unknown option 'host-copy' (known: host-copies=true|false)"
+        );
+    }
+
+    /// `lower` returns what it emitted: one located, typed error per failing op.
+    #[test]
+    fn lower_returns_located_errors() {
+        let context = layout_dialect::create_context().expect("context");
+        let source = r#"module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    %over = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(1025,256)">
+    return
+  }
+}"#;
+        let module = layout_dialect::parse_source(&context, source).expect("parse");
+        let Err(LowerFailure::Errors(errors)) = lower(module.as_operation(), &Options::default()) else {
+            panic!("an over-capacity alloc was lowered")
+        };
+        let [located] = errors.as_slice() else { panic!("{errors:?}") };
+        assert!(located.location.ends_with(":3:13"), "{}", located.location);
+        let LoweringError::Contract(message) = &located.error else { panic!("{:?}", located.error) };
+        assert_eq!(
+            message,
+            r#"layout.alloc of !layout.tensor<f16, "l1", "NZ", "(1025,256)">: needs 532480 bytes, L1 on a2 holds 524288 bytes"#
         );
     }
 
