@@ -6,6 +6,7 @@
 //! Rust passes cannot be registered by name in MLIR's pass registry, so pipelines that mix them
 //! with upstream passes are assembled by `layout-opt` (see `tools/layout-opt/src/pipeline.rs`).
 
+pub mod error;
 pub mod external;
 pub mod fold;
 pub mod index_arith;
@@ -20,7 +21,7 @@ use melior::pass::Pass;
 use std::ffi::CString;
 
 /// Creates a pass from its pipeline options (`name{key=value}`: the text with braces).
-pub type CreateWithOptions = fn(&str) -> Result<Pass, String>;
+pub type CreateWithOptions = fn(&str) -> Result<Pass, error::LoweringError>;
 
 /// A Rust pass as the command line knows it.
 pub struct PassInfo {

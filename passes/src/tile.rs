@@ -6,8 +6,9 @@
 //! the parent's logical space, one per mode (catlass `GetTileLayout`, docs/layout-spec.md §B.6); the tile
 //! shape is the static `shape` attribute.
 
-use layout_algebra::{ascend::tile_layout, IndexValue, Layout, SymExpr, Tuple};
-use layout_dialect::{TensorLayout, TensorType};
+use crate::error::LoweringError;
+use layout_algebra::{ascend::tile_layout, AlgebraError, IndexValue, Layout, SymExpr, Tuple};
+use layout_dialect::{LayoutTypeError, TensorLayout, TensorType};
 
 /// Symbol prefix for the parent's `?` leaves (`p0`, `p1`, ...).
 pub const PARENT_PREFIX: &str = "p";
@@ -22,12 +23,16 @@ pub fn coord_values(coords: &[Option<i64>]) -> Vec<SymExpr> {
 }
 
 /// The parent as algebra values, its `?` leaves as `p0, p1, ...`.
-pub fn parent_layout(parent: &TensorType) -> Result<TensorLayout, String> {
-    parent.resolve_with_prefix(PARENT_PREFIX).map_err(|e| e.to_string())
+pub fn parent_layout(parent: &TensorType) -> Result<TensorLayout, LayoutTypeError> {
+    parent.resolve_with_prefix(PARENT_PREFIX)
 }
 
 /// The layout of the tile of `shape` at `coords` of `parent` (catlass `GetTileLayout`).
-pub fn expected_tile(parent: &TensorLayout, shape: &[i64], coords: &[Option<i64>]) -> Result<Layout<SymExpr>, String> {
+pub fn expected_tile(
+    parent: &TensorLayout,
+    shape: &[i64],
+    coords: &[Option<i64>],
+) -> Result<Layout<SymExpr>, LoweringError> {
     Ok(tile_of(&parent.layout, &[], shape, &coord_values(coords))?.layout)
 }
 
@@ -52,17 +57,17 @@ pub fn tile_of(
     parent_corner: &[SymExpr],
     shape: &[i64],
     local: &[SymExpr],
-) -> Result<PlacedTile, String> {
+) -> Result<PlacedTile, LoweringError> {
     let extents: Vec<SymExpr> = shape.iter().map(|v| SymExpr::Const(*v)).collect();
-    let layout = tile_layout(parent, &extents, local).map_err(|e| e.to_string())?;
+    let layout = tile_layout(parent, &extents, local)?;
     let corner = if parent_corner.is_empty() {
         Vec::new()
     } else if parent_corner.len() != local.len() {
-        return Err(format!(
+        return Err(LoweringError::IrShape(format!(
             "{} coordinates for a parent tile with a corner of rank {}",
             local.len(),
             parent_corner.len()
-        ));
+        )));
     } else {
         parent_corner.iter().zip(local).map(|(p, c)| add_coordinates(p, c)).collect::<Result<Vec<_>, _>>()?
     };
@@ -72,12 +77,12 @@ pub fn tile_of(
 /// `a + b` for corner coordinates, which are sums of constants and coordinate symbols: kept in
 /// the linear normal form `Σ k·s + c` (symbols sorted), so a chain of N tiles at the same dynamic
 /// coordinate has the corner `N·k`, not an expression N deep. Other expressions are added as is.
-fn add_coordinates(a: &SymExpr, b: &SymExpr) -> Result<SymExpr, String> {
+fn add_coordinates(a: &SymExpr, b: &SymExpr) -> Result<SymExpr, AlgebraError> {
     use layout_algebra::sym::BinOp;
-    let plain = || SymExpr::bin(BinOp::Add, a, b).map_err(|e| e.to_string());
+    let plain = || SymExpr::bin(BinOp::Add, a, b);
     let (Some(x), Some(y)) = (linear_form(a), linear_form(b)) else { return plain() };
     let Some(sum) = x.add(&y) else { return plain() };
-    sum.to_expr().map_err(|e| e.to_string())
+    sum.to_expr()
 }
 
 /// `Σ coefficient·symbol + constant`, symbols in name order.
@@ -144,32 +149,34 @@ pub fn coord_tuple(layout: &Layout<SymExpr>, coords: &[SymExpr]) -> Tuple<SymExp
 }
 
 /// The offset of constant coordinates, when the algebra gives a constant.
-pub fn constant_offset(layout: &Layout<SymExpr>, coords: &[i64]) -> Result<Option<i64>, String> {
+pub fn constant_offset(layout: &Layout<SymExpr>, coords: &[i64]) -> Result<Option<i64>, AlgebraError> {
     let values: Vec<SymExpr> = coords.iter().map(|c| SymExpr::Const(*c)).collect();
-    let offset = layout.crd_to_offset(&coord_tuple(layout, &values)).map_err(|e| e.to_string())?;
+    let offset = layout.crd_to_offset(&coord_tuple(layout, &values))?;
     Ok(offset.as_constant())
 }
 
 /// Compares a declared layout with the algebra's: `Err(leaf description)` at the first
 /// static leaf of `declared` that the algebra contradicts or cannot prove.
-pub fn check_declared(declared: &Layout<SymExpr>, expected: &Layout<SymExpr>) -> Result<(), String> {
+pub fn check_declared(declared: &Layout<SymExpr>, expected: &Layout<SymExpr>) -> Result<(), LoweringError> {
     for (what, d, e) in [
         ("origin", declared.origin(), expected.origin()),
         ("shape", declared.shape(), expected.shape()),
         ("stride", declared.stride(), expected.stride()),
     ] {
         if !d.congruent(e) {
-            return Err(format!("the {what} has the structure {d} but the tile's is {e}"));
+            return Err(LoweringError::Contract(format!("the {what} has the structure {d} but the tile's is {e}")));
         }
         for (i, (dl, el)) in d.leaves().iter().zip(e.leaves()).enumerate() {
             if let Some(dv) = dl.as_constant() {
                 match el.as_constant() {
                     Some(ev) if ev == dv => {}
-                    Some(ev) => return Err(format!("{what} leaf {i} is {dv} but the tile's is {ev}")),
+                    Some(ev) => {
+                        return Err(LoweringError::Contract(format!("{what} leaf {i} is {dv} but the tile's is {ev}")))
+                    }
                     None => {
-                        return Err(format!(
+                        return Err(LoweringError::Contract(format!(
                             "{what} leaf {i} is declared {dv} but it is dynamic ({el}; c<i> = coordinate i, p<i> = parent leaf i)"
-                        ))
+                        )))
                     }
                 }
             }
@@ -200,9 +207,10 @@ mod tests {
         let declared = |l: &str, o: &str| TensorType::new("f16", "l1", l, o).resolve_with_prefix("r").unwrap().layout;
         assert!(check_declared(&declared("((16,?),(16,3)):((?,256),(1,1792))", "(?,?)"), &tile).is_ok());
         let claim = check_declared(&declared("((16,2),(16,3)):((16,256),(1,1792))", "(32,?)"), &tile).unwrap_err();
+        let LoweringError::Contract(claim) = claim else { panic!("not a contract error: {claim:?}") };
         assert!(claim.contains("declared 32 but it is dynamic"), "{claim}");
         let wrong = check_declared(&declared("((16,2),(16,3)):((16,256),(1,768))", "(?,?)"), &tile).unwrap_err();
-        assert!(wrong.contains("stride leaf 3 is 768"), "{wrong}");
+        assert_eq!(wrong.to_string(), "stride leaf 3 is 768 but the tile's is 1792");
         assert!(check_declared(&declared("(32,48):(16,1)", "(?,?)"), &tile).is_err());
     }
 
@@ -225,7 +233,11 @@ mod tests {
         assert_eq!(layout, "(32,16):(64,1)");
         assert_eq!(origin, "(?,16)");
         assert_eq!(t2.layout.origin().leaves()[0].to_string(), "min(32, max(48 - i, 0))");
-        assert!(tile_of(&t1.layout, &t1.corner, &[32], &[i]).is_err());
+        let rank = tile_of(&t1.layout, &t1.corner, &[32], &[i]).unwrap_err();
+        assert!(
+            matches!(rank, LoweringError::Algebra(AlgebraError::Incompatible { what: "tile_layout", .. })),
+            "{rank:?}"
+        );
     }
 
     #[test]

@@ -43,6 +43,27 @@ pub enum AlgebraError {
     #[error("unknown {what} `{name}`{hint}")]
     Unknown { what: &'static str, name: String, hint: String },
 
+    /// Ascend 950 removed this data path (GM → L0A/L0B); data goes through L1.
+    #[error("Ascend 950 (target \"a5\") has no {src} -> {dst} path; load through l1")]
+    PathRemovedOnA5 { src: &'static str, dst: &'static str },
+
+    /// This data path (L0C → UB, L1 → UB) exists only on Ascend 950.
+    #[error("{src} -> ub exists only on Ascend 950 (target \"a5\")")]
+    PathOnlyOnA5 { src: &'static str },
+
+    #[error("there is no data path {src} -> {dst}")]
+    NoDataPath { src: &'static str, dst: &'static str },
+
+    /// fp8/fp4 operands: the cube multiplies them only on Ascend 950.
+    #[error("{a} x {b} matmul needs Ascend 950 (target \"a5\")")]
+    MatmulNeedsA5 { a: &'static str, b: &'static str },
+
+    #[error("the cube does not multiply {a} by {b}; A and B need the same element type (fp8 variants may mix on a5)")]
+    MatmulMixedTypes { a: &'static str, b: &'static str },
+
+    #[error("the cube does not multiply {elem} operands on target \"{target}\"")]
+    MatmulUnsupported { elem: &'static str, target: &'static str },
+
     #[error("{0}")]
     Invalid(String),
 }

@@ -44,6 +44,9 @@ pub enum Error {
     /// A call does not match the function's MLIR signature, or the function cannot be called.
     #[error("{0}")]
     Call(String),
+    /// The project's dialects could not be loaded into a new context (a broken embedded IRDL file).
+    #[error(transparent)]
+    Dialect(#[from] layout_dialect::DialectLoadError),
     /// The LLVM side (target machine, optimization, execution engine) failed.
     #[error("{0}")]
     Llvm(String),
@@ -115,7 +118,7 @@ pub fn prepare_context(context: &Context) {
 /// A single-threaded context with the `layout` dialect (so kernels that still contain layout
 /// ops parse), the upstream dialects of kernels, and the LLVM dialect and translations.
 pub fn create_context() -> Result<Context> {
-    let context = layout_dialect::create_context().map_err(Error::Llvm)?;
+    let context = layout_dialect::create_context()?;
     prepare_context(&context);
     Ok(context)
 }

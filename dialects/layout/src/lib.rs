@@ -75,12 +75,20 @@ pub fn dialect_registry() -> DialectRegistry {
     registry
 }
 
+/// Why a dialect could not be loaded into a context. Both can only come from a broken IRDL file
+/// embedded at build time, so they name the dialect rather than a source location.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DialectLoadError {
+    #[error("the embedded IRDL definition of the {dialect} dialect does not parse")]
+    IrdlParse { dialect: &'static str },
+    #[error("the embedded IRDL definition of the {dialect} dialect failed to load")]
+    IrdlLoad { dialect: &'static str },
+}
+
 /// Creates a single-threaded context with the project's dialects registered and the `layout`
 /// dialect loaded. Single-threaded: deterministic diagnostic order and faster start-up; our
 /// inputs are small.
-///
-/// Errors are returned as text; they can only come from a broken embedded IRDL file.
-pub fn create_context() -> Result<Context, String> {
+pub fn create_context() -> Result<Context, DialectLoadError> {
     let context = Context::new_with_registry(&dialect_registry(), false);
     load_layout_dialect(&context)?;
     load_ascendc_dialect(&context)?;
@@ -89,21 +97,20 @@ pub fn create_context() -> Result<Context, String> {
 
 /// Loads the `layout` dialect from the embedded IRDL definition into `context` (which must have
 /// the `irdl` dialect registered). The IRDL module is only needed while loading.
-pub fn load_layout_dialect(context: &Context) -> Result<(), String> {
-    let module = parse_source(context, IRDL_SOURCE)
-        .ok_or_else(|| "the embedded IRDL definition of the layout dialect does not parse".to_string())?;
-    if !load_irdl_dialects(&module) {
-        return Err("the embedded IRDL definition of the layout dialect failed to load".into());
-    }
-    Ok(())
+pub fn load_layout_dialect(context: &Context) -> Result<(), DialectLoadError> {
+    load_irdl(context, IRDL_SOURCE, "layout")
 }
 
 /// Loads the `ascendc` target dialect (`dialects/ascendc/ascendc.irdl.mlir`) into `context`.
-pub fn load_ascendc_dialect(context: &Context) -> Result<(), String> {
-    let module = parse_source(context, ASCENDC_IRDL_SOURCE)
-        .ok_or_else(|| "the embedded IRDL definition of the ascendc dialect does not parse".to_string())?;
+pub fn load_ascendc_dialect(context: &Context) -> Result<(), DialectLoadError> {
+    load_irdl(context, ASCENDC_IRDL_SOURCE, "ascendc")
+}
+
+/// Parses the IRDL `source` of `dialect` and registers what it defines in `context`.
+fn load_irdl(context: &Context, source: &str, dialect: &'static str) -> Result<(), DialectLoadError> {
+    let module = parse_source(context, source).ok_or(DialectLoadError::IrdlParse { dialect })?;
     if !load_irdl_dialects(&module) {
-        return Err("the embedded IRDL definition of the ascendc dialect failed to load".into());
+        return Err(DialectLoadError::IrdlLoad { dialect });
     }
     Ok(())
 }
@@ -135,6 +142,14 @@ mod tests {
         assert!(context.is_registered_operation("layout.view"));
         assert!(context.is_registered_operation("layout.matmul"));
         assert!(!context.is_registered_operation("layout.lod"));
+    }
+
+    #[test]
+    fn a_broken_irdl_source_is_a_typed_error() {
+        let context = Context::new_with_registry(&dialect_registry(), false);
+        let err = load_irdl(&context, "irdl.dialect @broken {", "broken").unwrap_err();
+        assert_eq!(err, DialectLoadError::IrdlParse { dialect: "broken" });
+        assert_eq!(err.to_string(), "the embedded IRDL definition of the broken dialect does not parse");
     }
 
     #[test]

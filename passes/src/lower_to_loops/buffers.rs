@@ -14,6 +14,7 @@ use melior::{
 };
 
 use super::{build, describe, element_types, guard, Lowerer, Tensor};
+use crate::error::LoweringError;
 use crate::ir::tensor_of;
 
 /// Resolves the result type with fresh symbols and binds them to the `dyn` operands from
@@ -23,19 +24,19 @@ fn bound_result(
     l: &mut Lowerer,
     op: &OperationRef,
     first_dyn: usize,
-) -> Result<(TensorType, TensorLayout, Vec<guard::ViewOperand>), String> {
-    let result = op.result(0).map_err(|e| e.to_string())?;
-    let ty = tensor_of(result.into()).ok_or("the result is not a !layout.tensor")?;
+) -> Result<(TensorType, TensorLayout, Vec<guard::ViewOperand>), LoweringError> {
+    let result = op.result(0).map_err(|e| LoweringError::IrShape(e.to_string()))?;
+    let ty = tensor_of(result.into()).ok_or(LoweringError::IrShape("the result is not a !layout.tensor".into()))?;
     let prefix = format!("t{}_", l.fresh());
-    let mut resolved = ty.resolve_with_prefix(&prefix).map_err(|e| e.to_string())?;
+    let mut resolved = ty.resolve_with_prefix(&prefix)?;
     let operands: Vec<_> = op.operands().skip(first_dyn).collect();
     if operands.len() != resolved.symbols.len() {
-        return Err(format!(
+        return Err(LoweringError::Contract(format!(
             "{} has {} dynamic leaves but {} index operands bind them",
             ty,
             resolved.symbols.len(),
             operands.len()
-        ));
+        )));
     }
     // Size leaves (origin, shape) are clamped to >= 0, strides are not (see "Sizes are
     // non-negative" in the module documentation).
@@ -64,7 +65,7 @@ fn tensor(
     resolved: &TensorLayout,
     buffer: mlir_sys::MlirValue,
     name: String,
-) -> Result<Tensor, String> {
+) -> Result<Tensor, LoweringError> {
     let (elem, elem_type) = element_types(l.context, ty)?;
     let rank = resolved.layout.origin().leaves().len();
     Ok(Tensor {
@@ -80,15 +81,15 @@ fn tensor(
     })
 }
 
-pub(super) fn view(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
+pub(super) fn view(l: &mut Lowerer, op: &OperationRef) -> Result<(), LoweringError> {
     let (ty, resolved, operands) = bound_result(l, op, 1)?;
-    let source = op.operand(0).map_err(|e| e.to_string())?;
+    let source = op.operand(0).map_err(|e| LoweringError::IrShape(e.to_string()))?;
     let (_, elem_type) = element_types(l.context, &ty)?;
     let raw = source.r#type().to_raw();
     // Safety: type queries on valid types.
     let (rank, identity, same_elem) = unsafe {
         if !mlir_sys::mlirTypeIsAMemRef(raw) {
-            return Err(format!("layout.view needs a memref, got {}", source.r#type()));
+            return Err(LoweringError::Contract(format!("layout.view needs a memref, got {}", source.r#type())));
         }
         let layout = mlir_sys::mlirMemRefTypeGetLayout(raw);
         let identity = mlir_sys::mlirAttributeIsAAffineMap(layout)
@@ -100,13 +101,17 @@ pub(super) fn view(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
         )
     };
     if !same_elem {
-        return Err(format!("layout.view: the memref {} does not hold {} elements", source.r#type(), ty.elem));
+        return Err(LoweringError::Contract(format!(
+            "layout.view: the memref {} does not hold {} elements",
+            source.r#type(),
+            ty.elem
+        )));
     }
     if rank < 1 || !identity {
-        return Err(format!(
+        return Err(LoweringError::Contract(format!(
             "layout.view: the CPU lowering needs a memref of rank >= 1 with the identity layout, got {}",
             source.r#type()
-        ));
+        )));
     }
     let buffer = if rank == 1 {
         source.to_raw()
@@ -126,14 +131,14 @@ pub(super) fn view(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
         // Safety: a valid element type.
         let flat = MemRefType::new(unsafe { Type::from_raw(elem_type) }, &[dim], None, None);
         let dims: Vec<String> = (0..rank).map(|d| d.to_string()).collect();
-        let reassociation =
-            Attribute::parse(l.context, &format!("[[{}]]", dims.join(", "))).ok_or("internal: reassociation")?;
+        let reassociation = Attribute::parse(l.context, &format!("[[{}]]", dims.join(", ")))
+            .ok_or(LoweringError::Internal("reassociation".into()))?;
         let collapse = OperationBuilder::new("memref.collapse_shape", op.location())
             .add_operands(&[source])
             .add_attributes(&[(melior::ir::Identifier::new(l.context, "reassociation"), reassociation)])
             .add_results(&[flat.into()])
             .build()
-            .map_err(|e| format!("cannot flatten {}: {e}", source.r#type()))?;
+            .map_err(|e| LoweringError::Unsupported(format!("cannot flatten {}: {e}", source.r#type())))?;
         build::Point::before(op).value(collapse)?
     };
     let mut t = tensor(l, &ty, &resolved, buffer, describe(op, "layout.view"))?;
@@ -145,7 +150,7 @@ pub(super) fn view(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
 }
 
 /// The poison value an on-chip buffer starts with (see the module documentation).
-pub(crate) fn poison_text(elem: ElementType) -> Result<String, String> {
+pub(crate) fn poison_text(elem: ElementType) -> Result<String, LoweringError> {
     Ok(match elem {
         ElementType::F16 => "0x7E00 : f16".into(),
         ElementType::BF16 => "0x7FC0 : bf16".into(),
@@ -157,7 +162,7 @@ pub(crate) fn poison_text(elem: ElementType) -> Result<String, String> {
         ElementType::I64 => format!("{} : i64", i64::MIN),
         // E8M0 has no zero or infinity; 0xFF is its NaN.
         ElementType::F8E8M0FNU => "0xFF : f8E8M0FNU".into(),
-        other => return Err(format!("no poison value for {other}")),
+        other => return Err(LoweringError::Unsupported(format!("no poison value for {other}"))),
     })
 }
 
@@ -165,7 +170,7 @@ pub(crate) fn poison_text(elem: ElementType) -> Result<String, String> {
 /// capacity of the memory is an error now; a dynamic one is checked first ([`guard::alloc`]):
 /// when a check fails the alloca gets 1 element and the fill and the rest of the block are
 /// skipped, so a bad size never reaches the stack.
-pub(super) fn alloc(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
+pub(super) fn alloc(l: &mut Lowerer, op: &OperationRef) -> Result<(), LoweringError> {
     let (ty, resolved, operands) = bound_result(l, op, 0)?;
     let (elem, elem_type) = element_types(l.context, &ty)?;
     let location = op.location();
@@ -174,17 +179,17 @@ pub(super) fn alloc(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
     let elem_ty = unsafe { Type::from_raw(elem_type) };
     let (size, alloca, valid) = match layout_dialect::tensor_layout::to_static_layout(&resolved.layout) {
         Some(fixed) => {
-            let n = fixed.cosize().map_err(|e| format!("cosize of {}: {e}", fixed))?;
+            let n = fixed.cosize().map_err(LoweringError::algebra_in(format!("cosize of {}", fixed)))?;
             // The buffer's bytes must be addressable: LLVM computes them in i64 and would wrap.
-            let bytes = elem
-                .storage_bytes(n)
-                .map_err(|e| format!("{ty} needs {n} elements of {elem}, more bytes than i64 holds ({e})"))?;
+            let bytes = elem.storage_bytes(n).map_err(|e| {
+                LoweringError::Contract(format!("{ty} needs {n} elements of {elem}, more bytes than i64 holds ({e})"))
+            })?;
             guard::static_alloc(l, &ty.to_string(), resolved.space, bytes)?;
             let ty = MemRefType::new(elem_ty, &[n], None, None);
             (SymExpr::Const(n), memref::alloca(l.context, ty, &[], &[], None, location), None)
         }
         None => {
-            let n = capacity(&resolved.layout).map_err(|e| e.to_string())?;
+            let n = capacity(&resolved.layout)?;
             let bytes = guard::footprint(&n, elem)?;
             let valid = guard::alloc(l, op, &ty.to_string(), resolved.space, &bytes, &operands)?;
             let dynamic = unsafe { mlir_sys::mlirShapedTypeGetDynamicSize() };
@@ -199,7 +204,7 @@ pub(super) fn alloc(l: &mut Lowerer, op: &OperationRef) -> Result<(), String> {
         }
     };
     if size.as_constant().is_some_and(|n| n <= 0) {
-        return Err(format!("{ty} has an empty footprint"));
+        return Err(LoweringError::Contract(format!("{ty} has an empty footprint")));
     }
     let buffer = point.value(alloca)?;
     // Fill with poison: on hardware the buffer holds garbage.

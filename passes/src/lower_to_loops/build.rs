@@ -17,6 +17,7 @@ use melior::{
 };
 use mlir_sys::{MlirBlock, MlirOperation, MlirValue};
 
+use crate::error::LoweringError;
 use crate::index_arith::IndexEmitter;
 
 /// Where new ops go: before `before` in `block`, or at the end of `block` when `before` is null.
@@ -36,7 +37,7 @@ impl Point {
 
     /// Right after the definition of `value`: at the start of its block for a block argument,
     /// after its defining op otherwise (so what is inserted there dominates every use of it).
-    pub fn after_definition(value: MlirValue) -> Result<Point, String> {
+    pub fn after_definition(value: MlirValue) -> Result<Point, LoweringError> {
         // Safety: queries on a valid value, its owner block and defining op.
         unsafe {
             if mlir_sys::mlirValueIsABlockArgument(value) {
@@ -47,7 +48,7 @@ impl Point {
             let op = mlir_sys::mlirOpResultGetOwner(value);
             let block = mlir_sys::mlirOperationGetBlock(op);
             if op.ptr.is_null() || block.ptr.is_null() {
-                return Err("internal: a size value without a defining op in a block".into());
+                return Err(LoweringError::Internal("a size value without a defining op in a block".into()));
             }
             Ok(Point { block, before: mlir_sys::mlirOperationGetNextInBlock(op) })
         }
@@ -78,9 +79,9 @@ impl Point {
     }
 
     /// Inserts `op` and returns its first result.
-    pub fn value<'c>(&self, op: Operation<'c>) -> Result<MlirValue, String> {
+    pub fn value<'c>(&self, op: Operation<'c>) -> Result<MlirValue, LoweringError> {
         let op = self.insert(op);
-        op.result(0).map(|r| r.to_raw()).map_err(|e| format!("emitted op has no result: {e}"))
+        op.result(0).map(|r| r.to_raw()).map_err(|e| LoweringError::IrShape(format!("emitted op has no result: {e}")))
     }
 }
 
@@ -102,16 +103,17 @@ pub(crate) fn emit_exprs(
     point: Point,
     env: &Env,
     exprs: &[SymExpr],
-) -> Result<Vec<MlirValue>, String> {
+) -> Result<Vec<MlirValue>, LoweringError> {
     let mut emitter = IndexEmitter::new(context, location, move |op| point.insert(op));
     for expr in exprs {
         for symbol in expr.symbols() {
-            let value =
-                env.get(&symbol).ok_or_else(|| format!("internal: symbol `{symbol}` of {expr} is not bound"))?;
+            let value = env
+                .get(&symbol)
+                .ok_or_else(|| LoweringError::Internal(format!("symbol `{symbol}` of {expr} is not bound")))?;
             emitter.bind(&symbol, val(*value));
         }
     }
-    exprs.iter().map(|e| emitter.emit(e).map(|v| v.to_raw())).collect()
+    exprs.iter().map(|e| emitter.emit(e).map(|v| v.to_raw()).map_err(LoweringError::IndexEmit)).collect()
 }
 
 /// A loop nest `for iv_k in [lo_k, hi_k)` (step 1); bounds are emitted at `point`, each
@@ -130,7 +132,7 @@ pub(crate) fn loop_nest(
     env: &mut Env,
     ranges: &[(SymExpr, SymExpr)],
     prefix: &str,
-) -> Result<Nest, String> {
+) -> Result<Nest, LoweringError> {
     let bounds: Vec<SymExpr> =
         ranges.iter().flat_map(|(lo, hi)| [lo.clone(), hi.clone()]).chain([SymExpr::Const(1)]).collect();
     let values = emit_exprs(context, location, point, env, &bounds)?;
@@ -160,14 +162,14 @@ pub(crate) fn for_op(
     hi: MlirValue,
     step: MlirValue,
     iter: &[MlirValue],
-) -> Result<(MlirBlock, MlirValue), String> {
+) -> Result<(MlirBlock, MlirValue), LoweringError> {
     let index = Type::index(context);
     let mut args = vec![(index, location)];
     let iter_types: Vec<Type> = iter.iter().map(|v| val(*v).r#type()).collect();
     args.extend(iter_types.iter().map(|t| (*t, location)));
     let block = Block::new(&args);
     let raw_block = block.to_raw();
-    let iv = block.argument(0).map_err(|e| e.to_string())?.to_raw();
+    let iv = block.argument(0).map_err(|e| LoweringError::IrShape(e.to_string()))?.to_raw();
     if iter.is_empty() {
         block.append_operation(scf::r#yield(&[], location));
     }
@@ -182,7 +184,7 @@ pub(crate) fn for_op(
             .add_results(&iter_types)
             .add_regions([region])
             .build()
-            .map_err(|e| format!("cannot build scf.for: {e}"))?
+            .map_err(|e| LoweringError::IrShape(format!("cannot build scf.for: {e}")))?
     };
     point.insert(op);
     Ok((raw_block, iv))
@@ -213,7 +215,12 @@ pub(crate) fn parent_result(block: MlirBlock, i: usize) -> MlirValue {
 }
 
 /// `memref.load %buffer[%index]` at `point`.
-pub(crate) fn load(point: Point, location: Location, buffer: MlirValue, index: MlirValue) -> Result<MlirValue, String> {
+pub(crate) fn load(
+    point: Point,
+    location: Location,
+    buffer: MlirValue,
+    index: MlirValue,
+) -> Result<MlirValue, LoweringError> {
     point.value(memref::load(val(buffer), &[val(index)], location))
 }
 
@@ -229,49 +236,56 @@ pub(crate) fn constant_text(
     location: Location,
     point: Point,
     text: &str,
-) -> Result<MlirValue, String> {
-    let attr = Attribute::parse(context, text).ok_or_else(|| format!("internal: bad constant `{text}`"))?;
+) -> Result<MlirValue, LoweringError> {
+    let attr =
+        Attribute::parse(context, text).ok_or_else(|| LoweringError::Internal(format!("bad constant `{text}`")))?;
     point.value(arith::constant(context, attr, location))
 }
 
 /// An `index`-typed constant outside an emitter (rarely needed).
-pub(crate) fn index_constant(context: &Context, location: Location, point: Point, v: i64) -> Result<MlirValue, String> {
+pub(crate) fn index_constant(
+    context: &Context,
+    location: Location,
+    point: Point,
+    v: i64,
+) -> Result<MlirValue, LoweringError> {
     point.value(arith::constant(context, IntegerAttribute::new(Type::index(context), v).into(), location))
 }
 
 /// `e` with symbols replaced (constants fold through [`SymExpr::bin`]).
-pub(crate) fn substitute(e: &SymExpr, map: &HashMap<String, SymExpr>) -> Result<SymExpr, String> {
+pub(crate) fn substitute(e: &SymExpr, map: &HashMap<String, SymExpr>) -> Result<SymExpr, LoweringError> {
     Ok(match e {
         SymExpr::Const(_) => e.clone(),
         SymExpr::Sym(name) => map.get(name.as_ref()).cloned().unwrap_or_else(|| e.clone()),
-        SymExpr::Bin(op, a, b) => {
-            SymExpr::bin(*op, &substitute(a, map)?, &substitute(b, map)?).map_err(|e| e.to_string())?
-        }
+        SymExpr::Bin(op, a, b) => SymExpr::bin(*op, &substitute(a, map)?, &substitute(b, map)?)?,
     })
 }
 
-pub(crate) fn substitute_tuple(t: &Tuple<SymExpr>, map: &HashMap<String, SymExpr>) -> Result<Tuple<SymExpr>, String> {
+pub(crate) fn substitute_tuple(
+    t: &Tuple<SymExpr>,
+    map: &HashMap<String, SymExpr>,
+) -> Result<Tuple<SymExpr>, LoweringError> {
     t.map(&mut |e: &SymExpr| substitute(e, map))
 }
 
 pub(crate) fn substitute_layout(
     l: &Layout<SymExpr>,
     map: &HashMap<String, SymExpr>,
-) -> Result<Layout<SymExpr>, String> {
+) -> Result<Layout<SymExpr>, LoweringError> {
     Layout::with_origin(
         substitute_tuple(l.shape(), map)?,
         substitute_tuple(l.stride(), map)?,
         substitute_tuple(l.origin(), map)?,
     )
-    .map_err(|e| e.to_string())
+    .map_err(LoweringError::from)
 }
 
 /// `a min b` in the symbolic domain (constants fold).
-pub(crate) fn min(a: &SymExpr, b: &SymExpr) -> Result<SymExpr, String> {
-    a.min(b).map_err(|e| e.to_string())
+pub(crate) fn min(a: &SymExpr, b: &SymExpr) -> Result<SymExpr, LoweringError> {
+    Ok(a.min(b)?)
 }
 
 /// `a + b` in the symbolic domain.
-pub(crate) fn add(a: &SymExpr, b: &SymExpr) -> Result<SymExpr, String> {
-    SymExpr::bin(BinOp::Add, a, b).map_err(|e| e.to_string())
+pub(crate) fn add(a: &SymExpr, b: &SymExpr) -> Result<SymExpr, LoweringError> {
+    Ok(SymExpr::bin(BinOp::Add, a, b)?)
 }

@@ -12,6 +12,7 @@ use melior::{
 };
 
 use super::{build, guard, Lowerer, Tensor};
+use crate::error::LoweringError;
 
 /// How an element changes on the way.
 enum Conversion {
@@ -20,17 +21,17 @@ enum Conversion {
     Truncate,
 }
 
-fn conversion(src: &Tensor, dst: &Tensor, name: &str) -> Result<Conversion, String> {
+fn conversion(src: &Tensor, dst: &Tensor, name: &str) -> Result<Conversion, LoweringError> {
     if src.elem == dst.elem {
         return Ok(Conversion::None);
     }
     match (src.space, src.elem, dst.elem) {
         (MemorySpace::L0c, ElementType::F32, ElementType::F16 | ElementType::BF16) => Ok(Conversion::Truncate),
-        (MemorySpace::L0c, ElementType::I32, _) => Err(format!(
+        (MemorySpace::L0c, ElementType::I32, _) => Err(LoweringError::Contract(format!(
             "{name}: the Fixpipe conversion {} -> {} needs quantization parameters (scale, offset) that the dialect does not carry; the CPU lowering supports i32 -> i32 and f32 -> f32/f16/bf16",
             src.elem, dst.elem
-        )),
-        _ => Err(format!("{name}: cannot convert {} to {} on the way {} -> {}", src.elem, dst.elem, src.space.name(), dst.space.name())),
+        ))),
+        _ => Err(LoweringError::Unsupported(format!("{name}: cannot convert {} to {} on the way {} -> {}", src.elem, dst.elem, src.space.name(), dst.space.name()))),
     }
 }
 
@@ -55,7 +56,7 @@ fn zero_text(elem: ElementType) -> String {
     }
 }
 
-pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(), String> {
+pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(), LoweringError> {
     let src = l.operand(op, 0)?;
     let dst = l.operand(op, 1)?;
     if let (Some((sp, _)), Some((dp, _))) = (src.pattern, dst.pattern) {
@@ -65,11 +66,11 @@ pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(),
     }
     let (se, de) = (src.extents(), dst.extents());
     if se.len() != de.len() {
-        return Err(format!(
+        return Err(LoweringError::Contract(format!(
             "{name}: source origin {} and destination origin {} have different ranks",
             src.layout.origin(),
             dst.layout.origin()
-        ));
+        )));
     }
     let conversion = conversion(&src, &dst, name)?;
     let region: Vec<SymExpr> = se.iter().zip(&de).map(|(s, d)| build::min(s, d)).collect::<Result<_, _>>()?;
@@ -94,7 +95,7 @@ pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(),
         let c0 = SymExpr::Const(c0);
         let start = &region[axis];
         let global_end = build::add(&dst.coord[axis], start)?;
-        let end = global_end.align_to(&c0).and_then(|a| a.sub(&dst.coord[axis])).map_err(|e| e.to_string())?;
+        let end = global_end.align_to(&c0).and_then(|a| a.sub(&dst.coord[axis]))?;
         let ranges: Vec<(SymExpr, SymExpr)> = region
             .iter()
             .enumerate()
@@ -141,17 +142,19 @@ fn conv_copy(
     name: &str,
     (src, sp): (&Tensor, FramePattern),
     (dst, dp): (&Tensor, FramePattern),
-) -> Result<(), String> {
+) -> Result<(), LoweringError> {
     let supported = !sp.is_matrix() && dp == FramePattern::NC1HWC0;
     if !supported {
-        return Err(format!("{name}: the copy {} {sp} -> {} {dp} is not supported by this compiler yet (the CPU lowering converts NCHW/NHWC/NC1HWC0 -> NC1HWC0 only)", src.space.name(), dst.space.name()));
+        return Err(LoweringError::Unsupported(format!("{name}: the copy {} {sp} -> {} {dp} is not supported by this compiler yet (the CPU lowering converts NCHW/NHWC/NC1HWC0 -> NC1HWC0 only)", src.space.name(), dst.space.name())));
     }
     if !src.coord.iter().chain(&dst.coord).all(|c| c.is_constant(0)) {
-        return Err(format!("{name}: a layout conversion {sp} -> {dp} of tiles is not supported by this compiler yet (copy whole tensors)"));
+        return Err(LoweringError::Unsupported(format!("{name}: a layout conversion {sp} -> {dp} of tiles is not supported by this compiler yet (copy whole tensors)")));
     }
     let conversion = conversion(src, dst, name)?;
-    let se = conv_logical_extents(sp, &src.extents()).map_err(|e| format!("{name}: source {}: {e}", src.name))?;
-    let de = conv_logical_extents(dp, &dst.extents()).map_err(|e| format!("{name}: destination {}: {e}", dst.name))?;
+    let se = conv_logical_extents(sp, &src.extents())
+        .map_err(LoweringError::algebra_in(format!("{name}: source {}", src.name)))?;
+    let de = conv_logical_extents(dp, &dst.extents())
+        .map_err(LoweringError::algebra_in(format!("{name}: destination {}", dst.name)))?;
     let region: Vec<SymExpr> = se.iter().zip(&de).map(|(s, d)| build::min(s, d)).collect::<Result<_, _>>()?;
     let (sc0, dc0) = (conv_c0(src, sp), conv_c0(dst, dp));
     let location = op.location();
@@ -159,8 +162,8 @@ fn conv_copy(
 
     let ranges: Vec<(SymExpr, SymExpr)> = region.iter().map(|e| (SymExpr::Const(0), e.clone())).collect();
     let nest = l.nest(location, point, &ranges)?;
-    let at = |t: &Tensor, p: FramePattern, c0: &SymExpr| -> Result<SymExpr, String> {
-        let crd = conv_coordinate(p, c0, &nest.ivs).map_err(|e| format!("{name}: {e}"))?;
+    let at = |t: &Tensor, p: FramePattern, c0: &SymExpr| -> Result<SymExpr, LoweringError> {
+        let crd = conv_coordinate(p, c0, &nest.ivs).map_err(LoweringError::algebra_in(name))?;
         t.address(&crd)
     };
     let offsets = l.emit(location, nest.body, &[at(src, sp, &sc0)?, at(dst, dp, &dc0)?])?;
@@ -176,7 +179,7 @@ fn conv_copy(
     let channels = &region[1];
     let aligned = matches!((channels.as_constant(), dc0.as_constant()), (Some(c), Some(k)) if k > 0 && c % k == 0);
     if sp != FramePattern::NC1HWC0 && !aligned {
-        let end = channels.align_to(&dc0).map_err(|e| e.to_string())?;
+        let end = channels.align_to(&dc0)?;
         let ranges: Vec<(SymExpr, SymExpr)> = region
             .iter()
             .enumerate()
@@ -184,7 +187,7 @@ fn conv_copy(
             .collect();
         let zero = build::constant_text(l.context, location, point, &zero_text(dst.elem))?;
         let nest = l.nest(location, point, &ranges)?;
-        let crd = conv_coordinate(dp, &dc0, &nest.ivs).map_err(|e| format!("{name}: {e}"))?;
+        let crd = conv_coordinate(dp, &dc0, &nest.ivs).map_err(LoweringError::algebra_in(name))?;
         let offset = l.emit(location, nest.body, &[dst.address(&crd)?])?;
         build::store(nest.body, location, zero, dst.buffer, &offset);
     }

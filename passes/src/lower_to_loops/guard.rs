@@ -41,6 +41,7 @@ use melior::{
 use mlir_sys::MlirValue;
 
 use super::{build, Lowerer, Tensor};
+use crate::error::LoweringError;
 
 /// The runtime hook a failing check calls: `(message pointer, message length, a, b)`, all
 /// `index` (`i64` in the C ABI).
@@ -128,20 +129,21 @@ pub(super) fn view(
     tensor: &Tensor,
     source: MlirValue,
     operands: &[ViewOperand],
-) -> Result<Option<MlirValue>, String> {
+) -> Result<Option<MlirValue>, LoweringError> {
     let location = op.location();
     let point = build::Point::before(op);
-    let ty = op.result(0).map(|r| r.r#type().to_string()).map_err(|e| e.to_string())?;
+    let ty = op.result(0).map(|r| r.r#type().to_string()).map_err(|e| LoweringError::IrShape(e.to_string()))?;
     let what = format!("{}: error: layout.view of {} as {ty}", position(location), memref_name(source));
-    let (first, end) = tensor.layout.offset_span().map_err(|e| format!("layout.view: the extent of {ty}: {e}"))?;
+    let (first, end) =
+        tensor.layout.offset_span().map_err(LoweringError::algebra_in(format!("layout.view: the extent of {ty}")))?;
     let static_size = static_elements(tensor.buffer);
     if let (Some(f), Some(e), Some(n)) = (first.as_constant(), end.as_constant(), static_size) {
         // A static span over a memref of static size is checked now.
         if f < 0 || e > n {
-            return Err(format!(
+            return Err(LoweringError::Contract(format!(
                 "layout.view of {} as {ty}: the layout reaches offsets [{f}, {e}), the memref has {n} elements",
                 memref_name(source)
-            ));
+            )));
         }
         return Ok(None);
     }
@@ -156,7 +158,8 @@ pub(super) fn view(
     let in_range =
         symbols_in_range(l, location, point, &what, &[&first, &end], "the extent of the layout").map_err(|e| {
             e.unwrap_or_else(|| {
-                format!("layout.view: cannot bound the extent of {ty} ({first} .. {end}) for a run-time check")
+                let message = format!("cannot bound the extent of {ty} ({first} .. {end}) for a run-time check");
+                LoweringError::Unsupported(message).in_op("layout.view")
             })
         })?;
     flags.extend(in_range);
@@ -190,18 +193,20 @@ fn capacity_of(l: &Lowerer, space: MemorySpace) -> Option<(i64, String)> {
 
 /// The bytes of `elements` elements of `elem`: `elements · storage_bytes(1)`, exact for the
 /// whole-byte element types, the only ones the CPU lowering supports ([`super::element_types`]).
-pub(super) fn footprint(elements: &SymExpr, elem: ElementType) -> Result<SymExpr, String> {
-    let per_element = elem.storage_bytes(1).map_err(|e| e.to_string())?;
-    elements.mul(&SymExpr::Const(per_element)).map_err(|e| format!("the footprint of {elements} elements: {e}"))
+pub(super) fn footprint(elements: &SymExpr, elem: ElementType) -> Result<SymExpr, LoweringError> {
+    let per_element = elem.storage_bytes(1)?;
+    elements
+        .mul(&SymExpr::Const(per_element))
+        .map_err(LoweringError::algebra_in(format!("the footprint of {elements} elements")))
 }
 
 /// Checks a static `layout.alloc` of `ty` (`bytes` bytes in `space`) now: over the capacity
 /// of its memory on the target it is an error.
-pub(super) fn static_alloc(l: &Lowerer, ty: &str, space: MemorySpace, bytes: i64) -> Result<(), String> {
+pub(super) fn static_alloc(l: &Lowerer, ty: &str, space: MemorySpace, bytes: i64) -> Result<(), LoweringError> {
     match capacity_of(l, space) {
-        Some((capacity, memory)) if bytes > capacity => {
-            Err(format!("layout.alloc of {ty}: needs {bytes} bytes, {memory} holds {capacity} bytes"))
-        }
+        Some((capacity, memory)) if bytes > capacity => Err(LoweringError::Contract(format!(
+            "layout.alloc of {ty}: needs {bytes} bytes, {memory} holds {capacity} bytes"
+        ))),
         _ => Ok(()),
     }
 }
@@ -218,14 +223,14 @@ pub(super) fn alloc(
     space: MemorySpace,
     bytes: &SymExpr,
     operands: &[ViewOperand],
-) -> Result<Option<MlirValue>, String> {
+) -> Result<Option<MlirValue>, LoweringError> {
     let location = op.location();
     let point = build::Point::before(op);
     let Some((capacity, memory)) = capacity_of(l, space) else {
-        return Err(format!(
+        return Err(LoweringError::Contract(format!(
             "layout.alloc of {ty}: a dynamic size in {} cannot be checked: the target table has no capacity for it",
             space.name()
-        ));
+        )));
     };
     if let Some(n) = bytes.as_constant() {
         return static_alloc(l, ty, space, n).map(|()| None);
@@ -234,7 +239,8 @@ pub(super) fn alloc(
     let mut flags = sizes_nonnegative(l, location, point, &what, operands)?;
     let in_range = symbols_in_range(l, location, point, &what, &[bytes], "its footprint in bytes").map_err(|e| {
         e.unwrap_or_else(|| {
-            format!("layout.alloc: cannot bound the footprint of {ty} ({bytes} bytes) for a run-time check")
+            let message = format!("cannot bound the footprint of {ty} ({bytes} bytes) for a run-time check");
+            LoweringError::Unsupported(message).in_op("layout.alloc")
         })
     })?;
     let needed = l.emit(location, point, std::slice::from_ref(bytes))?[0];
@@ -259,7 +265,7 @@ fn sizes_nonnegative(
     point: build::Point,
     what: &str,
     operands: &[ViewOperand],
-) -> Result<Vec<MlirValue>, String> {
+) -> Result<Vec<MlirValue>, LoweringError> {
     let mut flags = Vec::new();
     for operand in operands.iter().filter(|o| o.size && crate::ir::constant_int(build::val(o.value)).is_none()) {
         let key = format!("size {:?}", operand.value.ptr);
@@ -289,7 +295,7 @@ fn symbols_in_range(
     what: &str,
     exprs: &[&SymExpr],
     quantity: &str,
-) -> Result<Option<MlirValue>, Option<String>> {
+) -> Result<Option<MlirValue>, Option<LoweringError>> {
     let symbols: BTreeSet<String> = exprs.iter().flat_map(|e| e.symbols()).collect();
     let clamped = l.clamped.clone();
     let is_size = |s: &str| clamped.contains(s);
@@ -376,14 +382,15 @@ pub(super) fn tile(
     op: &OperationRef,
     parent: &Tensor,
     coords: &[SymExpr],
-) -> Result<Option<MlirValue>, String> {
+) -> Result<Option<MlirValue>, LoweringError> {
     let location = op.location();
     let point = build::Point::before(op);
     let extents = parent.extents();
     let mut flags: Vec<MlirValue> = parent.valid.into_iter().collect();
     for (k, (c, e)) in coords.iter().zip(&extents).enumerate() {
         let outside = |c: i64, e: &str| {
-            format!("layout.tile: coordinate #{k} is {c}, outside [0, {e}] (a tile must start inside its parent)")
+            let message = format!("coordinate #{k} is {c}, outside [0, {e}] (a tile must start inside its parent)");
+            LoweringError::Contract(message).in_op("layout.tile")
         };
         match (c.as_constant(), e.as_constant()) {
             (Some(c), Some(e)) if c < 0 || c > e => return Err(outside(c, &e.to_string())),
@@ -448,7 +455,11 @@ fn loop_proves_inside(l: &mut Lowerer, coord: &SymExpr, extent: &SymExpr) -> boo
 
 /// The point where an op's memory accesses go: inside `scf.if` of the flags of `tensors`
 /// (`point` itself when none has one).
-pub(super) fn guarded(location: Location, point: build::Point, tensors: &[&Tensor]) -> Result<build::Point, String> {
+pub(super) fn guarded(
+    location: Location,
+    point: build::Point,
+    tensors: &[&Tensor],
+) -> Result<build::Point, LoweringError> {
     let mut flags: Vec<MlirValue> = Vec::new();
     for flag in tensors.iter().filter_map(|t| t.valid) {
         if !flags.iter().any(|f| f.ptr == flag.ptr) {
@@ -468,17 +479,21 @@ fn compare(
     predicate: arith::CmpiPredicate,
     a: MlirValue,
     b: MlirValue,
-) -> Result<MlirValue, String> {
+) -> Result<MlirValue, LoweringError> {
     point.value(arith::cmpi(l.context, predicate, build::val(a), build::val(b), location))
 }
 
-fn not(l: &Lowerer, location: Location, point: build::Point, flag: MlirValue) -> Result<MlirValue, String> {
+fn not(l: &Lowerer, location: Location, point: build::Point, flag: MlirValue) -> Result<MlirValue, LoweringError> {
     let one = build::constant_text(l.context, location, point, "true")?;
     point.value(arith::xori(build::val(flag), build::val(one), location))
 }
 
 /// `f0 && f1 && ...` (None for no flags).
-fn conjunction(location: Location, point: build::Point, flags: &[MlirValue]) -> Result<Option<MlirValue>, String> {
+fn conjunction(
+    location: Location,
+    point: build::Point,
+    flags: &[MlirValue],
+) -> Result<Option<MlirValue>, LoweringError> {
     let Some((first, rest)) = flags.split_first() else { return Ok(None) };
     let mut all = *first;
     for flag in rest {
@@ -496,7 +511,7 @@ fn fail_if(
     message: &str,
     a: MlirValue,
     b: MlirValue,
-) -> Result<(), String> {
+) -> Result<(), LoweringError> {
     let module_point = before_function(point)?;
     declare_hook(l, location, module_point)?;
     let bytes = message.as_bytes();
@@ -505,7 +520,7 @@ fn fail_if(
     let message_type = MemRefType::new(i8_type, &[bytes.len() as i64], None, None);
     let values: Vec<String> = bytes.iter().map(|b| (*b as i8).to_string()).collect();
     let initial = Attribute::parse(l.context, &format!("dense<[{}]> : tensor<{}xi8>", values.join(", "), bytes.len()))
-        .ok_or("internal: cannot build a guard message")?;
+        .ok_or(LoweringError::Internal("cannot build a guard message".into()))?;
     module_point.insert(memref::global(
         l.context,
         &name,
@@ -523,7 +538,7 @@ fn fail_if(
             .add_operands(&[build::val(global)])
             .add_results(&[Type::index(l.context)])
             .build()
-            .map_err(|e| format!("internal: {e}"))?,
+            .map_err(|e| LoweringError::Internal(format!("{e}")))?,
     )?;
     let length = build::index_constant(l.context, location, then, bytes.len() as i64)?;
     let arguments = [pointer, length, a, b].map(build::val);
@@ -532,13 +547,13 @@ fn fail_if(
 }
 
 /// The point before the `func.func` around `point` (in the module body).
-fn before_function(point: build::Point) -> Result<build::Point, String> {
+fn before_function(point: build::Point) -> Result<build::Point, LoweringError> {
     let mut block = point.block();
     loop {
         // Safety: walks up valid blocks and ops.
         let op = unsafe { mlir_sys::mlirBlockGetParentOperation(block) };
         if op.ptr.is_null() {
-            return Err("internal: a checked op outside a function".into());
+            return Err(LoweringError::Internal("a checked op outside a function".into()));
         }
         // Safety: a valid op.
         let op = unsafe { OperationRef::from_raw(op) };
@@ -548,13 +563,13 @@ fn before_function(point: build::Point) -> Result<build::Point, String> {
         // Safety: a valid op.
         block = unsafe { mlir_sys::mlirOperationGetBlock(op.to_raw()) };
         if block.ptr.is_null() {
-            return Err("internal: a checked op outside a function".into());
+            return Err(LoweringError::Internal("a checked op outside a function".into()));
         }
     }
 }
 
 /// Declares `func.func private @__layout_guard_failed(index, index, index, index)` once.
-fn declare_hook(l: &mut Lowerer, location: Location, module_point: build::Point) -> Result<(), String> {
+fn declare_hook(l: &mut Lowerer, location: Location, module_point: build::Point) -> Result<(), LoweringError> {
     if l.hook_declared || defines_symbol(module_point, HOOK) {
         l.hook_declared = true;
         return Ok(());

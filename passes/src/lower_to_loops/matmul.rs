@@ -8,6 +8,7 @@ use melior::{
 };
 
 use super::{build, guard, Lowerer};
+use crate::error::LoweringError;
 
 #[derive(Clone, Copy)]
 enum Kind {
@@ -17,16 +18,16 @@ enum Kind {
     Int,
 }
 
-pub(super) fn matmul(l: &mut Lowerer, op: &OperationRef, accumulate: bool) -> Result<(), String> {
+pub(super) fn matmul(l: &mut Lowerer, op: &OperationRef, accumulate: bool) -> Result<(), LoweringError> {
     let (a, b, c) = (l.operand(op, 0)?, l.operand(op, 1)?, l.operand(op, 2)?);
     let (ae, be, ce) = (a.extents(), b.extents(), c.extents());
     if ae.len() != 2 || be.len() != 2 || ce.len() != 2 {
-        return Err(format!(
+        return Err(LoweringError::Contract(format!(
             "layout.matmul: A, B and C need rank-2 origins, got {}, {}, {}",
             a.layout.origin(),
             b.layout.origin(),
             c.layout.origin()
-        ));
+        )));
     }
     use ElementType::*;
     let kind = match (a.elem, b.elem, c.elem) {
@@ -34,9 +35,9 @@ pub(super) fn matmul(l: &mut Lowerer, op: &OperationRef, accumulate: bool) -> Re
         (F32, F32, F32) => Kind::Float { extend: false },
         (I8, I8, I32) => Kind::Int,
         (x, y, z) => {
-            return Err(format!(
+            return Err(LoweringError::Unsupported(format!(
                 "layout.matmul: {x} x {y} -> {z} is not supported by the CPU lowering (f16/bf16/f32 -> f32, i8 -> i32)"
-            ))
+            )))
         }
     };
     // The real sizes: never read or write outside any operand's origin.

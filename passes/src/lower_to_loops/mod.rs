@@ -150,7 +150,12 @@ use melior::{
 };
 use mlir_sys::{MlirType, MlirValue};
 
-use crate::{emit_error, ir::op_name, verify::Rules};
+use crate::{
+    emit_error,
+    error::{LocatedError, LoweringError},
+    ir::op_name,
+    verify::Rules,
+};
 use layout_dialect::{ops::LayoutOp, LayoutCache};
 pub use self_check::{CheckSpec, SymOrigin};
 
@@ -186,16 +191,20 @@ pub const HOST_COPIES_OPTION: &str = "host-copies";
 static RELAXED_PASS_ID: PassId = PassId::new();
 
 /// Creates the pass with pipeline options (`{host-copies=true}`, braces included or not).
-pub fn create_with_options(text: &str) -> Result<Pass, String> {
+pub fn create_with_options(text: &str) -> Result<Pass, LoweringError> {
     let text = text.trim().trim_start_matches('{').trim_end_matches('}').trim();
     let host_copies = match text.split_once('=').map_or((text, "true"), |(k, v)| (k.trim(), v.trim())) {
         ("", _) => false,
         (HOST_COPIES_OPTION, "true" | "1") => true,
         (HOST_COPIES_OPTION, "false" | "0") => false,
         (HOST_COPIES_OPTION, v) => {
-            return Err(format!("{ARGUMENT}: {HOST_COPIES_OPTION} must be true or false, got '{v}'"))
+            let message = format!("{HOST_COPIES_OPTION} must be true or false, got '{v}'");
+            return Err(LoweringError::PassOption { pass: ARGUMENT, message });
         }
-        (k, _) => return Err(format!("{ARGUMENT}: unknown option '{k}' (known: {HOST_COPIES_OPTION}=true|false)")),
+        (k, _) => {
+            let message = format!("unknown option '{k}' (known: {HOST_COPIES_OPTION}=true|false)");
+            return Err(LoweringError::PassOption { pass: ARGUMENT, message });
+        }
     };
     Ok(if host_copies { create_with_rules(Rules { host_copies: true, ..Rules::default() }) } else { create() })
 }
@@ -227,6 +236,16 @@ pub struct Options {
     pub rules: Rules,
 }
 
+/// Why [`lower`] failed. Every error has also been emitted as a diagnostic at its op.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LowerFailure {
+    /// `layout-verify`'s checks rejected the input (their errors are diagnostics only).
+    Unverified,
+    /// Ops that could not be lowered, in program order (one error per cause: users of a failed
+    /// op are skipped silently).
+    Errors(Vec<LocatedError>),
+}
+
 /// What [`lower`] produced besides the rewrite.
 #[derive(Debug, Default)]
 pub struct Lowered {
@@ -238,11 +257,10 @@ pub struct Lowered {
 
 /// Lowers every layout op under `root` after running `layout-verify`'s checks on it (the
 /// [`Options::rules`]), so the CPU lowering accepts exactly what the verifier accepts. Errors
-/// are emitted as located diagnostics; `Err` holds their number (1 for a failed verification,
-/// whose errors are already emitted).
-pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
+/// are emitted as located diagnostics and returned in the [`LowerFailure`].
+pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, LowerFailure> {
     if !crate::verify::verify_with(root, options.rules) {
-        return Err(1);
+        return Err(LowerFailure::Unverified);
     }
     // `ContextRef::to_ref` borrows the ContextRef itself: keep it alive (not a temporary).
     let context_ref = root.context();
@@ -256,7 +274,7 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
         ops.push(op.to_raw());
         WalkResult::Advance
     });
-    let mut errors = 0;
+    let mut errors = Vec::new();
     let mut layout_ops = Vec::new();
     // Every operand and block argument of every other op is checked for a tensor type.
     let mut types = LayoutCache::new();
@@ -273,18 +291,20 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
                     lowerer.mark_failed(&op);
                     continue;
                 }
-                decoded.map_err(|e| e.to_string()).and_then(|decoded| lowerer.lower_op(&decoded))
+                decoded
+                    .map_err(|e| LoweringError::IrShape(e.to_string()))
+                    .and_then(|decoded| lowerer.lower_op(&decoded))
             }
             None => check_foreign(&op, &op_name(&op), &mut types),
         };
-        if let Err(message) = result {
-            emit_error(op.location(), &message);
+        if let Err(error) = result {
+            emit_error(op.location(), &error.to_string());
             lowerer.mark_failed(&op);
-            errors += 1;
+            errors.push(LocatedError { location: guard::position(op.location()), error });
         }
     }
-    if errors > 0 {
-        return Err(errors);
+    if !errors.is_empty() {
+        return Err(LowerFailure::Errors(errors));
     }
     for raw in layout_ops.into_iter().rev() {
         // Safety: every user of a layout op's results is a layout op later in program order
@@ -295,9 +315,13 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
     if options.self_check {
         match self_check::emit_side_functions(&mut lowerer, root) {
             Ok(()) => {}
-            Err(message) => {
-                emit_error(root.location(), &format!("self-check: {message}"));
-                return Err(1);
+            Err(error) => {
+                let error = LoweringError::SelfCheck(Box::new(error));
+                emit_error(root.location(), &error.to_string());
+                return Err(LowerFailure::Errors(vec![LocatedError {
+                    location: guard::position(root.location()),
+                    error,
+                }]));
             }
         }
         lowered.checks = std::mem::take(&mut lowerer.checks);
@@ -307,12 +331,12 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, usize> {
 }
 
 /// Non-layout ops may not touch tensor values (they have no lowering).
-fn check_foreign(op: &OperationRef, name: &str, types: &mut LayoutCache) -> Result<(), String> {
+fn check_foreign(op: &OperationRef, name: &str, types: &mut LayoutCache) -> Result<(), LoweringError> {
     for (i, operand) in op.operands().enumerate() {
         if types.tensor_type(operand.r#type()).is_some() {
-            return Err(format!(
+            return Err(LoweringError::Contract(format!(
                 "'{name}' uses a !layout.tensor value (operand #{i}); the CPU lowering supports tensor values only as operands of layout ops (not as function arguments or results, scf.for iter_args, yields or call arguments)"
-            ));
+            )));
         }
     }
     for r in 0..op.region_count() {
@@ -322,9 +346,9 @@ fn check_foreign(op: &OperationRef, name: &str, types: &mut LayoutCache) -> Resu
             for a in 0..b.argument_count() {
                 if let Ok(arg) = b.argument(a) {
                     if types.tensor_type(arg.r#type()).is_some() {
-                        return Err(format!(
+                        return Err(LoweringError::Contract(format!(
                             "'{name}' has a block argument #{a} of !layout.tensor type; the CPU lowering supports tensor values only as results of layout.view/alloc/tile (pass memrefs and bind them with layout.view)"
-                        ));
+                        )));
                     }
                 }
             }
@@ -363,26 +387,31 @@ impl Tensor {
 
     /// The address of local coordinate `local` (one per origin leaf):
     /// `crd_to_offset(layout, coord + local)` with the coordinate structured like the origin.
-    pub fn address(&self, local: &[SymExpr]) -> Result<SymExpr, String> {
+    pub fn address(&self, local: &[SymExpr]) -> Result<SymExpr, LoweringError> {
         if local.len() != self.coord.len() {
-            return Err(format!("internal: {} coordinates for {} (rank {})", local.len(), self.name, self.coord.len()));
+            return Err(LoweringError::Internal(format!(
+                "{} coordinates for {} (rank {})",
+                local.len(),
+                self.name,
+                self.coord.len()
+            )));
         }
         let global = self.coord.iter().zip(local).map(|(c, l)| build::add(c, l)).collect::<Result<Vec<_>, _>>()?;
-        let crd = self.layout.origin().unflatten(&global).map_err(|e| e.to_string())?;
-        self.layout.crd_to_offset(&crd).map_err(|e| format!("address of {}: {e}", self.name))
+        let crd = self.layout.origin().unflatten(&global)?;
+        self.layout.crd_to_offset(&crd).map_err(LoweringError::algebra_in(format!("address of {}", self.name)))
     }
 
     /// Per origin leaf, the padded extent of the shape it covers (the self-check domain).
-    pub fn padded_extents(&self) -> Result<Vec<SymExpr>, String> {
-        fn walk(origin: &Tuple<SymExpr>, shape: &Tuple<SymExpr>, out: &mut Vec<SymExpr>) -> Result<(), String> {
+    pub fn padded_extents(&self) -> Result<Vec<SymExpr>, LoweringError> {
+        fn walk(origin: &Tuple<SymExpr>, shape: &Tuple<SymExpr>, out: &mut Vec<SymExpr>) -> Result<(), LoweringError> {
             match (origin, shape) {
-                (Tuple::Int(_), s) => out.push(s.size().map_err(|e| e.to_string())?),
+                (Tuple::Int(_), s) => out.push(s.size()?),
                 (Tuple::Tuple(os), Tuple::Tuple(ss)) if os.len() == ss.len() => {
                     for (o, s) in os.iter().zip(ss) {
                         walk(o, s, out)?;
                     }
                 }
-                _ => return Err(format!("origin {origin} does not fit shape {shape}")),
+                _ => return Err(LoweringError::Contract(format!("origin {origin} does not fit shape {shape}"))),
             }
             Ok(())
         }
@@ -443,7 +472,7 @@ impl<'c> Lowerer<'c> {
         }
     }
 
-    fn lower_op(&mut self, decoded: &LayoutOp) -> Result<(), String> {
+    fn lower_op(&mut self, decoded: &LayoutOp) -> Result<(), LoweringError> {
         match decoded {
             LayoutOp::View { op, .. } => buffers::view(self, op),
             LayoutOp::Alloc { op, .. } => buffers::alloc(self, op),
@@ -482,7 +511,7 @@ impl<'c> Lowerer<'c> {
     /// becomes `arith.maxsi(%v, %c0)`, emitted once, right after the definition of `%v` (so it
     /// dominates every use of the symbol, whatever op binds it first or later). See "Sizes are
     /// non-negative" in the module documentation.
-    pub fn size_symbol_of(&mut self, location: Location, value: MlirValue) -> Result<SymExpr, String> {
+    pub fn size_symbol_of(&mut self, location: Location, value: MlirValue) -> Result<SymExpr, LoweringError> {
         let symbol = self.symbol_of(value);
         let SymExpr::Sym(name) = &symbol else { return Ok(symbol) };
         if self.clamped.contains(name.as_ref()) {
@@ -497,10 +526,12 @@ impl<'c> Lowerer<'c> {
     }
 
     /// The lowered tensor of operand `i` of `op`.
-    pub fn operand(&self, op: &OperationRef, i: usize) -> Result<Tensor, String> {
-        let value = op.operand(i).map_err(|e| format!("missing operand #{i}: {e}"))?;
+    pub fn operand(&self, op: &OperationRef, i: usize) -> Result<Tensor, LoweringError> {
+        let value = op.operand(i).map_err(|e| LoweringError::IrShape(format!("missing operand #{i}: {e}")))?;
         self.tensors.get(&(value.to_raw().ptr as usize)).cloned().ok_or_else(|| {
-            format!("operand #{i} is a !layout.tensor that is not a result of layout.view/alloc/tile in this function")
+            LoweringError::Contract(format!(
+                "operand #{i} is a !layout.tensor that is not a result of layout.view/alloc/tile in this function"
+            ))
         })
     }
 
@@ -515,8 +546,8 @@ impl<'c> Lowerer<'c> {
     }
 
     /// Records the lowered tensor of `op`'s result (and queues it for the self-check).
-    pub fn define(&mut self, op: &OperationRef, tensor: Tensor) -> Result<(), String> {
-        let result = op.result(0).map_err(|e| format!("missing result: {e}"))?;
+    pub fn define(&mut self, op: &OperationRef, tensor: Tensor) -> Result<(), LoweringError> {
+        let result = op.result(0).map_err(|e| LoweringError::IrShape(format!("missing result: {e}")))?;
         if self.self_check {
             let function = enclosing_function(op);
             self.candidates.push((tensor.clone(), function));
@@ -526,7 +557,12 @@ impl<'c> Lowerer<'c> {
     }
 
     /// Emits `exprs` at `point`.
-    pub fn emit(&self, location: Location, point: build::Point, exprs: &[SymExpr]) -> Result<Vec<MlirValue>, String> {
+    pub fn emit(
+        &self,
+        location: Location,
+        point: build::Point,
+        exprs: &[SymExpr],
+    ) -> Result<Vec<MlirValue>, LoweringError> {
         build::emit_exprs(self.context, location, point, &self.env, exprs)
     }
 
@@ -536,15 +572,15 @@ impl<'c> Lowerer<'c> {
         location: Location,
         point: build::Point,
         ranges: &[(SymExpr, SymExpr)],
-    ) -> Result<build::Nest, String> {
+    ) -> Result<build::Nest, LoweringError> {
         let prefix = format!("i{}_", self.fresh());
         build::loop_nest(self.context, location, point, &mut self.env, ranges, &prefix)
     }
 }
 
 /// The MLIR element type of a tensor type (as written), and the algebra's.
-pub(crate) fn element_types(context: &Context, ty: &TensorType) -> Result<(ElementType, MlirType), String> {
-    let elem = ty.element_type().map_err(|e| e.to_string())?;
+pub(crate) fn element_types(context: &Context, ty: &TensorType) -> Result<(ElementType, MlirType), LoweringError> {
+    let elem = ty.element_type()?;
     let supported = matches!(
         elem,
         ElementType::F16
@@ -558,9 +594,10 @@ pub(crate) fn element_types(context: &Context, ty: &TensorType) -> Result<(Eleme
             | ElementType::F8E8M0FNU
     );
     if !supported {
-        return Err(format!("element type {elem} is not supported by the CPU lowering (f16, bf16, f32, f64, i8, i16, i32, i64, f8E8M0FNU)"));
+        return Err(LoweringError::Unsupported(format!("element type {elem} is not supported by the CPU lowering (f16, bf16, f32, f64, i8, i16, i32, i64, f8E8M0FNU)")));
     }
-    let mlir = Type::parse(context, &ty.elem).ok_or_else(|| format!("cannot parse element type {}", ty.elem))?;
+    let mlir = Type::parse(context, &ty.elem)
+        .ok_or_else(|| LoweringError::Unsupported(format!("cannot parse element type {}", ty.elem)))?;
     Ok((elem, mlir.to_raw()))
 }
 
@@ -585,4 +622,64 @@ fn enclosing_function(op: &OperationRef) -> String {
 pub(crate) fn describe(op: &OperationRef, name: &str) -> String {
     let ty = op.result(0).map(|r| r.r#type().to_string()).unwrap_or_default();
     format!("{name} {ty} at {}", op.location())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use layout_algebra::AlgebraError;
+
+    #[test]
+    fn bad_pass_options_are_typed_errors_with_the_cli_text() {
+        let Err(error) = create_with_options("{host-copies=yes}") else { panic!("accepted host-copies=yes") };
+        let LoweringError::PassOption { pass, message } = &error else { panic!("not a pass-option error: {error:?}") };
+        assert_eq!((*pass, message.as_str()), (ARGUMENT, "host-copies must be true or false, got 'yes'"));
+        let Err(error) = create_with_options("host-copy=true") else { panic!("accepted host-copy") };
+        assert_eq!(
+            error.to_string(),
+            "layout-lower-to-loops: unknown option 'host-copy' (known: host-copies=true|false)"
+        );
+    }
+
+    /// `lower` returns what it emitted: one located, typed error per failing op.
+    #[test]
+    fn lower_returns_located_errors() {
+        let context = layout_dialect::create_context().expect("context");
+        let source = r#"module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    %over = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(1025,256)">
+    return
+  }
+}"#;
+        let module = layout_dialect::parse_source(&context, source).expect("parse");
+        let Err(LowerFailure::Errors(errors)) = lower(module.as_operation(), &Options::default()) else {
+            panic!("an over-capacity alloc was lowered")
+        };
+        let [located] = errors.as_slice() else { panic!("{errors:?}") };
+        assert!(located.location.ends_with(":3:13"), "{}", located.location);
+        let LoweringError::Contract(message) = &located.error else { panic!("{:?}", located.error) };
+        assert_eq!(
+            message,
+            r#"layout.alloc of !layout.tensor<f16, "l1", "NZ", "(1025,256)">: needs 532480 bytes, L1 on a2 holds 524288 bytes"#
+        );
+    }
+
+    #[test]
+    fn shape_overflow_is_an_algebra_error_not_a_wrap() {
+        let error = build::add(&SymExpr::Const(i64::MAX), &SymExpr::Const(1)).unwrap_err();
+        assert!(matches!(error, LoweringError::Algebra(AlgebraError::Overflow { .. })), "{error:?}");
+        let address = Tensor {
+            buffer: MlirValue { ptr: std::ptr::null_mut() },
+            elem: ElementType::F16,
+            elem_type: MlirType { ptr: std::ptr::null_mut() },
+            space: MemorySpace::Gm,
+            pattern: None,
+            layout: Layout::new(Tuple::Int(SymExpr::Const(4)), Tuple::Int(SymExpr::Const(1))).unwrap(),
+            coord: vec![SymExpr::Const(0)],
+            name: "%t".into(),
+            valid: None,
+        }
+        .address(&[]);
+        assert_eq!(address.unwrap_err(), LoweringError::Internal("0 coordinates for %t (rank 1)".into()));
+    }
 }

@@ -20,6 +20,7 @@ use melior::{
 use mlir_sys::MlirValue;
 
 use super::{build, Lowerer, Tensor};
+use crate::error::LoweringError;
 use crate::ir::{constant_int, op_name};
 
 /// Prefix of the side functions' names.
@@ -103,9 +104,10 @@ impl Lowerer<'_> {
 }
 
 /// Appends one side function per checkable tensor to the module `root`.
-pub(crate) fn emit_side_functions(l: &mut Lowerer, root: OperationRef) -> Result<(), String> {
-    let region = root.region(0).map_err(|_| "the self-check needs a module")?;
-    let block = region.first_block().ok_or("the self-check needs a module with a body")?;
+pub(crate) fn emit_side_functions(l: &mut Lowerer, root: OperationRef) -> Result<(), LoweringError> {
+    let region = root.region(0).map_err(|_| LoweringError::IrShape("the self-check needs a module".into()))?;
+    let block =
+        region.first_block().ok_or(LoweringError::IrShape("the self-check needs a module with a body".into()))?;
     let module_end = build::Point::end(block.to_raw());
     let candidates = std::mem::take(&mut l.candidates);
     for (tensor, function) in candidates {
@@ -131,7 +133,7 @@ fn with_facts(
     symbol: &str,
     origin: &SymOrigin,
     arg: MlirValue,
-) -> Result<build::Point, String> {
+) -> Result<build::Point, LoweringError> {
     let (lo, hi, step) = match origin {
         SymOrigin::Loop { lo, hi, step } => (SymExpr::Const(*lo), SymExpr::Const(*hi), SymExpr::Const(*step)),
         SymOrigin::TileCoord { extent, parent_extent } => {
@@ -159,7 +161,7 @@ fn side_function(
     tensor: &Tensor,
     function: &str,
     at: build::Point,
-) -> Result<Option<CheckSpec>, String> {
+) -> Result<Option<CheckSpec>, LoweringError> {
     let extents = tensor.padded_extents()?;
     let mut symbols = BTreeSet::new();
     let leaves =

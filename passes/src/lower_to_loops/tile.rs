@@ -6,33 +6,34 @@ use layout_algebra::SymExpr;
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 
 use super::{describe, guard, Lowerer, Tensor};
+use crate::error::LoweringError;
 use crate::{
     ir::tensor_of,
     tile::{check_declared, tile_of},
 };
 
-pub(super) fn tile(l: &mut Lowerer, op: &OperationRef, shape: &[i64]) -> Result<(), String> {
+pub(super) fn tile(l: &mut Lowerer, op: &OperationRef, shape: &[i64]) -> Result<(), LoweringError> {
     let parent = l.operand(op, 0)?;
     let coords: Vec<SymExpr> = op.operands().skip(1).map(|v| l.symbol_of(v.to_raw())).collect();
     if coords.len() != parent.coord.len() || shape.len() != coords.len() {
-        return Err(format!(
+        return Err(LoweringError::Contract(format!(
             "layout.tile: {} coordinates and {} extents for a parent with {} origin extents ({}); batched layouts cannot be tiled",
             coords.len(),
             shape.len(),
             parent.coord.len(),
             parent.layout
-        ));
+        )));
     }
-    let placed = tile_of(&parent.layout, &parent.coord, shape, &coords).map_err(|e| format!("layout.tile: {e}"))?;
+    let placed = tile_of(&parent.layout, &parent.coord, shape, &coords).map_err(|e| e.in_op("layout.tile"))?;
     let layout = placed.layout;
     // The declared type must not claim anything the algebra contradicts (layout-verify G2).
-    let result = op.result(0).map_err(|e| e.to_string())?;
+    let result = op.result(0).map_err(|e| LoweringError::IrShape(e.to_string()))?;
     let declared = tensor_of(result.into())
-        .ok_or("the result is not a !layout.tensor")?
-        .resolve_with_prefix("r")
-        .map_err(|e| e.to_string())?;
-    check_declared(&declared.layout, &layout)
-        .map_err(|e| format!("layout.tile: the result type disagrees with the layout algebra: {e}"))?;
+        .ok_or(LoweringError::IrShape("the result is not a !layout.tensor".into()))?
+        .resolve_with_prefix("r")?;
+    check_declared(&declared.layout, &layout).map_err(|e| {
+        LoweringError::Contract(format!("layout.tile: the result type disagrees with the layout algebra: {e}"))
+    })?;
     let parent_extents = parent.extents();
     for (k, c) in coords.iter().enumerate() {
         if let SymExpr::Sym(name) = c {

@@ -303,7 +303,7 @@ fn run() -> ExitCode {
     upstream::register();
     let context = match layout_dialect::create_context() {
         Ok(context) => context,
-        Err(message) => return fail(&message),
+        Err(error) => return fail(&error.to_string()),
     };
     // LLVM dialect and translations for --emit=llvm.
     layout_runtime::prepare_context(&context);

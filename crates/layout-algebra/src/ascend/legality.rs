@@ -9,6 +9,7 @@
 use super::dtype::ElementType;
 use super::frame::FramePattern;
 use super::target::{MemorySpace, Target};
+use crate::error::AlgebraError;
 
 use ElementType as E;
 use FramePattern::*;
@@ -72,23 +73,19 @@ impl Direction {
     }
 }
 
-/// The direction of a path between two spaces on `target`, or `Err(reason)` when the hardware
+/// The direction of a path between two spaces on `target`, or the error saying why when the hardware
 /// has no such path (docs/layout-spec.md §D.1, §D.2): Ascend 950 removed GM → L0A/L0B; L0C → UB and L1 → UB
 /// exist only on Ascend 950.
-pub fn direction(src: MemorySpace, dst: MemorySpace, target: Target) -> Result<Direction, String> {
+pub fn direction(src: MemorySpace, dst: MemorySpace, target: Target) -> Result<Direction, AlgebraError> {
     let a5 = target == Target::A5;
     match (src, dst) {
-        (S::Gm, S::L0a | S::L0b) if a5 => {
-            Err(format!("Ascend 950 (target \"a5\") has no {} -> {} path; load through l1", src.name(), dst.name()))
-        }
-        (S::L0c | S::L1, S::Ub) if !a5 => {
-            Err(format!("{} -> ub exists only on Ascend 950 (target \"a5\")", src.name()))
-        }
+        (S::Gm, S::L0a | S::L0b) if a5 => Err(AlgebraError::PathRemovedOnA5 { src: src.name(), dst: dst.name() }),
+        (S::L0c | S::L1, S::Ub) if !a5 => Err(AlgebraError::PathOnlyOnA5 { src: src.name() }),
         (S::Gm, S::L1 | S::L0a | S::L0b | S::Ub) | (S::L1, S::L0a | S::L0b | S::L0aScale | S::L0bScale) => {
             Ok(Direction::Load)
         }
         (S::L0c, S::Gm | S::L1 | S::Ub) | (S::Ub, S::Gm) | (S::L1, S::Gm | S::Ub) => Ok(Direction::Store),
-        _ => Err(format!("there is no data path {} -> {}", src.name(), dst.name())),
+        _ => Err(AlgebraError::NoDataPath { src: src.name(), dst: dst.name() }),
     }
 }
 
@@ -177,10 +174,10 @@ pub fn copy_element_types(src_space: MemorySpace, src: ElementType) -> Vec<Eleme
     }
 }
 
-/// The accumulator type of the cube for operands `a` × `b` on `target`, or `Err(reason)`:
+/// The accumulator type of the cube for operands `a` × `b` on `target`, or the error saying why not:
 /// f16×f16 → f32, bf16×bf16 → f32, f32×f32 → f32, i8×i8 → i32, i4×i4 → i32 (a2);
 /// on a5 also fp8 (f8E4M3FN, f8E5M2, hif8, mixed) → f32 and fp4 (f4E2M1FN, f4E1M2) → f32.
-pub fn matmul_accumulator(a: ElementType, b: ElementType, target: Target) -> Result<ElementType, String> {
+pub fn matmul_accumulator(a: ElementType, b: ElementType, target: Target) -> Result<ElementType, AlgebraError> {
     let fp8 = |t: ElementType| matches!(t, E::F8E4M3FN | E::F8E5M2 | E::HiF8);
     let fp4 = |t: ElementType| matches!(t, E::F4E2M1FN | E::F4E1M2);
     let a5 = target == Target::A5;
@@ -192,13 +189,11 @@ pub fn matmul_accumulator(a: ElementType, b: ElementType, target: Target) -> Res
             if a5 {
                 Ok(E::F32)
             } else {
-                Err(format!("{x} x {y} matmul needs Ascend 950 (target \"a5\")"))
+                Err(AlgebraError::MatmulNeedsA5 { a: x.name(), b: y.name() })
             }
         }
-        (x, y) if x != y => Err(format!(
-            "the cube does not multiply {x} by {y}; A and B need the same element type (fp8 variants may mix on a5)"
-        )),
-        (x, _) => Err(format!("the cube does not multiply {x} operands on target \"{}\"", target.name())),
+        (x, y) if x != y => Err(AlgebraError::MatmulMixedTypes { a: x.name(), b: y.name() }),
+        (x, _) => Err(AlgebraError::MatmulUnsupported { elem: x.name(), target: target.name() }),
     }
 }
 
@@ -223,8 +218,12 @@ mod tests {
     fn directions_and_pairs() {
         assert_eq!(direction(S::Gm, S::L1, Target::A2), Ok(Direction::Load));
         assert_eq!(direction(S::L0c, S::Gm, Target::A2), Ok(Direction::Store));
-        assert!(direction(S::Gm, S::L0a, Target::A5).is_err());
-        assert!(direction(S::L0a, S::L0b, Target::A5).is_err());
+        let removed = direction(S::Gm, S::L0a, Target::A5).unwrap_err();
+        assert_eq!(removed, AlgebraError::PathRemovedOnA5 { src: "gm", dst: "l0a" });
+        assert_eq!(removed.to_string(), "Ascend 950 (target \"a5\") has no gm -> l0a path; load through l1");
+        assert_eq!(direction(S::L0c, S::Ub, Target::A2), Err(AlgebraError::PathOnlyOnA5 { src: "l0c" }));
+        let none = direction(S::L0a, S::L0b, Target::A5).unwrap_err();
+        assert_eq!(none.to_string(), "there is no data path l0a -> l0b");
         assert!(legal_pairs(S::Gm, S::L1, Target::A5).contains(&(DN, NZ)));
         assert!(!legal_pairs(S::Gm, S::L1, Target::A2).contains(&(DN, NZ)));
         assert!(legal_pairs(S::L1, S::L0a, Target::A2).contains(&(NZ, ZZ)));
@@ -236,7 +235,10 @@ mod tests {
         assert_eq!(matmul_accumulator(E::F16, E::F16, Target::A2), Ok(E::F32));
         assert_eq!(matmul_accumulator(E::I8, E::I8, Target::A5), Ok(E::I32));
         assert_eq!(matmul_accumulator(E::F8E4M3FN, E::F8E5M2, Target::A5), Ok(E::F32));
-        assert!(matmul_accumulator(E::F8E4M3FN, E::F8E4M3FN, Target::A2).is_err());
-        assert!(matmul_accumulator(E::F16, E::BF16, Target::A2).is_err());
+        let fp8 = matmul_accumulator(E::F8E4M3FN, E::F8E4M3FN, Target::A2).unwrap_err();
+        assert_eq!(fp8, AlgebraError::MatmulNeedsA5 { a: "f8E4M3FN", b: "f8E4M3FN" });
+        assert_eq!(fp8.to_string(), "f8E4M3FN x f8E4M3FN matmul needs Ascend 950 (target \"a5\")");
+        let mixed = matmul_accumulator(E::F16, E::BF16, Target::A2).unwrap_err();
+        assert_eq!(mixed, AlgebraError::MatmulMixedTypes { a: "f16", b: "bf16" });
     }
 }
