@@ -1,9 +1,7 @@
 //! Small IR queries shared by the passes (things melior does not wrap).
 
 use layout_dialect::TensorType;
-use melior::ir::{
-    operation::OperationLike, Attribute, AttributeLike, Location, OperationRef, Type, TypeLike, Value, ValueLike,
-};
+use melior::ir::{operation::OperationLike, AttributeLike, Location, OperationRef, Type, TypeLike, Value, ValueLike};
 
 /// The op's name (`layout.tile`), or "" if it is not UTF-8.
 pub fn op_name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
@@ -40,17 +38,8 @@ pub fn constant_int(value: Value) -> Option<i64> {
     }
 }
 
-/// The elements of an `array<i64: ...>` attribute; `None` for any other attribute.
-pub fn i64_array(attr: Attribute) -> Option<Vec<i64>> {
-    // Safety: valid attribute; indices in range.
-    unsafe {
-        if !mlir_sys::mlirAttributeIsADenseI64Array(attr.to_raw()) {
-            return None;
-        }
-        let n = mlir_sys::mlirDenseArrayGetNumElements(attr.to_raw());
-        Some((0..n).map(|i| mlir_sys::mlirDenseI64ArrayGetElement(attr.to_raw(), i)).collect())
-    }
-}
+/// The elements of an `array<i64: ...>` attribute (the op views' reader).
+pub use layout_dialect::ops::i64_array;
 
 /// Element type text and (if static) element count of a memref type.
 pub fn memref_info(ty: Type) -> Option<(String, Option<i64>)> {

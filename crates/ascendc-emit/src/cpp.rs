@@ -10,7 +10,7 @@
 //! call; SetFlag/WaitFlag with HardEvent names; layouts as comments in CuTe notation
 //! (`shape:stride origin extent`).
 
-use crate::kernel::{Arith, Buf, Call, Kernel, Param, Stmt, Val};
+use crate::kernel::{Arith, Buf, Call, Kernel, KindExt, Param, Stmt, Val};
 use ascendc_params::decl::{Source, When};
 use ascendc_params::Target;
 use std::fmt::Write as _;

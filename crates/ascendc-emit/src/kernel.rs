@@ -2,7 +2,7 @@
 //! into a small kernel description both printers use.
 
 use ascendc_params::decl::{self, IntrinsicDecl};
-use layout_dialect::ascendc_ops::{AscendcOp, Intrinsic};
+use layout_dialect::ascendc_ops::AscendcOp;
 use layout_runtime::diagnostics::{position_of, UNNAMED_INPUT};
 use layout_runtime::{Diag, Position};
 use melior::ir::{
@@ -31,59 +31,32 @@ pub enum Arith {
     Max,
 }
 
-/// The intrinsic families, with the C ABI struct of each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    DataCopyNd2Nz,
-    DataCopy,
-    LoadData2D,
-    LoadData2DV2,
-    LoadDataWithTranspose,
-    Mmad,
-    Fixpipe,
-    /// `Fixpipe<.., CFG_NZ>` (NZ2NZ); same struct as [`Kind::Fixpipe`].
-    FixpipeNz,
+/// The intrinsic families: the decoded `ascendc` ops themselves (`layout_dialect::ascendc_ops`),
+/// so the list of intrinsics is written once.
+pub use layout_dialect::ascendc_ops::Intrinsic as Kind;
+
+/// What the printers need of an intrinsic, all read from its declaration.
+pub trait KindExt {
+    /// The intrinsic's declaration (`ascendc_params::decl::INTRINSICS`): fields, meanings, C ABI.
+    fn decl(self) -> &'static IntrinsicDecl;
+    /// The AscendC parameter struct.
+    fn struct_name(self) -> &'static str;
+    /// The fields of the C ABI struct (`ascendc_model_abi.h`), in order, with their LLVM types
+    /// (`bool` is `i8`). Fields the kernel does not set are 0.
+    fn abi_fields(self) -> Vec<(&'static str, &'static str)>;
 }
 
-impl Kind {
-    /// The kind of a decoded intrinsic op.
-    fn from_intrinsic(intrinsic: Intrinsic) -> Kind {
-        match intrinsic {
-            Intrinsic::DataCopyNd2Nz => Kind::DataCopyNd2Nz,
-            Intrinsic::DataCopy => Kind::DataCopy,
-            Intrinsic::LoadData2D => Kind::LoadData2D,
-            Intrinsic::LoadData2DV2 => Kind::LoadData2DV2,
-            Intrinsic::LoadDataWithTranspose => Kind::LoadDataWithTranspose,
-            Intrinsic::Mmad => Kind::Mmad,
-            Intrinsic::Fixpipe => Kind::Fixpipe,
-            Intrinsic::FixpipeNz => Kind::FixpipeNz,
-        }
+impl KindExt for Kind {
+    fn decl(self) -> &'static IntrinsicDecl {
+        // Every intrinsic's op is declared (test `every_kind_is_declared`).
+        decl::by_op(self.name()).expect("every ascendc op the emitter reads is declared in ascendc_params::decl")
     }
 
-    /// The `ascendc` op of this kind: the name of the intrinsic it is decoded from (derived from
-    /// [`Kind::from_intrinsic`], so the op names are written once, in `layout_dialect::ascendc_ops`).
-    pub fn op(self) -> &'static str {
-        Intrinsic::ALL
-            .into_iter()
-            .find(|&i| Kind::from_intrinsic(i) == self)
-            .map(Intrinsic::name)
-            .expect("every kind is decoded from one intrinsic (test `every_kind_is_declared`)")
-    }
-
-    /// The intrinsic's declaration (`ascendc_params::decl::INTRINSICS`): fields, meanings, C ABI.
-    pub fn decl(self) -> &'static IntrinsicDecl {
-        // Every kind's op is declared (test `every_kind_is_declared`).
-        decl::by_op(self.op()).expect("every ascendc op the emitter reads is declared in ascendc_params::decl")
-    }
-
-    /// The AscendC parameter struct.
-    pub fn struct_name(self) -> &'static str {
+    fn struct_name(self) -> &'static str {
         self.decl().params.cpp
     }
 
-    /// The fields of the C ABI struct (`ascendc_model_abi.h`), in order, with their LLVM types
-    /// (`bool` is `i8`). Fields the kernel does not set are 0.
-    pub fn abi_fields(self) -> Vec<(&'static str, &'static str)> {
+    fn abi_fields(self) -> Vec<(&'static str, &'static str)> {
         self.decl().params.fields.iter().map(|f| (f.name, f.ctype.llvm())).collect()
     }
 }
@@ -399,7 +372,7 @@ impl Walker {
                 out.push(Stmt::Barrier(op.attribute("pipe").ok().and_then(text).unwrap_or_else(|| "PIPE_ALL".into())));
             }
             AscendcOp::Call { intrinsic, buffers, dyn_values, params, .. } => {
-                let kind = Kind::from_intrinsic(intrinsic);
+                let kind = intrinsic;
                 let mut bufs = Vec::new();
                 for v in buffers {
                     bufs.push(*self.buf_of.get(&key(v)).ok_or("intrinsic operand is not an ascendc buffer")?);
@@ -600,26 +573,12 @@ pub fn prune(stmts: &mut Vec<Stmt>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Intrinsic, Kind};
-
-    const KINDS: [Kind; 8] = [
-        Kind::DataCopyNd2Nz,
-        Kind::DataCopy,
-        Kind::LoadData2D,
-        Kind::LoadData2DV2,
-        Kind::LoadDataWithTranspose,
-        Kind::Mmad,
-        Kind::Fixpipe,
-        Kind::FixpipeNz,
-    ];
+    use super::{Kind, KindExt};
 
     #[test]
     fn every_kind_is_declared() {
-        for k in KINDS {
-            assert_eq!(k.decl().op, k.op());
-        }
-        for i in Intrinsic::ALL {
-            assert_eq!(Kind::from_intrinsic(i).op(), i.name());
+        for k in Kind::ALL {
+            assert_eq!(k.decl().op, k.name());
         }
         // The ABI struct of Fixpipe in LLVM types, from the declaration.
         let f: Vec<&str> = Kind::FixpipeNz.abi_fields().iter().map(|f| f.1).collect();

@@ -23,7 +23,7 @@
 //! `layout-runtime` and translates to LLVM IR.
 
 use crate::cpp::elem_bytes;
-use crate::kernel::{Arith, Call, Kernel, Param, Stmt, Val};
+use crate::kernel::{Arith, Call, Kernel, KindExt, Param, Stmt, Val};
 use ascendc_params::decl::AbiArg;
 use ascendc_params::Target;
 use std::fmt::Write as _;
