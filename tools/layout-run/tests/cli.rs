@@ -394,55 +394,26 @@ fn tiled_gemm_sizes_beyond_the_given_arrays_are_rejected() {
         // The self-check skips empty/negative instances and leaves the located error to the kernel.
         ("-1", "8", &c, &["--self-check"], format!("{view_a}: dynamic size operand #1 is -1; sizes must be >= 0")),
     ];
-    for (m, n, c_file, extra, expected) in cases {
+    // layout-run on the GEMM with C from `c_file`, M and N, writing to `dir`, plus `extra`.
+    let gemm_run = |m: &str, n: &str, c_file: &str, dir: &std::path::Path, extra: &[&str]| {
         let (m_arg, n_arg) = (format!("3={m}"), format!("4={n}"));
         let mut args = vec![&gemm as &str, "--entry", "tiled_gemm", "--input", &a, "--input", &b, "--input", c_file];
-        args.extend(["--arg", &m_arg, "--arg", &n_arg, "--out-dir", results.to_str().unwrap()]);
+        args.extend(["--arg", &m_arg, "--arg", &n_arg, "--out-dir", dir.to_str().unwrap()]);
         args.extend(extra);
-        let stderr = error(&run(&args));
+        run(&args)
+    };
+    for (m, n, c_file, extra, expected) in cases {
+        let stderr = error(&gemm_run(m, n, c_file, &results, extra));
         assert!(stderr.contains(&expected), "M={m} N={n} {extra:?}:\n{stderr}");
         assert_eq!(stderr.lines().count(), 1, "one error: {stderr}");
         assert!(!results.exists(), "no output after a failed check");
     }
     // Within the contract the same arrays run (the check is not a blanket refusal).
-    ok(&run(&[
-        &gemm,
-        "--entry",
-        "tiled_gemm",
-        "--input",
-        &a,
-        "--input",
-        &b,
-        "--input",
-        &c,
-        "--arg",
-        "3=8",
-        "--arg",
-        "4=8",
-        "--out-dir",
-        results.to_str().unwrap(),
-    ]));
+    ok(&gemm_run("8", "8", &c, &results, &[]));
     assert_eq!(files(&results), ["arg0.npy", "arg1.npy", "arg2.npy"]);
     // M = 0 is inside the contract (an empty product), with or without the self-check.
     let empty = out.join("empty");
-    ok(&run(&[
-        &gemm,
-        "--entry",
-        "tiled_gemm",
-        "--input",
-        &a,
-        "--input",
-        &b,
-        "--input",
-        &c,
-        "--arg",
-        "3=0",
-        "--arg",
-        "4=8",
-        "--self-check",
-        "--out-dir",
-        empty.to_str().unwrap(),
-    ]));
+    ok(&gemm_run("0", "8", &c, &empty, &["--self-check"]));
     assert_eq!(files(&empty), ["arg0.npy", "arg1.npy", "arg2.npy"]);
 }
 
