@@ -13,35 +13,12 @@ use std::collections::{BTreeMap, HashSet};
 use layout_algebra::cute::*;
 use layout_algebra::{AlgebraError, IntTuple, Layout, Tuple};
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 // ---------------------------------------------------------------------------------------------
 // generator
-
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    /// xorshift64*
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    /// Uniform in `lo..=hi`.
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as u64) as i64
-    }
-    fn percent(&mut self, p: u64) -> bool {
-        self.below(100) < p
-    }
-}
 
 #[derive(Clone, Copy, PartialEq)]
 enum Strides {

@@ -6,25 +6,11 @@ use std::collections::HashMap;
 use layout_algebra::ascend::{frame_layout, tile_layout, FramePattern};
 use layout_algebra::{IndexValue, IntTuple, Layout, SymExpr, Tuple};
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 use FramePattern::*;
-
-/// xorshift64*: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: i64) -> i64 {
-        (self.next() % n as u64) as i64
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len() as i64) as usize]
-    }
-}
 
 fn pt(i: i64, j: i64) -> IntTuple {
     IntTuple::Tuple(vec![IntTuple::Int(i), IntTuple::Int(j)])

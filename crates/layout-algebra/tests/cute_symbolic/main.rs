@@ -4,4 +4,6 @@
 
 mod examples;
 mod random;
+#[path = "../common/rng.rs"]
+mod rng;
 mod support;

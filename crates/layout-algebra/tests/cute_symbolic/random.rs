@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use layout_algebra::cute::{self, Algebra, SymFacts, Tiler};
 use layout_algebra::{AlgebraError, IndexValue, Layout, SymExpr, Tuple};
 
+use crate::rng::Rng;
 use crate::support::*;
 
 #[test]
@@ -49,24 +50,6 @@ fn static_layouts_give_the_i64_answers_in_the_symbolic_domain() {
 
 // ---------------------------------------------------------------------------------------------
 // random dynamic layouts
-
-struct Rng(u64);
-
-impl Rng {
-    /// xorshift64*
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<T: Clone>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len())].clone()
-    }
-}
 
 /// Nested shape of 1–4 leaves with placeholders; returns the leaf count and a builder.
 fn random_structure(rng: &mut Rng) -> Tuple<()> {
