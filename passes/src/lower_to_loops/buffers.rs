@@ -15,7 +15,6 @@ use melior::{
 
 use super::{build, describe, element_types, guard, Lowerer, Tensor};
 use crate::error::LoweringError;
-use crate::ir::tensor_of;
 
 /// Resolves the result type with fresh symbols and binds them to the `dyn` operands from
 /// operand `first_dyn` on (binding order of `layout_dialect::tensor_layout`); also returns the
@@ -26,9 +25,11 @@ fn bound_result(
     first_dyn: usize,
 ) -> Result<(TensorType, TensorLayout, Vec<guard::ViewOperand>), LoweringError> {
     let result = op.result(0).map_err(|e| LoweringError::IrShape(e.to_string()))?;
-    let ty = tensor_of(result.into()).ok_or(LoweringError::IrShape("the result is not a !layout.tensor".into()))?;
-    let prefix = format!("t{}_", l.fresh());
-    let mut resolved = ty.resolve_with_prefix(&prefix)?;
+    let not_tensor = || LoweringError::IrShape("the result is not a !layout.tensor".into());
+    let ty = l.layouts.tensor_type(result.r#type()).ok_or_else(not_tensor)?;
+    // The cached layout's symbols (`d0, d1, ...`) are replaced below by the operands' own
+    // (`s<n>`), so two tensors of one type never share a symbol.
+    let mut resolved = l.layouts.resolve(result.r#type()).ok_or_else(not_tensor)??;
     let operands: Vec<_> = op.operands().skip(first_dyn).collect();
     if operands.len() != resolved.symbols.len() {
         return Err(LoweringError::Contract(format!(

@@ -277,7 +277,6 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, LowerFail
     let mut errors = Vec::new();
     let mut layout_ops = Vec::new();
     // Every operand and block argument of every other op is checked for a tensor type.
-    let mut types = LayoutCache::new();
     for raw in ops {
         // Safety: ops are only erased after this loop (offset ops have their uses replaced
         // but stay until then).
@@ -295,7 +294,7 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, LowerFail
                     .map_err(|e| LoweringError::IrShape(e.to_string()))
                     .and_then(|decoded| lowerer.lower_op(&decoded))
             }
-            None => check_foreign(&op, &op_name(&op), &mut types),
+            None => check_foreign(&op, &op_name(&op), &mut lowerer.layouts),
         };
         if let Err(error) = result {
             emit_error(op.location(), &error.to_string());
@@ -449,6 +448,9 @@ pub(crate) struct Lowerer<'c> {
     pub checked: HashMap<String, MlirValue>,
     /// The module's target (`layout.target`): the capacities the alloc checks use.
     pub target: Option<layout_dialect::Target>,
+    /// `!layout.tensor` types parsed and resolved once per uniqued type: view/alloc/tile
+    /// results and the tensor-use check of every other op read them.
+    pub layouts: LayoutCache,
 }
 
 impl<'c> Lowerer<'c> {
@@ -469,6 +471,7 @@ impl<'c> Lowerer<'c> {
             hook_declared: false,
             checked: HashMap::new(),
             target: None,
+            layouts: LayoutCache::new(),
         }
     }
 

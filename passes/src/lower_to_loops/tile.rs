@@ -7,10 +7,7 @@ use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 
 use super::{describe, guard, Lowerer, Tensor};
 use crate::error::LoweringError;
-use crate::{
-    ir::tensor_of,
-    tile::{check_declared, tile_of},
-};
+use crate::tile::{check_declared, tile_of};
 
 pub(super) fn tile(l: &mut Lowerer, op: &OperationRef, shape: &[i64]) -> Result<(), LoweringError> {
     let parent = l.operand(op, 0)?;
@@ -28,9 +25,10 @@ pub(super) fn tile(l: &mut Lowerer, op: &OperationRef, shape: &[i64]) -> Result<
     let layout = placed.layout;
     // The declared type must not claim anything the algebra contradicts (layout-verify G2).
     let result = op.result(0).map_err(|e| LoweringError::IrShape(e.to_string()))?;
-    let declared = tensor_of(result.into())
-        .ok_or(LoweringError::IrShape("the result is not a !layout.tensor".into()))?
-        .resolve_with_prefix("r")?;
+    let declared = l
+        .layouts
+        .resolve(result.r#type())
+        .ok_or(LoweringError::IrShape("the result is not a !layout.tensor".into()))??;
     check_declared(&declared.layout, &layout).map_err(|e| {
         LoweringError::Contract(format!("layout.tile: the result type disagrees with the layout algebra: {e}"))
     })?;
