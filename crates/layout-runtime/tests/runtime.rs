@@ -11,6 +11,10 @@ mod lowering;
 /// Host-side packing (issue 4): same binary, one link.
 mod pack;
 
+/// A tile of a tile with tails through the loops and the AscendC C++ and LLVM forms (issue 10):
+/// same binary, one link.
+mod tile_of_tile;
+
 fn parse<'c>(context: &'c Context, text: &str) -> Module<'c> {
     layout_dialect::parse_source(context, text).expect("kernel parses")
 }
