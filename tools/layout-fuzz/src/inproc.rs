@@ -5,6 +5,7 @@
 //! Beyond "no panic", each checks properties a wrong implementation would break: what parses
 //! prints back to text that parses to the same value, and error columns lie inside the text.
 
+use crate::error::{FuzzError, Result};
 use layout_algebra::ascend::recognize;
 use layout_algebra::parse::{parse_dyn_layout, parse_dyn_tuple, parse_int_tuple, parse_layout, DynLayoutText};
 use layout_algebra::AlgebraError;
@@ -13,18 +14,19 @@ use std::io::{Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Mutex;
 
-/// A check of one input: `Err` names the violated property (a panic is caught by the caller).
-pub type Check = fn(&[u8]) -> Result<(), String>;
+/// A check of one input: [`FuzzError::Property`] names the violated property (a panic is
+/// caught by the caller).
+pub type Check = fn(&[u8]) -> Result<()>;
 
 /// The in-process targets and their checks.
 pub const TARGETS: &[(&str, Check)] = &[("parse", check_parse), ("npy", check_npy)];
 
 /// A parse error must point into the text or just past its end.
-fn check_column(text: &str, result: &Result<impl Sized, AlgebraError>) -> Result<(), String> {
+fn check_column(text: &str, result: &Result<impl Sized, AlgebraError>) -> Result<()> {
     if let Err(AlgebraError::Parse { column, .. }) = result {
         let last = text.chars().count() + 1;
         if *column == 0 || *column > last {
-            return Err(format!("parse error column {column} outside 1..={last}"));
+            return Err(FuzzError::Property(format!("parse error column {column} outside 1..={last}")));
         }
     }
     Ok(())
@@ -39,7 +41,7 @@ fn dyn_layout_text(l: &DynLayoutText) -> String {
 }
 
 /// The four parsers of `crates/layout-algebra/src/parse.rs`, with print/parse round trips.
-pub fn check_parse(bytes: &[u8]) -> Result<(), String> {
+pub fn check_parse(bytes: &[u8]) -> Result<()> {
     let text = String::from_utf8_lossy(bytes);
     let text = text.as_ref();
     let tuple = parse_int_tuple(text);
@@ -47,7 +49,7 @@ pub fn check_parse(bytes: &[u8]) -> Result<(), String> {
     if let Ok(t) = &tuple {
         let printed = t.to_string();
         if parse_int_tuple(&printed).as_ref() != Ok(t) {
-            return Err(format!("int tuple {printed:?} does not parse back to itself"));
+            return Err(FuzzError::Property(format!("int tuple {printed:?} does not parse back to itself")));
         }
     }
     let dyn_tuple = parse_dyn_tuple(text);
@@ -56,10 +58,12 @@ pub fn check_parse(bytes: &[u8]) -> Result<(), String> {
         Ok(t) => {
             let printed = t.to_string_dyn();
             if parse_dyn_tuple(&printed).as_ref() != Ok(t) {
-                return Err(format!("dynamic tuple {printed:?} does not parse back to itself"));
+                return Err(FuzzError::Property(format!("dynamic tuple {printed:?} does not parse back to itself")));
             }
         }
-        Err(_) if tuple.is_ok() => return Err("a static tuple is rejected by the dynamic tuple parser".into()),
+        Err(_) if tuple.is_ok() => {
+            return Err(FuzzError::Property("a static tuple is rejected by the dynamic tuple parser".into()))
+        }
         Err(_) => {}
     }
     let dyn_layout = parse_dyn_layout(text);
@@ -67,7 +71,7 @@ pub fn check_parse(bytes: &[u8]) -> Result<(), String> {
     if let Ok(l) = &dyn_layout {
         let printed = dyn_layout_text(l);
         if parse_dyn_layout(&printed).as_ref() != Ok(l) {
-            return Err(format!("dynamic layout {printed:?} does not parse back to itself"));
+            return Err(FuzzError::Property(format!("dynamic layout {printed:?} does not parse back to itself")));
         }
     }
     let layout = parse_layout(text);
@@ -75,10 +79,10 @@ pub fn check_parse(bytes: &[u8]) -> Result<(), String> {
     if let Ok(l) = &layout {
         let printed = l.to_string();
         if parse_layout(&printed).as_ref() != Ok(l) {
-            return Err(format!("layout {printed:?} does not parse back to itself"));
+            return Err(FuzzError::Property(format!("layout {printed:?} does not parse back to itself")));
         }
         if dyn_layout.is_err() {
-            return Err("a static layout is rejected by the dynamic layout parser".into());
+            return Err(FuzzError::Property("a static layout is rejected by the dynamic layout parser".into()));
         }
         // Cheap whole-layout functions (linear in the leaves): they must not panic either.
         let _ = (l.size(), l.cosize(), l.flatten(), recognize(l));
@@ -92,12 +96,13 @@ fn npy_identity(a: &Array) -> (Vec<usize>, String, Vec<u8>) {
 }
 
 /// `decode_npy` on arbitrary bytes; what decodes must survive an encode/decode round trip.
-pub fn check_npy(bytes: &[u8]) -> Result<(), String> {
+pub fn check_npy(bytes: &[u8]) -> Result<()> {
     let Ok(array) = decode_npy(bytes) else { return Ok(()) };
     let _ = array.summary();
-    let back = decode_npy(&encode_npy(&array)).map_err(|e| format!("re-encoded array does not decode: {e}"))?;
+    let back = decode_npy(&encode_npy(&array))
+        .map_err(|e| FuzzError::Property(format!("re-encoded array does not decode: {e}")))?;
     if npy_identity(&back) != npy_identity(&array) {
-        return Err(format!("encode/decode round trip changes {}", array.summary()));
+        return Err(FuzzError::Property(format!("encode/decode round trip changes {}", array.summary())));
     }
     Ok(())
 }
@@ -122,14 +127,23 @@ pub fn decode_batch(mut bytes: &[u8]) -> Vec<Vec<u8>> {
     inputs
 }
 
+/// The check of in-process target `name`.
+pub fn find(name: &str) -> Result<Check> {
+    TARGETS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, check)| *check)
+        .ok_or_else(|| FuzzError::NotInProcess(name.into()))
+}
+
 static PANIC_MESSAGE: Mutex<String> = Mutex::new(String::new());
 
 /// `--worker TARGET`: runs each input of the batch on stdin; prints `INDEX\tKIND\tDETAIL` per
 /// finding (a panic, with its location, or a failed property) and exits 0.
-pub fn worker(target: &str) -> Result<(), String> {
-    let check = TARGETS.iter().find(|(name, _)| *name == target).ok_or(format!("no in-process target {target}"))?.1;
+pub fn worker(target: &str) -> Result<()> {
+    let check = find(target)?;
     let mut bytes = Vec::new();
-    std::io::stdin().read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    std::io::stdin().read_to_end(&mut bytes).map_err(FuzzError::io("standard input"))?;
     // Record panics instead of printing them: the parent reports them as findings.
     panic::set_hook(Box::new(|info| {
         let location = info.location().map(|l| format!("{}:{}", l.file(), l.line())).unwrap_or_default();
@@ -148,7 +162,7 @@ pub fn worker(target: &str) -> Result<(), String> {
             Ok(Err(property)) => format!("{index}\tproperty\t{property}"),
             Err(_) => format!("{index}\tpanic\t{}", PANIC_MESSAGE.lock().unwrap_or_else(|e| e.into_inner())),
         };
-        writeln!(out, "{}", line.replace('\n', " ")).map_err(|e| e.to_string())?;
+        writeln!(out, "{}", line.replace('\n', " ")).map_err(FuzzError::io("standard output"))?;
     }
     Ok(())
 }
@@ -166,10 +180,10 @@ mod tests {
     #[test]
     fn valid_inputs_pass_the_checks() {
         for text in ["((16,7),(16,7)):((16,256),(1,1792)) origin (100,100)", "(?,5):(1,?)", "(1,(2,3))", "x"] {
-            assert_eq!(check_parse(text.as_bytes()), Ok(()), "{text}");
+            assert!(check_parse(text.as_bytes()).is_ok(), "{text}");
         }
         let array = layout_npy::random::Rng::new(1).array(layout_npy::ElemType::F16, &[3, 4]);
-        assert_eq!(check_npy(&encode_npy(&array)), Ok(()));
-        assert_eq!(check_npy(b"\x93NUMPY\x01\x00garbage"), Ok(()));
+        assert!(check_npy(&encode_npy(&array)).is_ok());
+        assert!(check_npy(b"\x93NUMPY\x01\x00garbage").is_ok());
     }
 }

@@ -14,12 +14,14 @@
 //! and saved under `--out` with the command that replays it. Exit status 1 if anything is found.
 
 mod corpus;
+mod error;
 mod findings;
 mod inproc;
 mod mutate;
 mod run;
 mod targets;
 
+use error::{FuzzError, Result};
 use findings::Findings;
 use mutate::Mutator;
 use std::path::{Path, PathBuf};
@@ -61,7 +63,7 @@ struct Options {
     dump: Option<PathBuf>,
 }
 
-fn parse_args(args: &[String]) -> Result<Options, String> {
+fn parse_args(args: &[String]) -> Result<Options> {
     let mut o = Options {
         targets: SMOKE_INPUTS.iter().map(|(n, _)| n.to_string()).collect(),
         seed: 1,
@@ -78,8 +80,8 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
     };
     let mut it = args.iter();
     while let Some(flag) = it.next() {
-        let mut value = || it.next().cloned().ok_or(format!("{flag} needs a value"));
-        let number = |v: String| v.parse::<u64>().map_err(|_| format!("{flag}: not a number: {v}"));
+        let mut value = || it.next().cloned().ok_or_else(|| FuzzError::MissingValue { flag: flag.clone() });
+        let number = |v: String| v.parse::<u64>().map_err(|_| FuzzError::NotANumber { flag: flag.clone(), value: v });
         match flag.as_str() {
             "--targets" => o.targets = value()?.split(',').map(str::to_string).collect(),
             "--seed" => o.seed = number(value()?)?,
@@ -93,11 +95,11 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
             "--bin-dir" => o.bin_dir = Some(PathBuf::from(value()?)),
             "--out" => o.out = Some(PathBuf::from(value()?)),
             "--dump" => o.dump = Some(PathBuf::from(value()?)),
-            _ => return Err(format!("unknown option {flag}\n{USAGE}")),
+            _ => return Err(FuzzError::UnknownOption { flag: flag.clone(), usage: USAGE }),
         }
     }
     if let Some(bad) = o.targets.iter().find(|t| !SMOKE_INPUTS.iter().any(|(n, _)| n == t)) {
-        return Err(format!("unknown target {bad}"));
+        return Err(FuzzError::UnknownTarget(bad.clone()));
     }
     Ok(o)
 }
@@ -227,9 +229,9 @@ fn fuzz(
     Tally { inputs: executed, elapsed: start.elapsed(), capped: executed < count }
 }
 
-fn replay(target: &str, file: &str) -> Result<bool, String> {
-    let check = inproc::TARGETS.iter().find(|(n, _)| *n == target).ok_or(format!("no in-process target {target}"))?.1;
-    let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
+fn replay(target: &str, file: &str) -> Result<bool> {
+    let check = inproc::find(target)?;
+    let bytes = std::fs::read(file).map_err(FuzzError::io(file))?;
     match check(&bytes) {
         Ok(()) => println!("{target}: ok"),
         Err(property) => println!("{target}: property violated: {property}"),
@@ -248,24 +250,24 @@ fn main() -> ExitCode {
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
-        Err(message) => {
-            eprintln!("layout-fuzz: {message}");
+        Err(error) => {
+            eprintln!("layout-fuzz: {error}");
             ExitCode::from(2)
         }
     }
 }
 
-fn main_run(o: &Options) -> Result<bool, String> {
-    let fuzzer = std::env::current_exe().map_err(|e| e.to_string())?;
+fn main_run(o: &Options) -> Result<bool> {
+    let fuzzer = std::env::current_exe().map_err(FuzzError::io("the fuzzer's own path"))?;
     let bin_dir = o.bin_dir.clone().unwrap_or_else(|| fuzzer.parent().map(Path::to_path_buf).unwrap_or_default());
     for tool in ["layout-calc", "layout-opt"] {
         if !bin_dir.join(tool).exists() {
-            return Err(format!("{} not found (build the workspace first)", bin_dir.join(tool).display()));
+            return Err(FuzzError::ToolMissing(bin_dir.join(tool)));
         }
     }
     let dir = o.out.clone().unwrap_or_else(|| o.root.join("target/fuzz/findings"));
     let scratch = std::env::temp_dir().join(format!("layout-fuzz-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&scratch).map_err(FuzzError::io(scratch.display().to_string()))?;
     let setup = Setup { fuzzer, bin_dir: bin_dir.clone(), scratch: scratch.clone(), limit: o.timeout };
     let start = Instant::now();
     let end = [o.duration, o.time_cap].into_iter().flatten().min().map(|d| start + d);
@@ -274,7 +276,7 @@ fn main_run(o: &Options) -> Result<bool, String> {
     for (i, name) in o.targets.iter().enumerate() {
         let mut target = build_target(name, o, &bin_dir);
         if target.seeds.is_empty() {
-            return Err(format!("{name}: empty corpus (is --root the repository?)"));
+            return Err(FuzzError::EmptyCorpus(name.clone()));
         }
         let smoke = SMOKE_INPUTS.iter().find(|(n, _)| n == name).map_or(0, |(_, c)| *c);
         let count = o.inputs.unwrap_or(if o.duration.is_some() { usize::MAX } else { smoke });

@@ -1,6 +1,7 @@
 //! `--emit=KIND`: what `layout-opt` prints after the passes. Adding an output kind is one
 //! variant and one row of [`KINDS`] (plus its arm in `main.rs`).
 
+use crate::error::OptError;
 use layout_runtime::diagnostics::{position_of, UNNAMED_INPUT};
 use layout_runtime::{Diag, Position};
 use melior::ir::{operation::OperationLike, Module};
@@ -34,10 +35,10 @@ pub const KINDS: &[(&str, Emit, &str)] = &[
 ];
 
 impl Emit {
-    pub fn parse(text: &str) -> Result<Emit, String> {
+    pub fn parse(text: &str) -> Result<Emit, OptError> {
         KINDS.iter().find(|(name, _, _)| *name == text).map(|(_, kind, _)| *kind).ok_or_else(|| {
             let names: Vec<&str> = KINDS.iter().map(|(n, _, _)| *n).collect();
-            format!("--emit: unknown kind '{text}' (expected one of: {})", names.join(", "))
+            OptError::UnknownEmit { kind: text.to_string(), known: names.join(", ") }
         })
     }
 

@@ -5,9 +5,11 @@
 
 mod diagnostics;
 mod emit;
+mod error;
 mod pipeline;
 mod upstream;
 
+use error::OptError;
 use layout_dialect::types::StringLiterals;
 use layout_runtime::{Capture, Diag, Sources};
 use melior::{
@@ -82,14 +84,14 @@ PASSES (each also a flag, e.g. --layout-verify; flags run in command-line order)
     text
 }
 
-fn parse_args(args: Vec<String>) -> Result<Parsed, String> {
+fn parse_args(args: Vec<String>) -> Result<Parsed, OptError> {
     let mut options = Options::default();
     let mut args = args.into_iter();
     let mut positional_only = false;
     while let Some(arg) = args.next() {
         if positional_only || arg == "-" || !arg.starts_with('-') {
             if options.input.replace(arg.clone()).is_some() {
-                return Err(format!("more than one input file given ('{arg}')"));
+                return Err(OptError::SecondInput(arg));
             }
             continue;
         }
@@ -98,7 +100,7 @@ fn parse_args(args: Vec<String>) -> Result<Parsed, String> {
             continue;
         }
         if arg == "-o" {
-            options.output = Some(args.next().ok_or("'-o' needs a file name")?);
+            options.output = Some(args.next().ok_or_else(|| OptError::Usage("'-o' needs a file name".into()))?);
             continue;
         }
         if let Some(file) = arg.strip_prefix("-o").filter(|f| !f.starts_with('-') && !f.is_empty()) {
@@ -111,10 +113,10 @@ fn parse_args(args: Vec<String>) -> Result<Parsed, String> {
             Some((name, value)) => (name, Some(value.to_string())),
             None => (long, None),
         };
-        let flag = |value: &Option<String>| -> Result<(), String> {
+        let flag = |value: &Option<String>| -> Result<(), OptError> {
             match value {
                 None => Ok(()),
-                Some(v) => Err(format!("option '--{name}' takes no value (got '{v}')")),
+                Some(v) => Err(OptError::TakesNoValue { option: name.to_string(), value: v.clone() }),
             }
         };
         match name {
@@ -142,10 +144,10 @@ fn parse_args(args: Vec<String>) -> Result<Parsed, String> {
             "pass-pipeline" => {
                 let text = match value {
                     Some(v) => v,
-                    None => args.next().ok_or("'--pass-pipeline' needs a pipeline")?,
+                    None => args.next().ok_or_else(|| OptError::Usage("'--pass-pipeline' needs a pipeline".into()))?,
                 };
                 if options.pipeline.replace(text).is_some() {
-                    return Err("'--pass-pipeline' given twice".into());
+                    return Err(OptError::Usage("'--pass-pipeline' given twice".into()));
                 }
             }
             "default-pipeline" => {
@@ -157,24 +159,27 @@ fn parse_args(args: Vec<String>) -> Result<Parsed, String> {
                 return Ok(Parsed::PrintDefaultPipeline);
             }
             "emit" => {
-                let kind = value.as_deref().ok_or("'--emit' needs a kind: --emit=KIND")?;
+                let kind =
+                    value.as_deref().ok_or_else(|| OptError::Usage("'--emit' needs a kind: --emit=KIND".into()))?;
                 options.emit = emit::Emit::parse(kind)?;
             }
             "allow-unregistered-dialect" => {
-                return Err("'--allow-unregistered-dialect' is not supported: every op must be registered, so a misspelled op name is an error".into())
+                return Err(OptError::Usage("'--allow-unregistered-dialect' is not supported: every op must be registered, so a misspelled op name is an error".into()))
             }
             _ if layout_passes::find(name).is_some() || upstream::is_upstream(name) => {
                 flag(&value)?;
                 options.pass_flags.push(name.to_string());
             }
-            _ => return Err(format!("unknown option '{arg}' (see --help)")),
+            _ => return Err(OptError::UnknownOption(arg)),
         }
     }
     if options.pipeline.is_some() && !options.pass_flags.is_empty() {
-        return Err("'--pass-pipeline' cannot be combined with pass flags".into());
+        return Err(OptError::Usage("'--pass-pipeline' cannot be combined with pass flags".into()));
     }
     if options.default_pipeline && (options.pipeline.is_some() || !options.pass_flags.is_empty()) {
-        return Err("'--default-pipeline' cannot be combined with '--pass-pipeline' or pass flags".into());
+        return Err(OptError::Usage(
+            "'--default-pipeline' cannot be combined with '--pass-pipeline' or pass flags".into(),
+        ));
     }
     if options.default_pipeline {
         options.pipeline = Some(pipeline::default_pipeline());
@@ -246,6 +251,10 @@ fn fail(message: &str) -> ExitCode {
     ExitCode::FAILURE
 }
 
+fn fail_with(error: OptError) -> ExitCode {
+    fail(&error.to_string())
+}
+
 fn main() -> ExitCode {
     layout_dialect::driver::run_on_driver_thread(
         run,
@@ -265,14 +274,14 @@ fn run() -> ExitCode {
             println!("{}", pipeline::default_pipeline());
             return ExitCode::SUCCESS;
         }
-        Err(message) => return fail(&message),
+        Err(error) => return fail_with(error),
     };
 
     // Pipeline: explicit text, or the pass flags in order.
     let elements = match &options.pipeline {
         Some(text) => match pipeline::parse(text) {
             Ok(elements) => elements,
-            Err(message) => return fail(&message),
+            Err(error) => return fail_with(error),
         },
         None => options
             .pass_flags
@@ -286,13 +295,13 @@ fn run() -> ExitCode {
     let (display, bytes) = if input == "-" {
         let mut bytes = Vec::new();
         if let Err(error) = std::io::stdin().read_to_end(&mut bytes) {
-            return fail(&format!("cannot read standard input: {error}"));
+            return fail_with(OptError::ReadStdin(error));
         }
         ("<stdin>".to_string(), bytes)
     } else {
         match std::fs::read(&input) {
             Ok(bytes) => (input.clone(), bytes),
-            Err(error) => return fail(&format!("cannot open input file '{input}': {error}")),
+            Err(source) => return fail_with(OptError::OpenInput { path: input.clone(), source }),
         }
     };
     let text = String::from_utf8_lossy(&bytes).into_owned();
@@ -303,14 +312,14 @@ fn run() -> ExitCode {
     upstream::register();
     let context = match layout_dialect::create_context() {
         Ok(context) => context,
-        Err(error) => return fail(&error.to_string()),
+        Err(error) => return fail_with(error.into()),
     };
     // LLVM dialect and translations for --emit=llvm.
     layout_runtime::prepare_context(&context);
     let captured = Capture::new(&context, &display);
     let manager = PassManager::new(&context);
-    if let Err(message) = pipeline::add_to(manager.as_operation_pass_manager().to_raw(), &elements) {
-        return fail(&message);
+    if let Err(error) = pipeline::add_to(manager.as_operation_pass_manager().to_raw(), &elements) {
+        return fail_with(error);
     }
     if options.print_ir_after_all {
         manager.enable_ir_printing(&PassIrPrintingOptions {
@@ -418,15 +427,15 @@ fn run() -> ExitCode {
             if all_ok {
                 // A regular file is replaced atomically (symlinks followed, mode kept); a
                 // device, FIFO or socket is written through.
-                if let Err(error) = output_file::write(path, output.as_bytes()) {
-                    return fail(&format!("cannot write '{path}': {error}"));
+                if let Err(source) = output_file::write(path, output.as_bytes()) {
+                    return fail_with(OptError::WriteOutput { path: path.to_string(), source });
                 }
             }
         }
         _ => {
             let mut stdout = std::io::stdout().lock();
-            if stdout.write_all(output.as_bytes()).and_then(|()| stdout.flush()).is_err() {
-                return fail("cannot write to standard output");
+            if let Err(error) = stdout.write_all(output.as_bytes()).and_then(|()| stdout.flush()) {
+                return fail_with(OptError::WriteStdout(error));
             }
         }
     }
@@ -441,7 +450,7 @@ fn run() -> ExitCode {
 mod tests {
     use super::*;
 
-    fn args(list: &[&str]) -> Result<Parsed, String> {
+    fn args(list: &[&str]) -> Result<Parsed, OptError> {
         parse_args(list.iter().map(|s| s.to_string()).collect())
     }
 

@@ -7,6 +7,7 @@
 //! already added, see docs/toolchain.md.) Nested anchors recurse with
 //! `mlirOpPassManagerGetNestedUnder`.
 
+use crate::error::{OptError, Result};
 use melior::StringRef;
 use mlir_sys::MlirOpPassManager;
 use std::ffi::c_void;
@@ -75,7 +76,7 @@ pub fn default_pipeline() -> String {
 }
 
 /// Parses `builtin.module(...)` and returns the elements inside the anchor.
-pub fn parse(text: &str) -> Result<Vec<Element>, String> {
+pub fn parse(text: &str) -> Result<Vec<Element>> {
     let mut parser = Parser { text, pos: 0 };
     parser.skip_ws();
     let elements = parser.list()?;
@@ -85,8 +86,8 @@ pub fn parse(text: &str) -> Result<Vec<Element>, String> {
     }
     match elements.as_slice() {
         [Element::Nested { anchor, elements }] if anchor == "builtin.module" => Ok(elements.clone()),
-        [] => Err("empty pass pipeline; expected 'builtin.module(...)'".into()),
-        _ => Err("the pass pipeline must be anchored on the top-level op: 'builtin.module(...)'".into()),
+        [] => Err(OptError::EmptyPipeline),
+        _ => Err(OptError::UnanchoredPipeline),
     }
 }
 
@@ -96,13 +97,8 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
-    fn error(&self, message: &str) -> String {
-        format!(
-            "invalid pass pipeline at column {}: {message}\n  {}\n  {}^",
-            self.pos + 1,
-            self.text,
-            " ".repeat(self.pos)
-        )
+    fn error(&self, message: &'static str) -> OptError {
+        OptError::PipelineSyntax { text: self.text.to_string(), position: self.pos, message }
     }
 
     fn peek(&self) -> Option<char> {
@@ -115,7 +111,7 @@ impl Parser<'_> {
         }
     }
 
-    fn list(&mut self) -> Result<Vec<Element>, String> {
+    fn list(&mut self) -> Result<Vec<Element>> {
         let mut elements = Vec::new();
         loop {
             self.skip_ws();
@@ -132,7 +128,7 @@ impl Parser<'_> {
         }
     }
 
-    fn element(&mut self) -> Result<Element, String> {
+    fn element(&mut self) -> Result<Element> {
         let start = self.pos;
         while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')) {
             self.pos += 1;
@@ -188,7 +184,7 @@ unsafe extern "C" fn collect_message(message: mlir_sys::MlirStringRef, data: *mu
     out.push_str(&String::from_utf8_lossy(bytes));
 }
 
-fn add_upstream(manager: MlirOpPassManager, text: &str) -> Result<(), String> {
+fn add_upstream(manager: MlirOpPassManager, text: &str) -> Result<()> {
     let mut message = String::new();
     let pipeline = StringRef::new(text);
     // Safety: valid pass manager and string; the callback only appends to `message`.
@@ -204,20 +200,17 @@ fn add_upstream(manager: MlirOpPassManager, text: &str) -> Result<(), String> {
         // MLIR reports `1:1: error: MESSAGE` followed by the text and a caret.
         let first = message.lines().next().unwrap_or("");
         let first = first.split_once("error: ").map_or(first, |(_, m)| m).trim();
-        Err(if first.is_empty() {
-            format!("invalid pass pipeline '{text}'")
-        } else {
-            format!("in pass pipeline: {first} (see --help for the passes layout-opt knows)")
-        })
+        let message = (!first.is_empty()).then(|| first.to_string());
+        Err(OptError::UpstreamPipeline { pipeline: text.to_string(), message })
     } else {
         Ok(())
     }
 }
 
 /// Adds `elements` to `manager`: Rust passes as objects, runs of upstream elements as text.
-pub fn add_to(manager: MlirOpPassManager, elements: &[Element]) -> Result<(), String> {
+pub fn add_to(manager: MlirOpPassManager, elements: &[Element]) -> Result<()> {
     let mut pending = String::new();
-    let flush = |pending: &mut String| -> Result<(), String> {
+    let flush = |pending: &mut String| -> Result<()> {
         if !pending.is_empty() {
             add_upstream(manager, pending)?;
             pending.clear();
@@ -239,7 +232,7 @@ pub fn add_to(manager: MlirOpPassManager, elements: &[Element]) -> Result<(), St
                     let pass = match (options, info.create_with_options) {
                         (None, _) => (info.create)(),
                         (Some(text), Some(create)) => create(text)?,
-                        (Some(_), None) => return Err(format!("pass '{name}' takes no options")),
+                        (Some(_), None) => return Err(OptError::TakesNoOptions(name.clone())),
                     };
                     // Safety: the pass manager takes ownership of the pass.
                     unsafe { mlir_sys::mlirOpPassManagerAddOwnedPass(manager, pass.to_raw()) };

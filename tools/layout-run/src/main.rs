@@ -8,8 +8,10 @@
 //! ```
 //! Thin: argument parsing and wiring; the work is in `crates/layout-runtime`.
 
+mod error;
 mod pack_cmd;
 
+use error::{Result, RunError};
 use layout_npy::{random::Rng, Array, ElemType};
 use layout_runtime::{Arg, Diag, Error, Jit, ParamType, Scalar, Sources};
 use std::{cell::RefCell, path::PathBuf, process::ExitCode, rc::Rc, time::Instant};
@@ -70,17 +72,19 @@ struct Options {
     tolerance: f64,
 }
 
-fn parse_index(text: &str, what: &str) -> Result<usize, String> {
-    text.parse().map_err(|_| format!("{what}: '{text}' is not an argument number"))
+/// `text` as the argument number of `--option`.
+fn parse_index(text: &str, option: &str) -> Result<usize> {
+    let bad = || RunError::BadValue { option: option.into(), value: text.into(), expected: "an argument number" };
+    text.parse().map_err(|_| bad())
 }
 
-fn parse_args(args: Vec<String>) -> Result<Option<Options>, String> {
+fn parse_args(args: Vec<String>) -> Result<Option<Options>> {
     let mut options = Options::default();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         if !arg.starts_with('-') || arg == "-" {
             if options.kernel.replace(arg.clone()).is_some() {
-                return Err(format!("more than one kernel file given ('{arg}')"));
+                return Err(RunError::Usage(format!("more than one kernel file given ('{arg}')")));
             }
             continue;
         }
@@ -89,8 +93,8 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>, String> {
             Some((n, v)) => (n, Some(v.to_string())),
             None => (long, None),
         };
-        let mut value = |inline: Option<String>| -> Result<String, String> {
-            inline.or_else(|| args.next()).ok_or_else(|| format!("'--{name}' needs a value"))
+        let mut value = |inline: Option<String>| -> Result<String> {
+            inline.or_else(|| args.next()).ok_or_else(|| RunError::MissingValue(name.into()))
         };
         match name {
             "help" | "h" => return Ok(None),
@@ -99,26 +103,28 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>, String> {
                 let v = value(inline)?;
                 match v.split_once('=') {
                     Some((k, path)) if k.chars().all(|c| c.is_ascii_digit()) && !k.is_empty() => {
-                        options.inputs.push((Some(parse_index(k, "--input")?), path.into()))
+                        options.inputs.push((Some(parse_index(k, "input")?), path.into()))
                     }
                     _ => options.inputs.push((None, v)),
                 }
             }
-            "zero" => options.zeros.push(parse_index(&value(inline)?, "--zero")?),
+            "zero" => options.zeros.push(parse_index(&value(inline)?, "zero")?),
             "arg" => {
                 let v = value(inline)?;
-                let (k, x) = v.split_once('=').ok_or_else(|| format!("--arg: expected K=VALUE, got '{v}'"))?;
-                options.args.push((parse_index(k, "--arg")?, x.to_string()));
+                let (k, x) =
+                    v.split_once('=').ok_or_else(|| RunError::Usage(format!("--arg: expected K=VALUE, got '{v}'")))?;
+                options.args.push((parse_index(k, "arg")?, x.to_string()));
             }
             "seed" => {
                 let v = value(inline)?;
-                options.seed = v.parse().map_err(|_| format!("--seed: '{v}' is not a non-negative integer"))?;
+                let expected = "a non-negative integer";
+                options.seed = v.parse().map_err(|_| RunError::BadValue { option: name.into(), value: v, expected })?;
             }
             "out-dir" | "o" => options.out_dir = Some(value(inline)?),
             "emit" => {
                 let v = value(inline)?;
                 if v != "llvm" && v != "llvm-dialect" {
-                    return Err(format!("--emit: unknown kind '{v}' (llvm, llvm-dialect)"));
+                    return Err(RunError::Usage(format!("--emit: unknown kind '{v}' (llvm, llvm-dialect)")));
                 }
                 options.emit = Some(v);
             }
@@ -126,55 +132,50 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>, String> {
             "self-check" => options.self_check = true,
             "compare" => {
                 let a = value(inline)?;
-                let b = args.next().ok_or("'--compare' needs two .npy files")?;
+                let b = args.next().ok_or_else(|| RunError::Usage("'--compare' needs two .npy files".into()))?;
                 options.compare = Some((a, b));
             }
             "tolerance" => {
                 let v = value(inline)?;
-                options.tolerance = v
-                    .parse()
-                    .ok()
-                    .filter(|t: &f64| *t >= 0.0)
-                    .ok_or_else(|| format!("--tolerance: '{v}' is not a non-negative number"))?;
+                let parsed = v.parse().ok().filter(|t: &f64| *t >= 0.0);
+                let expected = "a non-negative number";
+                options.tolerance = parsed.ok_or(RunError::BadValue { option: name.into(), value: v, expected })?;
             }
             "repeat" => {
                 let v = value(inline)?;
-                options.repeat = v
-                    .parse()
-                    .ok()
-                    .filter(|&n| n >= 1)
-                    .ok_or_else(|| format!("--repeat: '{v}' is not a positive integer"))?;
+                let parsed = v.parse().ok().filter(|&n| n >= 1);
+                let expected = "a positive integer";
+                options.repeat = parsed.ok_or(RunError::BadValue { option: name.into(), value: v, expected })?;
             }
-            _ => return Err(format!("unknown option '{arg}' (see --help)")),
+            _ => return Err(RunError::Usage(format!("unknown option '{arg}' (see --help)"))),
         }
     }
     if options.compare.is_some() {
         return Ok(Some(options));
     }
     if options.kernel.is_none() {
-        return Err("no kernel file given (see --help)".into());
+        return Err(RunError::Usage("no kernel file given (see --help)".into()));
     }
     if options.entry.is_none() && options.emit.is_none() {
-        return Err("--entry NAME is required".into());
+        return Err(RunError::Usage("--entry NAME is required".into()));
     }
     Ok(Some(options))
-}
-
-/// A failure: rendered diagnostics (already `file:line:col: error: ...`) or a plain message.
-enum Failure {
-    Message(String),
-    Diagnostics(String),
-}
-
-impl From<String> for Failure {
-    fn from(message: String) -> Failure {
-        Failure::Message(message)
-    }
 }
 
 fn fail(message: &str) -> ExitCode {
     eprintln!("layout-run: error: {message}");
     ExitCode::FAILURE
+}
+
+/// Prints `error` (diagnostics as rendered, anything else after `layout-run: error: `).
+fn report(error: RunError) -> ExitCode {
+    match error {
+        RunError::Diagnostics(text) => {
+            eprint!("{text}");
+            ExitCode::FAILURE
+        }
+        other => fail(&other.to_string()),
+    }
 }
 
 fn main() -> ExitCode {
@@ -191,7 +192,7 @@ fn driver() -> ExitCode {
     if let Some(result) = pack_cmd::dispatch(&argv) {
         return match result {
             Ok(()) => ExitCode::SUCCESS,
-            Err(message) => fail(&message),
+            Err(error) => report(error),
         };
     }
     let options = match parse_args(argv) {
@@ -200,15 +201,11 @@ fn driver() -> ExitCode {
             print!("{USAGE}");
             return ExitCode::SUCCESS;
         }
-        Err(message) => return fail(&message),
+        Err(error) => return report(error),
     };
     match run(&options) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Message(message)) => fail(&message),
-        Err(Failure::Diagnostics(text)) => {
-            eprint!("{text}");
-            ExitCode::FAILURE
-        }
+        Err(error) => report(error),
     }
 }
 
@@ -228,11 +225,15 @@ impl Timer {
 }
 
 /// `--compare A B`: element count and max |A - B|; an error above the tolerance.
-fn compare(a: &str, b: &str, tolerance: f64) -> Result<(), Failure> {
-    let read = |p: &str| layout_npy::read_npy(p).map_err(|e| format!("{p}: {e}"));
+fn compare(a: &str, b: &str, tolerance: f64) -> Result<()> {
+    let read = |p: &str| layout_npy::read_npy(p).map_err(RunError::npy(p));
     let (x, y) = (read(a)?, read(b)?);
     if x.shape() != y.shape() {
-        return Err(format!("--compare: shapes differ: {a} is {:?}, {b} is {:?}", x.shape(), y.shape()).into());
+        return Err(RunError::Check(format!(
+            "--compare: shapes differ: {a} is {:?}, {b} is {:?}",
+            x.shape(),
+            y.shape()
+        )));
     }
     let mut max = 0.0f64;
     let mut worst = None;
@@ -257,31 +258,30 @@ fn compare(a: &str, b: &str, tolerance: f64) -> Result<(), Failure> {
         y.elem()
     );
     if max > tolerance {
-        return Err(format!(
+        return Err(RunError::Check(format!(
             "--compare: max error {max} at flat index {} exceeds the tolerance {tolerance}",
             worst.unwrap_or(0)
-        )
-        .into());
+        )));
     }
     Ok(())
 }
 
-fn run(options: &Options) -> Result<(), Failure> {
+fn run(options: &Options) -> Result<()> {
     if let Some((a, b)) = &options.compare {
         return compare(a, b, options.tolerance);
     }
     let mut timer = Timer { enabled: options.time, last: Instant::now() };
     let path = options.kernel.as_deref().unwrap_or_default();
-    let text = std::fs::read(path).map_err(|e| format!("cannot open kernel file '{path}': {e}"))?;
+    let text = std::fs::read(path).map_err(|source| RunError::OpenKernel { path: path.into(), source })?;
     let text = String::from_utf8_lossy(&text).into_owned();
     let mut sources = Sources::default();
     sources.add(path, &text);
     let render = |sources: &mut Sources, diags: &[Diag]| {
         let fixed: Vec<Diag> = diags.iter().cloned().map(|d| d.name_input(path)).collect();
-        Failure::Diagnostics(sources.render_all(&fixed))
+        RunError::Diagnostics(sources.render_all(&fixed))
     };
 
-    let context = layout_runtime::create_context().map_err(|e| e.to_string())?;
+    let context = layout_runtime::create_context()?;
     timer.lap("context");
     // Parse errors come through this handler (located, with the file name as given).
     let parse_diags: Rc<RefCell<Vec<Diag>>> = Rc::default();
@@ -296,14 +296,14 @@ fn run(options: &Options) -> Result<(), Failure> {
     let Some(mut module) = layout_dialect::parse_file(&context, path) else {
         let diags = parse_diags.borrow().clone();
         if diags.is_empty() {
-            return Err(format!("cannot parse '{path}'").into());
+            return Err(RunError::Usage(format!("cannot parse '{path}'")));
         }
         return Err(render(&mut sources, &diags));
     };
     timer.lap("parse");
-    let located = |sources: &mut Sources, error: Error| -> Failure {
+    let located = |sources: &mut Sources, error: Error| -> RunError {
         if error.diagnostics().is_empty() {
-            Failure::Message(error.to_string())
+            RunError::Runtime(error)
         } else {
             render(sources, error.diagnostics())
         }
@@ -348,7 +348,7 @@ fn run(options: &Options) -> Result<(), Failure> {
     timer.lap("lower to LLVM dialect");
     let jit = Jit::from_llvm_dialect(&lowered, signatures).map_err(|e| located(&mut sources, e))?;
     timer.lap("JIT engine creation");
-    let signature = jit.callable(entry).map_err(|e| e.to_string())?.clone();
+    let signature = jit.callable(entry)?.clone();
 
     // Arguments.
     let mut arrays: Vec<Option<Array>> = Vec::new();
@@ -365,27 +365,27 @@ fn run(options: &Options) -> Result<(), Failure> {
     for (index, file) in &options.inputs {
         let k = match index {
             Some(k) => *k,
-            None => {
-                *next_memref.next().ok_or_else(|| format!("more --input files than memref arguments of {signature}"))?
-            }
+            None => *next_memref
+                .next()
+                .ok_or_else(|| RunError::Usage(format!("more --input files than memref arguments of {signature}")))?,
         };
         if !memref_positions.contains(&k) {
-            return Err(format!("--input {k}={file}: argument #{k} of {signature} is not a memref").into());
+            return Err(RunError::Usage(format!("--input {k}={file}: argument #{k} of {signature} is not a memref")));
         }
         if assigned[k].replace(file.clone()).is_some() {
-            return Err(format!("argument #{k} is given twice").into());
+            return Err(RunError::Usage(format!("argument #{k} is given twice")));
         }
     }
     for k in &options.zeros {
         if !memref_positions.contains(k) {
-            return Err(format!("--zero {k}: argument #{k} of {signature} is not a memref").into());
+            return Err(RunError::Usage(format!("--zero {k}: argument #{k} of {signature} is not a memref")));
         }
     }
     let mut given_scalars: Vec<Option<&str>> = vec![None; signature.params.len()];
     for (k, value) in &options.args {
         match signature.params.get(*k) {
             Some(ParamType::MemRef { .. }) | None => {
-                return Err(format!("--arg {k}=...: argument #{k} of {signature} is not a scalar").into())
+                return Err(RunError::Usage(format!("--arg {k}=...: argument #{k} of {signature} is not a scalar")))
             }
             Some(_) => given_scalars[*k] = Some(value),
         }
@@ -395,17 +395,20 @@ fn run(options: &Options) -> Result<(), Failure> {
         match param {
             ParamType::MemRef { elem, shape, text, .. } => {
                 let array = if let Some(file) = &assigned[k] {
-                    let array = layout_npy::read_npy(file).map_err(|e| format!("argument #{k}: {file}: {e}"))?;
-                    coerce(array, *elem)
-                        .map_err(|held| format!("argument #{k} ({text}): {file} holds {held} elements"))?
+                    let array = layout_npy::read_npy(file).map_err(RunError::npy(format!("argument #{k}: {file}")))?;
+                    coerce(array, *elem).map_err(|held| {
+                        RunError::Usage(format!("argument #{k} ({text}): {file} holds {held} elements"))
+                    })?
                 } else {
                     let dims: Option<Vec<usize>> = shape.iter().copied().collect();
                     let dims = dims.ok_or_else(|| {
-                        format!("argument #{k} ({text}) has a dynamic shape: give it with --input {k}=FILE.npy")
+                        RunError::Usage(format!(
+                            "argument #{k} ({text}) has a dynamic shape: give it with --input {k}=FILE.npy"
+                        ))
                     })?;
                     // Checked: a shape whose element count leaves usize is an error, not a panic.
                     if layout_npy::element_count(&dims).is_none() {
-                        return Err(format!("argument #{k} ({text}): shape {dims:?} is too large").into());
+                        return Err(RunError::Usage(format!("argument #{k} ({text}): shape {dims:?} is too large")));
                     }
                     if options.zeros.contains(&k) {
                         Array::zeros(*elem, &dims)
@@ -417,16 +420,13 @@ fn run(options: &Options) -> Result<(), Failure> {
                 scalars.push(None);
             }
             other => {
-                let value =
-                    given_scalars[k].ok_or_else(|| format!("scalar argument #{k} ({other}) needs --arg {k}=VALUE"))?;
+                let value = given_scalars[k]
+                    .ok_or_else(|| RunError::Usage(format!("scalar argument #{k} ({other}) needs --arg {k}=VALUE")))?;
+                let not = |what: &str| RunError::Usage(format!("--arg {k}={value}: not {what}"));
                 let arg = match other {
-                    ParamType::F32 | ParamType::F64 => {
-                        Arg::Float(value.parse().map_err(|_| format!("--arg {k}={value}: not a number"))?)
-                    }
-                    ParamType::Index => {
-                        Arg::Index(value.parse().map_err(|_| format!("--arg {k}={value}: not an integer"))?)
-                    }
-                    _ => Arg::Int(value.parse().map_err(|_| format!("--arg {k}={value}: not an integer"))?),
+                    ParamType::F32 | ParamType::F64 => Arg::Float(value.parse().map_err(|_| not("a number"))?),
+                    ParamType::Index => Arg::Index(value.parse().map_err(|_| not("an integer"))?),
+                    _ => Arg::Int(value.parse().map_err(|_| not("an integer"))?),
                 };
                 arrays.push(None);
                 scalars.push(Some(arg));
@@ -448,8 +448,8 @@ fn run(options: &Options) -> Result<(), Failure> {
         for run in 0..options.repeat.max(1) {
             result = jit.call(entry, &mut args).map_err(|e| match e {
                 // Already `file:line:col: error: ...`.
-                Error::Contract(text) => Failure::Diagnostics(format!("{text}\n")),
-                other => Failure::Message(other.to_string()),
+                Error::Contract(text) => RunError::Diagnostics(format!("{text}\n")),
+                other => RunError::Runtime(other),
             })?;
             timer.lap(&format!("call @{entry} #{}", run + 1));
         }
@@ -459,7 +459,7 @@ fn run(options: &Options) -> Result<(), Failure> {
     // Outputs: encode all, then write each atomically; on failure remove what this run wrote.
     let out_dir = PathBuf::from(options.out_dir.as_deref().unwrap_or("."));
     std::fs::create_dir_all(&out_dir)
-        .map_err(|e| format!("cannot create output directory '{}': {e}", out_dir.display()))?;
+        .map_err(|source| RunError::OutputDir { path: out_dir.display().to_string(), source })?;
     let mut written: Vec<PathBuf> = Vec::new();
     let mut lines = Vec::new();
     for (k, array) in arrays.iter().enumerate() {
@@ -473,7 +473,7 @@ fn run(options: &Options) -> Result<(), Failure> {
                     let _ = std::fs::remove_file(done);
                 }
             }
-            return Err(format!("cannot write output: {error}").into());
+            return Err(RunError::WriteOutput(error));
         }
         lines.push(format!("arg{k}: {} -> {}", array.summary(), file.display()));
         written.push(file);
