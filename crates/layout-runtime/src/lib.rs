@@ -54,6 +54,21 @@ pub enum Error {
     /// `layout_passes::lower_to_loops::guard`); the accesses it guards were skipped.
     #[error("{0}")]
     Contract(String),
+    /// The self-check found a lowered address of `tensor` that differs from the algebra's
+    /// `crd_to_offset` (`params`: the parameter values, ` [name=value, ...]` or empty).
+    #[error("self-check: {tensor}: at coordinate {coordinate} (local {local:?}){params}: the lowered address is {lowered}, the algebra's crd_to_offset is {expected} (layout {layout})")]
+    AddressMismatch {
+        tensor: String,
+        coordinate: String,
+        local: Vec<usize>,
+        params: String,
+        lowered: i64,
+        expected: i64,
+        layout: String,
+    },
+    /// The self-check could not evaluate the layout or domain of `tensor` for one instance.
+    #[error("self-check: {tensor}: {message}")]
+    SelfCheck { tensor: String, message: String },
 }
 
 fn render_inline(diagnostics: &[Diag]) -> String {

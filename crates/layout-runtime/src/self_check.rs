@@ -23,7 +23,7 @@
 use std::collections::HashMap;
 
 use crate::{Arg, Capture, Error, Jit, Result};
-use layout_algebra::{crd_to_offset, IntTuple, Layout, SymExpr, Tuple};
+use layout_algebra::{crd_to_offset, AlgebraError, IntTuple, Layout, SymExpr, Tuple};
 use layout_npy::{Array, Data, ElemType};
 use layout_passes::lower_to_loops::{self, CheckSpec, SymOrigin};
 use layout_passes::verify::Rules;
@@ -120,12 +120,40 @@ pub fn self_check_with(
     Ok(report)
 }
 
+/// Why a tensor's instances cannot be enumerated: an entry of [`SelfCheckReport::unchecked`]
+/// (not an error: the report says what it did not cover).
+enum NotCheckable<'s> {
+    /// A layout symbol is argument `index` of `function`, and no value was given for it.
+    ArgumentValue { function: &'s str, index: usize },
+    /// The parent extent around tile coordinate `symbol` is not known.
+    TileExtent { extent: &'s SymExpr, symbol: &'s str },
+    /// A symbol whose values are not known (not an argument, loop variable or tile coordinate).
+    Unknown(&'s str),
+    TooMany,
+}
+
+impl std::fmt::Display for NotCheckable<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotCheckable::ArgumentValue { function, index } => write!(
+                f,
+                "depends on argument #{index} of @{function}; give its value (layout-run --arg {index}=N with --entry {function})"
+            ),
+            NotCheckable::TileExtent { extent, symbol } => {
+                write!(f, "the extent {extent} around tile coordinate {symbol} is not known")
+            }
+            NotCheckable::Unknown(symbol) => write!(f, "depends on {symbol}, whose values are unknown"),
+            NotCheckable::TooMany => write!(f, "more than {MAX_INSTANCES} parameter combinations"),
+        }
+    }
+}
+
 /// The parameter values to try, as symbol environments.
-fn instances(
-    spec: &CheckSpec,
+fn instances<'s>(
+    spec: &'s CheckSpec,
     entry: Option<&str>,
     args: &HashMap<usize, i64>,
-) -> Result<Vec<HashMap<String, i64>>, String> {
+) -> std::result::Result<Vec<HashMap<String, i64>>, NotCheckable<'s>> {
     let mut envs = vec![HashMap::new()];
     for (symbol, origin) in &spec.params {
         let mut next = Vec::new();
@@ -133,14 +161,16 @@ fn instances(
             let values: Vec<i64> = match origin {
                 SymOrigin::Arg { function, index } => match (entry, args.get(index)) {
                     (Some(e), Some(v)) if e == function => vec![*v],
-                    _ => return Err(format!("depends on argument #{index} of @{function}; give its value (layout-run --arg {index}=N with --entry {function})")),
+                    _ => return Err(NotCheckable::ArgumentValue { function, index: *index }),
                 },
                 SymOrigin::Loop { lo, hi, step } => (*lo..*hi).step_by(*step as usize).collect(),
                 SymOrigin::TileCoord { extent, parent_extent } => {
-                    let end = parent_extent.eval(env).map_err(|_| format!("the extent {parent_extent} around tile coordinate {symbol} is not known"))?;
+                    let end = parent_extent
+                        .eval(env)
+                        .map_err(|_| NotCheckable::TileExtent { extent: parent_extent, symbol })?;
                     (0..end.max(0)).step_by((*extent).max(1) as usize).collect()
                 }
-                SymOrigin::Other => return Err(format!("depends on {symbol}, whose values are unknown")),
+                SymOrigin::Other => return Err(NotCheckable::Unknown(symbol)),
             };
             for v in values {
                 let mut e = env.clone();
@@ -148,7 +178,7 @@ fn instances(
                 next.push(e);
             }
             if next.len() > MAX_INSTANCES {
-                return Err(format!("more than {MAX_INSTANCES} parameter combinations"));
+                return Err(NotCheckable::TooMany);
             }
         }
         envs = next;
@@ -156,18 +186,19 @@ fn instances(
     Ok(envs)
 }
 
-fn eval_tuple(t: &Tuple<SymExpr>, env: &HashMap<String, i64>) -> std::result::Result<IntTuple, String> {
-    t.map(&mut |e: &SymExpr| e.eval(env).map_err(|err| err.to_string()))
+fn eval_tuple(t: &Tuple<SymExpr>, env: &HashMap<String, i64>) -> std::result::Result<IntTuple, AlgebraError> {
+    t.map(&mut |e: &SymExpr| e.eval(env))
 }
 
 /// Calls the side function of `spec` for one instance (`env`: a value per parameter) and
 /// compares every coordinate with the algebra; returns how many. (Public for tests that
 /// tamper with a spec to show that a wrong address is caught.)
 pub fn check_instance(jit: &Jit, spec: &CheckSpec, env: &HashMap<String, i64>) -> Result<u64> {
-    let fail = |what: String| Error::Call(format!("self-check: {}: {what}", spec.tensor));
+    let fail = |message: String| Error::SelfCheck { tensor: spec.tensor.clone(), message };
+    let algebra = |e: AlgebraError| fail(e.to_string());
     let shown: Vec<String> = spec.params.iter().map(|(s, o)| format!("{}={}", describe(s, o), env[s])).collect();
     let shown = if shown.is_empty() { String::new() } else { format!(" [{}]", shown.join(", ")) };
-    let shape = eval_tuple(spec.layout.shape(), env).map_err(&fail)?;
+    let shape = eval_tuple(spec.layout.shape(), env).map_err(algebra)?;
     if shape.leaves().iter().any(|&v| v <= 0) {
         // An empty tensor (a size of 0) has no address to check; a negative size is out of
         // contract and is reported, located, by the kernel's own run-time check of the view
@@ -176,22 +207,22 @@ pub fn check_instance(jit: &Jit, spec: &CheckSpec, env: &HashMap<String, i64>) -
     }
     let layout = Layout::with_origin(
         shape,
-        eval_tuple(spec.layout.stride(), env).map_err(&fail)?,
-        eval_tuple(spec.layout.origin(), env).map_err(&fail)?,
+        eval_tuple(spec.layout.stride(), env).map_err(algebra)?,
+        eval_tuple(spec.layout.origin(), env).map_err(algebra)?,
     )
-    .map_err(|e| fail(e.to_string()))?;
+    .map_err(algebra)?;
     let coord: Vec<i64> = spec
         .coord
         .iter()
         .map(|c| c.eval(env))
         .collect::<std::result::Result<_, _>>()
-        .map_err(|e| fail(e.to_string()))?;
+        .map_err(algebra)?;
     let extents: Vec<usize> = spec
         .extents
         .iter()
         .map(|e| e.eval(env).map(|v| v.max(0) as usize))
         .collect::<std::result::Result<_, _>>()
-        .map_err(|e| fail(e.to_string()))?;
+        .map_err(algebra)?;
     if layout_npy::element_count(&extents).is_none() {
         return Err(fail(format!("the padded domain {extents:?} is too large to enumerate")));
     }
@@ -216,13 +247,19 @@ pub fn check_instance(jit: &Jit, spec: &CheckSpec, env: &HashMap<String, i64>) -
             .map(|(c, l)| i64::try_from(*l).ok().and_then(|l| c.checked_add(l)))
             .collect::<Option<Vec<i64>>>()
             .ok_or_else(|| fail(format!("coordinate {coord:?} + local {local:?} leaves i64")))?;
-        let crd = layout.origin().unflatten(&global).map_err(|e| fail(e.to_string()))?;
+        let crd = layout.origin().unflatten(&global).map_err(algebra)?;
         let expected =
             crd_to_offset(&crd, layout.shape(), layout.stride()).map_err(|e| fail(format!("algebra at {crd}: {e}")))?;
         if *lowered != expected {
-            return Err(fail(format!(
-                "at coordinate {crd} (local {local:?}){shown}: the lowered address is {lowered}, the algebra's crd_to_offset is {expected} (layout {layout})"
-            )));
+            return Err(Error::AddressMismatch {
+                tensor: spec.tensor.clone(),
+                coordinate: crd.to_string(),
+                local: local.clone(),
+                params: shown,
+                lowered: *lowered,
+                expected,
+                layout: layout.to_string(),
+            });
         }
     }
     Ok(count as u64)

@@ -674,7 +674,14 @@ fn self_check_reports_a_wrong_address_with_tensor_and_coordinate() {
         wrong.layout.origin().clone(),
     )
     .unwrap();
-    let error = layout_runtime::self_check::check_instance(&jit, &wrong, &HashMap::new()).unwrap_err().to_string();
+    let error = layout_runtime::self_check::check_instance(&jit, &wrong, &HashMap::new()).unwrap_err();
+    // Typed: the tensor, the coordinate and both addresses, as fields.
+    let layout_runtime::Error::AddressMismatch { tensor, coordinate, lowered, .. } = &error else {
+        panic!("expected an address mismatch, got: {error}")
+    };
+    assert!(tensor.contains("layout.alloc"), "{error}");
+    assert_eq!((coordinate.as_str(), *lowered), ("(0,16)", 768), "{error}");
+    let error = error.to_string();
     assert!(
         error.contains("layout.alloc")
             && error.contains("at coordinate (0,16)")
