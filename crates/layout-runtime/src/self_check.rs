@@ -124,9 +124,15 @@ pub fn self_check_with(
 /// (not an error: the report says what it did not cover).
 enum NotCheckable<'s> {
     /// A layout symbol is argument `index` of `function`, and no value was given for it.
-    ArgumentValue { function: &'s str, index: usize },
+    ArgumentValue {
+        function: &'s str,
+        index: usize,
+    },
     /// The parent extent around tile coordinate `symbol` is not known.
-    TileExtent { extent: &'s SymExpr, symbol: &'s str },
+    TileExtent {
+        extent: &'s SymExpr,
+        symbol: &'s str,
+    },
     /// A symbol whose values are not known (not an argument, loop variable or tile coordinate).
     Unknown(&'s str),
     TooMany,
@@ -211,12 +217,8 @@ pub fn check_instance(jit: &Jit, spec: &CheckSpec, env: &HashMap<String, i64>) -
         eval_tuple(spec.layout.origin(), env).map_err(algebra)?,
     )
     .map_err(algebra)?;
-    let coord: Vec<i64> = spec
-        .coord
-        .iter()
-        .map(|c| c.eval(env))
-        .collect::<std::result::Result<_, _>>()
-        .map_err(algebra)?;
+    let coord: Vec<i64> =
+        spec.coord.iter().map(|c| c.eval(env)).collect::<std::result::Result<_, _>>().map_err(algebra)?;
     let extents: Vec<usize> = spec
         .extents
         .iter()
