@@ -1,29 +1,12 @@
-//! Offset-simplification benchmark (issue 5 part 3; not a timed test). Run with
-//! `scripts/bench-offsets` (= `cargo run --release -p layout-passes --example bench_offsets`).
+//! Offset-simplification benchmark (not a timed test). Run with `scripts/bench-offsets`
+//! (= `cargo run --release -p layout-passes --example bench_offsets`).
 //!
-//! The suite is written in the layout dialect: GM ND ↔ L1 NZ/ZN and GM ND → L0A ZZ copies (ZZ
-//! is L0A's layout on a2; L1 holds ZZ only for MX scales on a5), a copy in tail tiles
-//! and the tiled GEMM of `examples/tiled_gemm.mlir`. Every kernel takes its sizes as `index`
-//! arguments ("dyn"); the static variant replaces those arguments by constants before the
-//! pipeline (what a caller's constant propagation gives). For each kernel it counts the div/rem,
-//! mul, add/sub and other index ops in the innermost loop bodies of:
-//! * (a) the real lowering: `layout-fold, layout-lower-to-loops` and the clean-up of
-//!   [`POST_LOWERING`] without `layout-simplify-offsets` (`canonicalize, canonicalize, cse,
-//!   loop-invariant-code-motion`);
-//! * (b) the same with [`POST_LOWERING`] itself: the default pipeline of `layout-opt` minus
-//!   `layout-verify` (which rejects the on-chip views that make the copies observable: the
-//!   lowering runs with `host-copies`, every other verifier rule is checked), and exactly what
-//!   the JIT hook runs;
-//! * (c) the lowering's own address expressions rewritten as upstream `affine.apply` /
-//!   `affine.min` / `affine.max` (every tree of index `arith` ops that the lowering emitted,
-//!   `divsi`/`remsi` as `floordiv`/`mod`, function arguments as symbols, other values as dims),
-//!   through `mlir-opt -affine-expand-index-ops -lower-affine -canonicalize
-//!   -int-range-optimizations` and the same clean-up `cse, loop-invariant-code-motion,
-//!   canonicalize`;
-//! * (d) the minimum number of div/rem: 0 (every coordinate in these kernels has a known range
-//!   or is a loop-invariant dynamic size).
-//!
-//! It also prints the simplifier's time per root expression and whether any bound was hit.
+//! Counts the div/rem, mul, add/sub and other index ops in the innermost loop bodies of a suite
+//! of layout-dialect kernels (copies between GM ND and L1/L0A fractal layouts, a tail-tile copy,
+//! `examples/tiled_gemm.mlir`; dynamic and static sizes) after (a) the lowering and clean-up
+//! without `layout-simplify-offsets`, (b) with [`POST_LOWERING`], (c) upstream affine
+//! simplification of the same expressions (`mlir-opt`), against (d) the minimum, 0; and the
+//! simplifier's time per root expression. The method in full: docs/index-simplification.md §11.
 
 use std::collections::HashSet;
 use std::process::Command;

@@ -1,51 +1,11 @@
-//! The rewrite rules, named after `docs/index-simplification.md` §6.
+//! The rewrite rules: the table with each rule's rewrite, condition and why it holds is
+//! docs/index-simplification.md §6 (ids D0–D7, M0–M6, S1, R0–R2, P1–P2, B1–B3, N1–N2, I*).
 //!
-//! Notation: `/` and `%` are floor division and modulo, `?c…`/`?k…` bind classes that the
-//! condition requires to be **constants** (pinned by the analysis), `lo(y)`/`hi(y)` are the
-//! analysis bounds of a class and "`y ∈ [0, c)`" means `0 ≤ lo(y) ∧ hi(y) < c` — both ends
-//! *proven*. An infinite (unknown) bound makes every range condition false, so no rule marked
-//! `needs_range` can fire on a symbol without declared facts.
-//!
-//! | name | lhs ⇒ rhs | condition | why it holds |
-//! |---|---|---|---|
-//! | D0 | `y / c ⇒ 0` | `y ∈ [0, lo(c))` | `0 ≤ y < c` |
-//! | D1 | `(x·c1 + y) / c2 ⇒ x·(c1/c2) + y / c2` | `c2 > 0`, `c2 ∣ c1` | `x·c1/c2` is an integer |
-//! | D1m | `(a + y) / c ⇒ a / c + y / c` | `c > 0`, `a ≡ 0 (mod c)` proven | same, via the modular fact |
-//! | D2 | `(x·c + y) / c ⇒ x` | `c > 0`, `y ∈ [0, c)` | D1 then D0 |
-//! | D3 | `(x·c1 + y) / c2 ⇒ x / (c2/c1)` | `c1 > 0`, `c1 ∣ c2`, `y ∈ [0, c1)` | `⌊(x·c1+y)/c1⌋ = x`, then `⌊⌊v/a⌋/b⌋ = ⌊v/ab⌋` |
-//! | D4 | `(x / c1) / c2 ⇒ x / (c1·c2)` | `c1, c2 > 0`, no overflow | nested floor division |
-//! | D5 | `(x·c1) / c2 ⇒ x / (c2/c1)` | `c1 > 0`, `c1 ∣ c2` | cancel `c1` |
-//! | D6 | `(x·c1) / c2 ⇒ x·(c1/c2)` | `c2 > 0`, `c2 ∣ c1` | exact division |
-//! | D7 | `(x·y) / y ⇒ x` | `y ≠ 0` proven | exact division |
-//! | M0 | `y % c ⇒ y` | `y ∈ [0, lo(c))` | `0 ≤ y < c` |
-//! | M0s | `y % c ⇒ y − q·c` | `c > 0`, `⌊lo(y)/c⌋ = ⌊hi(y)/c⌋ = q` | one residue block |
-//! | M1 | `(x·c1 + y) % c2 ⇒ y % c2` | `c2 > 0`, `c2 ∣ c1` | `x·c1 ≡ 0` |
-//! | M1m | `(a + y) % c ⇒ y % c` | `c > 0`, `a ≡ 0 (mod c)` proven | same, via the modular fact |
-//! | M2 | `(x·c1 + y) % c2 ⇒ (x % (c2/c1))·c1 + y` | `c1 > 0`, `c1 ∣ c2`, `y ∈ [0, c1)` | mixed radix |
-//! | M3 | `(x % c1) % c2 ⇒ x % c2` | `c1, c2 > 0`, `c2 ∣ c1` | `x % c1 ≡ x (mod c2)` |
-//! | M4 | `x % c ⇒ r % c` | `c > 0`, `x ≡ r (mod m)` proven with `c ∣ m` | modular set |
-//! | M6 | `(x·y) % y ⇒ 0` | `y ≠ 0` proven | |
-//! | S1 | `(x % c1) / c2 ⇒ (x / c2) % (c1/c2)` | `c1, c2 > 0`, `c2 ∣ c1` | split of an iterator |
-//! | R0 | `(x / c)·k ⇒ x·(k/c)` | `c > 0`, `c ∣ k`, `x ≡ 0 (mod c)` proven | exact division |
-//! | R1 | `(x / c)·c + x % c ⇒ x` (both orders) | `c > 0` | definition of floor mod |
-//! | R1s | `(x % c)·k + (x / c)·(c·k) ⇒ x·k` (both orders) | `c > 0`, no overflow | R1 scaled by `k` |
-//! | R2 | `((x / c1) % c2)·c1 + x % c1 ⇒ x % (c1·c2)` (both orders) | `c1, c2 > 0`, no overflow | iter_map fuse |
-//! | P1 | `x / 2^k ⇒ x >> k` | `lo(x) ≥ 0` | only emitted for proven non-negative values |
-//! | P2 | `x % 2^k ⇒ x & (2^k − 1)` | `lo(x) ≥ 0` | idem |
-//! | B1 | `x >> k ⇒ x / 2^k` | `0 ≤ k ≤ 62` | arithmetic shift is floor division |
-//! | B2 | `x & (2^k − 1) ⇒ x % 2^k` | mask form | two's complement |
-//! | B3 | `x << k ⇒ x · 2^k` | `0 ≤ k ≤ 62` | |
-//! | N1 | `min(a, b) ⇒ a` / `⇒ b` | `hi(a) ≤ lo(b)` / `hi(b) ≤ lo(a)` | |
-//! | N2 | `max(a, b) ⇒ a` / `⇒ b` | `lo(a) ≥ hi(b)` / `lo(b) ≥ hi(a)` | |
-//! | I* | `x + 0`, `0 + x`, `x · 1`, `x / 1`, `x − 0 ⇒ x`; `x − x ⇒ 0` | none | identities |
-//!
-//! P1/P2 are guarded by non-negativity although the identities hold for every `x` in two's
-//! complement: the pass lowers shifts and masks to `shrui`/`andi` (unsigned), and AscendC
-//! parameters are unsigned, so only proven non-negative values may take that form.
-//!
-//! Associativity/commutativity are **not** rules: sums are normalized outside the e-graph and
-//! inserted with each term "peeled" to the front (see `simplify`), which is what the binary
-//! `(+ (* ?x ?c1) ?y)` patterns need.
+//! `/` and `%` are floor division and modulo; every conditional rule reads proven facts only
+//! (an unknown bound makes a range condition false, so no `needs_range` rule fires on a symbol
+//! without facts). Associativity and commutativity are not rules: sums are normalized outside
+//! the e-graph and inserted with each term peeled to the front, the shape the binary
+//! `(+ (* ?x ?c1) ?y)` patterns need (docs/index-simplification.md §7).
 
 use std::sync::Arc;
 

@@ -2,42 +2,16 @@
 //!
 //! [`TensorType`] holds the four parameters as text; this module turns them into algebra values
 //! ([`TensorType::resolve`] → [`TensorLayout`]) and back ([`TensorType::from_layout`],
-//! [`TensorType::bind`]). It never computes a layout itself: pattern names are expanded with
-//! [`frame_layout`] on the (possibly symbolic) origin dims.
+//! [`TensorType::bind`]). It never computes a layout itself: pattern names (AscendC or catlass
+//! spelling, [`FramePattern::parse`]) are expanded with [`frame_layout`] on the (possibly
+//! symbolic) origin dims, with the C0 of [`frame_c0`]; on `l0c`, `NZ` is [`FramePattern::L0C`].
 //!
-//! # Dynamic leaves: the binding order (the one place it is defined)
-//!
-//! Every `?` leaf of a type becomes a named [`SymExpr`] symbol `{prefix}{i}` (default prefix
-//! [`DEFAULT_PREFIX`] = `d`, so `d0`, `d1`, ...), numbered in this order:
-//!
-//! 1. the ORIGIN leaves, left to right;
-//! 2. then, for an explicit CuTe LAYOUT, the shape leaves left to right, then the stride
-//!    leaves left to right (i.e. textual order of `shape:stride`). A pattern-named LAYOUT has
-//!    no leaves of its own.
-//!
-//! Example: `!layout.tensor<f16, "gm", "(?,128):(?,1)", "(?,128)">` has `d0` = origin rows,
-//! `d1` = shape rows, `d2` = row stride. The `dyn` operands of `layout.view` and `layout.alloc`
-//! bind `d0, d1, ...` in this order (operand `i` = `d{i}`). In the result type of
-//! `layout.tile`, `?` leaves are not bound by operands: they are *derived* (computed from the
-//! parent and the coordinates with [`layout_algebra::ascend::tile_layout`]).
-//!
-//! # Pattern names and memory spaces
-//!
-//! LAYOUT may name a frame pattern in AscendC/PyPTO spelling (`NZ`, `ZN`, `ZZ`, `NN`, `ND`,
-//! `DN`, `NDExt`, `L0C`, `ScaleADN`, ...) or catlass spelling (`zN`≡NZ, `nZ`≡ZN, `zZ`≡ZZ,
-//! `nN`≡NN, `RowMajor`≡ND, `ColumnMajor`≡DN); see [`FramePattern::parse`]. The pattern is
-//! expanded for the ORIGIN dims `(rows, cols)` or `(batch, rows, cols)` with the C0 of
-//! [`frame_c0`]`(pattern, elem)`.
-//!
-//! **On `l0c`, `NZ` (or `zN`) means the L0C accumulator layout** ([`FramePattern::L0C`]: NZ
-//! with a 16×16 fractal, C0 = 16 whatever the element type; docs/layout-spec.md §0.1, §1 table, §A.1, catlass
-//! `L0C`). So `!layout.tensor<f32, "l0c", "NZ", "(128,256)">` is
-//! `((16,8),(16,16)):((16,256),(1,2048))`, not the f32 NZ with C0 = 8.
-//!
-//! # Printing
-//!
-//! [`tuple_text`] / [`layout_strings`] print a partially static `Layout<SymExpr>` back into the
-//! LAYOUT/ORIGIN strings: constant leaves as numbers, every non-constant leaf as `?`.
+//! Every `?` leaf becomes a [`SymExpr`] symbol `{prefix}{i}` (default [`DEFAULT_PREFIX`] = `d`),
+//! numbered in the binding order defined in docs/dialect.md (`!layout.tensor`): origin leaves,
+//! then an explicit layout's shape leaves, then its stride leaves; the `dyn` operands of
+//! `layout.view`/`layout.alloc` bind them in that order, and a `layout.tile` result's are derived.
+//! [`tuple_text`] / [`layout_strings`] print a partially static layout back (non-constant
+//! leaves as `?`).
 
 use crate::types::{MemorySpace, TensorType};
 use layout_algebra::{

@@ -1,29 +1,12 @@
-//! Contract checks of views and tiles: no out-of-contract dynamic value becomes an address.
+//! Contract checks of views and tiles: no out-of-contract dynamic value becomes an address
+//! (the checks per op: docs/layout-spec.md §D.5.3).
 //!
-//! Which memory a layout op touches follows from the types and the dynamic values (sizes
-//! bound by `layout.view`, tile coordinates). What the lowering cannot prove statically it
-//! checks at run time, once per view or tile — never per element, never inside a copy loop:
-//! - `layout.view`: every dynamic size operand is `≥ 0`; every dynamic leaf lies within
-//!   `±limit`, the largest power of two for which the offset span of the layout (the
-//!   algebra's `Layout::offset_span`) cannot overflow `i64` (`SymExpr::bounds`: then the
-//!   wrapping `index` arithmetic that computes it is exact); the span `[first, end)` lies
-//!   inside the memref: `first ≥ 0`, `end ≤` its element count.
-//! - `layout.tile`: every coordinate lies in `[0, parent extent]` (a tail tile may hang past
-//!   the parent's origin — its own origin is clipped — but it starts inside it).
-//! - `layout.alloc` with dynamic sizes: every size operand is `≥ 0`, every dynamic leaf within
-//!   the overflow-free limit of its footprint in bytes, and the footprint at most the capacity
-//!   of its memory on the module's target (`lower_to_ascendc::placement::capacity`); checked
-//!   before the alloca, which gets 1 element when a check fails (the poison fill and the rest
-//!   of the block run under the flag). A static alloc over the capacity is a compile-time
-//!   error; a dynamic one in a memory the table has no capacity for (ub) is rejected.
-//!
-//! A tensor's flag ([`super::Tensor::valid`]) is the conjunction of its checks and its
-//! parent's; every copy and matmul runs under `scf.if` of its operands' flags ([`guarded`]),
-//! so nothing is read or written through a tensor whose check failed. A failing check calls
-//! `@__layout_guard_failed(%message, %length, %a, %b)` (declared here, provided by the runtime:
-//! `layout_runtime::Jit`), whose message, a `memref.global` string, is
-//! `file:line:col: error: ...` with `{a}` and `{b}` standing for the two values. Violations
-//! visible statically are located compile-time errors instead.
+//! What the lowering cannot prove statically it checks at run time, once per view, tile or
+//! dynamic alloc, never inside a copy loop; violations visible statically are located
+//! compile-time errors. A tensor's flag ([`super::Tensor::valid`]) is the conjunction of its
+//! checks and its parent's; every copy and matmul runs under `scf.if` of its operands' flags
+//! ([`guarded`]). A failing check calls [`HOOK`] (provided by `layout_runtime::Jit`) with a
+//! `file:line:col: error: ...` message.
 
 use std::collections::BTreeSet;
 

@@ -1,126 +1,17 @@
-//! `layout-lower-to-loops`: the CPU reference semantics of the layout ops (issue 4), as
-//! upstream `scf` / `memref` / `arith`.
+//! `layout-lower-to-loops`: the CPU reference semantics of the layout ops, as upstream
+//! `scf` / `memref` / `arith` (the full semantics: docs/layout-spec.md §D.5).
 //!
-//! # Buffers
-//! Every `!layout.tensor` value becomes a **1-D buffer plus its layout** (a `Layout<SymExpr>` of
-//! the algebra) and the global coordinate of its top-left corner:
-//! - `layout.view`: the memref operand (a rank-1 memref is used as is; a higher-rank memref
-//!   with the identity layout is flattened with `memref.collapse_shape`). `dyn` operands bind
-//!   the `?` leaves in the binding order of `layout_dialect::tensor_layout`.
-//! - `layout.alloc`: `memref.alloca` of `cosize(layout)` elements (static: `memref<NxT>`;
-//!   dynamic origins: `memref<?xT>` of `capacity(layout)`, both from the algebra), placed where
-//!   the alloc is. On-chip memory holds garbage on hardware; here it is **filled with a poison
-//!   value** so that tests are reproducible and every read of never-written memory shows:
-//!   floats get a quiet NaN (`f16 0x7E00`, `bf16 0x7FC0`, `f32 0x7FC00000`, `f64 NaN`, `f8E8M0FNU 0xFF`),
-//!   integers the minimum of their type (`i8 -128`, `i32 -2147483648`, ...).
-//! - `layout.tile`: the parent's buffer, the layout `tile_layout(parent, shape, coord)` (stride
-//!   inherited, origin clipped, docs/layout-spec.md §B.6) and the coordinate `parent.coord + coord`. Element
-//!   `(i, j)` of a tile lives at `crd_to_offset(tile_layout, coord + (i, j))` — the tile layout
-//!   is applied to **global** coordinates (catlass, docs/layout-spec.md §B.7). The declared result type is only
-//!   checked against the algebra; its `?` leaves are recomputed from the parent and coordinate.
-//!
-//! # Sizes are non-negative
-//! Origin and shape leaves are sizes: the verifier's contract makes them `≥ 0` (origins may
-//! be 0, shape leaves are `≥ 1`). A dynamic size leaf bound by an SSA value `%v` (a `dyn`
-//! operand of `layout.view`/`layout.alloc`, [`Lowerer::size_symbol_of`]) is used as
-//! `%n = arith.maxsi(%v, %c0)`, emitted once right after `%v` is defined; stride leaves (which
-//! may be negative) and coordinates are used as they are. Why: the fact `%n ≥ 0` is then in
-//! the IR, where `layout-simplify-offsets` reads it (`maxsi` is read as `max`, whose interval
-//! is `[0, ∞)`), so an address or loop bound computed from the size — the zero-fill loop over
-//! `[C, align(C, 16))` of an ND→NZ copy — has a dividend proven non-negative and its
-//! `divsi`/`remsi` become floor operations (then shifts and masks). The clamp is the identity
-//! on every value the contract allows; a negative size is out of contract, and the clamp turns
-//! it into 0 — an empty loop — instead of undefined behaviour. A function-argument attribute
-//! read by the simplifier would carry the same fact without the op, but only for arguments
-//! (not for sizes computed in the function), it would assert a range the IR does not enforce
-//! (a wrong caller makes it undefined behaviour), and the self-check could not cover it; the
-//! clamp is checked by construction. Several leaves bound by one value share its symbol and
-//! its one clamp (a value bound to a size and, elsewhere, to a stride is a size: the clamped
-//! value is used for both, again the identity within the contract). Tile coordinates are not
-//! clamped: in this lowering they are loop variables or constants, which carry their own facts.
-//!
-//! # Contract checks
-//! Out-of-contract dynamic values never become addresses ([`guard`]): per `layout.view`, the
-//! offsets its layout reaches (`Layout::offset_span`, computed overflow-free: every dynamic
-//! leaf is first checked against a bound from `SymExpr::bounds`) must lie inside the memref,
-//! and size operands must be `>= 0`; per `layout.tile`, each coordinate must lie in
-//! `[0, parent extent]` (unless an enclosing `scf.for`'s bounds prove it); per dynamic
-//! `layout.alloc`, sizes `>= 0` and the footprint in bytes (overflow-free) within the capacity
-//! of its memory on the target, before the alloca (a static alloc over it is an error). What is static is
-//! checked here (a located error); the rest at run time, once per view or tile, outside the
-//! copy loops. A failed view check skips the rest of its block, a failed tile check the
-//! accesses through the tile; either calls the runtime hook [`guard::HOOK`] with a
-//! `file:line:col: error: ...` message (`layout_runtime::Jit` returns it as
-//! `Error::Contract`). The clamp below stays: it carries the `>= 0` fact for the simplifier.
-//!
-//! Dynamic leaves and coordinates are symbols bound to their SSA values; addresses are
-//! `crd_to_offset` evaluated by the algebra on symbols (loop induction variables included) and
-//! emitted by [`crate::index_arith::IndexEmitter`]: static parts are already folded to
-//! constants. This module writes no address formula of its own.
-//!
-//! # Ops
-//! - `layout.load` / `layout.store`: a loop nest (`scf.for`, step 1) over the valid region —
-//!   the source origin clipped to the destination origin, leaf by leaf —
-//!   `dst[dst_offset(x)] = convert(src[src_offset(x)])`. Conversions: none when the element
-//!   types are equal; `arith.truncf` for an `l0c` f32 source stored as f16/bf16 (Fixpipe
-//!   quantization, round to nearest even); i32 stays i32 (the i32 → f16/i8 Fixpipe modes need
-//!   quantization parameters the dialect does not carry: rejected).
-//!   **Padding** (docs/layout-spec.md §A.7): ND→NZ and DN→ZN (also from NDExt/DNExt) zero-fill, in every
-//!   valid row (NZ) / column (ZN), the tail of the last incomplete C0 block along the
-//!   destination's C0 dimension (`[end, align(coord + end, C0) - coord)`); all other padding is
-//!   left untouched (on-chip: poison until written). Fractal → fractal copies (L1 → L0A/L0B)
-//!   move the valid region only; the cube never reads padding, so results do not depend on it.
-//!   **MX scales** (a5, `f8E8M0FNU`, C0 = 2): GM ScaleAND/ScaleADN/ND/ZZ → L1 ZZ and
-//!   ScaleBND/ScaleBDN/DN/NN → L1 NN are same-coordinate copies like the others; docs/layout-spec.md §A.7
-//!   names no zero-fill for them (PTO TLOAD fills only ND→NZ / DN→ZN), so their padding (the
-//!   odd-G column of a ZZ C0 pair, the 16-row/16-column fractal tails) is left untouched. The
-//!   element type stays `f8E8M0FNU` in the IR: MLIR 22's LLVM conversion stores it as `i8`,
-//!   and the copy moves the bit pattern (no arithmetic on it). The JIT passes an
-//!   `f8E8M0FNU` memref as a `u8` array.
-//!   **Convolution layouts**: between two different conv patterns (GM → L1 NC1HWC0 ← NCHW /
-//!   NHWC, rank 4 → 5) the loop nest runs over the logical `(n, c, h, w)` region (source
-//!   extents clipped to the destination's, NC1HWC0 counting `c1·c0` channels) and both
-//!   addresses are `crd_to_offset` of `conv_coordinate` (algebra: NC1HWC0 element
-//!   `(n, c/C0, h, w, c%C0)`). Padding: channels `[C, align(C, C0))` of every valid pixel are
-//!   zero-filled — docs/layout-spec.md §A.7's "zero-fill the tail of the last incomplete C0 block" applied to
-//!   the channel axis (NHWC → NC1HWC0 is ND2NZ with pixels as rows, channels as columns); whole
-//!   spare C1 blocks of a larger destination stay untouched. NC1HWC0 → NC1HWC0 is a plain
-//!   same-coordinate copy (no fill). Not implemented (located error "not supported by this
-//!   compiler yet", also from `layout-verify`): the matrix ↔ conv pairs L0C → NCHW/NHWC/NC1HWC0
-//!   (Fixpipe) and a5 Img2Col NC1HWC0 → NZ, and conv conversions of tiles.
-//! - `layout.matmul`: `C[i,j] (+)= Σ_{p<k} ext(A[i,p]) · ext(B[p,j])` for `i < m`, `j < n` with
-//!   the real sizes `m = min(A.rows, C.rows)`, `n = min(B.cols, C.cols)`,
-//!   `k = min(A.cols, B.rows)` from the origins (dynamic allowed); `accumulate = false`
-//!   overwrites (starts from 0). f16/bf16 → f32 with `arith.extf`, f32 as is, i8 → i32 with
-//!   `arith.extsi`; products and sums in the accumulator type, in order p = 0, 1, ....
-//!   L0A/L0B padding is never read; C outside `m × n` is untouched.
-//! - `layout.offset`: replaced by the emitted `crd_to_offset(layout, coord)` (coordinates in
-//!   the operand's own coordinate space, as `layout-fold` folds them).
-//!
-//! After the pass no `layout` op or type remains. Not supported (a located error): tensor
-//! values anywhere but as operands of layout ops (function arguments/results, `scf.for`
-//! iter_args, `scf.yield`, calls); tiles of batched layouts (the algebra has none); element
-//! types other than f16, bf16, f32, f64, i8, i16, i32, i64, f8E8M0FNU.
-//!
-//! # Verified input
-//! The pass runs `layout-verify`'s checks first ([`crate::verify::verify_with`]) and lowers
-//! nothing when they fail. One documented option relaxes exactly two of them:
-//! `layout-lower-to-loops{host-copies=true}` ([`Rules::host_copies`]) also accepts views of
-//! on-chip spaces (tests and the offset benchmark observe on-chip buffers through them; an
-//! alloc'ed buffer that is only written is dead code) and copies with no hardware data path
-//! (the host packer's GM -> GM conversions); every other rule still applies. The packer also
-//! sets [`Rules::any_c0`] (its C0 override) through [`create_with_rules`].
-//!
-//! # Self-check
-//! With [`Options::self_check`], every tensor value also gets a side function
-//! `@__layout_selfcheck_N(%out: memref<?x..xi64>, %params: index...)` (C interface) that stores
-//! the lowered address of every coordinate of the tensor's padded domain into `%out`, built
-//! with the same address code as the ops. A loop or tile-coordinate parameter is re-bound to
-//! the variable of a loop with the kernel's bounds and step (the body runs under `scf.if` for
-//! the given value), so `layout-simplify-offsets` has the same range facts there as in the
-//! kernel. [`CheckSpec`] says what each one should hold; `layout_runtime::self_check` simplifies
-//! the module like the JIT hook, JITs the side functions and compares with the algebra's `i64`
-//! `crd_to_offset`.
+//! Every `!layout.tensor` value becomes a 1-D buffer, its layout (`Layout<SymExpr>`) and the
+//! global coordinate of its top-left corner (`buffers.rs`, `tile.rs`); on-chip allocs are filled
+//! with poison (NaN, or the integer minimum). Copies and matmuls are loop nests over the valid
+//! region (`copy.rs`, `matmul.rs`); every address is `crd_to_offset` evaluated by the algebra on
+//! symbols and emitted by `crate::index_arith::IndexEmitter`: this module writes no address
+//! formula of its own. Dynamic sizes are clamped to `>= 0` once (the fact the simplifier
+//! reads), out-of-contract values are caught before they become addresses ([`guard`]), and the
+//! input is verified with `layout-verify`'s rules first ([`Options::rules`];
+//! `{host-copies=true}` relaxes two of them). [`Options::self_check`] adds one side function
+//! per tensor for `layout_runtime::self_check` (`self_check.rs`). After the pass no `layout` op
+//! or type remains.
 
 mod buffers;
 mod build;

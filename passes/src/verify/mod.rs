@@ -1,61 +1,33 @@
 //! `layout-verify`: semantic checks that IRDL cannot express, each a located error
 //! (`file:line:col: error: ...` at the op that defines the offending value or the op that
-//! breaks the rule).
+//! breaks the rule). Every lowering runs them on its input first ([`verify_with`]); the
+//! relaxations [`Rules::host_copies`] and [`Rules::any_c0`] are for host-side programs only.
 //!
-//! Rules (each has a case in `filecheck/verify/verify-errors.mlir`):
+//! The rules (each with its meaning and an example error in docs/dialect.md, a case in
+//! `filecheck/verify/verify-errors.mlir`; `layout_dialect::doc_sync` reads this list): M in
+//! `mod.rs`, T in `types.rs`, the others in `ops.rs`.
 //!
-//! Module
-//! - M1 a module that uses the `layout` dialect carries `layout.target = #layout.target<"a2"|"a5">`
-//!   (known name, `#layout.target` attribute).
-//!
-//! Types (`types.rs`; every `!layout.tensor` result and block argument)
-//! - T1 the memory space is known and exists on the target (MX scale buffers only on a5);
-//! - T2 the element type is one the algebra knows (`ElementType`);
-//! - T3 LAYOUT is a pattern name or CuTe `shape:stride`, ORIGIN a CuTe int tuple (`?` allowed);
-//!   the layout is well formed (frame_layout/Layout errors: congruence, 64-bit fractals, odd
-//!   NN rows, ...), and all shape arithmetic stays in i64 (overflow is an error);
-//! - T4 the layout is legal for the memory space on the target (`legality::legal_patterns`; an
-//!   explicit layout counts as the pattern it is recognized as; unrecognized layouts only in
-//!   gm/ub). Not applied to `layout.tile` results, whose legality is the parent's (G2 checks
-//!   them against the algebra);
-//! - T5 an explicit layout recognized as a fractal pattern has the C0 of its element type
-//!   (`frame_c0`: f16 → 16, f32 → 8, i8 → 32, L0C → 16, MX scales → 2).
-//!
-//! Ops (`ops.rs`)
-//! - V1 `layout.view` produces a gm tensor; `layout.alloc` an on-chip one (not gm);
-//! - V2 view/alloc: one `dyn` operand per `?` leaf of the result type (binding order: origin
-//!   leaves, then layout leaves; see `layout_dialect::tensor_layout`);
-//! - V3 view/alloc: `dyn` operands that are constants give a valid type (no negative extents);
-//! - V4 view: the memref element type is the tensor's, and a static memref holds the layout's
-//!   cosize when both are static;
-//! - L1 load/store: a data path exists between the spaces on the target and goes the op's way
-//!   (load towards the cube, store out of it);
-//! - L2 load/store: the (src layout → dst layout) pair is legal on the target (docs/layout-spec.md §D.2/§D.3);
-//! - L3 load/store: element types equal, or a Fixpipe conversion out of l0c;
-//! - L4 load/store: static origins have the same rank and the source fits the destination;
-//!   between two different convolution layouts (NC1HWC0 <- NCHW / NHWC) the logical
-//!   `(n, c, h, w)` extents are compared instead (NC1HWC0: `c = c1·c0`); the legal pairs that
-//!   change between a matrix and a convolution layout (Fixpipe L0C -> NCHW/NHWC/NC1HWC0, a5
-//!   Img2Col NC1HWC0 -> NZ) are rejected as "not supported by this compiler yet";
-//! - X1 matmul: A in l0a, B in l0b, C in l0c;
-//! - X2 matmul: element types A × B → C legal on the target (f16/bf16/f32 → f32, i8 → i32,
-//!   fp8/fp4 → f32 on a5);
-//! - X3 matmul: origins are M×K, K×N, M×N (checked when static);
-//! - G1 tile: `shape` is `array<i64>` with one positive extent per coordinate, one coordinate
-//!   per mode of the parent; the result has the parent's element type and space;
-//! - G2 tile: the result type agrees with `tile_layout(parent, shape, coord)` (every static leaf
-//!   equal, `?` only where the algebra gives a value, never a static claim on a dynamic value);
-//! - G3 tile: tiles of fractal layouts (NZ ZN ZZ NN L0C) have static coordinates and extents
-//!   that are multiples of the inner block (16 × C0, C0 × 16, 16 × 16), as cube data movement
-//!   requires (docs/layout-spec.md §B.7); dynamic coordinates are a run-time precondition;
-//! - O1 offset: one coordinate per mode; constant coordinates are non-negative and their
-//!   offset fits in i64.
-//!
-//! Every lowering (`layout-lower-to-loops`, `layout-lower-to-ascendc`) runs these checks on its
-//! input ([`verify_with`]), so no back end accepts what this pass rejects; the pass itself stays
-//! for standalone use (a failed `layout-verify` stops the pipeline, so nothing is reported twice).
-//! [`Rules::host_copies`] and [`Rules::any_c0`] are the narrow exceptions, for the CPU lowering
-//! of host-side programs only: see there.
+//! - M1 target attribute
+//! - T1 memory space
+//! - T2 element type
+//! - T3 layout and origin syntax and well-formedness
+//! - T4 layout legal for the space and target
+//! - T5 C0 of explicit fractal layouts
+//! - V1 view in gm, alloc on chip
+//! - V2 one `dyn` operand per `?`
+//! - V3 constant `dyn` operands give a valid type
+//! - V4 memref element type and size
+//! - L1 data path and direction
+//! - L2 legal layout pair
+//! - L3 element types of a copy
+//! - L4 extents of a copy
+//! - X1 matmul operand spaces
+//! - X2 matmul element types
+//! - X3 matmul extents
+//! - G1 tile operands and attribute
+//! - G2 tile result type agrees with the algebra
+//! - G3 fractal-aligned tiles
+//! - O1 offset coordinates
 
 mod ops;
 mod types;

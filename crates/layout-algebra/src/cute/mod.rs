@@ -1,14 +1,11 @@
-//! CuTe layout algebra (docs/layout-spec.md §C), one implementation for every integer domain.
+//! CuTe layout algebra (docs/layout-spec.md §C: admissibility, conventions, examples), one
+//! implementation for every integer domain.
 //!
 //! The free functions below work on concrete layouts ([`Layout`](crate::Layout) =
 //! `Layout<i64>`); each is [`Algebra::exact()`] applied to them. The same functions on
-//! `Layout<SymExpr>` (dynamic extents and strides) are the methods of `Algebra::<SymExpr>::new(&facts)`
-//! with [`SymFacts`] (see [`symbolic`]): coalesce, filter, composition, complement, the inverses,
-//! the divides and the products. A condition is decided exactly on numbers and must be proved
-//! from the facts on expressions; what cannot be proved is the same `Inadmissible` error,
-//! worded `cannot prove …`. `compatible` and the [`Tiler`] text form stay `i64`.
-//!
-//! One module per construct:
+//! `Layout<SymExpr>` are the methods of `Algebra::<SymExpr>::new(&facts)` with [`SymFacts`]
+//! ([`symbolic`]); what cannot be proved from the facts is the same
+//! [`AlgebraError::Inadmissible`](crate::AlgebraError::Inadmissible) as a failed condition.
 //!
 //! | module | functions | docs/layout-spec.md |
 //! |---|---|---|
@@ -19,15 +16,6 @@
 //! | [`inverse`] | [`right_inverse`], [`left_inverse`] | §C.4 |
 //! | [`divide`] | [`logical_divide`], [`zipped_divide`], [`tiled_divide`], [`flat_divide`] | §C.5, §C.6 |
 //! | [`product`] | [`logical_product`], [`zipped_product`], [`tiled_product`], [`flat_product`], [`blocked_product`], [`raked_product`] | §C.7, §C.8 |
-//!
-//! Conventions shared by every function here:
-//! * A layout is a function of the integers through the colexicographic split of
-//!   [`crd_to_offset`](crate::crd_to_offset); "`R == A` as functions" means `R(i) == A(i)` for
-//!   every `i < size`.
-//! * Inadmissible arguments (a divisibility or injectivity condition of CuTe fails) give
-//!   [`AlgebraError::Inadmissible`](crate::AlgebraError::Inadmissible) whose `condition` names the
-//!   condition and the numbers; nothing panics; all arithmetic is checked (overflow is an error).
-//! * Results carry the default origin (the origin of an argument is never propagated).
 
 mod algebra;
 pub mod coalesce;
