@@ -92,7 +92,8 @@ fn pattern(o: &Options) -> Result<FramePattern> {
     let name = o.layout.as_deref().ok_or_else(|| RunError::Usage("--layout is required (e.g. --layout NZ)".into()))?;
     let p = FramePattern::parse(name).map_err(|e| RunError::Usage(format!("--layout: {e}")))?;
     if !PACKABLE.contains(&p) {
-        let message = format!("--layout: {} cannot be packed on the host (ND DN NDExt DNExt NZ ZN ZZ NN)", p.name());
+        let names: Vec<&str> = PACKABLE.iter().map(|p| p.name()).collect();
+        let message = format!("--layout: {} cannot be packed on the host ({})", p.name(), names.join(" "));
         return Err(RunError::Usage(message));
     }
     Ok(p)
