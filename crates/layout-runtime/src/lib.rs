@@ -54,21 +54,35 @@ pub enum Error {
     /// `layout_passes::lower_to_loops::guard`); the accesses it guards were skipped.
     #[error("{0}")]
     Contract(String),
-    /// The self-check found a lowered address of `tensor` that differs from the algebra's
-    /// `crd_to_offset` (`params`: the parameter values, ` [name=value, ...]` or empty).
-    #[error("self-check: {tensor}: at coordinate {coordinate} (local {local:?}){params}: the lowered address is {lowered}, the algebra's crd_to_offset is {expected} (layout {layout})")]
-    AddressMismatch {
-        tensor: String,
-        coordinate: String,
-        local: Vec<usize>,
-        params: String,
-        lowered: i64,
-        expected: i64,
-        layout: String,
-    },
+    /// The self-check found a lowered address that differs from the algebra's `crd_to_offset`.
+    #[error("{0}")]
+    AddressMismatch(Box<AddressMismatch>),
     /// The self-check could not evaluate the layout or domain of `tensor` for one instance.
     #[error("self-check: {tensor}: {message}")]
     SelfCheck { tensor: String, message: String },
+}
+
+/// A lowered address of `tensor` that differs from the algebra's (`params`: the parameter
+/// values, ` [name=value, ...]` or empty). Boxed in [`Error`]: it is large and rare.
+#[derive(Debug)]
+pub struct AddressMismatch {
+    pub tensor: String,
+    pub coordinate: String,
+    pub local: Vec<usize>,
+    pub params: String,
+    pub lowered: i64,
+    pub expected: i64,
+    pub layout: String,
+}
+
+impl std::fmt::Display for AddressMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let AddressMismatch { tensor, coordinate, local, params, lowered, expected, layout } = self;
+        write!(
+            f,
+            "self-check: {tensor}: at coordinate {coordinate} (local {local:?}){params}: the lowered address is {lowered}, the algebra's crd_to_offset is {expected} (layout {layout})"
+        )
+    }
 }
 
 fn render_inline(diagnostics: &[Diag]) -> String {

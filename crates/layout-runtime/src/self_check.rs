@@ -253,7 +253,7 @@ pub fn check_instance(jit: &Jit, spec: &CheckSpec, env: &HashMap<String, i64>) -
         let expected =
             crd_to_offset(&crd, layout.shape(), layout.stride()).map_err(|e| fail(format!("algebra at {crd}: {e}")))?;
         if *lowered != expected {
-            return Err(Error::AddressMismatch {
+            return Err(Error::AddressMismatch(Box::new(crate::AddressMismatch {
                 tensor: spec.tensor.clone(),
                 coordinate: crd.to_string(),
                 local: local.clone(),
@@ -261,7 +261,7 @@ pub fn check_instance(jit: &Jit, spec: &CheckSpec, env: &HashMap<String, i64>) -
                 lowered: *lowered,
                 expected,
                 layout: layout.to_string(),
-            });
+            })));
         }
     }
     Ok(count as u64)

@@ -676,11 +676,12 @@ fn self_check_reports_a_wrong_address_with_tensor_and_coordinate() {
     .unwrap();
     let error = layout_runtime::self_check::check_instance(&jit, &wrong, &HashMap::new()).unwrap_err();
     // Typed: the tensor, the coordinate and both addresses, as fields.
-    let layout_runtime::Error::AddressMismatch { tensor, coordinate, lowered, .. } = &error else {
+    let layout_runtime::Error::AddressMismatch(mismatch) = &error else {
         panic!("expected an address mismatch, got: {error}")
     };
-    assert!(tensor.contains("layout.alloc"), "{error}");
-    assert_eq!((coordinate.as_str(), *lowered), ("(0,16)", 768), "{error}");
+    assert!(mismatch.tensor.contains("layout.alloc"), "{error}");
+    assert_eq!((mismatch.coordinate.as_str(), mismatch.lowered), ("(0,16)", 768), "{error}");
+    assert_ne!(mismatch.lowered, mismatch.expected, "{error}");
     let error = error.to_string();
     assert!(
         error.contains("layout.alloc")
