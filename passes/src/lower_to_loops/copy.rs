@@ -5,34 +5,91 @@ use layout_algebra::{
     ascend::{conv_coordinate, conv_logical_extents, ElementType, FramePattern},
     IndexValue, SymExpr,
 };
+use layout_dialect::ops::StoreEpilogue;
 use layout_dialect::MemorySpace;
 use melior::{
-    dialect::arith,
-    ir::{operation::OperationLike, OperationRef, Type},
+    dialect::arith::{self, CmpfPredicate, CmpiPredicate},
+    ir::{operation::OperationLike, Location, OperationRef, Type},
 };
+use mlir_sys::MlirValue;
 
 use super::{build, guard, Lowerer, Tensor};
 use crate::error::LoweringError;
 
-/// How an element changes on the way.
+/// How an element changes on the way: the Fixpipe conversion the types give, with the store's
+/// epilogue (docs/ascendc-derivation.md §12 for the semantics and their sources).
 enum Conversion {
     None,
-    /// Fixpipe quantization f32 -> f16/bf16 (round to nearest even).
+    /// Fixpipe F322F16 / F322BF16: `arith.truncf`, round to nearest even, non-saturating.
     Truncate,
+    /// Fixpipe DEQF16: `f16(clamp(f32(x) · scale, ±65504))`, `scale` as the hardware keeps it.
+    Dequant {
+        scale: f32,
+    },
 }
 
-fn conversion(src: &Tensor, dst: &Tensor, name: &str) -> Result<Conversion, LoweringError> {
-    if src.elem == dst.elem {
-        return Ok(Conversion::None);
-    }
-    match (src.space, src.elem, dst.elem) {
-        (MemorySpace::L0c, ElementType::F32, ElementType::F16 | ElementType::BF16) => Ok(Conversion::Truncate),
-        (MemorySpace::L0c, ElementType::I32, _) => Err(LoweringError::Contract(format!(
-            "{name}: the Fixpipe conversion {} -> {} needs quantization parameters (scale, offset) that the dialect does not carry; the CPU lowering supports i32 -> i32 and f32 -> f32/f16/bf16",
+fn conversion(src: &Tensor, dst: &Tensor, name: &str, scale: Option<f32>) -> Result<Conversion, LoweringError> {
+    match (src.space, src.elem, dst.elem, scale) {
+        (_, s, d, None) if s == d => Ok(Conversion::None),
+        (MemorySpace::L0c, ElementType::F32, ElementType::F16 | ElementType::BF16, None) => Ok(Conversion::Truncate),
+        (MemorySpace::L0c, ElementType::I32, ElementType::F16, Some(scale)) => {
+            Ok(Conversion::Dequant { scale: ascendc_params::fixpipe_scale(scale) })
+        }
+        (MemorySpace::L0c, ElementType::I32, _, None) => Err(LoweringError::Contract(format!(
+            "{name}: the Fixpipe conversion {} -> {} needs quantization parameters: i32 -> f16 takes `scale` (DEQF16); the i32 -> i8 modes (REQ8) are not supported",
             src.elem, dst.elem
         ))),
-        _ => Err(LoweringError::Unsupported(format!("{name}: cannot convert {} to {} on the way {} -> {}", src.elem, dst.elem, src.space.name(), dst.space.name()))),
+        _ => Err(LoweringError::Unsupported(format!("{name}: cannot convert {} to {} on the way {} -> {}{}", src.elem, dst.elem, src.space.name(), dst.space.name(), scale.map_or(String::new(), |s| format!(" with scale {s}"))))),
     }
+}
+
+/// An `arith.constant` of the f32 `v`, exactly (its bit pattern).
+fn f32_constant(l: &Lowerer, location: Location, point: build::Point, v: f32) -> Result<MlirValue, LoweringError> {
+    build::constant_text(l.context, location, point, &format!("0x{:08X} : f32", v.to_bits()))
+}
+
+/// Emits `value`'s conversion and ReLU in `body`; constants go to `outer` (outside the loops).
+fn convert(
+    l: &Lowerer,
+    location: Location,
+    (outer, body): (build::Point, build::Point),
+    value: MlirValue,
+    (conversion, relu): (&Conversion, bool),
+    (src, dst): (&Tensor, &Tensor),
+) -> Result<MlirValue, LoweringError> {
+    let mut v = value;
+    // The element type `v` has before the final truncation.
+    let mut elem = src.elem;
+    if let Conversion::Dequant { scale } = conversion {
+        let f32_type = Type::float32(l.context);
+        v = body.value(arith::sitofp(build::val(v), f32_type, location))?;
+        let s = f32_constant(l, location, outer, *scale)?;
+        v = body.value(arith::mulf(build::val(v), build::val(s), location))?;
+        elem = ElementType::F32;
+    }
+    if relu {
+        // Keep v if v > 0 or NaN (unordered), else +0: -0 becomes +0 too.
+        let zero = build::constant_text(l.context, location, outer, &zero_text(elem))?;
+        let keep = if elem.name().starts_with('i') {
+            body.value(arith::cmpi(l.context, CmpiPredicate::Sgt, build::val(v), build::val(zero), location))?
+        } else {
+            body.value(arith::cmpf(l.context, CmpfPredicate::Ugt, build::val(v), build::val(zero), location))?
+        };
+        v = body.value(arith::select(build::val(keep), build::val(v), build::val(zero), location))?;
+    }
+    if let Conversion::Dequant { .. } = conversion {
+        // DEQF16 saturates (no INF_NAN mode): clamp to the largest finite half first.
+        let max = f32_constant(l, location, outer, 65504.0)?;
+        let min = f32_constant(l, location, outer, -65504.0)?;
+        v = body.value(arith::minimumf(build::val(v), build::val(max), location))?;
+        v = body.value(arith::maxnumf(build::val(v), build::val(min), location))?;
+    }
+    if matches!(conversion, Conversion::Truncate | Conversion::Dequant { .. }) {
+        // Safety: a valid element type.
+        let to = unsafe { Type::from_raw(dst.elem_type) };
+        v = body.value(arith::truncf(build::val(v), to, location))?;
+    }
+    Ok(v)
 }
 
 /// The origin leaf along which the destination's C0 blocks run ([`FramePattern::c0_axis`] of
@@ -56,11 +113,21 @@ fn zero_text(elem: ElementType) -> String {
     }
 }
 
-pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(), LoweringError> {
+pub(super) fn copy(
+    l: &mut Lowerer,
+    op: &OperationRef,
+    name: &str,
+    epilogue: StoreEpilogue,
+) -> Result<(), LoweringError> {
     let src = l.operand(op, 0)?;
     let dst = l.operand(op, 1)?;
     if let (Some((sp, _)), Some((dp, _))) = (src.pattern, dst.pattern) {
         if sp != dp && (!sp.is_matrix() || !dp.is_matrix()) {
+            if epilogue != StoreEpilogue::default() {
+                return Err(LoweringError::Unsupported(format!(
+                    "{name}: a Fixpipe epilogue on a convolution-layout copy"
+                )));
+            }
             return conv_copy(l, op, name, (&src, sp), (&dst, dp));
         }
     }
@@ -72,7 +139,7 @@ pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(),
             dst.layout.origin()
         )));
     }
-    let conversion = conversion(&src, &dst, name)?;
+    let conversion = conversion(&src, &dst, name, epilogue.scale)?;
     let region: Vec<SymExpr> = se.iter().zip(&de).map(|(s, d)| build::min(s, d)).collect::<Result<_, _>>()?;
     let location = op.location();
     let point = guard::guarded(location, build::Point::before(op), &[&src, &dst])?;
@@ -81,12 +148,8 @@ pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(),
     let ranges: Vec<(SymExpr, SymExpr)> = region.iter().map(|e| (SymExpr::Const(0), e.clone())).collect();
     let nest = l.nest(location, point, &ranges)?;
     let offsets = l.emit(location, nest.body, &[src.address(&nest.ivs)?, dst.address(&nest.ivs)?])?;
-    let mut value = build::load(nest.body, location, src.buffer, offsets[0])?;
-    if let Conversion::Truncate = conversion {
-        // Safety: a valid element type.
-        let to = unsafe { Type::from_raw(dst.elem_type) };
-        value = nest.body.value(arith::truncf(build::val(value), to, location))?;
-    }
+    let loaded = build::load(nest.body, location, src.buffer, offsets[0])?;
+    let value = convert(l, location, (point, nest.body), loaded, (&conversion, epilogue.relu), (&src, &dst))?;
     build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
 
     // Zero-fill the tail of the last incomplete C0 block of every valid row (NZ) / column (ZN).
@@ -150,7 +213,7 @@ fn conv_copy(
     if !src.coord.iter().chain(&dst.coord).all(|c| c.is_constant(0)) {
         return Err(LoweringError::Unsupported(format!("{name}: a layout conversion {sp} -> {dp} of tiles is not supported by this compiler yet (copy whole tensors)")));
     }
-    let conversion = conversion(src, dst, name)?;
+    let conversion = conversion(src, dst, name, None)?;
     let se = conv_logical_extents(sp, &src.extents())
         .map_err(LoweringError::algebra_in(format!("{name}: source {}", src.name)))?;
     let de = conv_logical_extents(dp, &dst.extents())
@@ -167,12 +230,8 @@ fn conv_copy(
         t.address(&crd)
     };
     let offsets = l.emit(location, nest.body, &[at(src, sp, &sc0)?, at(dst, dp, &dc0)?])?;
-    let mut value = build::load(nest.body, location, src.buffer, offsets[0])?;
-    if let Conversion::Truncate = conversion {
-        // Safety: a valid element type.
-        let to = unsafe { Type::from_raw(dst.elem_type) };
-        value = nest.body.value(arith::truncf(build::val(value), to, location))?;
-    }
+    let loaded = build::load(nest.body, location, src.buffer, offsets[0])?;
+    let value = convert(l, location, (point, nest.body), loaded, (&conversion, false), (src, dst))?;
     build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
 
     // Zero-fill channels [C, align(C, C0)) of every valid pixel (NCHW/NHWC sources only).

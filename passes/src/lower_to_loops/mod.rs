@@ -63,8 +63,11 @@
 //!   the source origin clipped to the destination origin, leaf by leaf —
 //!   `dst[dst_offset(x)] = convert(src[src_offset(x)])`. Conversions: none when the element
 //!   types are equal; `arith.truncf` for an `l0c` f32 source stored as f16/bf16 (Fixpipe
-//!   quantization, round to nearest even); i32 stays i32 (the i32 → f16/i8 Fixpipe modes need
-//!   quantization parameters the dialect does not carry: rejected).
+//!   F322F16/F322BF16, round to nearest even, non-saturating); an `l0c` i32 source stored as
+//!   f16 with `scale = S` is DEQF16: `sitofp`, `mulf` by S with the low 13 mantissa bits
+//!   cleared, clamp to ±65504, `truncf`; `relu = true` keeps a value > 0 or NaN and gives +0
+//!   otherwise (`cmpf ugt` / `cmpi sgt` + `select`), before the clamp and the truncation
+//!   (docs/ascendc-derivation.md §12). i32 → i8 (REQ8) is rejected.
 //!   **Padding** (docs/layout-spec.md §A.7): ND→NZ and DN→ZN (also from NDExt/DNExt) zero-fill, in every
 //!   valid row (NZ) / column (ZN), the tail of the last incomplete C0 block along the
 //!   destination's C0 dimension (`[end, align(coord + end, C0) - coord)`); all other padding is
@@ -477,7 +480,8 @@ impl<'c> Lowerer<'c> {
             LayoutOp::View { op, .. } => buffers::view(self, op),
             LayoutOp::Alloc { op, .. } => buffers::alloc(self, op),
             LayoutOp::Tile { op, shape, .. } => tile::tile(self, op, shape),
-            LayoutOp::Load { op, .. } | LayoutOp::Store { op, .. } => copy::copy(self, op, decoded.kind().name()),
+            LayoutOp::Load { op, .. } => copy::copy(self, op, decoded.kind().name(), Default::default()),
+            LayoutOp::Store { op, epilogue, .. } => copy::copy(self, op, decoded.kind().name(), *epilogue),
             LayoutOp::Matmul { op, accumulate, .. } => matmul::matmul(self, op, *accumulate),
             LayoutOp::Offset { op, .. } => offset::offset(self, op),
         }

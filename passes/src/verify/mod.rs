@@ -22,6 +22,8 @@
 //!   (`frame_c0`: f16 → 16, f32 → 8, i8 → 32, L0C → 16, MX scales → 2).
 //!
 //! Ops (`ops.rs`)
+//! - A1 every attribute of a layout op is one it declares (`LayoutOpKind::attributes`), with a
+//!   value of its kind: `'layout.store' op unknown attribute 'relux'; known: relu, scale`;
 //! - V1 `layout.view` produces a gm tensor; `layout.alloc` an on-chip one (not gm);
 //! - V2 view/alloc: one `dyn` operand per `?` leaf of the result type (binding order: origin
 //!   leaves, then layout leaves; see `layout_dialect::tensor_layout`);
@@ -37,6 +39,10 @@
 //!   `(n, c, h, w)` extents are compared instead (NC1HWC0: `c = c1·c0`); the legal pairs that
 //!   change between a matrix and a convolution layout (Fixpipe L0C -> NCHW/NHWC/NC1HWC0, a5
 //!   Img2Col NC1HWC0 -> NZ) are rejected as "not supported by this compiler yet";
+//! - L5 store epilogues (Fixpipe, docs/ascendc-derivation.md §12): `relu` and `scale` only on
+//!   stores out of l0c; an l0c source holds f32 or i32 (the accumulator types); `scale` exactly
+//!   when the store is i32 -> f16 (DEQF16), finite and representable in the Fixpipe's scale
+//!   format (10 mantissa bits: the hardware drops the low 13);
 //! - X1 matmul: A in l0a, B in l0b, C in l0c;
 //! - X2 matmul: element types A × B → C legal on the target (f16/bf16/f32 → f32, i8 → i32,
 //!   fp8/fp4 → f32 on a5);
