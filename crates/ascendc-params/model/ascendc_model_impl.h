@@ -45,7 +45,8 @@
 // * Fixpipe NZ2ND: dst[j*dstStride + c] = quant(src[(c/16)*srcStride*16 + j*16 + c%16]) for
 //   j < mSize, c < nSize. quantPre (docs/ascendc-derivation.md §12): NoQuant; F322F16 /
 //   F322BF16 round to nearest even in INF_NAN (non-saturating) mode: overflow gives +-inf,
-//   NaN stays NaN; DEQF16: half(float(x) * S) for an i32 x, float(x) and the product rounded
+//   NaN stays NaN (bfloat16: 0x7FFF, the documented pattern; half: the quiet NaN with the
+//   input's sign and top payload bits); DEQF16: half(float(x) * S) for an i32 x, float(x) and the product rounded
 //   to nearest even in f32, S = the f32 in the low 32 bits of deqScalar with its low 13
 //   mantissa bits cleared (the processor's 10-bit-mantissa scale format), the half saturated
 //   to +-65504 (DEQF16 has no INF_NAN mode). ReLU (reluEn), on the converted value: a result
@@ -130,7 +131,8 @@ inline float f16_bits_to_f32(uint16_t h) {
 inline uint16_t f32_to_bf16_bits(float f) {
     uint32_t x;
     std::memcpy(&x, &f, 4);
-    if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu)) return (uint16_t)((x >> 16) | 0x40u);
+    // NaN: 0x7FFF, the bfloat16 NaN of the Fixpipe's non-saturating mode (docs/ascendc-derivation.md §12).
+    if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu)) return (uint16_t)0x7fffu;
     uint32_t rounding = 0x7fffu + ((x >> 16) & 1u);
     return (uint16_t)((x + rounding) >> 16);
 }

@@ -24,6 +24,14 @@ pub enum QuantMode {
 }
 
 impl QuantMode {
+    /// Every mode the back ends emit.
+    pub const ALL: [QuantMode; 4] = [QuantMode::NoQuant, QuantMode::F322F16, QuantMode::F322BF16, QuantMode::DEQF16];
+
+    /// The mode of an AscendC `QuantMode_t` name (`"DEQF16"`).
+    pub fn from_name(name: &str) -> Option<QuantMode> {
+        Self::ALL.into_iter().find(|m| m.name() == name)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             QuantMode::NoQuant => "NoQuant",

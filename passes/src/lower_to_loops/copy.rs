@@ -11,7 +11,7 @@ use melior::{
     dialect::arith::{self, CmpfPredicate, CmpiPredicate},
     ir::{operation::OperationLike, Location, OperationRef, Type},
 };
-use mlir_sys::MlirValue;
+use mlir_sys::{MlirType, MlirValue};
 
 use super::{build, guard, Lowerer, Tensor};
 use crate::error::LoweringError;
@@ -43,53 +43,88 @@ fn conversion(src: &Tensor, dst: &Tensor, name: &str, scale: Option<f32>) -> Res
     }
 }
 
-/// An `arith.constant` of the f32 `v`, exactly (its bit pattern).
-fn f32_constant(l: &Lowerer, location: Location, point: build::Point, v: f32) -> Result<MlirValue, LoweringError> {
-    build::constant_text(l.context, location, point, &format!("0x{:08X} : f32", v.to_bits()))
+/// The element operation of a copy with its constants, emitted once before the loop nest (so
+/// they dominate its body): [`Self::prepare`] at the copy's insertion point, then
+/// [`Self::apply`] per element.
+struct ElementOp {
+    conversion: Conversion,
+    /// +0 of the type ReLU compares in (`relu = true`).
+    relu_zero: Option<MlirValue>,
+    /// The DEQF16 scale and the ±65504 clamp bounds.
+    dequant: Option<(MlirValue, MlirValue, MlirValue)>,
+    /// The bfloat16 NaN the Fixpipe writes (0x7FFF), for F322BF16.
+    bf16_nan: Option<MlirValue>,
+    dst_type: MlirType,
 }
 
-/// Emits `value`'s conversion and ReLU in `body`; constants go to `outer` (outside the loops).
-fn convert(
-    l: &Lowerer,
-    location: Location,
-    (outer, body): (build::Point, build::Point),
-    value: MlirValue,
-    (conversion, relu): (&Conversion, bool),
-    (src, dst): (&Tensor, &Tensor),
-) -> Result<MlirValue, LoweringError> {
-    let mut v = value;
-    // The element type `v` has before the final truncation.
-    let mut elem = src.elem;
-    if let Conversion::Dequant { scale } = conversion {
-        let f32_type = Type::float32(l.context);
-        v = body.value(arith::sitofp(build::val(v), f32_type, location))?;
-        let s = f32_constant(l, location, outer, *scale)?;
-        v = body.value(arith::mulf(build::val(v), build::val(s), location))?;
-        elem = ElementType::F32;
-    }
-    if relu {
-        // Keep v if v > 0 or NaN (unordered), else +0: -0 becomes +0 too.
-        let zero = build::constant_text(l.context, location, outer, &zero_text(elem))?;
-        let keep = if elem.name().starts_with('i') {
-            body.value(arith::cmpi(l.context, CmpiPredicate::Sgt, build::val(v), build::val(zero), location))?
-        } else {
-            body.value(arith::cmpf(l.context, CmpfPredicate::Ugt, build::val(v), build::val(zero), location))?
+impl ElementOp {
+    fn prepare(
+        l: &Lowerer,
+        location: Location,
+        point: build::Point,
+        (conversion, relu): (Conversion, bool),
+        (src, dst): (&Tensor, &Tensor),
+    ) -> Result<ElementOp, LoweringError> {
+        let constant = |text: &str| build::constant_text(l.context, location, point, text);
+        let f32_text = |v: f32| format!("0x{:08X} : f32", v.to_bits());
+        // The element type ReLU sees: the dequantized f32, else the source element.
+        let relu_elem = if matches!(conversion, Conversion::Dequant { .. }) { ElementType::F32 } else { src.elem };
+        let relu_zero = if relu { Some(constant(&zero_text(relu_elem))?) } else { None };
+        let dequant = match conversion {
+            Conversion::Dequant { scale } => {
+                Some((constant(&f32_text(scale))?, constant(&f32_text(65504.0))?, constant(&f32_text(-65504.0))?))
+            }
+            _ => None,
         };
-        v = body.value(arith::select(build::val(keep), build::val(v), build::val(zero), location))?;
+        let bf16_nan = match (&conversion, dst.elem) {
+            (Conversion::Truncate, ElementType::BF16) => Some(constant("0x7FFF : bf16")?),
+            _ => None,
+        };
+        Ok(ElementOp { conversion, relu_zero, dequant, bf16_nan, dst_type: dst.elem_type })
     }
-    if let Conversion::Dequant { .. } = conversion {
-        // DEQF16 saturates (no INF_NAN mode): clamp to the largest finite half first.
-        let max = f32_constant(l, location, outer, 65504.0)?;
-        let min = f32_constant(l, location, outer, -65504.0)?;
-        v = body.value(arith::minimumf(build::val(v), build::val(max), location))?;
-        v = body.value(arith::maxnumf(build::val(v), build::val(min), location))?;
+
+    /// Emits the conversion and ReLU of `value` in `body`.
+    fn apply(
+        &self,
+        l: &Lowerer,
+        location: Location,
+        body: build::Point,
+        value: MlirValue,
+    ) -> Result<MlirValue, LoweringError> {
+        let v = |x: MlirValue| build::val(x);
+        let mut x = value;
+        if let Some((scale, _, _)) = self.dequant {
+            x = body.value(arith::sitofp(v(x), Type::float32(l.context), location))?;
+            x = body.value(arith::mulf(v(x), v(scale), location))?;
+        }
+        if let Some(zero) = self.relu_zero {
+            // Keep x if x > 0 or NaN (unordered), else +0: -0 becomes +0 too.
+            // Safety: a valid value.
+            let is_int = unsafe { mlir_sys::mlirTypeIsAInteger(mlir_sys::mlirValueGetType(x)) };
+            let keep = if is_int {
+                body.value(arith::cmpi(l.context, CmpiPredicate::Sgt, v(x), v(zero), location))?
+            } else {
+                body.value(arith::cmpf(l.context, CmpfPredicate::Ugt, v(x), v(zero), location))?
+            };
+            x = body.value(arith::select(v(keep), v(x), v(zero), location))?;
+        }
+        if let Some((_, max, min)) = self.dequant {
+            // DEQF16 saturates (no INF_NAN mode): clamp to the largest finite half first.
+            x = body.value(arith::minimumf(v(x), v(max), location))?;
+            x = body.value(arith::maxnumf(v(x), v(min), location))?;
+        }
+        if matches!(self.conversion, Conversion::Truncate | Conversion::Dequant { .. }) {
+            let wide = x;
+            // Safety: a valid element type.
+            let to = unsafe { Type::from_raw(self.dst_type) };
+            x = body.value(arith::truncf(v(wide), to, location))?;
+            if let Some(nan) = self.bf16_nan {
+                let is_nan = body.value(arith::cmpf(l.context, CmpfPredicate::Uno, v(wide), v(wide), location))?;
+                x = body.value(arith::select(v(is_nan), v(nan), v(x), location))?;
+            }
+        }
+        Ok(x)
     }
-    if matches!(conversion, Conversion::Truncate | Conversion::Dequant { .. }) {
-        // Safety: a valid element type.
-        let to = unsafe { Type::from_raw(dst.elem_type) };
-        v = body.value(arith::truncf(build::val(v), to, location))?;
-    }
-    Ok(v)
 }
 
 /// The origin leaf along which the destination's C0 blocks run ([`FramePattern::c0_axis`] of
@@ -146,10 +181,11 @@ pub(super) fn copy(
 
     // dst[dst_offset(x)] = convert(src[src_offset(x)]) over the valid region.
     let ranges: Vec<(SymExpr, SymExpr)> = region.iter().map(|e| (SymExpr::Const(0), e.clone())).collect();
+    let element = ElementOp::prepare(l, location, point, (conversion, epilogue.relu), (&src, &dst))?;
     let nest = l.nest(location, point, &ranges)?;
     let offsets = l.emit(location, nest.body, &[src.address(&nest.ivs)?, dst.address(&nest.ivs)?])?;
     let loaded = build::load(nest.body, location, src.buffer, offsets[0])?;
-    let value = convert(l, location, (point, nest.body), loaded, (&conversion, epilogue.relu), (&src, &dst))?;
+    let value = element.apply(l, location, nest.body, loaded)?;
     build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
 
     // Zero-fill the tail of the last incomplete C0 block of every valid row (NZ) / column (ZN).
@@ -224,6 +260,7 @@ fn conv_copy(
     let point = guard::guarded(location, build::Point::before(op), &[src, dst])?;
 
     let ranges: Vec<(SymExpr, SymExpr)> = region.iter().map(|e| (SymExpr::Const(0), e.clone())).collect();
+    let element = ElementOp::prepare(l, location, point, (conversion, false), (src, dst))?;
     let nest = l.nest(location, point, &ranges)?;
     let at = |t: &Tensor, p: FramePattern, c0: &SymExpr| -> Result<SymExpr, LoweringError> {
         let crd = conv_coordinate(p, c0, &nest.ivs).map_err(LoweringError::algebra_in(name))?;
@@ -231,7 +268,7 @@ fn conv_copy(
     };
     let offsets = l.emit(location, nest.body, &[at(src, sp, &sc0)?, at(dst, dp, &dc0)?])?;
     let loaded = build::load(nest.body, location, src.buffer, offsets[0])?;
-    let value = convert(l, location, (point, nest.body), loaded, (&conversion, false), (src, dst))?;
+    let value = element.apply(l, location, nest.body, loaded)?;
     build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
 
     // Zero-fill channels [C, align(C, C0)) of every valid pixel (NCHW/NHWC sources only).
