@@ -285,6 +285,76 @@ fn store_deqf16_relu_to_gm_nz_a2() {
     }
 }
 
+/// i32 accumulators no i8 GEMM of this size reaches (|x| > 2^24, where f32(x) rounds, and
+/// i32::MIN / i32::MAX), put straight into L0C: through the loop lowering (a host-side view of
+/// L0C, `host_copies`) and through the model's C ABI (`ascendc_model_fixpipe_nz2nd`, what the
+/// emitted C++ and the LLVM form call), both against the reference.
+#[test]
+fn deqf16_extreme_accumulators_loop_lowering_and_model() {
+    use ascendc_params::ffi;
+    let mut rng = Rng::new(11);
+    let edge = [i32::MAX, i32::MIN, (1 << 24) + 1, (1 << 24) + 3, -(1 << 24) - 1, 0, -1, 1, 262_016, 262_017];
+    let xs: Vec<i32> =
+        (0..256).map(|i| edge.get(i).copied().unwrap_or_else(|| rng.next_u64() as u32 as i32 >> (i % 24))).collect();
+    for (scale, with_relu) in [(2f32.powi(-10), false), (2f32.powi(-16), true), (1.0, false), (-0.375, true)] {
+        let want: Vec<f64> = xs.iter().map(|&x| deqf16(f64::from(x), scale, with_relu)).collect();
+        // The loop lowering, JIT-run: L0C NZ 16x16 is row-major (one fractal), like the ND output.
+        let attrs = format!("{{relu = {with_relu}, scale = {scale:?} : f32}}");
+        let source = format!(
+            r#"module attributes {{layout.target = #layout.target<"a2">}} {{
+  func.func @deq(%L: memref<256xi32>, %O: memref<256xf16>) attributes {{llvm.emit_c_interface}} {{
+    %c = "layout.view"(%L) : (memref<256xi32>) -> !layout.tensor<i32, "l0c", "NZ", "(16,16)">
+    %g = "layout.view"(%O) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    "layout.store"(%c, %g) {attrs} : (!layout.tensor<i32, "l0c", "NZ", "(16,16)">, !layout.tensor<f16, "gm", "ND", "(16,16)">) -> ()
+    return
+  }}
+}}"#
+        );
+        let context = layout_runtime::create_context().unwrap();
+        let module = melior::ir::Module::parse(&context, &source).expect("parse");
+        for d in ["arith", "scf", "memref", "func"] {
+            context.get_or_load_dialect(d);
+        }
+        let rules = layout_passes::verify::Rules { host_copies: true, any_c0: false };
+        let options = layout_passes::lower_to_loops::Options { rules, ..Default::default() };
+        layout_passes::lower_to_loops::lower(module.as_operation(), &options).expect("lowering");
+        let jit = layout_runtime::Jit::new(&module).expect("jit");
+        let inputs = [Array::new(vec![256], Data::I32(xs.clone())).unwrap(), Array::zeros(elem("f16"), &[256])];
+        let via_loops = super::call(&jit, "deq", &inputs, &[]);
+        // The model's C ABI.
+        let p = ffi::CFixpipeParamsV220 {
+            nSize: 16,
+            mSize: 16,
+            srcStride: 16,
+            dstStride: 16,
+            reluEn: with_relu,
+            quantPre: ascendc_params::QuantMode::DEQF16.abi_code(),
+            deqScalar: u64::from(scale.to_bits()),
+            ndNum: 1,
+            ..Default::default()
+        };
+        let mut out = vec![0u16; 256];
+        // Safety: 256 i32 in, 256 f16 out, as the parameters say.
+        let status = unsafe {
+            ffi::ascendc_model_fixpipe_nz2nd(
+                out.as_mut_ptr().cast(),
+                xs.as_ptr().cast(),
+                ffi::dtype_code::F16,
+                ffi::dtype_code::I32,
+                &p,
+                2201,
+            )
+        };
+        assert_eq!(status, 0, "{}", ffi::last_error());
+        for (i, w) in want.iter().enumerate() {
+            let model = f64::from(layout_npy::F16::from_bits(out[i]).to_f32());
+            let loops = via_loops[1].get_f64(i);
+            assert!(same(loops, *w), "loops, scale {scale}: x = {}: got {loops:e}, want {w:e}", xs[i]);
+            assert!(same(model, *w), "model, scale {scale}: x = {}: got {model:e}, want {w:e}", xs[i]);
+        }
+    }
+}
+
 #[test]
 fn the_reference_rounding_is_ieee() {
     // Checks of the reference itself against values worked out by hand.
