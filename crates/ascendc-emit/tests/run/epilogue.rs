@@ -251,6 +251,32 @@ fn store_deqf16_relu_after_a_negative_scale() {
 }
 
 #[test]
+fn store_relu_i32_a2_a5() {
+    // NoQuant i32 -> i32 with ReLU: negative sums become 0.
+    for target in ["a2", "a5"] {
+        let name = format!("epi_relu_i32_{target}");
+        let g = Gemm { m: 40, n: 24, k: 64, b_dn: true };
+        let mut rng = Rng::new(3);
+        let a = rng.array(elem("i8"), &[g.m * g.k]);
+        let b = rng.array(elem("i8"), &[g.k * g.n]);
+        let c = g.reference(&a, &b);
+        let source = with_store_attrs(super::gemm_kernel(&name, target, &g, "i8", "i32", "i32"), "{relu = true}");
+        let case = Case {
+            name: &name,
+            func: &name,
+            source,
+            target,
+            inputs: vec![a, b, Array::zeros(elem("i32"), &[g.m * g.n])],
+            scalars: vec![],
+            outputs: vec![2],
+        };
+        let got = values(&three_ways(&case)[0]);
+        assert!(c.iter().any(|&x| x < 0.0), "{name}: no negative sum in the data");
+        assert_eq!(got, c.iter().map(|&x| x.max(0.0)).collect::<Vec<_>>(), "{name}");
+    }
+}
+
+#[test]
 fn store_deqf16_relu_to_gm_nz_a2() {
     // Fixpipe CFG_NZ with DEQF16 + ReLU: i32 40x24 -> f16 GM NZ (C0 = 16, nSize = 32).
     let (m, n, k) = (40, 24, 64);
