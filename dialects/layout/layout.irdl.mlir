@@ -101,6 +101,10 @@ irdl.dialect @layout {
   }
 
   // Data movement out of the cube (l0c -> gm/l1/ub, ub -> gm, ...), with layout conversion.
+  // Optional attributes (the Fixpipe epilogue of an l0c store; IRDL has no optional attributes,
+  // so they are declared in LayoutOpKind::attributes, dialects/layout/src/ops.rs, and checked by
+  // layout-verify rules A1 and L5): `relu = true|false`, `scale = S : f32` (i32 -> f16 DEQF16).
+  // Every other attribute on a layout op is an error.
   irdl.operation @store {
     %src = irdl.base @layout::@tensor
     %dst = irdl.base @layout::@tensor

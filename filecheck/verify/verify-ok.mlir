@@ -46,7 +46,7 @@ module attributes {layout.target = #layout.target<"a5">} {
     %o = "layout.view"(%mo) : (memref<1024xi32>) -> !layout.tensor<i32, "gm", "DN", "(32,32)">
     "layout.store"(%c0, %o) : (!layout.tensor<i32, "l0c", "zN", "(32,32)">, !layout.tensor<i32, "gm", "DN", "(32,32)">) -> ()
     %u = "layout.alloc"() : () -> !layout.tensor<f16, "ub", "ND", "(32,32)">
-    "layout.store"(%c0, %u) : (!layout.tensor<i32, "l0c", "zN", "(32,32)">, !layout.tensor<f16, "ub", "ND", "(32,32)">) -> ()
+    "layout.store"(%c0, %u) {scale = 5.000000e-01 : f32} : (!layout.tensor<i32, "l0c", "zN", "(32,32)">, !layout.tensor<f16, "ub", "ND", "(32,32)">) -> ()
     %e = "layout.alloc"() : () -> !layout.tensor<f8E4M3FN, "l0a", "NZ", "(16,32)">
     %f = "layout.alloc"() : () -> !layout.tensor<f8E5M2, "l0b", "ZN", "(32,16)">
     %h = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">

@@ -73,12 +73,9 @@ fn dtype_code(elem: &str) -> Result<i64, String> {
 }
 
 fn quant_code(q: &str) -> Result<i64, String> {
-    Ok(match q {
-        "NoQuant" => 0,
-        "F322F16" => 1,
-        "F322BF16" => 2,
-        other => return Err(format!("quant mode {other} is not in the model's C ABI")),
-    })
+    ascendc_params::QuantMode::from_name(q)
+        .map(|m| i64::from(m.abi_code()))
+        .ok_or_else(|| format!("quant mode {q} is not in the model's C ABI"))
 }
 
 /// AscendC `pipe_t` numbering of the model (`PIPE_S` = 0, ...).

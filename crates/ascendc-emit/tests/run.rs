@@ -17,6 +17,9 @@ use melior::pass::PassManager;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "run/epilogue.rs"]
+mod epilogue;
+
 const MODEL_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../ascendc-params/model");
 const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
 

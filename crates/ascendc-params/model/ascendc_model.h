@@ -215,6 +215,7 @@ enum QuantMode_t : uint32_t {
     NoQuant = ASCENDC_MODEL_QUANT_NOQUANT,
     F322F16 = ASCENDC_MODEL_QUANT_F322F16,
     F322BF16 = ASCENDC_MODEL_QUANT_F322BF16,
+    DEQF16 = ASCENDC_MODEL_QUANT_DEQF16,
 };
 
 struct FixpipeParamsV220 : ascendc_model_fixpipe_params_v220 {

@@ -42,6 +42,7 @@ extern "C" {
 #define ASCENDC_MODEL_QUANT_NOQUANT 0u  /* f32 -> f32, i32 -> i32 */
 #define ASCENDC_MODEL_QUANT_F322F16 1u  /* f32 -> half, round to nearest even */
 #define ASCENDC_MODEL_QUANT_F322BF16 2u /* f32 -> bfloat16_t, round to nearest even */
+#define ASCENDC_MODEL_QUANT_DEQF16 3u   /* i32 -> half: half(float(x) * scale), saturating; scale = f32 bits of deqScalar */
 
 /* Status codes. */
 #define ASCENDC_MODEL_OK 0

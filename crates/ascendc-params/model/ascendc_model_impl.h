@@ -43,7 +43,15 @@
 //   accumulated in float (products of f16/bf16 are exact in float), i8 -> i32 exact. Only the
 //   valid m x n elements of C are written; padding in A/B is never read.
 // * Fixpipe NZ2ND: dst[j*dstStride + c] = quant(src[(c/16)*srcStride*16 + j*16 + c%16]) for
-//   j < mSize, c < nSize; NoQuant, F322F16, F322BF16 (round to nearest even), optional ReLU.
+//   j < mSize, c < nSize. quantPre (docs/ascendc-derivation.md §12): NoQuant; F322F16 /
+//   F322BF16 round to nearest even in INF_NAN (non-saturating) mode: overflow gives +-inf,
+//   NaN stays NaN (bfloat16: 0x7FFF, the documented pattern; half: the quiet NaN with the
+//   input's sign and top payload bits); DEQF16: half(float(x) * S) for an i32 x, float(x) and the product rounded
+//   to nearest even in f32, S = the f32 in the low 32 bits of deqScalar with its low 13
+//   mantissa bits cleared (the processor's 10-bit-mantissa scale format), the half saturated
+//   to +-65504 (DEQF16 has no INF_NAN mode). ReLU (reluEn), on the converted value: a result
+//   that is not > 0 and not NaN becomes +0 (so -0 -> +0); applying it to the value before the
+//   (sign- and order-preserving) conversion gives the same bits, which is what we do.
 // * Fixpipe NZ2NZ (CFG_NZ): with W = 16 destination columns per block, or W = 8 with
 //   isChannelSplit (f32 -> f32 only), for block b < nSize/W, row j < mSize, c < W, column
 //   col = b*W + c: the element goes to byte b*dstStride*32 + (j*W + c)*sizeof(dst) of dst, from
@@ -123,7 +131,8 @@ inline float f16_bits_to_f32(uint16_t h) {
 inline uint16_t f32_to_bf16_bits(float f) {
     uint32_t x;
     std::memcpy(&x, &f, 4);
-    if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu)) return (uint16_t)((x >> 16) | 0x40u);
+    // NaN: 0x7FFF, the bfloat16 NaN of the Fixpipe's non-saturating mode (docs/ascendc-derivation.md §12).
+    if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu)) return (uint16_t)0x7fffu;
     uint32_t rounding = 0x7fffu + ((x >> 16) & 1u);
     return (uint16_t)((x + rounding) >> 16);
 }
@@ -324,21 +333,38 @@ inline int32_t fixpipe_check(uint32_t dst_dtype, uint32_t src_dtype, const ascen
     if (p.ndNum != 1) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Fixpipe: only ndNum = 1 is modelled");
     const bool ok = (p.quantPre == ASCENDC_MODEL_QUANT_NOQUANT && dst_dtype == src_dtype && (src_dtype == ASCENDC_MODEL_F32 || src_dtype == ASCENDC_MODEL_I32)) ||
                     (p.quantPre == ASCENDC_MODEL_QUANT_F322F16 && src_dtype == ASCENDC_MODEL_F32 && dst_dtype == ASCENDC_MODEL_F16) ||
-                    (p.quantPre == ASCENDC_MODEL_QUANT_F322BF16 && src_dtype == ASCENDC_MODEL_F32 && dst_dtype == ASCENDC_MODEL_BF16);
-    if (!ok) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Fixpipe: supported quantPre: NoQuant f32->f32 / i32->i32, F322F16, F322BF16");
+                    (p.quantPre == ASCENDC_MODEL_QUANT_F322BF16 && src_dtype == ASCENDC_MODEL_F32 && dst_dtype == ASCENDC_MODEL_BF16) ||
+                    (p.quantPre == ASCENDC_MODEL_QUANT_DEQF16 && src_dtype == ASCENDC_MODEL_I32 && dst_dtype == ASCENDC_MODEL_F16);
+    if (!ok) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Fixpipe: supported quantPre: NoQuant f32->f32 / i32->i32, F322F16, F322BF16, DEQF16 i32->f16");
     return ASCENDC_MODEL_OK;
 }
 
-// One element: L0C element `so` (in accumulator elements), ReLU, quantPre, stored at `to`.
-inline void fixpipe_element(uint8_t* to, const uint8_t* s, uint64_t so, uint32_t dst_dtype, uint32_t src_dtype, bool relu) {
-    if (src_dtype == ASCENDC_MODEL_I32) {
+// The DEQF16 scale: the f32 in the low 32 bits of deqScalar, low 13 mantissa bits cleared.
+inline float deq_scale(uint64_t deq_scalar) {
+    uint32_t bits = (uint32_t)(deq_scalar & 0xffffffffu) & ~0x1fffu;
+    float s;
+    std::memcpy(&s, &bits, 4);
+    return s;
+}
+
+// One element: L0C element `so` (in accumulator elements), quantPre, ReLU, stored at `to`.
+inline void fixpipe_element(uint8_t* to, const uint8_t* s, uint64_t so, uint32_t dst_dtype, uint32_t src_dtype,
+                            const ascendc_model_fixpipe_params_v220& p) {
+    if (src_dtype == ASCENDC_MODEL_I32 && dst_dtype == ASCENDC_MODEL_I32) {
         int32_t v; std::memcpy(&v, s + so * 4, 4);
-        if (relu && v < 0) v = 0;
+        if (p.reluEn && v < 0) v = 0;
         std::memcpy(to, &v, 4);
         return;
     }
-    float v; std::memcpy(&v, s + so * 4, 4);
-    if (relu && v < 0) v = 0.0f;
+    float v;
+    if (src_dtype == ASCENDC_MODEL_I32) {  // DEQF16 (checked)
+        int32_t x; std::memcpy(&x, s + so * 4, 4);
+        v = (float)x * deq_scale(p.deqScalar);
+    } else {
+        std::memcpy(&v, s + so * 4, 4);
+    }
+    if (p.reluEn && !(v > 0.0f) && v == v) v = 0.0f;
+    if (p.quantPre == ASCENDC_MODEL_QUANT_DEQF16) v = v > 65504.0f ? 65504.0f : (v < -65504.0f ? -65504.0f : v);
     if (dst_dtype == ASCENDC_MODEL_F32) {
         std::memcpy(to, &v, 4);
     } else {
@@ -357,7 +383,7 @@ inline int32_t fixpipe_nz2nd(void* dst, const void* src, uint32_t dst_dtype, uin
     for (uint64_t j = 0; j < p.mSize; ++j)
         for (uint64_t c = 0; c < p.nSize; ++c) {
             const uint64_t so = (c / 16) * (uint64_t)p.srcStride * 16 + j * 16 + c % 16;
-            fixpipe_element(d + (j * (uint64_t)p.dstStride + c) * db, s, so, dst_dtype, src_dtype, p.reluEn);
+            fixpipe_element(d + (j * (uint64_t)p.dstStride + c) * db, s, so, dst_dtype, src_dtype, p);
         }
     return ASCENDC_MODEL_OK;
 }
@@ -378,7 +404,7 @@ inline int32_t fixpipe_nz2nz(void* dst, const void* src, uint32_t dst_dtype, uin
             for (uint64_t c = 0; c < w; ++c) {
                 const uint64_t col = b * w + c;
                 const uint64_t so = (col / 16) * (uint64_t)p.srcStride * 16 + j * 16 + col % 16;
-                fixpipe_element(d + b * (uint64_t)p.dstStride * 32 + (j * w + c) * db, s, so, dst_dtype, src_dtype, p.reluEn);
+                fixpipe_element(d + b * (uint64_t)p.dstStride * 32 + (j * w + c) * db, s, so, dst_dtype, src_dtype, p);
             }
     return ASCENDC_MODEL_OK;
 }

@@ -421,9 +421,11 @@ params! {
         srcStride: u16 = int(src_stride), full, "16 L0C elements (C0_Size)",
             "stride(L0C, c_out) / stride(L0C, r_in): rows of a column block, rounded up to 16";
         dstStride: u32 = int(dst_stride), full, "elements (NZ2ND), 32 B (NZ2NZ)", "GM row stride in elements (NZ2ND)";
-        reluEn: bool = flag(relu_en), full, "", "no ReLU";
+        reluEn: bool = flag(relu_en), full, "", "no ReLU",
+            True => "ReLU (layout.store relu = true): results below zero become +0";
         quantPre: u32 = quant(quant_pre), full, "", "conversion of the L0C accumulator to the GM element type";
-        deqScalar: u64 = int(deq_scalar), full, "", "no dequantization scale";
+        deqScalar: u64 = int(deq_scalar), full, "",
+            "DEQF16 scale: its f32 bits (layout.store scale); 0 when quantPre takes no scale";
         ndNum: u16 = int(nd_num), [1, 65535], "", "one matrix";
         srcNdStride: u16 = int(src_nd_stride), full, "", ONE_MATRIX;
         dstNdStride: u32 = int(dst_nd_stride), full, "", ONE_MATRIX;

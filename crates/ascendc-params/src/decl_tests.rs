@@ -243,3 +243,14 @@ fn cpp_api_constructors_follow_the_declared_order() {
     let all: Vec<&str> = ND2NZ_PARAMS.fields.iter().map(|f| f.name).collect();
     assert!(nd.iter().any(|c| c == &all));
 }
+
+#[test]
+fn every_quant_mode_has_its_code_in_the_abi_header_and_the_cpp_enum() {
+    use crate::QuantMode;
+    for mode in QuantMode::ALL {
+        let define = format!("#define ASCENDC_MODEL_QUANT_{} {}u", mode.name().to_uppercase(), mode.abi_code());
+        assert!(HEADER.contains(&define), "ascendc_model_abi.h lacks `{define}`");
+        let enumerator = format!("{} = ASCENDC_MODEL_QUANT_{},", mode.name(), mode.name().to_uppercase());
+        assert!(CPP_API.contains(&enumerator), "ascendc_model.h QuantMode_t lacks `{enumerator}`");
+    }
+}

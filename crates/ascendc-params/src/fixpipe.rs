@@ -19,14 +19,25 @@ pub enum QuantMode {
     F322F16,
     /// f32 → bfloat16_t.
     F322BF16,
+    /// i32 → half with the scalar scale `deqScalar`: `half(float(x) · scale)`, saturating.
+    DEQF16,
 }
 
 impl QuantMode {
+    /// Every mode the back ends emit.
+    pub const ALL: [QuantMode; 4] = [QuantMode::NoQuant, QuantMode::F322F16, QuantMode::F322BF16, QuantMode::DEQF16];
+
+    /// The mode of an AscendC `QuantMode_t` name (`"DEQF16"`).
+    pub fn from_name(name: &str) -> Option<QuantMode> {
+        Self::ALL.into_iter().find(|m| m.name() == name)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             QuantMode::NoQuant => "NoQuant",
             QuantMode::F322F16 => "F322F16",
             QuantMode::F322BF16 => "F322BF16",
+            QuantMode::DEQF16 => "DEQF16",
         }
     }
     /// The code of the C ABI (`ASCENDC_MODEL_QUANT_*`).
@@ -35,8 +46,30 @@ impl QuantMode {
             QuantMode::NoQuant => 0,
             QuantMode::F322F16 => 1,
             QuantMode::F322BF16 => 2,
+            QuantMode::DEQF16 => 3,
         }
     }
+}
+
+/// What a Fixpipe does to each element besides moving it (`layout.store {relu, scale}`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Epilogue {
+    /// `reluEn`: results below zero (after the conversion) become +0.
+    pub relu: bool,
+    /// The DEQF16 scale (i32 → f16 only); `deqScalar` holds its f32 bits in the low 32 bits.
+    pub scale: Option<f32>,
+}
+
+impl Epilogue {
+    /// No ReLU, no scale.
+    pub const NONE: Epilogue = Epilogue { relu: false, scale: None };
+}
+
+/// The scale the Fixpipe multiplies by for a given f32 `scale`: its processor format keeps 1
+/// sign, 8 exponent and 10 mantissa bits, so the low 13 mantissa bits are dropped (AscendC
+/// "Fixpipe" constraints: golden data must clear them; docs/ascendc-derivation.md §12).
+pub fn fixpipe_scale(scale: f32) -> f32 {
+    f32::from_bits(scale.to_bits() & !0x1fff)
 }
 
 /// AscendC `FixpipeParamsV220` {nSize `uint16_t`, mSize `uint16_t`, srcStride `uint16_t`,
@@ -67,18 +100,23 @@ pub struct FixpipeParamsV220<V = i64> {
 const FIXPIPE: &str = "Fixpipe(FixpipeParamsV220)";
 const FIXPIPE_NZ: &str = "Fixpipe<CFG_NZ>(FixpipeParamsV220)";
 
-/// `quantPre` from (accumulator, output) types.
-fn quant_mode(instr: &'static str, acc: ElementType, out: ElementType) -> Result<QuantMode> {
+/// `quantPre` from (accumulator, output) types and the epilogue's scale (DEQF16 needs one,
+/// the other modes take none).
+fn quant_mode(instr: &'static str, acc: ElementType, out: ElementType, scale: Option<f32>) -> Result<QuantMode> {
     use ElementType as E;
-    Ok(match (acc, out) {
-        (E::F32, E::F32) | (E::I32, E::I32) => QuantMode::NoQuant,
-        (E::F32, E::F16) => QuantMode::F322F16,
-        (E::F32, E::BF16) => QuantMode::F322BF16,
+    Ok(match (acc, out, scale) {
+        (E::F32, E::F32, None) | (E::I32, E::I32, None) => QuantMode::NoQuant,
+        (E::F32, E::F16, None) => QuantMode::F322F16,
+        (E::F32, E::BF16, None) => QuantMode::F322BF16,
+        (E::I32, E::F16, Some(_)) => QuantMode::DEQF16,
         _ => {
+            let with = scale.map_or(String::new(), |s| format!(" with scale {s}"));
             return Err(ParamError::Unsupported {
                 instr,
-                detail: format!("{acc} → {out} (supported: f32→f32, i32→i32, f32→f16, f32→bf16)"),
-            })
+                detail: format!(
+                    "{acc} → {out}{with} (supported: f32→f32, i32→i32, f32→f16, f32→bf16, i32→f16 with a scale)"
+                ),
+            });
         }
     })
 }
@@ -98,14 +136,15 @@ fn l0c_source<V: IndexValue>(ck: &mut Checker<V>, instr: &'static str, src: &Ope
     ck.exact_div("srcStride", &s.stride[3], s.stride[0].as_constant().unwrap_or(16), "C0_Size (16 elements)")
 }
 
-/// One Fixpipe of one matrix (`ndNum = 1`, no ReLU, no dequantization, no unit flag), with the
-/// field checks, the L0C alignment check and the instruction record.
+/// One Fixpipe of one matrix (`ndNum = 1`, no unit flag), with the field checks, the L0C
+/// alignment check and the instruction record. `deqScalar` = the f32 bits of the DEQF16 scale
+/// (AscendC `SetFixpipePreQuantFlag`: `static_cast<uint64_t>(*reinterpret_cast<int32_t*>(&s))`).
 fn single_fixpipe<V: IndexValue>(
     mut ck: Checker<V>,
     (src, dst): (&Operand<V>, &Operand<V>),
     acc: ElementType,
     (n_size, m_size, src_stride, dst_stride): (V, V, V, V),
-    quant: QuantMode,
+    (quant, epilogue): (QuantMode, Epilogue),
     is_channel_split: bool,
     intrinsic: fn(FixpipeParamsV220<V>) -> Intrinsic<V>,
 ) -> Result<Derived<V>> {
@@ -116,9 +155,9 @@ fn single_fixpipe<V: IndexValue>(
         m_size: ck.field(specs[1], m_size)?,
         src_stride: ck.field(specs[2], src_stride)?,
         dst_stride: ck.field(specs[3], dst_stride)?,
-        relu_en: false,
+        relu_en: epilogue.relu,
         quant_pre: quant,
-        deq_scalar: ck.field(specs[4], zero.clone())?,
+        deq_scalar: ck.field(specs[4], V::constant(epilogue.scale.map_or(0, |s| i64::from(s.to_bits()))))?,
         nd_num: ck.field(specs[5], V::constant(1))?,
         src_nd_stride: ck.field(specs[6], zero.clone())?,
         dst_nd_stride: ck.field(specs[7], zero.clone())?,
@@ -148,14 +187,25 @@ pub fn l0c_to_gm_nd<V: IndexValue>(
     dst: &Operand<V>,
     acc: ElementType,
     out: ElementType,
-    _target: Target,
+    target: Target,
 ) -> Result<Derived<V>> {
-    let quant = quant_mode(FIXPIPE, acc, out)?;
+    l0c_to_gm_nd_with(src, dst, (acc, out), target, Epilogue::NONE)
+}
+
+/// [`l0c_to_gm_nd`] with a Fixpipe [`Epilogue`] (`reluEn`, DEQF16 `deqScalar`).
+pub fn l0c_to_gm_nd_with<V: IndexValue>(
+    src: &Operand<V>,
+    dst: &Operand<V>,
+    (acc, out): (ElementType, ElementType),
+    _target: Target,
+    epilogue: Epilogue,
+) -> Result<Derived<V>> {
+    let quant = quant_mode(FIXPIPE, acc, out, epilogue.scale)?;
     let mut ck = Checker::new(FIXPIPE);
     let src_stride = l0c_source(&mut ck, FIXPIPE, src)?;
     let dst_stride = row_stride_nd(FIXPIPE, "destination (GM)", dst.layout)?;
     let sizes = (dst.extent(1)?, dst.extent(0)?, src_stride, dst_stride);
-    single_fixpipe(ck, (src, dst), acc, sizes, quant, false, Intrinsic::FixpipeNz2Nd)
+    single_fixpipe(ck, (src, dst), acc, sizes, (quant, epilogue), false, Intrinsic::FixpipeNz2Nd)
 }
 
 /// L0C (NZ, 16×16 fractals) → GM NZ, `CFG_NZ` (NZ2NZ).
@@ -180,9 +230,20 @@ pub fn l0c_to_gm_nz<V: IndexValue>(
     dst: &Operand<V>,
     acc: ElementType,
     out: ElementType,
-    _target: Target,
+    target: Target,
 ) -> Result<Derived<V>> {
-    let quant = quant_mode(FIXPIPE_NZ, acc, out)?;
+    l0c_to_gm_nz_with(src, dst, (acc, out), target, Epilogue::NONE)
+}
+
+/// [`l0c_to_gm_nz`] with a Fixpipe [`Epilogue`] (`reluEn`, DEQF16 `deqScalar`).
+pub fn l0c_to_gm_nz_with<V: IndexValue>(
+    src: &Operand<V>,
+    dst: &Operand<V>,
+    (acc, out): (ElementType, ElementType),
+    _target: Target,
+    epilogue: Epilogue,
+) -> Result<Derived<V>> {
+    let quant = quant_mode(FIXPIPE_NZ, acc, out, epilogue.scale)?;
     let mut ck = Checker::new(FIXPIPE_NZ);
     let src_stride = l0c_source(&mut ck, FIXPIPE_NZ, src)?;
     let d = Fractal::of(FIXPIPE_NZ, "destination (GM)", dst.layout, &[FramePattern::NZ])?;
@@ -222,5 +283,5 @@ pub fn l0c_to_gm_nz<V: IndexValue>(
     ck.exact_div("dst col coordinate", &dst.coord[1], d.c0, "destination C0")?;
     let dst_stride = ck.exact_div("dstStride", &d.stride[3], d.c0, "C0 (32 B)")?;
     let sizes = (dst.extent(1)?.align_to(&c0)?, dst.extent(0)?, src_stride, dst_stride);
-    single_fixpipe(ck, (src, dst), acc, sizes, quant, split, Intrinsic::FixpipeNz2Nz)
+    single_fixpipe(ck, (src, dst), acc, sizes, (quant, epilogue), split, Intrinsic::FixpipeNz2Nz)
 }

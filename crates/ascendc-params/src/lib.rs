@@ -7,7 +7,7 @@
 //! [`IndexValue`](layout_algebra::IndexValue) (dynamic tails give index expressions and
 //! [`Assumption`]s); each field is checked ([`ParamError`]). The derivation of every field, its
 //! checks and sources: docs/ascendc-derivation.md; the model (`model/`, [`ffi`], [`exec`]):
-//! docs/ascendc-derivation.md §12; one declaration per intrinsic ([`decl`]):
+//! docs/ascendc-derivation.md §13; one declaration per intrinsic ([`decl`]):
 //! docs/adding-an-intrinsic.md.
 //!
 //! | function | intrinsic | layouts |
@@ -36,7 +36,10 @@ pub mod target;
 pub use data_copy::{copy_nz_to_nz, gm_nd_to_l1_nz, DataCopyParams, Nd2NzParams};
 pub use error::{ParamError, Result};
 pub use field::{Assumption, CType, FieldSpec, Requirement};
-pub use fixpipe::{l0c_to_gm_nd, l0c_to_gm_nz, FixpipeParamsV220, QuantMode};
+pub use fixpipe::{
+    fixpipe_scale, l0c_to_gm_nd, l0c_to_gm_nd_with, l0c_to_gm_nz, l0c_to_gm_nz_with, Epilogue, FixpipeParamsV220,
+    QuantMode,
+};
 pub use instr::{Access, Derived, Instr, Intrinsic};
 pub use load_data::{
     l1_to_l0, l1_to_l0a, l1_to_l0b, LoadData2DParams, LoadData2DParamsV2, LoadData2dTransposeParams, MAX_REPEAT,

@@ -533,6 +533,37 @@ fn fixpipe_parameters_for_a_tail_tile() {
     assert_eq!(d.instrs[0].dst.offset, 96 * 70 + 48);
 }
 
+#[test]
+fn fixpipe_epilogue_fields_and_the_combinations_without_a_mode() {
+    // i32 40x24 -> f16 with relu and scale 0.25: DEQF16, reluEn, deqScalar = bits(0.25f).
+    let l0c = frame(FramePattern::L0C, ElementType::I32, &[40, 24]).unwrap();
+    let gm = frame(FramePattern::ND, ElementType::F16, &[40, 24]).unwrap();
+    let (src, dst) = (Operand::new(&l0c), Operand::new(&gm));
+    let deq = Epilogue { relu: true, scale: Some(0.25) };
+    let d = l0c_to_gm_nd_with(&src, &dst, (ElementType::I32, ElementType::F16), Target::A2, deq).unwrap();
+    let Intrinsic::FixpipeNz2Nd(p) = &d.instrs[0].intrinsic else { panic!() };
+    assert_eq!((p.quant_pre, p.relu_en, p.deq_scalar), (QuantMode::DEQF16, true, 0x3E80_0000));
+    assert_eq!((p.n_size, p.m_size, p.src_stride), (24, 40, 48));
+    // The same to GM NZ (C0 = 16).
+    let nz = frame(FramePattern::NZ, ElementType::F16, &[40, 24]).unwrap();
+    let d = l0c_to_gm_nz_with(&src, &Operand::new(&nz), (ElementType::I32, ElementType::F16), Target::A5, deq).unwrap();
+    let Intrinsic::FixpipeNz2Nz(p) = &d.instrs[0].intrinsic else { panic!() };
+    assert_eq!((p.quant_pre, p.relu_en, p.deq_scalar, p.n_size), (QuantMode::DEQF16, true, 0x3E80_0000, 32));
+    // i32 -> f16 without a scale, and a scale on f32 -> f16, have no quantPre mode.
+    let none = l0c_to_gm_nd_with(&src, &dst, (ElementType::I32, ElementType::F16), Target::A2, Epilogue::NONE);
+    assert!(none.unwrap_err().to_string().contains("i32 → f16 (supported:"));
+    let f32_l0c = frame(FramePattern::L0C, ElementType::F32, &[40, 24]).unwrap();
+    let scaled = Epilogue { relu: false, scale: Some(2.0) };
+    let err =
+        l0c_to_gm_nd_with(&Operand::new(&f32_l0c), &dst, (ElementType::F32, ElementType::F16), Target::A2, scaled);
+    assert!(err.unwrap_err().to_string().contains("f32 → f16 with scale 2"));
+    // The scale the hardware uses: the low 13 mantissa bits dropped.
+    assert_eq!(fixpipe_scale(0.1).to_bits(), 0.1f32.to_bits() & !0x1fff);
+    assert_eq!(fixpipe_scale(0.25), 0.25);
+    assert_eq!(QuantMode::ALL.map(QuantMode::abi_code), [0, 1, 2, 3]);
+    assert!(QuantMode::ALL.iter().all(|m| QuantMode::from_name(m.name()) == Some(*m)));
+}
+
 /// L0C tile (`tile`, f32, values v(r, c) small integers) → the tile at `at` of the GM NZ
 /// `gm` (`rows × cols` valid) through `l0c_to_gm_nz`, on poisoned buffers. Every destination
 /// element of the valid tile is checked at `crd_to_offset` of the destination layout; the

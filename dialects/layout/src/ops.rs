@@ -55,6 +55,45 @@ impl LayoutOpKind {
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|k| k.name() == name)
     }
+
+    /// The attributes the op takes: the one declaration that decoding, the verifier's
+    /// unknown-attribute rule and docs/dialect.md follow. Anything else on the op is an error,
+    /// so a misspelled epilogue (`relux = true`) cannot vanish.
+    pub fn attributes(self) -> &'static [AttributeDecl] {
+        match self {
+            Self::Tile => &[AttributeDecl { name: "shape", value: "array<i64: ...> of tile extents", required: true }],
+            Self::Matmul => &[AttributeDecl { name: "accumulate", value: "true or false", required: true }],
+            Self::Store => &[
+                AttributeDecl { name: "relu", value: "true or false (Fixpipe ReLU, L0C stores only)", required: false },
+                AttributeDecl {
+                    name: "scale",
+                    value: "an f32 float, e.g. 0.5 : f32 (Fixpipe DEQF16 scale, i32 -> f16 L0C stores only)",
+                    required: false,
+                },
+            ],
+            Self::View | Self::Alloc | Self::Load | Self::Offset => &[],
+        }
+    }
+}
+
+/// One attribute of a `layout` op: its name, what its value must be (for messages) and whether
+/// it must be present.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttributeDecl {
+    pub name: &'static str,
+    pub value: &'static str,
+    pub required: bool,
+}
+
+/// The Fixpipe epilogue of a `layout.store` (docs/dialect.md, `layout.store`): what happens to
+/// each L0C element on its way out besides the element-type conversion the types give.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StoreEpilogue {
+    /// `relu = true`: negative results (after the conversion) become +0 (`reluEn`).
+    pub relu: bool,
+    /// `scale = S : f32`: i32 -> f16 dequantization `f16(f32(x) · S)` (`quantPre = DEQF16`,
+    /// `deqScalar` = the bits of S).
+    pub scale: Option<f32>,
 }
 
 /// A decoded `layout` op. Every variant keeps the op itself (`op`) for locations and rewrites.
@@ -74,8 +113,8 @@ pub enum LayoutOp<'c, 'a> {
     },
     /// `layout.load(%src, %dst)`.
     Load { op: OperationRef<'c, 'a>, src: Value<'c, 'a>, dst: Value<'c, 'a> },
-    /// `layout.store(%src, %dst)`.
-    Store { op: OperationRef<'c, 'a>, src: Value<'c, 'a>, dst: Value<'c, 'a> },
+    /// `layout.store(%src, %dst) {relu, scale}` (both optional: the Fixpipe epilogue).
+    Store { op: OperationRef<'c, 'a>, src: Value<'c, 'a>, dst: Value<'c, 'a>, epilogue: StoreEpilogue },
     /// `layout.matmul(%a, %b, %c) {accumulate}`.
     Matmul { op: OperationRef<'c, 'a>, a: Value<'c, 'a>, b: Value<'c, 'a>, c: Value<'c, 'a>, accumulate: bool },
     /// `%o = layout.offset(%t, coord...)`.
@@ -116,8 +155,47 @@ impl<'c, 'a> LayoutOp<'c, 'a> {
     }
 }
 
+/// The attributes of `op` that `kind` does not declare, as an error naming them and the known
+/// ones (MLIR's wording: `'layout.store' op unknown attribute 'relux'; known: relu, scale`).
+fn check_attribute_names(kind: LayoutOpKind, op: &OperationRef) -> Result<(), DecodeError> {
+    let known = kind.attributes();
+    for (name, _) in op.attributes() {
+        let name = name.as_string_ref().as_str().unwrap_or("").to_string();
+        if !known.iter().any(|a| a.name == name) {
+            let list: Vec<&str> = known.iter().map(|a| a.name).collect();
+            let list = if list.is_empty() { "none".to_string() } else { list.join(", ") };
+            return Err(DecodeError(format!("'{}' op unknown attribute '{name}'; known: {list}", kind.name())));
+        }
+    }
+    for a in known.iter().filter(|a| a.required) {
+        if op.attribute(a.name).is_err() {
+            return Err(DecodeError(format!("'{}' op needs the attribute '{}' ({})", kind.name(), a.name, a.value)));
+        }
+    }
+    Ok(())
+}
+
+/// The optional epilogue attributes of a `layout.store`, typed.
+fn store_epilogue(op: &OperationRef) -> Result<StoreEpilogue, DecodeError> {
+    let decl = |name: &str| LayoutOpKind::Store.attributes().iter().find(|a| a.name == name).map_or("", |a| a.value);
+    let relu = match op.attribute("relu") {
+        Err(_) => false,
+        Ok(attr) => bool_attribute(attr).ok_or_else(|| {
+            DecodeError(format!("'layout.store' op attribute 'relu' must be {}, got {attr}", decl("relu")))
+        })?,
+    };
+    let scale = match op.attribute("scale") {
+        Err(_) => None,
+        Ok(attr) => Some(f32_attribute(attr).ok_or_else(|| {
+            DecodeError(format!("'layout.store' op attribute 'scale' must be {}, got {attr}", decl("scale")))
+        })?),
+    };
+    Ok(StoreEpilogue { relu, scale })
+}
+
 fn decode_layout<'c, 'a>(kind: LayoutOpKind, op: OperationRef<'c, 'a>) -> Result<LayoutOp<'c, 'a>, DecodeError> {
     let name = kind.name();
+    check_attribute_names(kind, &op)?;
     let operands: Vec<Value<'c, 'a>> = op.operands().collect();
     let need = |n: usize| -> Result<(), DecodeError> {
         if operands.len() < n {
@@ -147,7 +225,7 @@ fn decode_layout<'c, 'a>(kind: LayoutOpKind, op: OperationRef<'c, 'a>) -> Result
             if kind == LayoutOpKind::Load {
                 LayoutOp::Load { op, src, dst }
             } else {
-                LayoutOp::Store { op, src, dst }
+                LayoutOp::Store { op, src, dst, epilogue: store_epilogue(&op)? }
             }
         }
         LayoutOpKind::Matmul => {
@@ -186,6 +264,20 @@ pub fn i64_array(attr: Attribute) -> Option<Vec<i64>> {
 pub fn bool_attribute(attr: Attribute) -> Option<bool> {
     // Safety: valid attribute.
     unsafe { mlir_sys::mlirAttributeIsABool(attr.to_raw()).then(|| mlir_sys::mlirBoolAttrGetValue(attr.to_raw())) }
+}
+
+/// The value of an `f32` float attribute (`0.5 : f32`); `None` for any other attribute,
+/// including floats of other widths (the hardware reads the f32 bits: no silent rounding).
+pub fn f32_attribute(attr: Attribute) -> Option<f32> {
+    // Safety: valid attribute and type.
+    unsafe {
+        let raw = attr.to_raw();
+        if !mlir_sys::mlirAttributeIsAFloat(raw) || !mlir_sys::mlirTypeIsAF32(mlir_sys::mlirAttributeGetType(raw)) {
+            return None;
+        }
+        // Exact: an f32 value widened to f64.
+        Some(mlir_sys::mlirFloatAttrGetValueDouble(raw) as f32)
+    }
 }
 
 /// The `irdl.operation @NAME` names of the dialect `@dialect` in an IRDL source, as full names.
@@ -283,5 +375,66 @@ mod tests {
         let tile = module.body().first_operation().and_then(|o| o.next_in_block()).and_then(|o| o.next_in_block());
         let err = LayoutOp::decode(tile.expect("tile")).expect("layout op").expect_err("i32 shape");
         assert!(err.0.contains("array<i64"), "{err}");
+    }
+
+    /// The `layout.store` ops of `body` (one per line), decoded.
+    fn decode_stores(body: &str) -> Vec<Result<StoreEpilogue, String>> {
+        let context = create_context().expect("context");
+        let t = r#"!layout.tensor<f32, "l0c", "NZ", "(16,16)">"#;
+        let g = r#"!layout.tensor<f32, "gm", "ND", "(16,16)">"#;
+        let source = format!(
+            "module {{\n %c = \"layout.alloc\"() : () -> {t}\n %m = \"layout.alloc\"() : () -> {g}\n{}\n}}",
+            body.replace("T", t).replace("G", g)
+        );
+        let module = parse_source(&context, &source).expect("parse");
+        let mut out = Vec::new();
+        let mut op = module.body().first_operation();
+        while let Some(o) = op {
+            match LayoutOp::decode(o) {
+                Some(Ok(LayoutOp::Store { epilogue, .. })) => out.push(Ok(epilogue)),
+                Some(Err(e)) => out.push(Err(e.0)),
+                _ => {}
+            }
+            op = o.next_in_block();
+        }
+        out
+    }
+
+    #[test]
+    fn store_epilogue_attributes_are_typed_and_unknown_ones_are_errors() {
+        let got = decode_stores(
+            r#" "layout.store"(%c, %m) : (T, G) -> ()
+ "layout.store"(%c, %m) {relu = true, scale = 0.5 : f32} : (T, G) -> ()
+ "layout.store"(%c, %m) {relux = true} : (T, G) -> ()
+ "layout.store"(%c, %m) {scale = 0.5} : (T, G) -> ()
+ "layout.store"(%c, %m) {relu = 1 : i32} : (T, G) -> ()"#,
+        );
+        assert_eq!(got[0], Ok(StoreEpilogue { relu: false, scale: None }));
+        assert_eq!(got[1], Ok(StoreEpilogue { relu: true, scale: Some(0.5) }));
+        assert_eq!(got[2], Err("'layout.store' op unknown attribute 'relux'; known: relu, scale".to_string()));
+        let f64_scale = got[3].clone().expect_err("f64 scale");
+        assert!(f64_scale.contains("attribute 'scale' must be an f32 float"), "{f64_scale}");
+        let int_relu = got[4].clone().expect_err("i32 relu");
+        assert!(int_relu.contains("attribute 'relu' must be true or false"), "{int_relu}");
+    }
+
+    #[test]
+    fn every_op_rejects_attributes_it_does_not_declare() {
+        let context = create_context().expect("context");
+        let module = parse_source(
+            &context,
+            r#"module {
+                 %a = "layout.alloc"() {shape = array<i64: 16, 16>} : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
+               }"#,
+        )
+        .expect("parse");
+        let alloc = module.body().first_operation().expect("alloc");
+        let err = LayoutOp::decode(alloc).expect("layout op").expect_err("unknown attribute");
+        assert_eq!(err.0, "'layout.alloc' op unknown attribute 'shape'; known: none");
+        for kind in LayoutOpKind::ALL {
+            for a in kind.attributes() {
+                assert!(!a.value.is_empty() && !a.name.is_empty(), "{kind:?}");
+            }
+        }
     }
 }

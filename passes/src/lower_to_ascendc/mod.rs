@@ -431,7 +431,13 @@ impl<'c> Lowering<'c> {
             LayoutOp::Load { .. } | LayoutOp::Store { .. } => {
                 let src = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
                 let dst = self.tensor(op.operand(1).map_err(|e| e.to_string())?)?;
-                let derived = self.derive_copy(&src, &dst)?;
+                let epilogue = match decoded {
+                    LayoutOp::Store { epilogue, .. } => {
+                        ascendc_params::Epilogue { relu: epilogue.relu, scale: epilogue.scale }
+                    }
+                    _ => ascendc_params::Epilogue::NONE,
+                };
+                let derived = self.derive_copy(&src, &dst, epilogue)?;
                 // GM DN -> L1 ZN runs ND2NZ on the transposed views: say so next to the call.
                 let column_major = src.space == MemorySpace::Gm
                     && dst.space == MemorySpace::L1
@@ -468,7 +474,12 @@ impl<'c> Lowering<'c> {
         }
     }
 
-    fn derive_copy(&self, src: &Tensor, dst: &Tensor) -> Result<ascendc_params::Derived<SymExpr>, String> {
+    fn derive_copy(
+        &self,
+        src: &Tensor,
+        dst: &Tensor,
+        epilogue: ascendc_params::Epilogue,
+    ) -> Result<ascendc_params::Derived<SymExpr>, String> {
         use MemorySpace as S;
         let t = self.target;
         let r = match (src.space, dst.space) {
@@ -484,10 +495,11 @@ impl<'c> Lowering<'c> {
             (S::L1, S::L0b) => ascendc_params::l1_to_l0b(&src.operand(), &dst.operand(), src.elem, t),
             (S::L0c, S::Gm) => {
                 // Flat (ND) GM destination → NZ2ND (CFG_ROW_MAJOR); a fractal one → NZ2NZ (CFG_NZ).
+                let types = (src.elem, dst.elem);
                 if dst.layout.shape().leaves().len() == 2 {
-                    ascendc_params::l0c_to_gm_nd(&src.operand(), &dst.operand(), src.elem, dst.elem, t)
+                    ascendc_params::l0c_to_gm_nd_with(&src.operand(), &dst.operand(), types, t, epilogue)
                 } else {
-                    ascendc_params::l0c_to_gm_nz(&src.operand(), &dst.operand(), src.elem, dst.elem, t)
+                    ascendc_params::l0c_to_gm_nz_with(&src.operand(), &dst.operand(), types, t, epilogue)
                 }
             }
             (S::L1, S::Gm) => {

@@ -5,33 +5,125 @@ use layout_algebra::{
     ascend::{conv_coordinate, conv_logical_extents, ElementType, FramePattern},
     IndexValue, SymExpr,
 };
+use layout_dialect::ops::StoreEpilogue;
 use layout_dialect::MemorySpace;
 use melior::{
-    dialect::arith,
-    ir::{operation::OperationLike, OperationRef, Type},
+    dialect::arith::{self, CmpfPredicate, CmpiPredicate},
+    ir::{operation::OperationLike, Location, OperationRef, Type},
 };
+use mlir_sys::{MlirType, MlirValue};
 
 use super::{build, guard, Lowerer, Tensor};
 use crate::error::LoweringError;
 
-/// How an element changes on the way.
+/// How an element changes on the way: the Fixpipe conversion the types give, with the store's
+/// epilogue (docs/ascendc-derivation.md §12 for the semantics and their sources).
 enum Conversion {
     None,
-    /// Fixpipe quantization f32 -> f16/bf16 (round to nearest even).
+    /// Fixpipe F322F16 / F322BF16: `arith.truncf`, round to nearest even, non-saturating.
     Truncate,
+    /// Fixpipe DEQF16: `f16(clamp(f32(x) · scale, ±65504))`, `scale` as the hardware keeps it.
+    Dequant {
+        scale: f32,
+    },
 }
 
-fn conversion(src: &Tensor, dst: &Tensor, name: &str) -> Result<Conversion, LoweringError> {
-    if src.elem == dst.elem {
-        return Ok(Conversion::None);
-    }
-    match (src.space, src.elem, dst.elem) {
-        (MemorySpace::L0c, ElementType::F32, ElementType::F16 | ElementType::BF16) => Ok(Conversion::Truncate),
-        (MemorySpace::L0c, ElementType::I32, _) => Err(LoweringError::Contract(format!(
-            "{name}: the Fixpipe conversion {} -> {} needs quantization parameters (scale, offset) that the dialect does not carry; the CPU lowering supports i32 -> i32 and f32 -> f32/f16/bf16",
+fn conversion(src: &Tensor, dst: &Tensor, name: &str, scale: Option<f32>) -> Result<Conversion, LoweringError> {
+    match (src.space, src.elem, dst.elem, scale) {
+        (_, s, d, None) if s == d => Ok(Conversion::None),
+        (MemorySpace::L0c, ElementType::F32, ElementType::F16 | ElementType::BF16, None) => Ok(Conversion::Truncate),
+        (MemorySpace::L0c, ElementType::I32, ElementType::F16, Some(scale)) => {
+            Ok(Conversion::Dequant { scale: ascendc_params::fixpipe_scale(scale) })
+        }
+        (MemorySpace::L0c, ElementType::I32, _, None) => Err(LoweringError::Contract(format!(
+            "{name}: the Fixpipe conversion {} -> {} needs quantization parameters: i32 -> f16 takes `scale` (DEQF16); the i32 -> i8 modes (REQ8) are not supported",
             src.elem, dst.elem
         ))),
-        _ => Err(LoweringError::Unsupported(format!("{name}: cannot convert {} to {} on the way {} -> {}", src.elem, dst.elem, src.space.name(), dst.space.name()))),
+        _ => Err(LoweringError::Unsupported(format!("{name}: cannot convert {} to {} on the way {} -> {}{}", src.elem, dst.elem, src.space.name(), dst.space.name(), scale.map_or(String::new(), |s| format!(" with scale {s}"))))),
+    }
+}
+
+/// The element operation of a copy with its constants, emitted once before the loop nest (so
+/// they dominate its body): [`Self::prepare`] at the copy's insertion point, then
+/// [`Self::apply`] per element.
+struct ElementOp {
+    conversion: Conversion,
+    /// +0 of the type ReLU compares in (`relu = true`).
+    relu_zero: Option<MlirValue>,
+    /// The DEQF16 scale and the ±65504 clamp bounds.
+    dequant: Option<(MlirValue, MlirValue, MlirValue)>,
+    /// The bfloat16 NaN the Fixpipe writes (0x7FFF), for F322BF16.
+    bf16_nan: Option<MlirValue>,
+    dst_type: MlirType,
+}
+
+impl ElementOp {
+    fn prepare(
+        l: &Lowerer,
+        location: Location,
+        point: build::Point,
+        (conversion, relu): (Conversion, bool),
+        (src, dst): (&Tensor, &Tensor),
+    ) -> Result<ElementOp, LoweringError> {
+        let constant = |text: &str| build::constant_text(l.context, location, point, text);
+        let f32_text = |v: f32| format!("0x{:08X} : f32", v.to_bits());
+        // The element type ReLU sees: the dequantized f32, else the source element.
+        let relu_elem = if matches!(conversion, Conversion::Dequant { .. }) { ElementType::F32 } else { src.elem };
+        let relu_zero = if relu { Some(constant(&zero_text(relu_elem))?) } else { None };
+        let dequant = match conversion {
+            Conversion::Dequant { scale } => {
+                Some((constant(&f32_text(scale))?, constant(&f32_text(65504.0))?, constant(&f32_text(-65504.0))?))
+            }
+            _ => None,
+        };
+        let bf16_nan = match (&conversion, dst.elem) {
+            (Conversion::Truncate, ElementType::BF16) => Some(constant("0x7FFF : bf16")?),
+            _ => None,
+        };
+        Ok(ElementOp { conversion, relu_zero, dequant, bf16_nan, dst_type: dst.elem_type })
+    }
+
+    /// Emits the conversion and ReLU of `value` in `body`.
+    fn apply(
+        &self,
+        l: &Lowerer,
+        location: Location,
+        body: build::Point,
+        value: MlirValue,
+    ) -> Result<MlirValue, LoweringError> {
+        let v = |x: MlirValue| build::val(x);
+        let mut x = value;
+        if let Some((scale, _, _)) = self.dequant {
+            x = body.value(arith::sitofp(v(x), Type::float32(l.context), location))?;
+            x = body.value(arith::mulf(v(x), v(scale), location))?;
+        }
+        if let Some(zero) = self.relu_zero {
+            // Keep x if x > 0 or NaN (unordered), else +0: -0 becomes +0 too.
+            // Safety: a valid value.
+            let is_int = unsafe { mlir_sys::mlirTypeIsAInteger(mlir_sys::mlirValueGetType(x)) };
+            let keep = if is_int {
+                body.value(arith::cmpi(l.context, CmpiPredicate::Sgt, v(x), v(zero), location))?
+            } else {
+                body.value(arith::cmpf(l.context, CmpfPredicate::Ugt, v(x), v(zero), location))?
+            };
+            x = body.value(arith::select(v(keep), v(x), v(zero), location))?;
+        }
+        if let Some((_, max, min)) = self.dequant {
+            // DEQF16 saturates (no INF_NAN mode): clamp to the largest finite half first.
+            x = body.value(arith::minimumf(v(x), v(max), location))?;
+            x = body.value(arith::maxnumf(v(x), v(min), location))?;
+        }
+        if matches!(self.conversion, Conversion::Truncate | Conversion::Dequant { .. }) {
+            let wide = x;
+            // Safety: a valid element type.
+            let to = unsafe { Type::from_raw(self.dst_type) };
+            x = body.value(arith::truncf(v(wide), to, location))?;
+            if let Some(nan) = self.bf16_nan {
+                let is_nan = body.value(arith::cmpf(l.context, CmpfPredicate::Uno, v(wide), v(wide), location))?;
+                x = body.value(arith::select(v(is_nan), v(nan), v(x), location))?;
+            }
+        }
+        Ok(x)
     }
 }
 
@@ -56,11 +148,21 @@ fn zero_text(elem: ElementType) -> String {
     }
 }
 
-pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(), LoweringError> {
+pub(super) fn copy(
+    l: &mut Lowerer,
+    op: &OperationRef,
+    name: &str,
+    epilogue: StoreEpilogue,
+) -> Result<(), LoweringError> {
     let src = l.operand(op, 0)?;
     let dst = l.operand(op, 1)?;
     if let (Some((sp, _)), Some((dp, _))) = (src.pattern, dst.pattern) {
         if sp != dp && (!sp.is_matrix() || !dp.is_matrix()) {
+            if epilogue != StoreEpilogue::default() {
+                return Err(LoweringError::Unsupported(format!(
+                    "{name}: a Fixpipe epilogue on a convolution-layout copy"
+                )));
+            }
             return conv_copy(l, op, name, (&src, sp), (&dst, dp));
         }
     }
@@ -72,21 +174,18 @@ pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(),
             dst.layout.origin()
         )));
     }
-    let conversion = conversion(&src, &dst, name)?;
+    let conversion = conversion(&src, &dst, name, epilogue.scale)?;
     let region: Vec<SymExpr> = se.iter().zip(&de).map(|(s, d)| build::min(s, d)).collect::<Result<_, _>>()?;
     let location = op.location();
     let point = guard::guarded(location, build::Point::before(op), &[&src, &dst])?;
 
     // dst[dst_offset(x)] = convert(src[src_offset(x)]) over the valid region.
     let ranges: Vec<(SymExpr, SymExpr)> = region.iter().map(|e| (SymExpr::Const(0), e.clone())).collect();
+    let element = ElementOp::prepare(l, location, point, (conversion, epilogue.relu), (&src, &dst))?;
     let nest = l.nest(location, point, &ranges)?;
     let offsets = l.emit(location, nest.body, &[src.address(&nest.ivs)?, dst.address(&nest.ivs)?])?;
-    let mut value = build::load(nest.body, location, src.buffer, offsets[0])?;
-    if let Conversion::Truncate = conversion {
-        // Safety: a valid element type.
-        let to = unsafe { Type::from_raw(dst.elem_type) };
-        value = nest.body.value(arith::truncf(build::val(value), to, location))?;
-    }
+    let loaded = build::load(nest.body, location, src.buffer, offsets[0])?;
+    let value = element.apply(l, location, nest.body, loaded)?;
     build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
 
     // Zero-fill the tail of the last incomplete C0 block of every valid row (NZ) / column (ZN).
@@ -150,7 +249,7 @@ fn conv_copy(
     if !src.coord.iter().chain(&dst.coord).all(|c| c.is_constant(0)) {
         return Err(LoweringError::Unsupported(format!("{name}: a layout conversion {sp} -> {dp} of tiles is not supported by this compiler yet (copy whole tensors)")));
     }
-    let conversion = conversion(src, dst, name)?;
+    let conversion = conversion(src, dst, name, None)?;
     let se = conv_logical_extents(sp, &src.extents())
         .map_err(LoweringError::algebra_in(format!("{name}: source {}", src.name)))?;
     let de = conv_logical_extents(dp, &dst.extents())
@@ -161,18 +260,15 @@ fn conv_copy(
     let point = guard::guarded(location, build::Point::before(op), &[src, dst])?;
 
     let ranges: Vec<(SymExpr, SymExpr)> = region.iter().map(|e| (SymExpr::Const(0), e.clone())).collect();
+    let element = ElementOp::prepare(l, location, point, (conversion, false), (src, dst))?;
     let nest = l.nest(location, point, &ranges)?;
     let at = |t: &Tensor, p: FramePattern, c0: &SymExpr| -> Result<SymExpr, LoweringError> {
         let crd = conv_coordinate(p, c0, &nest.ivs).map_err(LoweringError::algebra_in(name))?;
         t.address(&crd)
     };
     let offsets = l.emit(location, nest.body, &[at(src, sp, &sc0)?, at(dst, dp, &dc0)?])?;
-    let mut value = build::load(nest.body, location, src.buffer, offsets[0])?;
-    if let Conversion::Truncate = conversion {
-        // Safety: a valid element type.
-        let to = unsafe { Type::from_raw(dst.elem_type) };
-        value = nest.body.value(arith::truncf(build::val(value), to, location))?;
-    }
+    let loaded = build::load(nest.body, location, src.buffer, offsets[0])?;
+    let value = element.apply(l, location, nest.body, loaded)?;
     build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
 
     // Zero-fill channels [C, align(C, C0)) of every valid pixel (NCHW/NHWC sources only).

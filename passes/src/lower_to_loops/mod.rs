@@ -371,7 +371,8 @@ impl<'c> Lowerer<'c> {
             LayoutOp::View { op, .. } => buffers::view(self, op),
             LayoutOp::Alloc { op, .. } => buffers::alloc(self, op),
             LayoutOp::Tile { op, shape, .. } => tile::tile(self, op, shape),
-            LayoutOp::Load { op, .. } | LayoutOp::Store { op, .. } => copy::copy(self, op, decoded.kind().name()),
+            LayoutOp::Load { op, .. } => copy::copy(self, op, decoded.kind().name(), Default::default()),
+            LayoutOp::Store { op, epilogue, .. } => copy::copy(self, op, decoded.kind().name(), *epilogue),
             LayoutOp::Matmul { op, accumulate, .. } => matmul::matmul(self, op, *accumulate),
             LayoutOp::Offset { op, .. } => offset::offset(self, op),
         }

@@ -13,6 +13,7 @@
 //! - T3 layout and origin syntax and well-formedness
 //! - T4 layout legal for the space and target
 //! - T5 C0 of explicit fractal layouts
+//! - A1 known attributes of each op
 //! - V1 view in gm, alloc on chip
 //! - V2 one `dyn` operand per `?`
 //! - V3 constant `dyn` operands give a valid type
@@ -21,6 +22,7 @@
 //! - L2 legal layout pair
 //! - L3 element types of a copy
 //! - L4 extents of a copy
+//! - L5 store epilogues (relu, scale)
 //! - X1 matmul operand spaces
 //! - X2 matmul element types
 //! - X3 matmul extents

@@ -6,7 +6,7 @@ use crate::{
     tile,
 };
 use layout_algebra::{ascend::FramePattern, IndexValue};
-use layout_dialect::ops::{LayoutOp, LayoutOpKind};
+use layout_dialect::ops::{LayoutOp, LayoutOpKind, StoreEpilogue};
 use layout_dialect::{
     legality::{copy_element_types, direction, legal_pairs, matmul_accumulator, Direction},
     tensor_layout::layout_strings,
@@ -42,7 +42,10 @@ pub(super) fn check_op(op: &OperationRef, c: &mut Checker) {
     match decoded {
         LayoutOp::View { .. } | LayoutOp::Alloc { .. } => check_view_alloc(op, decoded.kind(), location, c),
         LayoutOp::Load { .. } => check_copy(op, Direction::Load, location, c),
-        LayoutOp::Store { .. } => check_copy(op, Direction::Store, location, c),
+        LayoutOp::Store { epilogue, .. } => {
+            check_copy(op, Direction::Store, location, c);
+            check_epilogue(op, epilogue, location, c);
+        }
         LayoutOp::Matmul { .. } => check_matmul(op, location, c),
         LayoutOp::Tile { shape, .. } => check_tile(op, &shape, location, c),
         LayoutOp::Offset { .. } => check_offset(op, location, c),
@@ -311,6 +314,51 @@ fn check_conv_copy(
                 return;
             }
         }
+    }
+}
+
+/// L5: the Fixpipe epilogue of a store and the conversions it implies.
+fn check_epilogue(op: &OperationRef, epilogue: StoreEpilogue, location: Location, c: &mut Checker) {
+    use layout_algebra::ascend::ElementType as E;
+    let (Some((_, src)), Some((_, dst))) = (operand_layout(op, 0, c), operand_layout(op, 1, c)) else {
+        return;
+    };
+    let path = format!("{} {} -> {} {}", src.space.name(), src.elem, dst.space.name(), dst.elem);
+    if src.space != MemorySpace::L0c {
+        if epilogue.relu || epilogue.scale.is_some() {
+            c.error(
+                location,
+                &format!(
+                    "layout.store: `relu` and `scale` are Fixpipe epilogues of stores out of l0c; this store is {path}"
+                ),
+            );
+        }
+        return;
+    }
+    if !matches!(src.elem, E::F32 | E::I32) {
+        return c.error(
+            location,
+            &format!("layout.store: Fixpipe reads the accumulator types f32 or i32 from l0c, got {}", src.elem),
+        );
+    }
+    let dequant = (src.elem, dst.elem) == (E::I32, E::F16);
+    match epilogue.scale {
+        None if dequant => c.error(location, &format!(
+            "layout.store: {path} is the DEQF16 dequantization f16(f32(x) · scale) and needs `scale = S : f32`"
+        )),
+        Some(_) if !dequant => c.error(location, &format!(
+            "layout.store: `scale` is the DEQF16 dequantization of an i32 accumulator to f16; this store is {path} (f32 -> f16/bf16 conversions take no scale)"
+        )),
+        Some(s) if !s.is_finite() => c.error(location, &format!("layout.store: the DEQF16 scale must be finite, got {s}")),
+        Some(s) => {
+            let kept = ascendc_params::fixpipe_scale(s);
+            if kept.to_bits() != s.to_bits() {
+                c.error(location, &format!(
+                    "layout.store: the DEQF16 scale {s:e} is not representable: the Fixpipe keeps 10 of its 23 mantissa bits, which gives {kept:e}; write that value (or another with a 10-bit mantissa)"
+                ));
+            }
+        }
+        None => {}
     }
 }
 

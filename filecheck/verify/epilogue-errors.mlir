@@ -1,0 +1,163 @@
+// Store epilogues and unknown attributes (rules A1 and L5 of passes/src/verify/mod.rs): a
+// misspelled or misplaced attribute is an error, never dropped.
+// RUN: layout-opt %s --split-input-file --verify-diagnostics --layout-verify
+
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf32>) {
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
+    %g = "layout.view"(%m) : (memref<256xf32>) -> !layout.tensor<f32, "gm", "ND", "(16,16)">
+    // expected-error@+1 {{'layout.store' op unknown attribute 'relux'; known: relu, scale}}
+    "layout.store"(%c, %g) {relux = true} : (!layout.tensor<f32, "l0c", "NZ", "(16,16)">, !layout.tensor<f32, "gm", "ND", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf16>) {
+    %g = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
+    // expected-error@+1 {{'layout.load' op unknown attribute 'relu'; known: none}}
+    "layout.load"(%g, %a) {relu = true} : (!layout.tensor<f16, "gm", "ND", "(16,16)">, !layout.tensor<f16, "l1", "NZ", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(16,16)">
+    %b = "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "ZN", "(16,16)">
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
+    // expected-error@+1 {{'layout.matmul' op unknown attribute 'acumulate'; known: accumulate}}
+    "layout.matmul"(%a, %b, %c) {accumulate = false, acumulate = true} : (!layout.tensor<f16, "l0a", "ZZ", "(16,16)">, !layout.tensor<f16, "l0b", "ZN", "(16,16)">, !layout.tensor<f32, "l0c", "NZ", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf32>) {
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
+    %g = "layout.view"(%m) : (memref<256xf32>) -> !layout.tensor<f32, "gm", "ND", "(16,16)">
+    // expected-error@+1 {{'layout.store' op attribute 'relu' must be true or false (Fixpipe ReLU, L0C stores only), got 1 : i32}}
+    "layout.store"(%c, %g) {relu = 1 : i32} : (!layout.tensor<f32, "l0c", "NZ", "(16,16)">, !layout.tensor<f32, "gm", "ND", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf16>) {
+    %c = "layout.alloc"() : () -> !layout.tensor<i32, "l0c", "NZ", "(16,16)">
+    %g = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    // expected-error@+1 {{'layout.store' op attribute 'scale' must be an f32 float, e.g. 0.5 : f32 (Fixpipe DEQF16 scale, i32 -> f16 L0C stores only), got 5.000000e-01 : f64}}
+    "layout.store"(%c, %g) {scale = 0.5} : (!layout.tensor<i32, "l0c", "NZ", "(16,16)">, !layout.tensor<f16, "gm", "ND", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf16>) {
+    %g = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "NZ", "(16,16)">
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
+    // expected-error@+1 {{layout.store: `relu` and `scale` are Fixpipe epilogues of stores out of l0c; this store is l1 f16 -> gm f16}}
+    "layout.store"(%a, %g) {relu = true} : (!layout.tensor<f16, "l1", "NZ", "(16,16)">, !layout.tensor<f16, "gm", "NZ", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf16>) {
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
+    %g = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    // expected-error@+1 {{layout.store: `scale` is the DEQF16 dequantization of an i32 accumulator to f16; this store is l0c f32 -> gm f16 (f32 -> f16/bf16 conversions take no scale)}}
+    "layout.store"(%c, %g) {scale = 2.0 : f32} : (!layout.tensor<f32, "l0c", "NZ", "(16,16)">, !layout.tensor<f16, "gm", "ND", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf16>) {
+    %c = "layout.alloc"() : () -> !layout.tensor<i32, "l0c", "NZ", "(16,16)">
+    %g = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    // expected-error@+1 {{layout.store: l0c i32 -> gm f16 is the DEQF16 dequantization f16(f32(x) · scale) and needs `scale = S : f32`}}
+    "layout.store"(%c, %g) : (!layout.tensor<i32, "l0c", "NZ", "(16,16)">, !layout.tensor<f16, "gm", "ND", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xi32>) {
+    %c = "layout.alloc"() : () -> !layout.tensor<i32, "l0c", "NZ", "(16,16)">
+    %g = "layout.view"(%m) : (memref<256xi32>) -> !layout.tensor<i32, "gm", "ND", "(16,16)">
+    // expected-error@+1 {{layout.store: `scale` is the DEQF16 dequantization of an i32 accumulator to f16; this store is l0c i32 -> gm i32}}
+    "layout.store"(%c, %g) {scale = 1.0 : f32} : (!layout.tensor<i32, "l0c", "NZ", "(16,16)">, !layout.tensor<i32, "gm", "ND", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf16>) {
+    %c = "layout.alloc"() : () -> !layout.tensor<i32, "l0c", "NZ", "(16,16)">
+    %g = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    // expected-error@+1 {{layout.store: the DEQF16 scale 1e-1 is not representable: the Fixpipe keeps 10 of its 23 mantissa bits, which gives 9.9975586e-2; write that value (or another with a 10-bit mantissa)}}
+    "layout.store"(%c, %g) {scale = 0.1 : f32} : (!layout.tensor<i32, "l0c", "NZ", "(16,16)">, !layout.tensor<f16, "gm", "ND", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf16>) {
+    %c = "layout.alloc"() : () -> !layout.tensor<i32, "l0c", "NZ", "(16,16)">
+    %g = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    // expected-error@+1 {{layout.store: the DEQF16 scale must be finite, got inf}}
+    "layout.store"(%c, %g) {scale = 0x7F800000 : f32} : (!layout.tensor<i32, "l0c", "NZ", "(16,16)">, !layout.tensor<f16, "gm", "ND", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf16>) {
+    %c = "layout.alloc"() : () -> !layout.tensor<f16, "l0c", "NZ", "(16,16)">
+    %g = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    // expected-error@+1 {{layout.store: Fixpipe reads the accumulator types f32 or i32 from l0c, got f16}}
+    "layout.store"(%c, %g) : (!layout.tensor<f16, "l0c", "NZ", "(16,16)">, !layout.tensor<f16, "gm", "ND", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+// The accepted epilogues (no diagnostic).
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @f(%m: memref<256xf16>, %n: memref<256xf16>, %o: memref<256xf32>) {
+    %ci = "layout.alloc"() : () -> !layout.tensor<i32, "l0c", "NZ", "(16,16)">
+    %cf = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
+    %g = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    %h = "layout.view"(%n) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    %k = "layout.view"(%o) : (memref<256xf32>) -> !layout.tensor<f32, "gm", "ND", "(16,16)">
+    "layout.store"(%ci, %g) {relu = true, scale = 0.25 : f32} : (!layout.tensor<i32, "l0c", "NZ", "(16,16)">, !layout.tensor<f16, "gm", "ND", "(16,16)">) -> ()
+    "layout.store"(%cf, %h) {relu = true} : (!layout.tensor<f32, "l0c", "NZ", "(16,16)">, !layout.tensor<f16, "gm", "ND", "(16,16)">) -> ()
+    "layout.store"(%cf, %k) {relu = false} : (!layout.tensor<f32, "l0c", "NZ", "(16,16)">, !layout.tensor<f32, "gm", "ND", "(16,16)">) -> ()
+    return
+  }
+}
