@@ -37,6 +37,7 @@
 //! `layout.offset` becomes index arithmetic.
 
 pub mod build;
+pub mod error;
 pub mod facts;
 pub mod placement;
 pub mod sync;
@@ -47,7 +48,7 @@ mod chain_tests;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use ascendc_params::{Buffer, Operand, ParamError, Target};
+use ascendc_params::{Buffer, Operand, Target};
 use layout_algebra::{ascend::ElementType, Layout, SymExpr};
 use layout_dialect::{tensor_layout::layout_strings, types::target_of, MemorySpace};
 use melior::{
@@ -62,8 +63,11 @@ use melior::{
     Context,
 };
 
+pub use error::{AscendcError, Located, LowerFailure};
+
 use crate::{
     emit_error,
+    error::LoweringError,
     external::{self, PassId},
     ir::{constant_int, defining_op, op_name, tensor_of},
 };
@@ -161,24 +165,21 @@ fn root_of(v: Value) -> Option<usize> {
     }
 }
 
-/// The error of [`lower`]: the failure has already been reported as located MLIR diagnostics
-/// (there is nothing more to say; the pass only signals failure).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Diagnosed;
-
 /// Lowers every layout op under `root` after running every `layout-verify` check on it (the
 /// AscendC back end accepts nothing the verifier rejects); errors are emitted as located
-/// diagnostics.
-pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
+/// diagnostics and returned, one per cause.
+pub fn lower(root: OperationRef) -> Result<(), LowerFailure> {
     if !crate::verify::verify(root) {
-        return Err(Diagnosed);
+        return Err(LowerFailure::Unverified);
     }
     // `to_ref` reinterprets the `ContextRef` itself, so it must live in a local, not a temporary.
     let context_ref = root.context();
     // Safety: the context outlives the pass run and `context_ref` outlives `context`.
     let context: &Context = unsafe { context_ref.to_ref() };
     let mut ops: Vec<OperationRef> = Vec::new();
+    let mut position: HashMap<usize, usize> = HashMap::new();
     root.walk(WalkOrder::PreOrder, |op| {
+        position.insert(op.to_raw().ptr as usize, position.len());
         if LayoutOp::decode(op).is_some() {
             // Safety: the op outlives this function (nothing is erased during the walk).
             ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
@@ -188,12 +189,13 @@ pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
     if ops.is_empty() {
         return Ok(());
     }
+    let report = |location: melior::ir::Location, error: AscendcError| {
+        emit_error(location, &format!("{ARGUMENT}: {error}"));
+        LowerFailure::Errors(vec![Located { location: position_text(location), error }])
+    };
     let target = match target_of(root) {
         Ok(t) => t,
-        Err((location, e)) => {
-            emit_error(location, &format!("{ARGUMENT}: {e}"));
-            return Err(Diagnosed);
-        }
+        Err((location, e)) => return Err(report(location, AscendcError::Unsupported(e.to_string()))),
     };
     // L1 buffers read by loads into L0B are B1, the others A1.
     let mut b1: HashSet<usize> = HashSet::new();
@@ -210,23 +212,24 @@ pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
         context,
         target,
         tensors: HashMap::new(),
-        placement: placement::Placement::new(target),
+        placements: HashMap::new(),
+        live: live_ranges(&ops, &position),
         b1,
         counter: 0,
         coord_symbols: HashMap::new(),
-        ok: true,
     };
+    let mut errors = Vec::new();
     for op in &ops {
-        if let Err(message) = lowering.op(*op) {
+        if let Err(error) = lowering.op(*op) {
             // An op whose operand already failed to lower reports nothing more.
-            if lowering.ok || message != NOT_LOWERED {
-                emit_error(op.location(), &format!("{ARGUMENT}: {message}"));
+            if errors.is_empty() || error != AscendcError::NotLowered {
+                emit_error(op.location(), &format!("{ARGUMENT}: {error}"));
+                errors.push(Located { location: position_text(op.location()), error });
             }
-            lowering.ok = false;
         }
     }
-    if !lowering.ok {
-        return Err(Diagnosed);
+    if !errors.is_empty() {
+        return Err(LowerFailure::Errors(errors));
     }
     // Erase the layout ops, users first.
     for op in ops.iter().rev() {
@@ -236,35 +239,120 @@ pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
     }
     // Synchronization and the final barrier.
     for func in functions(root) {
-        if let Err(message) = apply_sync(context, func) {
-            emit_error(func.location(), &format!("{ARGUMENT}: {message}"));
-            return Err(Diagnosed);
+        if let Err((location, error)) = apply_sync(context, func) {
+            return Err(report(location, error));
         }
     }
     Ok(())
+}
+
+/// `file:line:col` of a location (MLIR's text for other locations).
+fn position_text(location: melior::ir::Location) -> String {
+    crate::lower_to_loops::guard::position(location)
+}
+
+/// The enclosing `func.func` of an op (its raw pointer; 0 outside any function).
+fn function_of(op: OperationRef) -> usize {
+    let mut next = op.parent_operation();
+    while let Some(parent) = next {
+        if op_name(&parent) == "func.func" {
+            return parent.to_raw().ptr as usize;
+        }
+        next = parent.parent_operation();
+    }
+    0
+}
+
+/// The live range of every on-chip buffer (keyed by its `layout.alloc` result): from its first
+/// to its last access (load, store, matmul, through tiles), in pre-order positions. An access
+/// inside a loop that does not contain the alloc extends to the whole outermost such loop (the
+/// data may be read in the next iteration).
+fn live_ranges(ops: &[OperationRef], position: &HashMap<usize, usize>) -> HashMap<usize, placement::Live> {
+    let pos = |op: OperationRef| position.get(&(op.to_raw().ptr as usize)).copied().unwrap_or(0);
+    // The last pre-order position inside `op` (its descendants follow it in pre-order), once
+    // per region op.
+    let mut ends: HashMap<usize, usize> = HashMap::new();
+    let mut last = |op: OperationRef| {
+        *ends.entry(op.to_raw().ptr as usize).or_insert_with(|| {
+            let mut n = 0usize;
+            op.walk(WalkOrder::PreOrder, |_| {
+                n += 1;
+                WalkResult::Advance
+            });
+            pos(op) + n.saturating_sub(1)
+        })
+    };
+    let mut live: HashMap<usize, placement::Live> = HashMap::new();
+    for op in ops {
+        let operands = match LayoutOp::decode(*op) {
+            Some(Ok(LayoutOp::Load { src, dst, .. } | LayoutOp::Store { src, dst, .. })) => vec![src, dst],
+            Some(Ok(LayoutOp::Matmul { .. })) => op.operands().collect(),
+            _ => continue,
+        };
+        for v in operands {
+            let Some(root) = root_of(v) else { continue };
+            let Some(alloc) = root_op(v) else { continue };
+            let mut span = (pos(*op), pos(*op));
+            let mut next = op.parent_operation();
+            while let Some(parent) = next {
+                if op_name(&parent) == "func.func" || pos(alloc) > pos(parent) && pos(alloc) <= last(parent) {
+                    break;
+                }
+                if matches!(op_name(&parent).as_str(), "scf.for" | "scf.while" | "scf.parallel") {
+                    span = (pos(parent), last(parent));
+                }
+                next = parent.parent_operation();
+            }
+            let e = live.entry(root).or_insert(span);
+            *e = (e.0.min(span.0), e.1.max(span.1));
+        }
+    }
+    live
+}
+
+/// The op defining the root `layout.alloc`/`layout.view` of a (tile) value.
+fn root_op<'c, 'a>(v: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut v = v;
+    loop {
+        let op = defining_op(v)?;
+        match LayoutOp::decode(op) {
+            Some(Ok(LayoutOp::Tile { source, .. })) => v = source,
+            _ => return Some(op),
+        }
+    }
 }
 
 struct Lowering<'c> {
     context: &'c Context,
     target: Target,
     tensors: HashMap<usize, Tensor<'c, 'c>>,
-    placement: placement::Placement,
+    /// One placement per function (keyed by [`function_of`]).
+    placements: HashMap<usize, placement::Placement>,
+    /// Live ranges of the on-chip buffers ([`live_ranges`]).
+    live: HashMap<usize, placement::Live>,
     b1: HashSet<usize>,
     counter: usize,
     /// The symbol of each dynamic tile coordinate value (keyed by the value).
     coord_symbols: HashMap<usize, String>,
-    ok: bool,
 }
 
-const NOT_LOWERED: &str = "operand is not a lowered layout tensor (view, alloc or tile)";
+type Result<T, E = AscendcError> = std::result::Result<T, E>;
 
-fn param_error(e: ParamError) -> String {
-    e.to_string()
+fn operand<'c, 'a>(op: OperationRef<'c, 'a>, i: usize) -> Result<Value<'c, 'a>> {
+    op.operand(i).map_err(AscendcError::internal)
+}
+
+fn result<'c, 'a>(op: OperationRef<'c, 'a>) -> Result<Value<'c, 'a>> {
+    op.result(0).map(Into::into).map_err(AscendcError::internal)
+}
+
+fn block_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Result<melior::ir::BlockRef<'c, 'a>> {
+    op.block().ok_or_else(|| AscendcError::IrShape("op outside a block".into()))
 }
 
 impl<'c> Lowering<'c> {
-    fn tensor(&self, v: Value) -> Result<Tensor<'c, 'c>, String> {
-        self.tensors.get(&key(v)).cloned().ok_or_else(|| NOT_LOWERED.to_string())
+    fn tensor(&self, v: Value) -> Result<Tensor<'c, 'c>> {
+        self.tensors.get(&key(v)).cloned().ok_or(AscendcError::NotLowered)
     }
 
     fn fresh(&mut self, what: &str) -> String {
@@ -272,25 +360,25 @@ impl<'c> Lowering<'c> {
         format!("{what}{}_", self.counter)
     }
 
-    fn op(&mut self, op: OperationRef<'c, 'c>) -> Result<(), String> {
-        let decoded = LayoutOp::decode(op).ok_or("not a layout op")?.map_err(|e| e.to_string())?;
+    fn op(&mut self, op: OperationRef<'c, 'c>) -> Result<()> {
+        let decoded = LayoutOp::decode(op).ok_or_else(|| AscendcError::internal("not a layout op"))??;
         let location = op.location();
         match decoded {
             LayoutOp::View { .. } | LayoutOp::Alloc { .. } => {
-                let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
-                let ty = tensor_of(result).ok_or("result is not a !layout.tensor")?;
+                let result: Value = result(op)?;
+                let ty = tensor_of(result).ok_or_else(|| AscendcError::IrShape("result is not a !layout.tensor".into()))?;
                 let prefix = self.fresh("v");
-                let resolved = ty.resolve_with_prefix(&prefix).map_err(|e| e.to_string())?;
+                let resolved = ty.resolve_with_prefix(&prefix)?;
                 let (layout_text, origin_text) = layout_strings(&resolved.layout);
                 let cute = format!("{layout_text} origin {origin_text}");
                 let mut binds = Vec::new();
                 let (buffer, base) = if matches!(decoded, LayoutOp::View { .. }) {
                     for (i, s) in resolved.symbols.iter().enumerate() {
-                        binds.push((s.clone(), op.operand(i + 1).map_err(|e| e.to_string())?));
+                        binds.push((s.clone(), operand(op, i + 1)?));
                     }
-                    let memref = op.operand(0).map_err(|e| e.to_string())?;
+                    let memref = operand(op, 0)?;
                     let ty = Type::parse(self.context, &format!("!ascendc.global<{}>", ty.elem))
-                        .ok_or("bad element type")?;
+                        .ok_or_else(|| AscendcError::Unsupported(format!("element type {} has no ascendc type", ty.elem)))?;
                     let new = OperationBuilder::new("ascendc.global_tensor", location)
                         .add_operands(&[memref])
                         .add_attributes(&[(
@@ -299,30 +387,34 @@ impl<'c> Lowering<'c> {
                         )])
                         .add_results(&[ty])
                         .build()
-                        .map_err(|e| e.to_string())?;
-                    let block = op.block().ok_or("op outside a block")?;
-                    let new = block.insert_operation_before(op, new);
-                    (new.result(0).map_err(|e| e.to_string())?.into(), 0)
+                        .map_err(AscendcError::internal)?;
+                    let new = block_of(op)?.insert_operation_before(op, new);
+                    (new.result(0).map_err(AscendcError::internal)?.into(), 0)
                 } else {
                     if resolved.num_dynamic() > 0 {
-                        return Err(format!(
+                        return Err(AscendcError::Unsupported(format!(
                             "on-chip buffers must be static for placement: {} has dynamic leaves",
                             result.r#type()
-                        ));
+                        )));
                     }
                     let buffer = Buffer::of_space(resolved.space).filter(|b| *b != Buffer::Gm).ok_or_else(|| {
-                        format!("memory space \"{}\" has no AscendC lowering (l1, l0a, l0b, l0c)", ty.space)
+                        AscendcError::Unsupported(format!(
+                            "memory space \"{}\" has no AscendC lowering (l1, l0a, l0b, l0c)",
+                            ty.space
+                        ))
                     })?;
-                    let stat = resolved.static_layout().ok_or("layout is not static")?;
+                    let stat = resolved.static_layout().ok_or_else(|| AscendcError::internal("layout is not static"))?;
                     let bits = i64::from(resolved.elem.bits());
                     if bits % 8 != 0 {
-                        return Err(format!("{} elements are not byte sized", resolved.elem));
+                        return Err(AscendcError::Unsupported(format!("{} elements are not byte sized", resolved.elem)));
                     }
-                    let elements = stat.cosize().map_err(|e| e.to_string())?;
+                    let elements = stat.cosize().map_err(LoweringError::from)?;
+                    let live = self.live.get(&key(result)).copied().unwrap_or((0, 0));
                     let placed = self
-                        .placement
-                        .place(buffer, &ty.to_string(), elements, resolved.elem)
-                        .map_err(|e| e.to_string())?;
+                        .placements
+                        .entry(function_of(op))
+                        .or_insert_with(|| placement::Placement::new(self.target))
+                        .place_live(buffer, &ty.to_string(), elements, resolved.elem, live)?;
                     let position = match buffer {
                         Buffer::L1 if self.b1.contains(&key(result)) => "B1",
                         Buffer::L1 => "A1",
@@ -331,8 +423,11 @@ impl<'c> Lowering<'c> {
                         _ => "CO1",
                     };
                     let lty = Type::parse(self.context, &format!("!ascendc.local<{}, \"{position}\">", ty.elem))
-                        .ok_or("bad element type")?;
-                    let int = |v: i64| Attribute::parse(self.context, &format!("{v} : i64")).ok_or("attribute");
+                        .ok_or_else(|| AscendcError::Unsupported(format!("element type {} has no ascendc type", ty.elem)))?;
+                    let int = |v: i64| {
+                        Attribute::parse(self.context, &format!("{v} : i64"))
+                            .ok_or_else(|| AscendcError::internal(format!("attribute {v} : i64")))
+                    };
                     let new = OperationBuilder::new("ascendc.alloc", location)
                         .add_attributes(&[
                             (Identifier::new(self.context, "offset"), int(placed.offset)?),
@@ -341,10 +436,9 @@ impl<'c> Lowering<'c> {
                         ])
                         .add_results(&[lty])
                         .build()
-                        .map_err(|e| e.to_string())?;
-                    let block = op.block().ok_or("op outside a block")?;
-                    let new = block.insert_operation_before(op, new);
-                    (new.result(0).map_err(|e| e.to_string())?.into(), placed.offset)
+                        .map_err(AscendcError::internal)?;
+                    let new = block_of(op)?.insert_operation_before(op, new);
+                    (new.result(0).map_err(AscendcError::internal)?.into(), placed.offset)
                 };
                 let zero = SymExpr::Const(0);
                 self.tensors.insert(
@@ -364,7 +458,7 @@ impl<'c> Lowering<'c> {
             LayoutOp::Tile { source, coord: coord_values, shape, .. } => {
                 let parent = self.tensor(source)?;
                 if shape.len() != 2 || coord_values.len() != 2 {
-                    return Err("only rank-2 tiles are lowered to AscendC".into());
+                    return Err(AscendcError::Unsupported("only rank-2 tiles are lowered to AscendC".into()));
                 }
                 let prefix = self.fresh("t");
                 let mut binds = Vec::new();
@@ -383,8 +477,9 @@ impl<'c> Lowering<'c> {
                 }
                 // The corner in the whole tensor: the parent's plus the local one.
                 let placed = crate::tile::tile_of(&parent.layout, &parent.coord, &shape, &coord)?;
-                let [row, col]: [SymExpr; 2] = placed.corner.try_into().map_err(|_| "rank-2 tile corner")?;
-                let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
+                let [row, col]: [SymExpr; 2] =
+                    placed.corner.try_into().map_err(|_| AscendcError::internal("rank-2 tile corner"))?;
+                let result: Value = result(op)?;
                 self.tensors.insert(
                     key(result),
                     Tensor {
@@ -397,12 +492,12 @@ impl<'c> Lowering<'c> {
                 Ok(())
             }
             LayoutOp::Offset { .. } => {
-                let t = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
+                let t = self.tensor(operand(op, 0)?)?;
                 let prefix = self.fresh("o");
                 let mut binds: Vec<(String, Value)> = t.binds.iter().cloned().collect();
                 let mut coord = Vec::new();
                 for i in 1..op.operand_count() {
-                    let v = op.operand(i).map_err(|e| e.to_string())?;
+                    let v = operand(op, i)?;
                     coord.push(match constant_int(v) {
                         Some(c) => SymExpr::Const(c),
                         None => {
@@ -413,24 +508,24 @@ impl<'c> Lowering<'c> {
                     });
                 }
                 let offset =
-                    t.layout.crd_to_offset(&crate::tile::coord_tuple(&t.layout, &coord)).map_err(|e| e.to_string())?;
+                    t.layout.crd_to_offset(&crate::tile::coord_tuple(&t.layout, &coord)).map_err(LoweringError::from)?;
                 let offset = facts::SymbolFacts::of(binds.iter().cloned()).simplify(&offset);
-                let block = op.block().ok_or("op outside a block")?;
+                let block = block_of(op)?;
                 let mut emitter = crate::index_arith::IndexEmitter::new(self.context, location, |new| {
                     block.insert_operation_before(op, new)
                 });
                 for (s, v) in &binds {
                     emitter.bind(s, *v);
                 }
-                let value = emitter.emit(&offset)?;
-                let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
+                let value = emitter.emit(&offset).map_err(LoweringError::IndexEmit)?;
+                let old: Value = result(op)?;
                 // Safety: both values are valid and of type index.
                 unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), value.to_raw()) };
                 Ok(())
             }
             LayoutOp::Load { .. } | LayoutOp::Store { .. } => {
-                let src = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
-                let dst = self.tensor(op.operand(1).map_err(|e| e.to_string())?)?;
+                let src = self.tensor(operand(op, 0)?)?;
+                let dst = self.tensor(operand(op, 1)?)?;
                 let derived = self.derive_copy(&src, &dst)?;
                 // GM DN -> L1 ZN runs ND2NZ on the transposed views: say so next to the call.
                 let column_major = src.space == MemorySpace::Gm
@@ -450,9 +545,9 @@ impl<'c> Lowering<'c> {
                 build::emit(self.context, op, &derived, &dst, &[&src], self.target, &extra)
             }
             LayoutOp::Matmul { accumulate, .. } => {
-                let a = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
-                let b = self.tensor(op.operand(1).map_err(|e| e.to_string())?)?;
-                let c = self.tensor(op.operand(2).map_err(|e| e.to_string())?)?;
+                let a = self.tensor(operand(op, 0)?)?;
+                let b = self.tensor(operand(op, 1)?)?;
+                let c = self.tensor(operand(op, 2)?)?;
                 let derived = ascendc_params::mmad(
                     &c.operand(),
                     &a.operand(),
@@ -461,14 +556,13 @@ impl<'c> Lowering<'c> {
                     c.elem,
                     self.target,
                     accumulate,
-                )
-                .map_err(param_error)?;
+                )?;
                 build::emit(self.context, op, &derived, &c, &[&a, &b], self.target, &[])
             }
         }
     }
 
-    fn derive_copy(&self, src: &Tensor, dst: &Tensor) -> Result<ascendc_params::Derived<SymExpr>, String> {
+    fn derive_copy(&self, src: &Tensor, dst: &Tensor) -> Result<ascendc_params::Derived<SymExpr>> {
         use MemorySpace as S;
         let t = self.target;
         let r = match (src.space, dst.space) {
@@ -493,9 +587,15 @@ impl<'c> Lowering<'c> {
             (S::L1, S::Gm) => {
                 ascendc_params::copy_nz_to_nz(&src.operand(), &dst.operand(), Buffer::L1, Buffer::Gm, src.elem)
             }
-            (a, b) => return Err(format!("no AscendC intrinsic moves {} → {} here", a.name(), b.name())),
+            (a, b) => {
+                return Err(AscendcError::Unsupported(format!(
+                    "no AscendC intrinsic moves {} → {} here",
+                    a.name(),
+                    b.name()
+                )))
+            }
         };
-        r.map_err(param_error)
+        Ok(r?)
     }
 }
 
@@ -515,71 +615,180 @@ fn functions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
 /// The program tree of a block: items for [`sync::synchronize`] and the ops they stand for.
 struct Tree {
     items: Vec<sync::Item>,
-    ops: Vec<(mlir_sys::MlirOperation, Option<Tree>)>,
+    ops: Vec<(mlir_sys::MlirOperation, Nested)>,
 }
 
-/// Pipe and accesses of an intrinsic call (resources: ids of buffer values).
-fn access(intrinsic: Intrinsic, buffers: &[Value], params: Attribute, ids: &mut HashMap<usize, u32>) -> sync::Access {
-    let mut id = |v: Value| -> u32 {
-        let n = ids.len() as u32;
-        *ids.entry(key(v)).or_insert(n)
-    };
-    let ids: Vec<u32> = buffers.iter().map(|v| id(*v)).collect();
-    let (dst, src) = (ids[0], ids[1]);
+/// The blocks under an op of a [`Tree`]: a loop's body, or the regions of an `scf.if`.
+enum Nested {
+    None,
+    Loop(Tree),
+    If(Vec<Tree>),
+}
+
+/// The resources of the buffers of one function, for [`sync::Access`]: each on-chip
+/// `ascendc.alloc` stands for the *address ranges* it covers (buffers that share bytes after
+/// placement conflict like one buffer), each GM tensor for itself.
+struct Resources {
+    /// On-chip buffers (keyed by value): their ids, one per elementary byte range.
+    on_chip: HashMap<usize, Vec<u32>>,
+    /// Other buffer values, numbered after the byte ranges.
+    other: HashMap<usize, u32>,
+    next: u32,
+}
+
+impl Resources {
+    /// The byte ranges of every `ascendc.alloc` under `func`: per memory, the cuts at every
+    /// buffer's start and end; a buffer covers the ranges between its own cuts.
+    fn of(func: OperationRef) -> Self {
+        let mut allocs: Vec<(usize, &'static str, i64, i64)> = Vec::new();
+        func.walk(WalkOrder::PreOrder, |op| {
+            if let Some(Ok(AscendcOp::Alloc { .. })) = AscendcOp::decode(op) {
+                let int = |name: &str| {
+                    op.attribute(name).ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+                };
+                if let (Ok(r), Some(offset), Some(size)) = (op.result(0), int("offset"), int("size")) {
+                    let v: Value = r.into();
+                    allocs.push((key(v), memory_of(&v.r#type().to_string()), offset.value(), size.value()));
+                }
+            }
+            WalkResult::Advance
+        });
+        let mut cuts: HashMap<&'static str, Vec<i64>> = HashMap::new();
+        for &(_, memory, offset, size) in &allocs {
+            let c = cuts.entry(memory).or_default();
+            c.push(offset);
+            c.push(offset.saturating_add(size));
+        }
+        let mut first: HashMap<&'static str, u32> = HashMap::new();
+        let mut next = 0u32;
+        for (memory, c) in cuts.iter_mut() {
+            c.sort_unstable();
+            c.dedup();
+            first.insert(memory, next);
+            next += c.len() as u32;
+        }
+        let mut on_chip = HashMap::new();
+        for (k, memory, offset, size) in allocs {
+            let c = &cuts[memory];
+            let base = first[memory];
+            let ids = (0..c.len().saturating_sub(1))
+                .filter(|&i| c[i] >= offset && c[i + 1] <= offset.saturating_add(size))
+                .map(|i| base + i as u32)
+                .collect();
+            on_chip.insert(k, ids);
+        }
+        Resources { on_chip, other: HashMap::new(), next }
+    }
+
+    fn ids(&mut self, v: Value) -> Vec<u32> {
+        if let Some(ids) = self.on_chip.get(&key(v)) {
+            return ids.clone();
+        }
+        let next = &mut self.next;
+        vec![*self.other.entry(key(v)).or_insert_with(|| {
+            *next += 1;
+            *next - 1
+        })]
+    }
+}
+
+/// The memory of an `!ascendc.local<T, "POSITION">` type (GM for `!ascendc.global`).
+fn memory_of(ty: &str) -> &'static str {
+    match ty.rsplit('"').nth(1) {
+        Some("A1" | "B1") => "L1",
+        Some("A2") => "L0A",
+        Some("B2") => "L0B",
+        Some(_) => "L0C",
+        None => "GM",
+    }
+}
+
+/// Pipe and accesses of an intrinsic call.
+fn access(intrinsic: Intrinsic, buffers: &[Value], params: Attribute, resources: &mut Resources) -> sync::Access {
+    let ids: Vec<Vec<u32>> = buffers.iter().map(|v| resources.ids(*v)).collect();
+    let (dst, src) = (ids[0].clone(), ids[1].clone());
     let short = intrinsic.name().trim_start_matches("ascendc.").to_string();
     use Intrinsic as I;
     let (pipe, reads, writes) = match intrinsic {
-        I::DataCopyNd2Nz => (sync::Pipe::Mte2, vec![src], vec![dst]),
+        I::DataCopyNd2Nz => (sync::Pipe::Mte2, src, dst),
         I::DataCopy => {
             let to_gm = buffers[0].r#type().to_string().starts_with("!ascendc.global");
-            (if to_gm { sync::Pipe::Mte3 } else { sync::Pipe::Mte2 }, vec![src], vec![dst])
+            (if to_gm { sync::Pipe::Mte3 } else { sync::Pipe::Mte2 }, src, dst)
         }
-        I::LoadData2D | I::LoadData2DV2 | I::LoadDataWithTranspose => (sync::Pipe::Mte1, vec![src], vec![dst]),
+        I::LoadData2D | I::LoadData2DV2 | I::LoadDataWithTranspose => (sync::Pipe::Mte1, src, dst),
         I::Mmad => {
             let accumulate = params.to_string().contains("cmatrixInitVal = false");
-            let mut reads = vec![src, ids[2]];
+            let mut reads = [src, ids[2].clone()].concat();
             if accumulate {
-                reads.push(dst);
+                reads.extend(&dst);
             }
-            (sync::Pipe::M, reads, vec![dst])
+            (sync::Pipe::M, reads, dst)
         }
-        I::Fixpipe | I::FixpipeNz => (sync::Pipe::Fix, vec![src], vec![dst]),
+        I::Fixpipe | I::FixpipeNz => (sync::Pipe::Fix, src, dst),
     };
     sync::Access { pipe, reads, writes, label: short }
 }
 
-fn tree(block: melior::ir::BlockRef, ids: &mut HashMap<usize, u32>) -> Tree {
+/// The program tree of `block`. An op with regions other than `scf.for` / `scf.if` that holds
+/// intrinsic calls is an error at that op: the flags could not be placed on its paths.
+fn tree<'c, 'a>(
+    block: melior::ir::BlockRef<'c, 'a>,
+    resources: &mut Resources,
+) -> Result<Tree, (melior::ir::Location<'c>, AscendcError)> {
     let mut t = Tree { items: Vec::new(), ops: Vec::new() };
     let mut next = block.first_operation();
     while let Some(op) = next {
+        next = op.next_in_block();
         if let Some(Ok(AscendcOp::Call { intrinsic, buffers, params, .. })) = AscendcOp::decode(op) {
-            t.items.push(sync::Item::Op(access(intrinsic, &buffers, params, ids)));
-            t.ops.push((op.to_raw(), None));
-        } else if op_name(&op) == "scf.for" {
-            if let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) {
-                let inner = tree(body, ids);
-                if !inner.items.is_empty() {
-                    t.items.push(sync::Item::Loop(inner.items.clone()));
-                    t.ops.push((op.to_raw(), Some(inner)));
-                }
+            t.items.push(sync::Item::Op(access(intrinsic, &buffers, params, resources)));
+            t.ops.push((op.to_raw(), Nested::None));
+            continue;
+        }
+        let regions: Vec<Tree> = (0..op.region_count())
+            .map(|r| match op.region(r).ok().and_then(|region| region.first_block()) {
+                Some(body) => tree(body, resources),
+                None => Ok(Tree { items: Vec::new(), ops: Vec::new() }),
+            })
+            .collect::<Result<_, _>>()?;
+        if regions.iter().all(|r| r.items.is_empty()) {
+            continue;
+        }
+        match op_name(&op).as_str() {
+            "scf.for" => {
+                let body = regions.into_iter().next().expect("a loop with items has a body");
+                t.items.push(sync::Item::Loop(body.items.clone()));
+                t.ops.push((op.to_raw(), Nested::Loop(body)));
+            }
+            "scf.if" => {
+                t.items.push(sync::Item::If(regions.iter().map(|r| r.items.clone()).collect()));
+                t.ops.push((op.to_raw(), Nested::If(regions)));
+            }
+            other => {
+                return Err((
+                    op.location(),
+                    AscendcError::Unsupported(format!(
+                        "ascendc intrinsics inside `{other}` are not synchronised (only scf.for and scf.if)"
+                    )),
+                ))
             }
         }
-        next = op.next_in_block();
     }
-    t
+    Ok(t)
 }
 
-fn func_tree<'c, 'a>(func: OperationRef<'c, 'a>) -> Option<(Tree, melior::ir::BlockRef<'c, 'a>)> {
-    let body = func.region(0).ok()?.first_block()?;
-    let mut ids = HashMap::new();
-    Some((tree(body, &mut ids), body))
+type TreeOf<'c, 'a> = Option<(Tree, melior::ir::BlockRef<'c, 'a>)>;
+
+fn func_tree<'c, 'a>(func: OperationRef<'c, 'a>) -> Result<TreeOf<'c, 'a>, (melior::ir::Location<'c>, AscendcError)> {
+    let Some(body) = func.region(0).ok().and_then(|r| r.first_block()) else { return Ok(None) };
+    let mut resources = Resources::of(func);
+    Ok(Some((tree(body, &mut resources)?, body)))
 }
 
 /// DOT of the sync graph of every function with ascendc ops.
 pub fn sync_graphs(root: OperationRef) -> Vec<String> {
     let mut out = Vec::new();
     for func in functions(root) {
-        if let Some((t, _)) = func_tree(func) {
+        if let Ok(Some((t, _))) = func_tree(func) {
             if t.items.is_empty() {
                 continue;
             }
@@ -594,29 +803,35 @@ pub fn sync_graphs(root: OperationRef) -> Vec<String> {
 
 fn op_at(t: &Tree, path: &[usize]) -> Option<mlir_sys::MlirOperation> {
     let (first, rest) = path.split_first()?;
-    let (op, inner) = t.ops.get(*first)?;
-    if rest.is_empty() {
-        Some(*op)
-    } else {
-        op_at(inner.as_ref()?, rest)
+    let (op, nested) = t.ops.get(*first)?;
+    match (rest, nested) {
+        ([], _) => Some(*op),
+        (_, Nested::Loop(body)) => op_at(body, rest),
+        ([region, rest @ ..], Nested::If(regions)) => op_at(regions.get(*region)?, rest),
+        _ => None,
     }
 }
 
 /// Inserts the flags of [`sync::synchronize`] into `func` and a `PipeBarrier<PIPE_ALL>` before
-/// its return.
-pub fn apply_sync(context: &Context, func: OperationRef) -> Result<(), String> {
-    let Some((t, body)) = func_tree(func) else { return Ok(()) };
+/// its return. Errors are at the op they concern (the function for the event ids).
+pub fn apply_sync<'c>(
+    context: &Context,
+    func: OperationRef<'c, '_>,
+) -> Result<(), (melior::ir::Location<'c>, AscendcError)> {
+    let Some((t, body)) = func_tree(func)? else { return Ok(()) };
     if t.items.is_empty() {
         return Ok(());
     }
-    let s = sync::synchronize(&t.items)?;
     let location = func.location();
-    let make = |name: &str, attrs: &[(&str, String)]| -> Result<melior::ir::Operation, String> {
+    let at_func = |e: AscendcError| (location, e);
+    let s = sync::synchronize(&t.items).map_err(|e| at_func(e.into()))?;
+    let make = |name: &str, attrs: &[(&str, String)]| -> Result<melior::ir::Operation, AscendcError> {
         let mut list = Vec::new();
         for (k, v) in attrs {
-            list.push((Identifier::new(context, k), Attribute::parse(context, v).ok_or("attribute")?));
+            let attr = Attribute::parse(context, v).ok_or_else(|| AscendcError::internal(format!("attribute {v}")))?;
+            list.push((Identifier::new(context, k), attr));
         }
-        OperationBuilder::new(name, location).add_attributes(&list).build().map_err(|e| e.to_string())
+        OperationBuilder::new(name, location).add_attributes(&list).build().map_err(AscendcError::internal)
     };
     let flag_op = |f: &sync::Flag| {
         make(
@@ -624,25 +839,25 @@ pub fn apply_sync(context: &Context, func: OperationRef) -> Result<(), String> {
             &[("event", format!("\"{}\"", f.event())), ("id", format!("{} : i64", f.id))],
         )
     };
+    let anchor = |path: &[usize]| -> Result<OperationRef, AscendcError> {
+        let raw = op_at(&t, path).ok_or_else(|| AscendcError::internal(format!("sync: bad path {path:?}")))?;
+        // Safety: the op is alive.
+        Ok(unsafe { OperationRef::from_raw(raw) })
+    };
     // Before: insert in order; After: in reverse so the listed order is kept.
     for f in s.flags.iter().filter(|f| matches!(f.at, sync::At::Before(_))) {
         let sync::At::Before(path) = &f.at else { continue };
-        let raw = op_at(&t, path).ok_or("sync: bad path")?;
-        // Safety: the op is alive and in a block.
-        let anchor = unsafe { OperationRef::from_raw(raw) };
-        let block = anchor.block().ok_or("sync: op outside a block")?;
-        block.insert_operation_before(anchor, flag_op(f)?);
+        let op = anchor(path).map_err(at_func)?;
+        block_of(op).map_err(at_func)?.insert_operation_before(op, flag_op(f).map_err(at_func)?);
     }
     for f in s.flags.iter().rev().filter(|f| matches!(f.at, sync::At::After(_))) {
         let sync::At::After(path) = &f.at else { continue };
-        let raw = op_at(&t, path).ok_or("sync: bad path")?;
-        // Safety: as above.
-        let anchor = unsafe { OperationRef::from_raw(raw) };
-        let block = anchor.block().ok_or("sync: op outside a block")?;
-        block.insert_operation_after(anchor, flag_op(f)?);
+        let op = anchor(path).map_err(at_func)?;
+        block_of(op).map_err(at_func)?.insert_operation_after(op, flag_op(f).map_err(at_func)?);
     }
     if let Some(ret) = body.terminator() {
-        body.insert_operation_before(ret, make("ascendc.pipe_barrier", &[("pipe", "\"PIPE_ALL\"".into())])?);
+        let barrier = make("ascendc.pipe_barrier", &[("pipe", "\"PIPE_ALL\"".into())]).map_err(at_func)?;
+        body.insert_operation_before(ret, barrier);
     }
     Ok(())
 }

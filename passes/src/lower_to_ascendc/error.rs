@@ -1,0 +1,80 @@
+//! The errors of `layout-lower-to-ascendc`, each reported at the op it happened at.
+//!
+//! [`AscendcError`] says what went wrong; [`Located`] adds the op's `file:line:col` (the pass
+//! emits it as an MLIR diagnostic there, so the text never repeats the location).
+
+use ascendc_params::ParamError;
+use layout_dialect::{ops::DecodeError, LayoutTypeError};
+use thiserror::Error;
+
+use super::placement::PlacementError;
+use super::sync::SyncError;
+use crate::error::LoweringError;
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum AscendcError {
+    /// A derived parameter does not fit its field, or a layout has no intrinsic.
+    #[error(transparent)]
+    Param(#[from] ParamError),
+
+    /// An on-chip buffer does not fit its memory.
+    #[error(transparent)]
+    Placement(#[from] PlacementError),
+
+    /// The flags of a function could not be assigned.
+    #[error(transparent)]
+    Sync(#[from] SyncError),
+
+    /// A tile or offset computation of the shared passes failed.
+    #[error(transparent)]
+    Lowering(#[from] LoweringError),
+
+    /// A `!layout.tensor` type does not resolve to a layout.
+    #[error(transparent)]
+    LayoutType(#[from] LayoutTypeError),
+
+    /// An op does not have the shape its dialect declares.
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+
+    /// An operand whose defining op failed to lower (reported there, so not again).
+    #[error("operand is not a lowered layout tensor (view, alloc or tile)")]
+    NotLowered,
+
+    /// Valid IR this back end does not handle: a memory space, a dynamic buffer, a region op.
+    #[error("{0}")]
+    Unsupported(String),
+
+    /// The IR does not have the expected shape (a missing operand or result, ...).
+    #[error("{0}")]
+    IrShape(String),
+
+    /// Building an op or attribute failed: a bug of the lowering, not of its input.
+    #[error("internal: {0}")]
+    Internal(String),
+}
+
+impl AscendcError {
+    /// An MLIR-side failure (operand/result access, op building) as an internal error.
+    pub fn internal(e: impl std::fmt::Display) -> Self {
+        AscendcError::Internal(e.to_string())
+    }
+}
+
+/// An [`AscendcError`] at `location` (`file:line:col`, MLIR's location text otherwise).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{location}: error: {error}")]
+pub struct Located {
+    pub location: String,
+    #[source]
+    pub error: AscendcError,
+}
+
+/// Why `lower` failed; every error has also been emitted as a diagnostic at its op.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LowerFailure {
+    /// `layout-verify`'s checks rejected the input (their errors are diagnostics only).
+    Unverified,
+    /// The ops (or functions) that could not be lowered, in program order, one per cause.
+    Errors(Vec<Located>),
+}
