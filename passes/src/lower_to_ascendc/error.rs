@@ -17,9 +17,9 @@ pub enum AscendcError {
     #[error(transparent)]
     Param(#[from] ParamError),
 
-    /// An on-chip buffer does not fit its memory.
+    /// An on-chip buffer does not fit its memory (boxed: the capacity error lists the buffers).
     #[error(transparent)]
-    Placement(#[from] PlacementError),
+    Placement(Box<PlacementError>),
 
     /// The flags of a function could not be assigned.
     #[error(transparent)]
@@ -52,6 +52,12 @@ pub enum AscendcError {
     /// Building an op or attribute failed: a bug of the lowering, not of its input.
     #[error("internal: {0}")]
     Internal(String),
+}
+
+impl From<PlacementError> for AscendcError {
+    fn from(e: PlacementError) -> Self {
+        AscendcError::Placement(Box::new(e))
+    }
 }
 
 impl AscendcError {
