@@ -12,7 +12,7 @@
 // EMPTY-STDIN: <stdin>:1:1: error: no ascendc kernel in the module (run --layout-lower-to-ascendc first)
 module attributes {layout.target = #layout.target<"a2">} {
   func.func @copy(%A: memref<256xf16>) {
-    // CHECK: emit-errors.mlir:[[@LINE+3]]:10: error: @copy: cannot emit `layout.view` (only ascendc ops, arith index arithmetic and scf.for)
+    // CHECK: emit-errors.mlir:[[@LINE+3]]:10: error: @copy: cannot emit `layout.view` (only ascendc ops, arith index arithmetic and comparisons, scf.for and scf.if)
     // CHECK-NEXT: {{^}}    %g = "layout.view"
     // STDIN: <stdin>:[[@LINE+1]]:10: error: @copy: cannot emit `layout.view`
     %g = "layout.view"(%A) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
@@ -47,6 +47,58 @@ module attributes {layout.target = #layout.target<"a2">} {
 module {
   func.func @no_target() {
     %l1 = "ascendc.alloc"() {offset = 0 : i64, size = 512 : i64, layout = "((16,1),(16,1)):((16,256),(1,256))"} : () -> !ascendc.local<f16, "A1">
+    return
+  }
+}
+
+// -----
+
+// Control flow: an op without a printer form inside a branch is located at that op (the
+// innermost), not at the scf.if or the function.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @branch(%n: index) {
+    %c0 = arith.constant 0 : index
+    %p = arith.cmpi sgt, %n, %c0 : index
+    scf.if %p {
+      // CHECK: emit-errors.mlir:[[@LINE+2]]:12: error: @branch: cannot emit `arith.andi` (only ascendc ops, arith index arithmetic and comparisons, scf.for and scf.if)
+      // STDIN: <stdin>:[[@LINE+1]]:12: error: @branch: cannot emit `arith.andi`
+      %q = arith.andi %p, %p : i1
+    }
+    return
+  }
+}
+
+// -----
+
+// Loop-carried values and branch results are index values only.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @carried(%n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %z = arith.constant 0 : i32
+    // CHECK: emit-errors.mlir:[[@LINE+2]]:10: error: @carried: scf.for iter_args of type i32 is not emitted (only index values)
+    // STDIN: <stdin>:[[@LINE+1]]:10: error: @carried: scf.for iter_args of type i32
+    %s = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z) -> (i32) {
+      scf.yield %a : i32
+    }
+    return
+  }
+}
+
+// -----
+
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @branch_result(%n: index) {
+    %c0 = arith.constant 0 : index
+    %p = arith.cmpi eq, %n, %c0 : index
+    %one = arith.constant 1 : i32
+    // CHECK: emit-errors.mlir:[[@LINE+2]]:10: error: @branch_result: scf.if result of type i32 is not emitted (only index values)
+    // STDIN: <stdin>:[[@LINE+1]]:10: error: @branch_result: scf.if result of type i32
+    %r = scf.if %p -> (i32) {
+      scf.yield %one : i32
+    } else {
+      scf.yield %one : i32
+    }
     return
   }
 }

@@ -166,7 +166,8 @@ pub(crate) fn emit<'c>(
         operands.extend(srcs.iter().map(|t| t.buffer));
         operands.extend(dyn_values);
         let attr = |text: String| {
-            Attribute::parse(context, &text).ok_or_else(|| AscendcError::internal(format!("cannot build attribute {text}")))
+            Attribute::parse(context, &text)
+                .ok_or_else(|| AscendcError::internal(format!("cannot build attribute {text}")))
         };
         let op = OperationBuilder::new(name, location)
             .add_operands(&operands)

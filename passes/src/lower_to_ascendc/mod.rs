@@ -366,7 +366,8 @@ impl<'c> Lowering<'c> {
         match decoded {
             LayoutOp::View { .. } | LayoutOp::Alloc { .. } => {
                 let result: Value = result(op)?;
-                let ty = tensor_of(result).ok_or_else(|| AscendcError::IrShape("result is not a !layout.tensor".into()))?;
+                let ty =
+                    tensor_of(result).ok_or_else(|| AscendcError::IrShape("result is not a !layout.tensor".into()))?;
                 let prefix = self.fresh("v");
                 let resolved = ty.resolve_with_prefix(&prefix)?;
                 let (layout_text, origin_text) = layout_strings(&resolved.layout);
@@ -377,8 +378,9 @@ impl<'c> Lowering<'c> {
                         binds.push((s.clone(), operand(op, i + 1)?));
                     }
                     let memref = operand(op, 0)?;
-                    let ty = Type::parse(self.context, &format!("!ascendc.global<{}>", ty.elem))
-                        .ok_or_else(|| AscendcError::Unsupported(format!("element type {} has no ascendc type", ty.elem)))?;
+                    let ty = Type::parse(self.context, &format!("!ascendc.global<{}>", ty.elem)).ok_or_else(|| {
+                        AscendcError::Unsupported(format!("element type {} has no ascendc type", ty.elem))
+                    })?;
                     let new = OperationBuilder::new("ascendc.global_tensor", location)
                         .add_operands(&[memref])
                         .add_attributes(&[(
@@ -403,10 +405,14 @@ impl<'c> Lowering<'c> {
                             ty.space
                         ))
                     })?;
-                    let stat = resolved.static_layout().ok_or_else(|| AscendcError::internal("layout is not static"))?;
+                    let stat =
+                        resolved.static_layout().ok_or_else(|| AscendcError::internal("layout is not static"))?;
                     let bits = i64::from(resolved.elem.bits());
                     if bits % 8 != 0 {
-                        return Err(AscendcError::Unsupported(format!("{} elements are not byte sized", resolved.elem)));
+                        return Err(AscendcError::Unsupported(format!(
+                            "{} elements are not byte sized",
+                            resolved.elem
+                        )));
                     }
                     let elements = stat.cosize().map_err(LoweringError::from)?;
                     let live = self.live.get(&key(result)).copied().unwrap_or((0, 0));
@@ -423,7 +429,9 @@ impl<'c> Lowering<'c> {
                         _ => "CO1",
                     };
                     let lty = Type::parse(self.context, &format!("!ascendc.local<{}, \"{position}\">", ty.elem))
-                        .ok_or_else(|| AscendcError::Unsupported(format!("element type {} has no ascendc type", ty.elem)))?;
+                        .ok_or_else(|| {
+                            AscendcError::Unsupported(format!("element type {} has no ascendc type", ty.elem))
+                        })?;
                     let int = |v: i64| {
                         Attribute::parse(self.context, &format!("{v} : i64"))
                             .ok_or_else(|| AscendcError::internal(format!("attribute {v} : i64")))
@@ -507,8 +515,10 @@ impl<'c> Lowering<'c> {
                         }
                     });
                 }
-                let offset =
-                    t.layout.crd_to_offset(&crate::tile::coord_tuple(&t.layout, &coord)).map_err(LoweringError::from)?;
+                let offset = t
+                    .layout
+                    .crd_to_offset(&crate::tile::coord_tuple(&t.layout, &coord))
+                    .map_err(LoweringError::from)?;
                 let offset = facts::SymbolFacts::of(binds.iter().cloned()).simplify(&offset);
                 let block = block_of(op)?;
                 let mut emitter = crate::index_arith::IndexEmitter::new(self.context, location, |new| {
