@@ -284,12 +284,16 @@ fn live_ranges(ops: &[OperationRef], position: &HashMap<usize, usize>) -> HashMa
     };
     let mut live: HashMap<usize, placement::Live> = HashMap::new();
     for op in ops {
-        let operands = match LayoutOp::decode(*op) {
-            Some(Ok(LayoutOp::Load { src, dst, .. } | LayoutOp::Store { src, dst, .. })) => vec![src, dst],
-            Some(Ok(LayoutOp::Matmul { .. })) => op.operands().collect(),
-            _ => continue,
-        };
-        for v in operands {
+        // Views, allocs, tiles and offsets move no data; every other layout op accesses its
+        // operands.
+        match LayoutOp::decode(*op) {
+            Some(Ok(
+                LayoutOp::View { .. } | LayoutOp::Alloc { .. } | LayoutOp::Tile { .. } | LayoutOp::Offset { .. },
+            ))
+            | None => continue,
+            Some(_) => {}
+        }
+        for v in op.operands() {
             let Some(root) = root_of(v) else { continue };
             let Some(alloc) = root_op(v) else { continue };
             let mut span = (pos(*op), pos(*op));
@@ -415,12 +419,20 @@ impl<'c> Lowering<'c> {
                         )));
                     }
                     let elements = stat.cosize().map_err(LoweringError::from)?;
+                    // A buffer nothing reads or writes is live with the other unused ones.
                     let live = self.live.get(&key(result)).copied().unwrap_or((0, 0));
+                    // Errors name the buffer by its type and the line:col of its alloc.
+                    let site = position_text(location);
+                    let line_col: Vec<&str> = site.rsplitn(3, ':').take(2).collect();
+                    let line_col = match line_col.as_slice() {
+                        [col, line] => format!("{line}:{col}"),
+                        _ => site.clone(),
+                    };
                     let placed = self
                         .placements
                         .entry(function_of(op))
                         .or_insert_with(|| placement::Placement::new(self.target))
-                        .place_live(buffer, &ty.to_string(), elements, resolved.elem, live)?;
+                        .place_live(buffer, (&ty.to_string(), &line_col), elements, resolved.elem, live)?;
                     let position = match buffer {
                         Buffer::L1 if self.b1.contains(&key(result)) => "B1",
                         Buffer::L1 => "A1",

@@ -38,6 +38,7 @@ pub struct Placement {
 #[derive(Clone, Debug)]
 struct Resident {
     buffer: Buffer,
+    /// The name in capacity errors of other buffers (with where it is allocated).
     name: String,
     live: Live,
     at: Placed,
@@ -50,7 +51,8 @@ pub struct Placed {
     pub size: i64,
 }
 
-/// A buffer that holds memory at the same time as the one that did not fit.
+/// A buffer that holds memory at the same time as the one that did not fit: its name (type
+/// and where it is allocated) and its byte range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Holder {
     pub buffer: String,
@@ -110,21 +112,23 @@ impl Placement {
         elements: i64,
         elem: ElementType,
     ) -> Result<Placed, PlacementError> {
-        self.place_live(buffer, name, elements, elem, ALWAYS)
+        self.place_live(buffer, (name, ""), elements, elem, ALWAYS)
     }
 
-    /// Places `elements` elements of `elem` in `buffer` (named `name` in errors), live over
+    /// Places `elements` elements of `elem` in `buffer` (named `name.0` in its own errors and
+    /// `name.0 (alloc at name.1)` in those of others, unless `name.1` is empty), live over
     /// `live`: at the lowest aligned offset that overlaps no buffer of that memory whose live
     /// range overlaps `live`, with the size rounded up to the alignment. Every step is checked
     /// arithmetic: a size that leaves `i64` is a capacity error, never a wrap.
     pub fn place_live(
         &mut self,
         buffer: Buffer,
-        name: &str,
+        name: (&str, &str),
         elements: i64,
         elem: ElementType,
         live: Live,
     ) -> Result<Placed, PlacementError> {
+        let (name, site) = name;
         let memory = buffer.name();
         if buffer == Buffer::Gm {
             return Err(PlacementError::NotOnChip { memory });
@@ -152,7 +156,8 @@ impl Placement {
         match (offset, size, end) {
             (Some(offset), Some(size), Some(end)) if end <= cap => {
                 let at = Placed { offset, size };
-                self.placed.push(Resident { buffer, name: name.to_string(), live, at });
+                let name = if site.is_empty() { name.to_string() } else { format!("{name} (alloc at {site})") };
+                self.placed.push(Resident { buffer, name, live, at });
                 Ok(at)
             }
             _ => Err(PlacementError::Capacity {
@@ -217,28 +222,28 @@ mod tests {
     fn disjoint_live_ranges_share_addresses() {
         let mut p = Placement::new(Target::A2);
         // GEMM 1 over positions [0, 10], GEMM 2 over [11, 20]: 256 KiB each in L1.
-        let a = p.place_live(Buffer::L1, "a1", 128 << 10, F16, (0, 10)).unwrap();
-        let b = p.place_live(Buffer::L1, "b1", 64 << 10, F16, (2, 10)).unwrap();
+        let a = p.place_live(Buffer::L1, ("a1", "3:5"), 128 << 10, F16, (0, 10)).unwrap();
+        let b = p.place_live(Buffer::L1, ("b1", ""), 64 << 10, F16, (2, 10)).unwrap();
         assert_eq!((a, b), (Placed { offset: 0, size: 256 << 10 }, Placed { offset: 256 << 10, size: 128 << 10 }));
-        let a2 = p.place_live(Buffer::L1, "a1'", 128 << 10, F16, (11, 20)).unwrap();
+        let a2 = p.place_live(Buffer::L1, ("a1'", ""), 128 << 10, F16, (11, 20)).unwrap();
         assert_eq!(a2.offset, 0, "a dead buffer's bytes are reused");
         // Live with a1 and b1: after b1; d is live with both but not with c, so it shares c's bytes.
-        let c = p.place_live(Buffer::L1, "c", 16, F16, (5, 5)).unwrap();
+        let c = p.place_live(Buffer::L1, ("c", ""), 16, F16, (5, 5)).unwrap();
         assert_eq!(c.offset, 384 << 10);
-        let d = p.place_live(Buffer::L1, "d", 16, F16, (3, 4)).unwrap();
+        let d = p.place_live(Buffer::L1, ("d", ""), 16, F16, (3, 4)).unwrap();
         assert_eq!(d.offset, 384 << 10);
-        let e = p.place_live(Buffer::L1, "e", 100 << 10, F16, (1, 9)).unwrap_err();
+        let e = p.place_live(Buffer::L1, ("e", ""), 100 << 10, F16, (1, 9)).unwrap_err();
         assert_eq!(
             e.to_string(),
             "L1 overflow: e needs 204800 B at offset 393248 but L1 on a2 holds 524288 B; live at the same time: \
-             a1 262144 B at [0, 262144), b1 131072 B at [262144, 393216), c 32 B at [393216, 393248), d 32 B at [393216, 393248)"
+             a1 (alloc at 3:5) 262144 B at [0, 262144), b1 131072 B at [262144, 393216), c 32 B at [393216, 393248), d 32 B at [393216, 393248)"
         );
         // A hole below a live buffer is filled when the buffer fits in it.
-        p.place_live(Buffer::L1, "p", 32, F16, (30, 40)).unwrap();
-        assert_eq!(p.place_live(Buffer::L1, "q", 16, F16, (30, 50)).unwrap().offset, 64);
-        assert_eq!(p.place_live(Buffer::L1, "r", 32, F16, (45, 50)).unwrap().offset, 0);
-        assert_eq!(p.place_live(Buffer::L1, "s", 33, F16, (45, 50)).unwrap().offset, 96, "after r and q");
+        p.place_live(Buffer::L1, ("p", ""), 32, F16, (30, 40)).unwrap();
+        assert_eq!(p.place_live(Buffer::L1, ("q", ""), 16, F16, (30, 50)).unwrap().offset, 64);
+        assert_eq!(p.place_live(Buffer::L1, ("r", ""), 32, F16, (45, 50)).unwrap().offset, 0);
+        assert_eq!(p.place_live(Buffer::L1, ("s", ""), 33, F16, (45, 50)).unwrap().offset, 96, "after r and q");
         // Other memories are independent.
-        assert_eq!(p.place_live(Buffer::L0A, "a0", 256, F16, (0, 20)).unwrap().offset, 0);
+        assert_eq!(p.place_live(Buffer::L0A, ("a0", ""), 256, F16, (0, 20)).unwrap().offset, 0);
     }
 }
