@@ -792,3 +792,59 @@ fn branch_results_select_and_a_load_in_each_branch() {
         }
     }
 }
+
+/// Two index `iter_args` swapped every iteration (`scf.yield %c, %r`) as the corner of the
+/// copied tile, over a loop with a dynamic bound: after `n` iterations the output holds the tile
+/// at (32, 0) for even `n` and (0, 32) for odd `n`. Assigning the carried variables one after
+/// the other (`r = c; c = r;`) would leave both at 32.
+fn swap_copy_kernel() -> String {
+    let gm = r#"!layout.tensor<f16, "gm", "ND", "(64,64)">"#;
+    let tile = r#"!layout.tensor<f16, "gm", "(32,32):(64,1)", "(?,?)">"#;
+    let l1 = r#"!layout.tensor<f16, "l1", "NZ", "(32,32)">"#;
+    let out = r#"!layout.tensor<f16, "gm", "NZ", "(32,32)">"#;
+    format!(
+        r#"module attributes {{layout.target = #layout.target<"a2">}} {{
+  func.func @swap_copy(%A: memref<4096xf16>, %O: memref<1024xf16>, %n: index) attributes {{llvm.emit_c_interface}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %ga = "layout.view"(%A) : (memref<4096xf16>) -> {gm}
+    %go = "layout.view"(%O) : (memref<1024xf16>) -> {out}
+    %a1 = "layout.alloc"() : () -> {l1}
+    %rc:2 = scf.for %i = %c0 to %n step %c1 iter_args(%r = %c0, %c = %c32) -> (index, index) {{
+      %t = "layout.tile"(%ga, %r, %c) {{shape = array<i64: 32, 32>}} : ({gm}, index, index) -> {tile}
+      "layout.load"(%t, %a1) : ({tile}, {l1}) -> ()
+      "layout.store"(%a1, %go) : ({l1}, {out}) -> ()
+      scf.yield %c, %r : index, index
+    }}
+    return
+  }}
+}}"#
+    )
+}
+
+#[test]
+fn swapped_iter_args_over_a_dynamic_loop() {
+    let nz = |r: usize, c: usize| (r % 16) * 16 + (r / 16) * 256 + (c % 16) + (c / 16) * 512;
+    let a = Rng::new(97).array(ElemType::F16, &[64 * 64]);
+    for n in [1usize, 2, 3] {
+        let corner = if n % 2 == 1 { (0, 32) } else { (32, 0) };
+        let name = format!("swap_copy_{n}");
+        let case = Case {
+            name: &name,
+            func: "swap_copy",
+            source: swap_copy_kernel(),
+            target: "a2",
+            inputs: vec![a.clone(), Array::zeros(ElemType::F16, &[1024])],
+            scalars: vec![n as i64],
+            outputs: vec![1],
+        };
+        let got = three_ways(&case);
+        for r in 0..32 {
+            for c in 0..32 {
+                let want = a.get_f64((corner.0 + r) * 64 + corner.1 + c);
+                assert_eq!(got[0].get_f64(nz(r, c)), want, "{name}: ({r},{c})");
+            }
+        }
+    }
+}
