@@ -2,7 +2,7 @@
 // (the innermost one, inside loops), or at 1:1 of an input without kernels, and each cause
 // gives exactly one error line.
 // RUN: not layout-opt --emit=ascendc-llvm --split-input-file %s 2>&1 | FileCheck %s --check-prefixes=CHECK,LOOP --implicit-check-not=error:
-// RUN: not layout-opt --emit=ascendc --split-input-file %s 2>&1 | FileCheck %s --check-prefixes=CHECK,LOOP --implicit-check-not=error:
+// RUN: not layout-opt --emit=ascendc --split-input-file %s 2>&1 | FileCheck %s --check-prefixes=CHECK,LOOP,CPP --implicit-check-not=error:
 // RUN: not layout-opt --emit=ascendc --split-input-file - < %s 2>&1 | FileCheck %s --check-prefixes=STDIN,STDIN-LOOP --implicit-check-not=error:
 // RUN: rm -rf %t && mkdir -p %t && printf '' > %t/empty.mlir
 // RUN: not layout-opt --emit=ascendc %t/empty.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY --implicit-check-not=error:
@@ -99,6 +99,21 @@ module attributes {layout.target = #layout.target<"a2">} {
     } else {
       scf.yield %one : i32
     }
+    return
+  }
+}
+
+// -----
+
+// A printer's own errors are located at the op they concern: the C++ printer has no type for
+// i64 buffers (the error was at the module, 1:1). The LLVM form addresses them as bytes.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @wide(%A: memref<256xi64>) {
+    // CPP: emit-errors.mlir:[[@LINE+2]]:10: error: element type i64 has no AscendC C++ type here
+    // STDIN: <stdin>:[[@LINE+1]]:10: error: element type i64 has no AscendC C++ type here
+    %g = "ascendc.global_tensor"(%A) {layout = "(16,16):(16,1) origin (16,16)"} : (memref<256xi64>) -> !ascendc.global<i64>
+    %l = "ascendc.alloc"() {offset = 0 : i64, size = 2048 : i64, layout = "((16,1),(16,1)):((16,256),(1,256)) origin (16,16)"} : () -> !ascendc.local<i64, "A1">
+    "ascendc.data_copy"(%l, %g) {params = {blockCount = 1 : i64, blockLen = 64 : i64, srcStride = 0 : i64, dstStride = 0 : i64, repeat = 1 : i64, off0 = 0 : i64, step0 = 0 : i64, off1 = 0 : i64, step1 = 0 : i64}, dyn_fields = [], notes = {}} : (!ascendc.local<i64, "A1">, !ascendc.global<i64>) -> ()
     return
   }
 }

@@ -13,9 +13,11 @@
 //!   `index_simplify::simplify_sym` with the range facts of the enclosing loops, [`facts`]);
 //! - [`facts`]: what the IR proves about each symbol (the `scf.for` facts the offset simplifier
 //!   reads), and which `ascendc-params` assumptions that discharges;
-//! - [`placement`]: on-chip byte offsets (alignment, per-target capacity table);
-//! - [`sync`]: the petgraph dependency graph and the minimal `SetFlag`/`WaitFlag` pairs;
-//!   [`apply_sync`] inserts them; `--layout-print-sync-graph` prints the graph (DOT) to stderr.
+//! - [`placement`]: on-chip byte offsets per function, buffers with disjoint live ranges sharing
+//!   addresses (alignment, per-target capacity table); [`error`]: the typed, located errors;
+//! - [`sync`]: the petgraph dependency graph over `scf.for` / `scf.if` and the minimal
+//!   `SetFlag`/`WaitFlag` pairs (resources are byte ranges); [`apply_sync`] inserts them;
+//!   `--layout-print-sync-graph` prints the graph (DOT) to stderr.
 //!
 //! Intrinsic choice:
 //!
