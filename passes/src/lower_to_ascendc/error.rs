@@ -84,3 +84,33 @@ pub enum LowerFailure {
     /// The ops (or functions) that could not be lowered, in program order, one per cause.
     Errors(Vec<Located>),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::ir::operation::OperationLike;
+
+    /// `lower` returns what it reported: one typed error per failing op, at the op.
+    #[test]
+    fn lower_returns_typed_located_errors() {
+        let context = layout_dialect::create_context().expect("context");
+        let source = r#"module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(128,256)">
+    %b = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(16,16)">
+    return
+  }
+}"#;
+        let module = layout_dialect::parse_source(&context, source).expect("parse");
+        let Err(LowerFailure::Errors(errors)) = super::super::lower(module.as_operation()) else {
+            panic!("an over-capacity alloc was lowered")
+        };
+        let [located] = errors.as_slice() else { panic!("{errors:?}") };
+        assert!(located.location.ends_with(":4:10"), "{}", located.location);
+        let AscendcError::Placement(e) = &located.error else { panic!("{:?}", located.error) };
+        let PlacementError::Capacity { offset, size, live, .. } = e.as_ref() else { panic!("{e:?}") };
+        assert_eq!((*offset, *size), (65536, Some(512)));
+        assert_eq!(live.iter().map(|h| (h.offset, h.size)).collect::<Vec<_>>(), [(0, 65536)]);
+        assert!(live[0].buffer.ends_with("(alloc at 3:10)"), "{}", live[0].buffer);
+    }
+}
