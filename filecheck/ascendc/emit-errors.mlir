@@ -117,3 +117,16 @@ module attributes {layout.target = #layout.target<"a2">} {
     return
   }
 }
+
+// -----
+
+// An on-chip buffer past the end of its memory on the target (L0C: 128 KiB on a2) is an error
+// at its alloc in both printers (the LLVM form indexes a global of that size).
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @past_l0c() {
+    // CHECK: emit-errors.mlir:[[@LINE+2]]:12: error: co1: bytes [131072, 131584) are outside L0C, which holds 131072 B on a2
+    // STDIN: <stdin>:[[@LINE+1]]:12: error: co1: bytes [131072, 131584) are outside L0C
+    %l0c = "ascendc.alloc"() {offset = 131072 : i64, size = 512 : i64, layout = "((16,1),(8,1)):((8,128),(1,128)) origin (16,8)"} : () -> !ascendc.local<f32, "CO1">
+    return
+  }
+}

@@ -268,6 +268,7 @@ pub fn kernel(k: &Kernel, target: Target) -> Result<String, Located> {
     let mut allocators: Vec<(&str, usize, i64)> = Vec::new();
     for b in k.bufs.iter() {
         let Some((pos, offset, size)) = &b.local else { continue };
+        b.check_capacity(target)?;
         let at = |e: EmitError| e.at(b.at.clone());
         let t = cpp_type(&b.elem).map_err(at)?;
         let hw = hardware(pos);

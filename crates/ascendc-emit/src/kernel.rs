@@ -3,6 +3,7 @@
 //! printers use. Errors are [`EmitError`]s at the op they concern ([`Located`]).
 
 use ascendc_params::decl::{self, IntrinsicDecl};
+use ascendc_params::{Buffer, Target};
 use layout_dialect::ascendc_ops::AscendcOp;
 use layout_dialect::ops::DecodeError;
 use layout_runtime::diagnostics::{position_of, UNNAMED_INPUT};
@@ -42,6 +43,9 @@ pub enum EmitError {
     /// A Fixpipe quant mode the model's C ABI does not have.
     #[error("quant mode {0} is not in the model's C ABI")]
     QuantCode(String),
+    /// A buffer whose bytes leave its memory on the target.
+    #[error("{buffer}: bytes [{offset}, {end}) are outside {memory}, which holds {capacity} B on {target}")]
+    Capacity { buffer: String, offset: i64, end: i64, memory: &'static str, capacity: i64, target: &'static str },
 }
 
 impl EmitError {
@@ -222,6 +226,37 @@ pub struct Call {
     pub refs: Vec<Val>,
     /// The op (errors about the call are located there).
     pub at: Option<Position>,
+}
+
+/// The on-chip memory of a `TPosition` (`A1`/`B1`: L1, `A2`: L0A, `B2`: L0B, `CO1`: L0C).
+pub fn memory_of(position: &str) -> Option<Buffer> {
+    Some(match position {
+        "A1" | "B1" => Buffer::L1,
+        "A2" => Buffer::L0A,
+        "B2" => Buffer::L0B,
+        "CO1" => Buffer::L0C,
+        _ => return None,
+    })
+}
+
+impl Buf {
+    /// An on-chip buffer must lie inside its memory on `target` (capacities:
+    /// `layout_algebra::ascend::MemorySpace::capacity`): the printers index the memory with
+    /// its bytes. A hand-written `ascendc.alloc` past the end is an error at the alloc.
+    pub fn check_capacity(&self, target: Target) -> Result<(), Located> {
+        let Some((position, offset, size)) = &self.local else { return Ok(()) };
+        let memory = memory_of(position)
+            .ok_or_else(|| EmitError::Malformed(format!("unknown position \"{position}\"")).at(self.at.clone()))?;
+        let capacity = memory.space().capacity(target).unwrap_or(i64::MAX);
+        let end = offset.saturating_add(*size);
+        if end > capacity {
+            let (buffer, memory, target) = (self.name.clone(), memory.name(), target.name());
+            return Err(
+                EmitError::Capacity { buffer, offset: *offset, end, memory, capacity, target }.at(self.at.clone())
+            );
+        }
+        Ok(())
+    }
 }
 
 impl Call {

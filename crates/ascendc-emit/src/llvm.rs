@@ -23,8 +23,9 @@
 //! `layout-runtime` and translates to LLVM IR.
 
 use crate::cpp::elem_bytes;
-use crate::kernel::{Arith, Call, EmitError, Kernel, KindExt, Located, Param, Stmt, Val};
+use crate::kernel::{memory_of, Arith, Call, EmitError, Kernel, KindExt, Located, Param, Stmt, Val};
 use ascendc_params::decl::AbiArg;
+use ascendc_params::Buffer;
 use ascendc_params::Target;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -44,21 +45,18 @@ fn decls() -> String {
     out + SYNC_DECLS
 }
 
-/// Memory globals: (name, bytes). Sizes cover both targets (L0C 256 KiB on a5).
-const MEMORIES: &[(&str, &str, i64)] = &[
-    ("L1", "ascendc_l1", 512 << 10),
-    ("L0A", "ascendc_l0a", 64 << 10),
-    ("L0B", "ascendc_l0b", 64 << 10),
-    ("L0C", "ascendc_l0c", 256 << 10),
+/// Memory globals: (memory, global name), sized by the target's capacity
+/// (`layout_algebra::ascend::MemorySpace::capacity`; every buffer is checked to lie inside).
+const MEMORIES: &[(Buffer, &str)] = &[
+    (Buffer::L1, "ascendc_l1"),
+    (Buffer::L0A, "ascendc_l0a"),
+    (Buffer::L0B, "ascendc_l0b"),
+    (Buffer::L0C, "ascendc_l0c"),
 ];
 
 fn memory(position: &str) -> &'static str {
-    match position {
-        "A1" | "B1" => "ascendc_l1",
-        "A2" => "ascendc_l0a",
-        "B2" => "ascendc_l0b",
-        _ => "ascendc_l0c",
-    }
+    let buffer = memory_of(position).unwrap_or(Buffer::L0C);
+    MEMORIES.iter().find(|(b, _)| *b == buffer).map_or("ascendc_l0c", |(_, name)| name)
 }
 
 /// Model dtype codes (ASCENDC_MODEL_F16 ...).
@@ -368,7 +366,8 @@ pub fn mlir_module(kernels: &[Kernel], target: Target) -> Result<String, Located
     let arch = i64::from(target.arch());
     let mut out = String::from("module {\n");
     out.push_str(&decls());
-    for (_, name, bytes) in MEMORIES {
+    for (buffer, name) in MEMORIES {
+        let bytes = buffer.space().capacity(target).unwrap_or(0);
         let _ = writeln!(
             out,
             "  llvm.mlir.global internal @{name}() {{addr_space = 0 : i32, alignment = 4096 : i64}} : !llvm.array<{bytes} x i8> {{\n    %z = llvm.mlir.zero : !llvm.array<{bytes} x i8>\n    llvm.return %z : !llvm.array<{bytes} x i8>\n  }}"
@@ -395,6 +394,7 @@ pub fn mlir_module(kernels: &[Kernel], target: Target) -> Result<String, Located
         // Buffer base pointers.
         let mut bases = String::new();
         for b in &k.bufs {
+            b.check_capacity(target)?;
             match (&b.local, b.param.and_then(|i| k.params.get(i))) {
                 (Some((pos, offset, _)), _) => {
                     let _ = writeln!(bases, "    %{}_mem = llvm.mlir.addressof @{} : !llvm.ptr", b.name, memory(pos));
