@@ -62,8 +62,8 @@ impl Printer<'_> {
     /// `name = value;` for each pair, through temporaries so that a value naming another
     /// variable of the list reads its old value (`scf.yield %b, %a`).
     fn assign(&mut self, depth: usize, names: &[String], values: &[Val]) {
-        if names.len() == 1 {
-            self.line(depth, &format!("{} = {};", names[0], val(&values[0])));
+        if let ([name], [value]) = (names, values) {
+            self.line(depth, &format!("{name} = {};", val(value)));
             return;
         }
         for (n, v) in names.iter().zip(values) {

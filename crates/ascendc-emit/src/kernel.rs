@@ -591,6 +591,13 @@ impl Walker {
                     iter.push((carried, init));
                 }
                 let (inner, yields) = self.region(Some(body))?;
+                if yields.len() != iter.len() {
+                    return Err(EmitError::Malformed(format!(
+                        "scf.for: {} iter_args but the body yields {} values",
+                        iter.len(),
+                        yields.len()
+                    )));
+                }
                 let mut results = Vec::new();
                 for k in 0..op.result_count() {
                     results.push(self.define(op.result(k).map_err(malformed)?.into(), "v"));
@@ -602,6 +609,14 @@ impl Walker {
                 let cond = self.operand(&op, 0)?;
                 let (then_body, then_yields) = self.region(region_block(&op, 0)?)?;
                 let (else_body, else_yields) = self.region(region_block(&op, 1)?)?;
+                let n = op.result_count();
+                if then_yields.len() != n || (n > 0 && else_yields.len() != n) {
+                    return Err(EmitError::Malformed(format!(
+                        "scf.if: {n} results but the regions yield {} and {} values",
+                        then_yields.len(),
+                        else_yields.len()
+                    )));
+                }
                 let mut results = Vec::new();
                 for k in 0..op.result_count() {
                     results.push(self.define(op.result(k).map_err(malformed)?.into(), "v"));
