@@ -88,7 +88,6 @@ pub enum LowerFailure {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use melior::ir::operation::OperationLike;
 
     /// `lower` returns what it reported: one typed error per failing op, at the op.
     #[test]
