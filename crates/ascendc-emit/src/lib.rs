@@ -11,6 +11,7 @@
 //! Both walk the module once ([`kernel::kernels`]) into the same kernel description.
 
 pub mod cpp;
+pub mod error;
 pub mod kernel;
 pub mod llvm;
 
