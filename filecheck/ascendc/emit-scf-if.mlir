@@ -6,6 +6,17 @@
 // RUN: layout-opt --layout-lower-to-ascendc %s | FileCheck %s --check-prefix=IR
 // RUN: layout-opt --layout-lower-to-ascendc --emit=ascendc %s | FileCheck %s
 // RUN: layout-opt --layout-lower-to-ascendc --emit=ascendc-llvm %s | FileCheck %s --check-prefix=LLVM
+// RUN: layout-opt --layout-lower-to-ascendc --layout-print-sync-graph %s 2>&1 >/dev/null | FileCheck %s --check-prefix=DOT
+
+// The graph of the loop body: the scf.if is one node per pipe, its regions are blocks of their own.
+// DOT: label="block [2]";
+// DOT: "b2_n2" [label="2 if [M]"];
+// DOT: "b2_n1" -> "b2_n2" [label="RAW MTE1_M", color=red];
+// DOT-NEXT: "b2_n2" -> "b2_n3" [label="WAR carried M_MTE1", color=red];
+// DOT: label="block [2, 2, 0]";
+// DOT-NEXT: "b2_2_0_n0" [label="0 mmad [M]"];
+// DOT: label="block [2, 2, 1]";
+// DOT-NEXT: "b2_2_1_n0" [label="0 mmad [M]"];
 
 // IR-LABEL: func.func @gemm_if
 // IR: "ascendc.set_flag"() {event = "M_MTE1", id = 0 : i64}
