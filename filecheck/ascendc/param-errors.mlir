@@ -121,3 +121,53 @@ module {
     return
   }
 }
+
+// -----
+
+// A capacity error lists the buffers live at the same time, with where they are allocated and
+// their byte ranges: %x and %y are both read after %z is written. (A buffer
+// live with only one of them would be placed beside it.)
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @live_together(%X: memref<131072xf16>, %Y: memref<131072xf16>, %Z: memref<256xf16>) {
+    %gx = "layout.view"(%X) : (memref<131072xf16>) -> !layout.tensor<f16, "gm", "ND", "(256,512)">
+    %gy = "layout.view"(%Y) : (memref<131072xf16>) -> !layout.tensor<f16, "gm", "ND", "(256,512)">
+    %gz = "layout.view"(%Z) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    %ox = "layout.view"(%X) : (memref<131072xf16>) -> !layout.tensor<f16, "gm", "NZ", "(256,512)">
+    %x = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(256,512)">
+    %y = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(256,512)">
+    // expected-error@+1 {{L1 overflow: !layout.tensor<f16, "l1", "NZ", "(16,16)"> needs 512 B at offset 524288 but L1 on a2 holds 524288 B; live at the same time: !layout.tensor<f16, "l1", "NZ", "(256,512)"> (alloc at 136:10) 262144 B at [0, 262144), !layout.tensor<f16, "l1", "NZ", "(256,512)"> (alloc at 137:10) 262144 B at [262144, 524288)}}
+    %z = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
+    "layout.load"(%gx, %x) : (!layout.tensor<f16, "gm", "ND", "(256,512)">, !layout.tensor<f16, "l1", "NZ", "(256,512)">) -> ()
+    "layout.load"(%gy, %y) : (!layout.tensor<f16, "gm", "ND", "(256,512)">, !layout.tensor<f16, "l1", "NZ", "(256,512)">) -> ()
+    "layout.load"(%gz, %z) : (!layout.tensor<f16, "gm", "ND", "(16,16)">, !layout.tensor<f16, "l1", "NZ", "(16,16)">) -> ()
+    "layout.store"(%x, %ox) : (!layout.tensor<f16, "l1", "NZ", "(256,512)">, !layout.tensor<f16, "gm", "NZ", "(256,512)">) -> ()
+    "layout.store"(%y, %ox) : (!layout.tensor<f16, "l1", "NZ", "(256,512)">, !layout.tensor<f16, "gm", "NZ", "(256,512)">) -> ()
+    return
+  }
+}
+
+// -----
+
+// Intrinsics inside a region op other than scf.for / scf.if cannot be synchronised on every
+// path: an error at that op, not a kernel with missing flags.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @in_while(%A: memref<256xf16>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %g = "layout.view"(%A) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    %o = "layout.view"(%A) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "NZ", "(16,16)">
+    %l = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
+    // expected-error@+1 {{ascendc intrinsics inside `scf.while` are not synchronised (only scf.for and scf.if)}}
+    %r = scf.while (%i = %c0) : (index) -> index {
+      %p = arith.cmpi slt, %i, %n : index
+      scf.condition(%p) %i : index
+    } do {
+    ^bb0(%j: index):
+      "layout.load"(%g, %l) : (!layout.tensor<f16, "gm", "ND", "(16,16)">, !layout.tensor<f16, "l1", "NZ", "(16,16)">) -> ()
+      "layout.store"(%l, %o) : (!layout.tensor<f16, "l1", "NZ", "(16,16)">, !layout.tensor<f16, "gm", "NZ", "(16,16)">) -> ()
+      %c1 = arith.constant 1 : index
+      %k = arith.addi %j, %c1 : index
+      scf.yield %k : index
+    }
+    return
+  }
+}

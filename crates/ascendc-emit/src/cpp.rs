@@ -5,18 +5,22 @@
 //! (`GlobalTensor<T>` + `SetGlobalBuffer`); the on-chip buffers
 //! (`LocalMemAllocator<Hardware::X>` + `Alloc<TPosition::P, T>`, in placement order, so the
 //! allocator's aligned bump allocation gives the byte offsets the lowering chose — written in a
-//! comment); then the body: index arithmetic as `const int64_t`, `scf.for` as `for`, each
+//! comment; a buffer that reuses bytes of an earlier one, placed where that one is dead, gets a
+//! fresh allocator, which starts at address 0, and a padding allocation up to its offset); then
+//! the body: index arithmetic as `const int64_t`, comparisons as `const bool`, `scf.for` as `for`
+//! (`iter_args` as variables declared before it and assigned at the end of the body), `scf.if`
+//! as `if`/`else` (results declared before it), each
 //! intrinsic as a parameter struct written field by field with a comment per field, and the
 //! call; SetFlag/WaitFlag with HardEvent names; layouts as comments in CuTe notation
 //! (`shape:stride origin extent`).
 
-use crate::kernel::{Arith, Buf, Call, Kernel, KindExt, Param, Stmt, Val};
+use crate::kernel::{Arith, Buf, Call, EmitError, Kernel, KindExt, Located, Param, Stmt, Val};
 use ascendc_params::decl::{Source, When};
 use ascendc_params::Target;
 use std::fmt::Write as _;
 
 /// C++ element type of an MLIR element type.
-pub fn cpp_type(elem: &str) -> Result<&'static str, String> {
+pub fn cpp_type(elem: &str) -> Result<&'static str, EmitError> {
     Ok(match elem {
         "f16" => "half",
         "bf16" => "bfloat16_t",
@@ -25,7 +29,7 @@ pub fn cpp_type(elem: &str) -> Result<&'static str, String> {
         "i32" => "int32_t",
         "i16" => "int16_t",
         "ui8" => "uint8_t",
-        other => return Err(format!("element type {other} has no AscendC C++ type here")),
+        other => return Err(EmitError::CppType(other.to_string())),
     })
 }
 
@@ -55,7 +59,22 @@ impl Printer<'_> {
         let _ = writeln!(self.out, "{}{text}", "    ".repeat(depth));
     }
 
-    fn stmts(&mut self, stmts: &[Stmt], depth: usize) -> Result<(), String> {
+    /// `name = value;` for each pair, through temporaries so that a value naming another
+    /// variable of the list reads its old value (`scf.yield %b, %a`).
+    fn assign(&mut self, depth: usize, names: &[String], values: &[Val]) {
+        if let ([name], [value]) = (names, values) {
+            self.line(depth, &format!("{name} = {};", val(value)));
+            return;
+        }
+        for (n, v) in names.iter().zip(values) {
+            self.line(depth, &format!("const int64_t {n}_next = {};", val(v)));
+        }
+        for n in names {
+            self.line(depth, &format!("{n} = {n}_next;"));
+        }
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt], depth: usize) -> Result<(), Located> {
         for s in stmts {
             match s {
                 Stmt::Const { name, value } => self.line(depth, &format!("const int64_t {name} = {value};")),
@@ -73,12 +92,59 @@ impl Printer<'_> {
                     };
                     self.line(depth, &format!("const int64_t {name} = {e};"));
                 }
-                Stmt::For { var, lo, hi, step, body } => {
+                Stmt::Cmp { name, pred, a, b } => {
+                    let op = match pred.name().trim_start_matches(['s', 'u']) {
+                        "eq" => "==",
+                        "ne" => "!=",
+                        "lt" => "<",
+                        "le" => "<=",
+                        "gt" => ">",
+                        _ => ">=",
+                    };
+                    let (a, b) = if pred.unsigned() {
+                        (format!("(uint64_t){}", val(a)), format!("(uint64_t){}", val(b)))
+                    } else {
+                        (val(a), val(b))
+                    };
+                    self.line(depth, &format!("const bool {name} = {a} {op} {b};"));
+                }
+                Stmt::Select { name, cond, a, b } => {
+                    self.line(depth, &format!("const int64_t {name} = {} ? {} : {};", val(cond), val(a), val(b)));
+                }
+                Stmt::For { var, lo, hi, step, iter, body, yields, results } => {
+                    for (carried, init) in iter {
+                        self.line(depth, &format!("int64_t {carried} = {};", val(init)));
+                    }
                     self.line(
                         depth,
                         &format!("for (int64_t {var} = {}; {var} < {}; {var} += {}) {{", val(lo), val(hi), val(step)),
                     );
                     self.stmts(body, depth + 1)?;
+                    let carried: Vec<String> = iter.iter().map(|(n, _)| n.clone()).collect();
+                    if !carried.is_empty() {
+                        self.assign(depth + 1, &carried, yields);
+                    }
+                    self.line(depth, "}");
+                    for (r, c) in results.iter().zip(&carried) {
+                        self.line(depth, &format!("const int64_t {r} = {c};"));
+                    }
+                }
+                Stmt::If { cond, results, then_body, then_yields, else_body, else_yields } => {
+                    for r in results {
+                        self.line(depth, &format!("int64_t {r};"));
+                    }
+                    self.line(depth, &format!("if ({}) {{", val(cond)));
+                    self.stmts(then_body, depth + 1)?;
+                    if !results.is_empty() {
+                        self.assign(depth + 1, results, then_yields);
+                    }
+                    if !else_body.is_empty() || !results.is_empty() {
+                        self.line(depth, "} else {");
+                        self.stmts(else_body, depth + 1)?;
+                        if !results.is_empty() {
+                            self.assign(depth + 1, results, else_yields);
+                        }
+                    }
                     self.line(depth, "}");
                 }
                 Stmt::Flag { set, event, id } => {
@@ -97,7 +163,7 @@ impl Printer<'_> {
         Ok(())
     }
 
-    fn call(&mut self, c: &Call, depth: usize) -> Result<(), String> {
+    fn call(&mut self, c: &Call, depth: usize) -> Result<(), Located> {
         let p = format!("p{}", self.calls);
         self.calls += 1;
         let transposed = c.notes.iter().any(|(k, _)| k == "transposed");
@@ -136,7 +202,8 @@ impl Printer<'_> {
         let template = match decl.cpp_config {
             Some(cfg) => {
                 let (d, s) = (&self.k.bufs[c.bufs[0]], &self.k.bufs[c.bufs[1]]);
-                format!("<{}, {}, AscendC::{cfg}>", cpp_type(&d.elem)?, cpp_type(&s.elem)?)
+                let at = |e: EmitError| e.at(c.at.clone());
+                format!("<{}, {}, AscendC::{cfg}>", cpp_type(&d.elem).map_err(at)?, cpp_type(&s.elem).map_err(at)?)
             }
             None => String::new(),
         };
@@ -165,7 +232,7 @@ fn hardware(position: &str) -> &'static str {
 }
 
 /// Prints one kernel.
-pub fn kernel(k: &Kernel, target: Target) -> Result<String, String> {
+pub fn kernel(k: &Kernel, target: Target) -> Result<String, Located> {
     let mut p = Printer { k, out: String::new(), calls: 0 };
     let params: Vec<String> = k
         .params
@@ -180,10 +247,14 @@ pub fn kernel(k: &Kernel, target: Target) -> Result<String, String> {
     p.line(1, "AscendC::InitSocState();");
     p.line(1, "// GM tensors (layouts in CuTe notation: shape:stride, origin = valid extent)");
     for b in k.bufs.iter().filter(|b| b.local.is_none()) {
-        let t = cpp_type(&b.elem)?;
+        let t = cpp_type(&b.elem).map_err(|e| e.at(b.at.clone()))?;
         let pname = match b.param.and_then(|i| k.params.get(i)) {
             Some(Param::Gm { name, .. }) => name.clone(),
-            _ => return Err(format!("GM tensor {} has no kernel argument", b.name)),
+            _ => {
+                return Err(
+                    EmitError::Malformed(format!("GM tensor {} has no kernel argument", b.name)).at(b.at.clone())
+                )
+            }
         };
         p.line(1, &format!("AscendC::GlobalTensor<{t}> {};  // {}", b.name, b.layout));
         p.line(1, &format!("{}.SetGlobalBuffer((__gm__ {t}*){pname});", b.name));
@@ -193,28 +264,57 @@ pub fn kernel(k: &Kernel, target: Target) -> Result<String, String> {
         &format!("// On-chip buffers, placed by layout-lower-to-ascendc (target {}); allocated in", target.name()),
     );
     p.line(1, "// placement order, so the aligned bump allocation yields the byte ranges noted.");
-    let mut allocators: Vec<&str> = Vec::new();
-    for b in k.bufs.iter() {
-        let Some((pos, _, _)) = &b.local else { continue };
-        let hw = hardware(pos);
-        if !allocators.contains(&hw) {
-            allocators.push(hw);
-            p.line(1, &format!("AscendC::LocalMemAllocator<AscendC::Hardware::{hw}> {}Allocator;", hw.to_lowercase()));
-        }
-    }
+    // Per memory: the allocators declared so far and the bytes the last one has handed out.
+    let mut allocators: Vec<(&str, usize, i64)> = Vec::new();
     for b in k.bufs.iter() {
         let Some((pos, offset, size)) = &b.local else { continue };
-        let t = cpp_type(&b.elem)?;
+        b.check_capacity(target)?;
+        let at = |e: EmitError| e.at(b.at.clone());
+        let t = cpp_type(&b.elem).map_err(at)?;
         let hw = hardware(pos);
-        let bytes = (size / elem_bytes(&b.elem)?).max(1);
+        let base = hw.to_lowercase();
+        let slot = allocators.iter().position(|(h, _, _)| *h == hw);
+        let fresh = match slot {
+            Some(i) if allocators[i].2 <= *offset => None,
+            Some(i) => Some(allocators[i].1 + 1),
+            None => Some(0),
+        };
+        if let Some(n) = fresh {
+            let name = if n == 0 { format!("{base}Allocator") } else { format!("{base}Allocator{n}") };
+            if n > 0 {
+                p.line(
+                    1,
+                    &format!(
+                        "// {hw} bytes from {offset} reuse those of buffers no longer live: a fresh allocator from 0."
+                    ),
+                );
+            }
+            p.line(1, &format!("AscendC::LocalMemAllocator<AscendC::Hardware::{hw}> {name};"));
+            match slot {
+                Some(i) => allocators[i] = (hw, n, 0),
+                None => allocators.push((hw, 0, 0)),
+            }
+        }
+        let i = allocators.iter().position(|(h, _, _)| *h == hw).expect("declared above");
+        let name = match allocators[i].1 {
+            0 => format!("{base}Allocator"),
+            n => format!("{base}Allocator{n}"),
+        };
+        if allocators[i].2 < *offset {
+            // Bytes of buffers not live here: skipped with a padding allocation (the next one is
+            // aligned, as the placement was).
+            let gap = offset - allocators[i].2;
+            p.line(
+                1,
+                &format!("(void){name}.Alloc<AscendC::TPosition::{pos}, uint8_t>({gap});  // skip to byte {offset}"),
+            );
+        }
+        allocators[i].2 = offset + size;
+        let count = (size / elem_bytes(&b.elem).map_err(at)?).max(1);
         p.line(1, &format!("// {hw} bytes [{offset}, {}): {}", offset + size, b.layout));
         p.line(
             1,
-            &format!(
-                "AscendC::LocalTensor<{t}> {} = {}Allocator.Alloc<AscendC::TPosition::{pos}, {t}>({bytes});",
-                b.name,
-                hw.to_lowercase()
-            ),
+            &format!("AscendC::LocalTensor<{t}> {} = {name}.Alloc<AscendC::TPosition::{pos}, {t}>({count});", b.name),
         );
     }
     p.stmts(&k.body, 1)?;
@@ -222,17 +322,17 @@ pub fn kernel(k: &Kernel, target: Target) -> Result<String, String> {
     Ok(p.out)
 }
 
-pub fn elem_bytes(elem: &str) -> Result<i64, String> {
+pub fn elem_bytes(elem: &str) -> Result<i64, EmitError> {
     Ok(match elem {
         "f16" | "bf16" | "i16" => 2,
         "f32" | "i32" => 4,
         "i8" | "ui8" => 1,
-        other => return Err(format!("element type {other} is not supported")),
+        other => return Err(EmitError::ElemBytes(other.to_string())),
     })
 }
 
 /// The whole translation unit.
-pub fn translation_unit(kernels: &[Kernel], target: Target) -> Result<String, String> {
+pub fn translation_unit(kernels: &[Kernel], target: Target) -> Result<String, Located> {
     let (name, product, arch) = (target.name(), target.product(), target.arch());
     let mut out = format!(
         "// Generated by layout-opt --emit=ascendc for target {name} ({product}, arch {arch}).\n// On the host: g++ -std=c++17 -I crates/ascendc-emit/host -I crates/ascendc-params/model -DASCENDC_MODEL_ARCH={arch} ...\n#include \"kernel_operator.h\"\n"

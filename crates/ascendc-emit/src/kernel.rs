@@ -1,7 +1,9 @@
-//! The walk: a `func.func` of `ascendc` ops (plus `arith` index arithmetic and `scf.for`) read
-//! into a small kernel description both printers use.
+//! The walk: a `func.func` of `ascendc` ops (plus `arith` index arithmetic and comparisons,
+//! `scf.for` with index `iter_args`, and `scf.if`) read into a small kernel description both
+//! printers use. Errors are [`EmitError`]s at the op they concern ([`Located`]).
 
 use ascendc_params::decl::{self, IntrinsicDecl};
+use ascendc_params::{Buffer, Target};
 use layout_dialect::ascendc_ops::AscendcOp;
 use layout_runtime::diagnostics::{position_of, UNNAMED_INPUT};
 use layout_runtime::{Diag, Position};
@@ -12,7 +14,9 @@ use melior::ir::{
 };
 use std::collections::HashMap;
 
-/// An integer: a constant or a named index value.
+pub use crate::error::{EmitError, Located};
+
+/// An integer: a constant or a named index value (a condition is an `i1` value: 0 or 1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Val {
     Const(i64),
@@ -29,6 +33,69 @@ pub enum Arith {
     Rem,
     Min,
     Max,
+}
+
+/// An `arith.cmpi` predicate (the `predicate` attribute's order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pred {
+    Eq,
+    Ne,
+    Slt,
+    Sle,
+    Sgt,
+    Sge,
+    Ult,
+    Ule,
+    Ugt,
+    Uge,
+}
+
+impl Pred {
+    /// The predicate of `arith.cmpi`'s attribute value.
+    pub fn from_code(code: i64) -> Option<Pred> {
+        use Pred::*;
+        [Eq, Ne, Slt, Sle, Sgt, Sge, Ult, Ule, Ugt, Uge].get(usize::try_from(code).ok()?).copied()
+    }
+
+    /// The MLIR spelling (`slt`).
+    pub fn name(self) -> &'static str {
+        use Pred::*;
+        match self {
+            Eq => "eq",
+            Ne => "ne",
+            Slt => "slt",
+            Sle => "sle",
+            Sgt => "sgt",
+            Sge => "sge",
+            Ult => "ult",
+            Ule => "ule",
+            Ugt => "ugt",
+            Uge => "uge",
+        }
+    }
+
+    /// The comparison on two values (unsigned ones on the 64-bit patterns, as `index` is).
+    pub fn eval(self, a: i64, b: i64) -> bool {
+        use Pred::*;
+        let (ua, ub) = (a as u64, b as u64);
+        match self {
+            Eq => a == b,
+            Ne => a != b,
+            Slt => a < b,
+            Sle => a <= b,
+            Sgt => a > b,
+            Sge => a >= b,
+            Ult => ua < ub,
+            Ule => ua <= ub,
+            Ugt => ua > ub,
+            Uge => ua >= ub,
+        }
+    }
+
+    /// Whether the comparison is unsigned.
+    pub fn unsigned(self) -> bool {
+        matches!(self, Pred::Ult | Pred::Ule | Pred::Ugt | Pred::Uge)
+    }
 }
 
 /// The intrinsic families: the decoded `ascendc` ops themselves (`layout_dialect::ascendc_ops`),
@@ -82,6 +149,8 @@ pub struct Buf {
     /// For GM: the parameter index.
     pub param: Option<usize>,
     pub layout: String,
+    /// The op that declares it (errors about the buffer are located there).
+    pub at: Option<Position>,
 }
 
 /// One intrinsic call: `for (r < repeat) F(op0[off0 + r·step0], ...)`.
@@ -100,6 +169,39 @@ pub struct Call {
     pub notes: Vec<(String, String)>,
     /// Values the notes mention (kept alive by [`prune`]).
     pub refs: Vec<Val>,
+    /// The op (errors about the call are located there).
+    pub at: Option<Position>,
+}
+
+/// The on-chip memory of a `TPosition` (`A1`/`B1`: L1, `A2`: L0A, `B2`: L0B, `CO1`: L0C).
+pub fn memory_of(position: &str) -> Option<Buffer> {
+    Some(match position {
+        "A1" | "B1" => Buffer::L1,
+        "A2" => Buffer::L0A,
+        "B2" => Buffer::L0B,
+        "CO1" => Buffer::L0C,
+        _ => return None,
+    })
+}
+
+impl Buf {
+    /// An on-chip buffer must lie inside its memory on `target` (capacities:
+    /// `layout_algebra::ascend::MemorySpace::capacity`): the printers index the memory with
+    /// its bytes. A hand-written `ascendc.alloc` past the end is an error at the alloc.
+    pub fn check_capacity(&self, target: Target) -> Result<(), Located> {
+        let Some((position, offset, size)) = &self.local else { return Ok(()) };
+        let memory = memory_of(position)
+            .ok_or_else(|| EmitError::Malformed(format!("unknown position \"{position}\"")).at(self.at.clone()))?;
+        let capacity = memory.space().capacity(target).unwrap_or(i64::MAX);
+        let end = offset.saturating_add(*size);
+        if end > capacity {
+            let (buffer, memory, target) = (self.name.clone(), memory.name(), target.name());
+            return Err(
+                EmitError::Capacity { buffer, offset: *offset, end, memory, capacity, target }.at(self.at.clone())
+            );
+        }
+        Ok(())
+    }
 }
 
 impl Call {
@@ -110,11 +212,58 @@ impl Call {
 
 #[derive(Clone, Debug)]
 pub enum Stmt {
-    Const { name: String, value: i64 },
-    Arith { name: String, op: Arith, a: Val, b: Val },
-    For { var: String, lo: Val, hi: Val, step: Val, body: Vec<Stmt> },
+    Const {
+        name: String,
+        value: i64,
+    },
+    Arith {
+        name: String,
+        op: Arith,
+        a: Val,
+        b: Val,
+    },
+    /// `name = a PRED b` (a condition).
+    Cmp {
+        name: String,
+        pred: Pred,
+        a: Val,
+        b: Val,
+    },
+    /// `name = cond ? a : b` (index values).
+    Select {
+        name: String,
+        cond: Val,
+        a: Val,
+        b: Val,
+    },
+    /// `scf.for`; `iter` are the loop-carried index variables with their initial values, set
+    /// to `yields` at the end of each iteration; `results` are named after the loop and hold
+    /// the carried values' last values.
+    For {
+        var: String,
+        lo: Val,
+        hi: Val,
+        step: Val,
+        iter: Vec<(String, Val)>,
+        body: Vec<Stmt>,
+        yields: Vec<Val>,
+        results: Vec<String>,
+    },
+    /// `scf.if`: `results` (index values) are set to `then_yields` or `else_yields`.
+    If {
+        cond: Val,
+        results: Vec<String>,
+        then_body: Vec<Stmt>,
+        then_yields: Vec<Val>,
+        else_body: Vec<Stmt>,
+        else_yields: Vec<Val>,
+    },
     Call(Call),
-    Flag { set: bool, event: String, id: i64 },
+    Flag {
+        set: bool,
+        event: String,
+        id: i64,
+    },
     Barrier(String),
 }
 
@@ -216,6 +365,28 @@ struct Walker {
     failed_at: Option<Position>,
 }
 
+type Result<T, E = EmitError> = std::result::Result<T, E>;
+
+fn malformed(e: impl std::fmt::Display) -> EmitError {
+    EmitError::Malformed(e.to_string())
+}
+
+/// The region `r` of `op`'s first block (`None` for an empty region).
+fn region_block<'c, 'a>(op: &OperationRef<'c, 'a>, r: usize) -> Result<Option<BlockRef<'c, 'a>>> {
+    Ok(op.region(r).map_err(malformed)?.first_block())
+}
+
+/// Whether every result of `op` is an `index` value (`iter_args` and `scf.if` results).
+fn index_results(op: &OperationRef, what: &str) -> Result<()> {
+    for i in 0..op.result_count() {
+        let ty = op.result(i).map_err(malformed)?.r#type();
+        if !ty.is_index() {
+            return Err(EmitError::Unsupported(format!("{what} of type {ty} is not emitted (only index values)")));
+        }
+    }
+    Ok(())
+}
+
 impl Walker {
     fn fresh(&mut self, base: &str) -> String {
         let n = self.count.entry(base.to_string()).or_insert(0);
@@ -227,49 +398,74 @@ impl Walker {
         }
     }
 
-    fn val(&self, v: Value) -> Result<Val, String> {
+    fn val(&self, v: Value) -> Result<Val> {
         if let Some(c) = self.consts.get(&key(v)) {
             return Ok(Val::Const(*c));
         }
         self.names
             .get(&key(v))
             .map(|n| Val::Var(n.clone()))
-            .ok_or_else(|| format!("value {v} is not an index value the emitter knows"))
+            .ok_or_else(|| EmitError::Unsupported(format!("value {v} is not an index value the emitter knows")))
     }
 
-    fn block(&mut self, block: BlockRef) -> Result<Vec<Stmt>, String> {
+    fn operand(&self, op: &OperationRef, i: usize) -> Result<Val> {
+        self.val(op.operand(i).map_err(malformed)?)
+    }
+
+    /// Names a fresh variable for `v` (`base`: `v` for index values, `cond` for conditions).
+    fn define(&mut self, v: Value, base: &str) -> String {
+        let n = self.fresh(base);
+        self.names.insert(key(v), n.clone());
+        n
+    }
+
+    fn block(&mut self, block: BlockRef) -> Result<Vec<Stmt>> {
         let mut out = Vec::new();
         let mut next = block.first_operation();
         while let Some(op) = next {
-            if let Err(message) = self.op(op, &mut out) {
+            if let Err(error) = self.op(op, &mut out) {
                 // Nested blocks return first, so the innermost op is kept.
                 self.failed_at = self.failed_at.take().or_else(|| position_of(op.location(), UNNAMED_INPUT));
-                return Err(message);
+                return Err(error);
             }
             next = op.next_in_block();
         }
         Ok(out)
     }
 
-    fn op(&mut self, op: OperationRef, out: &mut Vec<Stmt>) -> Result<(), String> {
+    /// The body of a region and the values its `scf.yield` passes on.
+    fn region(&mut self, block: Option<BlockRef>) -> Result<(Vec<Stmt>, Vec<Val>)> {
+        let Some(block) = block else { return Ok((Vec::new(), Vec::new())) };
+        let body = self.block(block)?;
+        let mut yields = Vec::new();
+        if let Some(t) = block.terminator() {
+            for i in 0..t.operand_count() {
+                yields.push(self.operand(&t, i)?);
+            }
+        }
+        Ok((body, yields))
+    }
+
+    fn op(&mut self, op: OperationRef, out: &mut Vec<Stmt>) -> Result<()> {
         if let Some(decoded) = AscendcOp::decode(op) {
-            return self.ascendc_op(decoded.map_err(|e| e.to_string())?, out);
+            return self.ascendc_op(decoded?, out);
         }
         let name = name_of(&op);
-        let result = || -> Result<Value, String> { op.result(0).map(Into::into).map_err(|e| e.to_string()) };
+        let result = || -> Result<Value> { op.result(0).map(Into::into).map_err(malformed) };
         match name.as_str() {
             "arith.constant" => {
-                let value = op
-                    .attribute("value")
-                    .ok()
-                    .and_then(int)
-                    .ok_or("arith.constant: only integer constants are emitted")?;
-                self.consts.insert(key(result()?), value);
+                let value = op.attribute("value").ok().and_then(int).ok_or_else(|| {
+                    EmitError::Unsupported("arith.constant: only integer constants are emitted".into())
+                })?;
+                let r = result()?;
+                // `true` of i1 reads as -1: conditions are 0 or 1.
+                let value = if r.r#type().to_string() == "i1" { i64::from(value != 0) } else { value };
+                self.consts.insert(key(r), value);
             }
             "arith.addi" | "arith.subi" | "arith.muli" | "arith.divsi" | "arith.remsi" | "arith.minsi"
             | "arith.maxsi" | "arith.floordivsi" | "arith.divui" | "arith.remui" => {
-                let a = self.val(op.operand(0).map_err(|e| e.to_string())?)?;
-                let b = self.val(op.operand(1).map_err(|e| e.to_string())?)?;
+                let a = self.operand(&op, 0)?;
+                let b = self.operand(&op, 1)?;
                 let arith = match name.as_str() {
                     "arith.addi" => Arith::Add,
                     "arith.subi" => Arith::Sub,
@@ -285,41 +481,104 @@ impl Walker {
                         return Ok(());
                     }
                 }
-                let n = self.fresh("v");
-                self.names.insert(key(result()?), n.clone());
+                let n = self.define(result()?, "v");
                 out.push(Stmt::Arith { name: n, op: arith, a, b });
             }
             "arith.index_cast" => {
-                let a = self.val(op.operand(0).map_err(|e| e.to_string())?)?;
-                let n = self.fresh("v");
-                self.names.insert(key(result()?), n.clone());
+                let a = self.operand(&op, 0)?;
+                let n = self.define(result()?, "v");
                 out.push(Stmt::Arith { name: n, op: Arith::Add, a, b: Val::Const(0) });
             }
-            "scf.for" => {
-                let lo = self.val(op.operand(0).map_err(|e| e.to_string())?)?;
-                let hi = self.val(op.operand(1).map_err(|e| e.to_string())?)?;
-                let step = self.val(op.operand(2).map_err(|e| e.to_string())?)?;
-                if op.result_count() > 0 {
-                    return Err("scf.for with iteration arguments is not emitted".into());
+            "arith.cmpi" => {
+                let code = op.attribute("predicate").ok().and_then(int);
+                let pred = code
+                    .and_then(Pred::from_code)
+                    .ok_or_else(|| EmitError::Malformed(format!("arith.cmpi: predicate {code:?} is not known")))?;
+                let (a, b) = (self.operand(&op, 0)?, self.operand(&op, 1)?);
+                if let (Val::Const(x), Val::Const(y)) = (&a, &b) {
+                    self.consts.insert(key(result()?), i64::from(pred.eval(*x, *y)));
+                    return Ok(());
                 }
-                let body = op.region(0).map_err(|e| e.to_string())?.first_block().ok_or("scf.for without body")?;
-                let var = self.fresh("i");
-                self.names.insert(key(body.argument(0).map_err(|e| e.to_string())?.into()), var.clone());
-                let inner = self.block(body)?;
-                out.push(Stmt::For { var, lo, hi, step, body: inner });
+                let n = self.define(result()?, "cond");
+                out.push(Stmt::Cmp { name: n, pred, a, b });
+            }
+            "arith.select" => {
+                index_results(&op, "arith.select")?;
+                let cond = self.operand(&op, 0)?;
+                let (a, b) = (self.operand(&op, 1)?, self.operand(&op, 2)?);
+                let r = result()?;
+                match (cond, a, b) {
+                    (Val::Const(c), a, b) => match if c != 0 { a } else { b } {
+                        Val::Const(v) => {
+                            self.consts.insert(key(r), v);
+                        }
+                        Val::Var(n) => {
+                            self.names.insert(key(r), n);
+                        }
+                    },
+                    (cond, a, b) => {
+                        let n = self.define(r, "v");
+                        out.push(Stmt::Select { name: n, cond, a, b });
+                    }
+                }
+            }
+            "scf.for" => {
+                let lo = self.operand(&op, 0)?;
+                let hi = self.operand(&op, 1)?;
+                let step = self.operand(&op, 2)?;
+                index_results(&op, "scf.for iter_args")?;
+                let body = region_block(&op, 0)?.ok_or_else(|| EmitError::Malformed("scf.for without body".into()))?;
+                let var = self.define(body.argument(0).map_err(malformed)?.into(), "i");
+                let mut iter = Vec::new();
+                for k in 0..op.result_count() {
+                    let init = self.operand(&op, 3 + k)?;
+                    let carried = self.define(body.argument(1 + k).map_err(malformed)?.into(), "v");
+                    iter.push((carried, init));
+                }
+                let (inner, yields) = self.region(Some(body))?;
+                if yields.len() != iter.len() {
+                    return Err(EmitError::Malformed(format!(
+                        "scf.for: {} iter_args but the body yields {} values",
+                        iter.len(),
+                        yields.len()
+                    )));
+                }
+                let mut results = Vec::new();
+                for k in 0..op.result_count() {
+                    results.push(self.define(op.result(k).map_err(malformed)?.into(), "v"));
+                }
+                out.push(Stmt::For { var, lo, hi, step, iter, body: inner, yields, results });
+            }
+            "scf.if" => {
+                index_results(&op, "scf.if result")?;
+                let cond = self.operand(&op, 0)?;
+                let (then_body, then_yields) = self.region(region_block(&op, 0)?)?;
+                let (else_body, else_yields) = self.region(region_block(&op, 1)?)?;
+                let n = op.result_count();
+                if then_yields.len() != n || (n > 0 && else_yields.len() != n) {
+                    return Err(EmitError::Malformed(format!(
+                        "scf.if: {n} results but the regions yield {} and {} values",
+                        then_yields.len(),
+                        else_yields.len()
+                    )));
+                }
+                let mut results = Vec::new();
+                for k in 0..op.result_count() {
+                    results.push(self.define(op.result(k).map_err(malformed)?.into(), "v"));
+                }
+                out.push(Stmt::If { cond, results, then_body, then_yields, else_body, else_yields });
             }
             "scf.yield" | "func.return" => {}
-            _ => {
-                return Err(format!("cannot emit `{name}` (only ascendc ops, arith index arithmetic and scf.for)"));
-            }
+            _ => return Err(EmitError::UnsupportedOp(name)),
         }
         Ok(())
     }
 
     /// An `ascendc` op: buffers, flags and intrinsic calls.
-    fn ascendc_op(&mut self, decoded: AscendcOp, out: &mut Vec<Stmt>) -> Result<(), String> {
+    fn ascendc_op(&mut self, decoded: AscendcOp, out: &mut Vec<Stmt>) -> Result<()> {
         let op = decoded_op(&decoded);
-        let result = || -> Result<Value, String> { op.result(0).map(Into::into).map_err(|e| e.to_string()) };
+        let at = position_of(op.location(), UNNAMED_INPUT);
+        let result = || -> Result<Value> { op.result(0).map(Into::into).map_err(malformed) };
         match decoded {
             AscendcOp::GlobalTensor { source: src, .. } => {
                 let param = self
@@ -330,16 +589,21 @@ impl Walker {
                     Param::Gm { name, .. } => Some(name.clone()),
                     _ => None,
                 });
-                let pname = pname.ok_or("ascendc.global_tensor: the source must be a memref argument of the kernel")?;
+                let pname = pname.ok_or_else(|| {
+                    EmitError::Unsupported(
+                        "ascendc.global_tensor: the source must be a memref argument of the kernel".into(),
+                    )
+                })?;
                 let n = self.fresh(&format!("{pname}Gm"));
                 let r = result()?;
                 self.buf_of.insert(key(r), self.bufs.len());
                 self.bufs.push(Buf {
                     name: n,
-                    elem: buffer_elem(r.r#type()).ok_or("bad global type")?,
+                    elem: buffer_elem(r.r#type()).ok_or_else(|| EmitError::Malformed("bad global type".into()))?,
                     local: None,
                     param,
                     layout: op.attribute("layout").ok().and_then(text).unwrap_or_default(),
+                    at,
                 });
             }
             AscendcOp::Alloc { .. } => {
@@ -347,25 +611,41 @@ impl Walker {
                 let ty = r.r#type().to_string();
                 let position = ty.rsplit('"').nth(1).unwrap_or("A1").to_string();
                 let n = self.fresh(&position.to_lowercase());
-                let offset = op.attribute("offset").ok().and_then(int).ok_or("alloc without offset")?;
-                let size = op.attribute("size").ok().and_then(int).ok_or("alloc without size")?;
+                let attr = |name: &str| {
+                    op.attribute(name)
+                        .ok()
+                        .and_then(int)
+                        .ok_or_else(|| EmitError::Malformed(format!("ascendc.alloc without {name}")))
+                };
+                let (offset, size) = (attr("offset")?, attr("size")?);
                 // The emitters print `offset + size` and index the memory with it: a byte range
                 // that is negative or leaves i64 is an error here, not a wrapped end.
                 if offset < 0 || size < 0 || offset.checked_add(size).is_none() {
-                    return Err(format!("ascendc.alloc: bytes [{offset}, {offset} + {size}) are not a valid range"));
+                    return Err(EmitError::Malformed(format!(
+                        "ascendc.alloc: bytes [{offset}, {offset} + {size}) are not a valid range"
+                    )));
                 }
                 self.buf_of.insert(key(r), self.bufs.len());
                 self.bufs.push(Buf {
                     name: n,
-                    elem: buffer_elem(r.r#type()).ok_or("bad local type")?,
+                    elem: buffer_elem(r.r#type()).ok_or_else(|| EmitError::Malformed("bad local type".into()))?,
                     local: Some((position, offset, size)),
                     param: None,
                     layout: op.attribute("layout").ok().and_then(text).unwrap_or_default(),
+                    at,
                 });
             }
             AscendcOp::Flag { set, .. } => {
-                let event = op.attribute("event").ok().and_then(text).ok_or("flag without event")?;
-                let id = op.attribute("id").ok().and_then(int).ok_or("flag without id")?;
+                let event = op
+                    .attribute("event")
+                    .ok()
+                    .and_then(text)
+                    .ok_or_else(|| EmitError::Malformed("flag without event".into()))?;
+                let id = op
+                    .attribute("id")
+                    .ok()
+                    .and_then(int)
+                    .ok_or_else(|| EmitError::Malformed("flag without id".into()))?;
                 out.push(Stmt::Flag { set, event, id });
             }
             AscendcOp::PipeBarrier { .. } => {
@@ -375,7 +655,11 @@ impl Walker {
                 let kind = intrinsic;
                 let mut bufs = Vec::new();
                 for v in buffers {
-                    bufs.push(*self.buf_of.get(&key(v)).ok_or("intrinsic operand is not an ascendc buffer")?);
+                    bufs.push(
+                        *self.buf_of.get(&key(v)).ok_or_else(|| {
+                            EmitError::Unsupported("intrinsic operand is not an ascendc buffer".into())
+                        })?,
+                    );
                 }
                 let mut fields = HashMap::new();
                 let mut bools = HashMap::new();
@@ -393,7 +677,9 @@ impl Walker {
                     op.attribute("dyn_fields").map(array).unwrap_or_default().into_iter().filter_map(text).collect();
                 let mut symbols: HashMap<String, Val> = HashMap::new();
                 for (i, f) in dyn_names.into_iter().enumerate() {
-                    let v = *dyn_values.get(i).ok_or("fewer `dyn` operands than `dyn_fields`")?;
+                    let v = *dyn_values
+                        .get(i)
+                        .ok_or_else(|| EmitError::Malformed("fewer `dyn` operands than `dyn_fields`".into()))?;
                     match f.strip_prefix("sym:") {
                         Some(s) => {
                             symbols.insert(s.to_string(), self.val(v)?);
@@ -411,7 +697,7 @@ impl Walker {
                     .filter_map(|(k, a)| Some((k, rename(&text(a)?, &symbols))))
                     .collect();
                 let refs = symbols.into_values().collect();
-                out.push(Stmt::Call(Call { kind, bufs, fields, bools, quant, notes, refs }));
+                out.push(Stmt::Call(Call { kind, bufs, fields, bools, quant, notes, refs, at }));
             }
         }
         Ok(())
@@ -431,7 +717,7 @@ fn decoded_op<'c, 'a>(decoded: &AscendcOp<'c, 'a>) -> OperationRef<'c, 'a> {
 
 /// Reads every `func.func` of `module` that contains ascendc ops. An error is located at the op
 /// that cannot be emitted (or at the function), in [`UNNAMED_INPUT`] for a module parsed from text.
-pub fn kernels(module: &melior::ir::Module) -> Result<Vec<Kernel>, Diag> {
+pub fn kernels(module: &melior::ir::Module) -> std::result::Result<Vec<Kernel>, Diag> {
     let mut out = Vec::new();
     let mut next = module.body().first_operation();
     while let Some(op) = next {
@@ -528,15 +814,24 @@ fn uses(stmts: &[Stmt], used: &mut std::collections::HashSet<String>) {
     }
     for s in stmts {
         match s {
-            Stmt::Arith { a, b, .. } => {
+            Stmt::Arith { a, b, .. } | Stmt::Cmp { a, b, .. } => {
                 add(a, used);
                 add(b, used);
             }
-            Stmt::For { lo, hi, step, body, .. } => {
+            Stmt::Select { cond, a, b, .. } => [cond, a, b].into_iter().for_each(|v| add(v, used)),
+            Stmt::For { lo, hi, step, iter, body, yields, .. } => {
                 add(lo, used);
                 add(hi, used);
                 add(step, used);
+                iter.iter().for_each(|(_, init)| add(init, used));
+                yields.iter().for_each(|v| add(v, used));
                 uses(body, used);
+            }
+            Stmt::If { cond, then_body, then_yields, else_body, else_yields, .. } => {
+                add(cond, used);
+                then_yields.iter().chain(else_yields).for_each(|v| add(v, used));
+                uses(then_body, used);
+                uses(else_body, used);
             }
             Stmt::Call(c) => c.fields.values().chain(&c.refs).for_each(|v| add(v, used)),
             Stmt::Const { .. } | Stmt::Flag { .. } | Stmt::Barrier(_) => {}
@@ -547,13 +842,20 @@ fn uses(stmts: &[Stmt], used: &mut std::collections::HashSet<String>) {
 fn remove_unused(stmts: &mut Vec<Stmt>, used: &std::collections::HashSet<String>) -> bool {
     let before = stmts.len();
     stmts.retain(|s| match s {
-        Stmt::Const { name, .. } | Stmt::Arith { name, .. } => used.contains(name),
+        Stmt::Const { name, .. } | Stmt::Arith { name, .. } | Stmt::Cmp { name, .. } | Stmt::Select { name, .. } => {
+            used.contains(name)
+        }
         _ => true,
     });
     let mut changed = stmts.len() != before;
     for s in stmts.iter_mut() {
-        if let Stmt::For { body, .. } = s {
-            changed |= remove_unused(body, used);
+        match s {
+            Stmt::For { body, .. } => changed |= remove_unused(body, used),
+            Stmt::If { then_body, else_body, .. } => {
+                changed |= remove_unused(then_body, used);
+                changed |= remove_unused(else_body, used);
+            }
+            _ => {}
         }
     }
     changed

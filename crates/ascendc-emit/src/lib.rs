@@ -11,6 +11,7 @@
 //! Both walk the module once ([`kernel::kernels`]) into the same kernel description.
 
 pub mod cpp;
+pub mod error;
 pub mod kernel;
 pub mod llvm;
 
@@ -33,13 +34,13 @@ pub fn target_of(module: &Module) -> Result<Target, Diag> {
 /// `layout_runtime::diagnostics::UNNAMED_INPUT`).
 pub fn emit_cpp(module: &Module) -> Result<String, Diag> {
     let ks = some_kernels(module)?;
-    cpp::translation_unit(&ks, target_of(module)?).map_err(|message| at_module(module, message))
+    cpp::translation_unit(&ks, target_of(module)?).map_err(|e| e.into_diag(module_position(module)))
 }
 
 /// The MLIR (upstream dialects + llvm) form of the kernels, calling the model's C ABI.
 pub fn emit_llvm_mlir(module: &Module) -> Result<String, Diag> {
     let ks = some_kernels(module)?;
-    llvm::mlir_module(&ks, target_of(module)?).map_err(|message| at_module(module, message))
+    llvm::mlir_module(&ks, target_of(module)?).map_err(|e| e.into_diag(module_position(module)))
 }
 
 /// `--emit=ascendc-llvm`: LLVM IR (optimized at O2 by `layout-runtime`).
@@ -63,5 +64,9 @@ fn some_kernels(module: &Module) -> Result<Vec<kernel::Kernel>, Diag> {
 
 /// An error about the module as a whole, at the module's location.
 fn at_module(module: &Module, message: String) -> Diag {
-    Diag::error(position_of(module.as_operation().location(), UNNAMED_INPUT), message)
+    Diag::error(module_position(module), message)
+}
+
+fn module_position(module: &Module) -> Option<layout_runtime::Position> {
+    position_of(module.as_operation().location(), UNNAMED_INPUT)
 }

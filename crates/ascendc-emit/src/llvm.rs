@@ -23,9 +23,11 @@
 //! `layout-runtime` and translates to LLVM IR.
 
 use crate::cpp::elem_bytes;
-use crate::kernel::{Arith, Call, Kernel, KindExt, Param, Stmt, Val};
+use crate::kernel::{memory_of, Arith, Call, EmitError, Kernel, KindExt, Located, Param, Stmt, Val};
 use ascendc_params::decl::AbiArg;
+use ascendc_params::Buffer;
 use ascendc_params::Target;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// Declarations of the model's synchronization functions (no status, no parameter struct).
@@ -43,39 +45,36 @@ fn decls() -> String {
     out + SYNC_DECLS
 }
 
-/// Memory globals: (name, bytes). Sizes cover both targets (L0C 256 KiB on a5).
-const MEMORIES: &[(&str, &str, i64)] = &[
-    ("L1", "ascendc_l1", 512 << 10),
-    ("L0A", "ascendc_l0a", 64 << 10),
-    ("L0B", "ascendc_l0b", 64 << 10),
-    ("L0C", "ascendc_l0c", 256 << 10),
+/// Memory globals: (memory, global name), sized by the target's capacity
+/// (`layout_algebra::ascend::MemorySpace::capacity`; every buffer is checked to lie inside).
+const MEMORIES: &[(Buffer, &str)] = &[
+    (Buffer::L1, "ascendc_l1"),
+    (Buffer::L0A, "ascendc_l0a"),
+    (Buffer::L0B, "ascendc_l0b"),
+    (Buffer::L0C, "ascendc_l0c"),
 ];
 
 fn memory(position: &str) -> &'static str {
-    match position {
-        "A1" | "B1" => "ascendc_l1",
-        "A2" => "ascendc_l0a",
-        "B2" => "ascendc_l0b",
-        _ => "ascendc_l0c",
-    }
+    let buffer = memory_of(position).unwrap_or(Buffer::L0C);
+    MEMORIES.iter().find(|(b, _)| *b == buffer).map_or("ascendc_l0c", |(_, name)| name)
 }
 
 /// Model dtype codes (ASCENDC_MODEL_F16 ...).
-fn dtype_code(elem: &str) -> Result<i64, String> {
+fn dtype_code(elem: &str) -> Result<i64, EmitError> {
     Ok(match elem {
         "f16" => 1,
         "bf16" => 2,
         "f32" => 3,
         "i8" => 4,
         "i32" => 5,
-        other => return Err(format!("{other} has no dtype code in the model's C ABI")),
+        other => return Err(EmitError::DtypeCode(other.to_string())),
     })
 }
 
-fn quant_code(q: &str) -> Result<i64, String> {
+fn quant_code(q: &str) -> Result<i64, EmitError> {
     ascendc_params::QuantMode::from_name(q)
         .map(|m| i64::from(m.abi_code()))
-        .ok_or_else(|| format!("quant mode {q} is not in the model's C ABI"))
+        .ok_or_else(|| EmitError::QuantCode(q.to_string()))
 }
 
 /// AscendC `pipe_t` numbering of the model (`PIPE_S` = 0, ...).
@@ -107,6 +106,8 @@ struct Gen<'k> {
     body: String,
     tmp: usize,
     structs: usize,
+    /// Results of multi-result ops: the kernel's name → the SSA reference (`%t3#1`).
+    alias: HashMap<String, String>,
 }
 
 impl Gen<'_> {
@@ -119,10 +120,15 @@ impl Gen<'_> {
         let _ = writeln!(self.body, "{}{s}", "  ".repeat(depth + 2));
     }
 
+    /// The SSA reference of the kernel variable `n`.
+    fn var(&self, n: &str) -> String {
+        self.alias.get(n).cloned().unwrap_or_else(|| format!("%{n}"))
+    }
+
     /// An index SSA value for `v`.
     fn index(&mut self, depth: usize, v: &Val) -> String {
         match v {
-            Val::Var(n) => format!("%{n}"),
+            Val::Var(n) => self.var(n),
             Val::Const(c) => {
                 let t = self.t();
                 self.line(depth, &format!("{t} = arith.constant {c} : index"));
@@ -140,13 +146,47 @@ impl Gen<'_> {
             }
             Val::Var(n) => {
                 let t = self.t();
-                self.line(depth, &format!("{t} = arith.index_cast %{n} : index to {ty}"));
+                let v = self.var(n);
+                self.line(depth, &format!("{t} = arith.index_cast {v} : index to {ty}"));
                 t
             }
         }
     }
 
-    fn stmts(&mut self, stmts: &[Stmt], depth: usize) -> Result<(), String> {
+    /// An `i1` SSA value for the condition `v`.
+    fn cond(&mut self, depth: usize, v: &Val) -> String {
+        match v {
+            Val::Var(n) => self.var(n),
+            Val::Const(c) => {
+                let t = self.t();
+                self.line(depth, &format!("{t} = arith.constant {}", *c != 0));
+                t
+            }
+        }
+    }
+
+    /// `scf.yield` of `values` (none: nothing, the terminator is implicit).
+    fn yields(&mut self, depth: usize, values: &[Val]) {
+        if values.is_empty() {
+            return;
+        }
+        let vs: Vec<String> = values.iter().map(|v| self.index(depth, v)).collect();
+        self.line(depth, &format!("scf.yield {} : {}", vs.join(", "), vec!["index"; vs.len()].join(", ")));
+    }
+
+    /// The result list of a region op: `%t:N = ` with every result aliased to `%t#k`.
+    fn results(&mut self, results: &[String]) -> String {
+        if results.is_empty() {
+            return String::new();
+        }
+        let t = self.t();
+        for (k, r) in results.iter().enumerate() {
+            self.alias.insert(r.clone(), format!("{t}#{k}"));
+        }
+        format!("{t}:{} = ", results.len())
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt], depth: usize) -> Result<(), Located> {
         for s in stmts {
             match s {
                 Stmt::Const { name, value } => self.line(depth, &format!("%{name} = arith.constant {value} : index")),
@@ -163,10 +203,45 @@ impl Gen<'_> {
                     };
                     self.line(depth, &format!("%{name} = arith.{o} {a}, {b} : index"));
                 }
-                Stmt::For { var, lo, hi, step, body } => {
+                Stmt::Cmp { name, pred, a, b } => {
+                    let (a, b) = (self.index(depth, a), self.index(depth, b));
+                    self.line(depth, &format!("%{name} = arith.cmpi {}, {a}, {b} : index", pred.name()));
+                }
+                Stmt::Select { name, cond, a, b } => {
+                    let (c, a, b) = (self.cond(depth, cond), self.index(depth, a), self.index(depth, b));
+                    self.line(depth, &format!("%{name} = arith.select {c}, {a}, {b} : index"));
+                }
+                Stmt::For { var, lo, hi, step, iter, body, yields, results } => {
                     let (lo, hi, step) = (self.index(depth, lo), self.index(depth, hi), self.index(depth, step));
-                    self.line(depth, &format!("scf.for %{var} = {lo} to {hi} step {step} {{"));
+                    let inits: Vec<String> =
+                        iter.iter().map(|(n, init)| format!("%{n} = {}", self.index(depth, init))).collect();
+                    let results = self.results(results);
+                    let carried = if iter.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" iter_args({}) -> ({})", inits.join(", "), vec!["index"; iter.len()].join(", "))
+                    };
+                    self.line(depth, &format!("{results}scf.for %{var} = {lo} to {hi} step {step}{carried} {{"));
                     self.stmts(body, depth + 1)?;
+                    self.yields(depth + 1, yields);
+                    self.line(depth, "}");
+                }
+                Stmt::If { cond, results, then_body, then_yields, else_body, else_yields } => {
+                    let c = self.cond(depth, cond);
+                    let types = if results.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" -> ({})", vec!["index"; results.len()].join(", "))
+                    };
+                    let results = self.results(results);
+                    self.line(depth, &format!("{results}scf.if {c}{types} {{"));
+                    self.stmts(then_body, depth + 1)?;
+                    self.yields(depth + 1, then_yields);
+                    if !else_body.is_empty() || !else_yields.is_empty() {
+                        self.line(depth, "} else {");
+                        self.stmts(else_body, depth + 1)?;
+                        self.yields(depth + 1, else_yields);
+                    }
                     self.line(depth, "}");
                 }
                 Stmt::Flag { set, event, id } => {
@@ -194,7 +269,8 @@ impl Gen<'_> {
         Ok(())
     }
 
-    fn call(&mut self, c: &Call, depth: usize) -> Result<(), String> {
+    fn call(&mut self, c: &Call, depth: usize) -> Result<(), Located> {
+        let at = |e: EmitError| e.at(c.at.clone());
         let fields = c.kind.abi_fields();
         let st = format!("!llvm.struct<({})>", fields.iter().map(|f| f.1).collect::<Vec<_>>().join(", "));
         self.structs += 1;
@@ -204,7 +280,7 @@ impl Gen<'_> {
             let v = if let Some(b) = c.bools.get(*name) {
                 Val::Const(i64::from(*b))
             } else if *name == "quantPre" {
-                Val::Const(quant_code(c.quant.as_deref().unwrap_or("NoQuant"))?)
+                Val::Const(quant_code(c.quant.as_deref().unwrap_or("NoQuant")).map_err(at)?)
             } else {
                 c.field(name)
             };
@@ -262,11 +338,12 @@ impl Gen<'_> {
         let mut next_ptr = ptrs.iter();
         for a in decl.abi_args {
             args.push(match a {
-                AbiArg::Dst | AbiArg::Src => {
-                    next_ptr.next().ok_or("an intrinsic has fewer buffers than its C ABI")?.clone()
-                }
-                AbiArg::ElemBits(i) => self.int(d, &Val::Const(elem_bytes(&elem(*i))? * 8), "i32"),
-                AbiArg::Dtype(i) => self.int(d, &Val::Const(dtype_code(&elem(*i))?), "i32"),
+                AbiArg::Dst | AbiArg::Src => next_ptr
+                    .next()
+                    .ok_or_else(|| at(EmitError::Malformed("an intrinsic has fewer buffers than its C ABI".into())))?
+                    .clone(),
+                AbiArg::ElemBits(i) => self.int(d, &Val::Const(elem_bytes(&elem(*i)).map_err(at)? * 8), "i32"),
+                AbiArg::Dtype(i) => self.int(d, &Val::Const(dtype_code(&elem(*i)).map_err(at)?), "i32"),
                 AbiArg::Params => sp.clone(),
                 AbiArg::Target => target.clone(),
             });
@@ -282,18 +359,27 @@ impl Gen<'_> {
 }
 
 /// MLIR text (upstream dialects + `llvm`) of the kernels, calling the model's C ABI.
-pub fn mlir_module(kernels: &[Kernel], target: Target) -> Result<String, String> {
+pub fn mlir_module(kernels: &[Kernel], target: Target) -> Result<String, Located> {
     let arch = i64::from(target.arch());
     let mut out = String::from("module {\n");
     out.push_str(&decls());
-    for (_, name, bytes) in MEMORIES {
+    for (buffer, name) in MEMORIES {
+        let bytes = buffer.space().capacity(target).unwrap_or(0);
         let _ = writeln!(
             out,
             "  llvm.mlir.global internal @{name}() {{addr_space = 0 : i32, alignment = 4096 : i64}} : !llvm.array<{bytes} x i8> {{\n    %z = llvm.mlir.zero : !llvm.array<{bytes} x i8>\n    llvm.return %z : !llvm.array<{bytes} x i8>\n  }}"
         );
     }
     for k in kernels {
-        let mut g = Gen { k, target: arch, entry: String::new(), body: String::new(), tmp: 0, structs: 0 };
+        let mut g = Gen {
+            k,
+            target: arch,
+            entry: String::new(),
+            body: String::new(),
+            tmp: 0,
+            structs: 0,
+            alias: HashMap::new(),
+        };
         let params: Vec<String> = k
             .params
             .iter()
@@ -305,6 +391,7 @@ pub fn mlir_module(kernels: &[Kernel], target: Target) -> Result<String, String>
         // Buffer base pointers.
         let mut bases = String::new();
         for b in &k.bufs {
+            b.check_capacity(target)?;
             match (&b.local, b.param.and_then(|i| k.params.get(i))) {
                 (Some((pos, offset, _)), _) => {
                     let _ = writeln!(bases, "    %{}_mem = llvm.mlir.addressof @{} : !llvm.ptr", b.name, memory(pos));
@@ -323,7 +410,7 @@ pub fn mlir_module(kernels: &[Kernel], target: Target) -> Result<String, String>
                     let _ = writeln!(bases, "    %{}_i64 = arith.index_cast %{}_idx : index to i64", b.name, b.name);
                     let _ = writeln!(bases, "    %{} = llvm.inttoptr %{}_i64 : i64 to !llvm.ptr", b.name, b.name);
                 }
-                _ => return Err(format!("buffer {} has no storage", b.name)),
+                _ => return Err(EmitError::Malformed(format!("buffer {} has no storage", b.name)).at(b.at.clone())),
             }
         }
         g.stmts(&k.body, 0)?;

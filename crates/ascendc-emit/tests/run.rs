@@ -630,3 +630,314 @@ fn tile_of_a_tile_dynamic_and_static_coordinates() {
         }
     }
 }
+
+/// A tiled GEMM written with control flow (issue 11 item 5), checked three ways: the grid loops
+/// have dynamic bounds (M, N), the A panel is loaded in the outer loop and read in the inner one
+/// (the next A load must wait for the last L1 read: a back-edge sync two loops out), the K
+/// offset is an index `iter_args` value, and `scf.if` on `arith.cmpi eq, k, 0` chooses between
+/// the overwriting and the accumulating Mmad.
+fn control_flow_gemm_kernel() -> String {
+    let gm_a = r#"!layout.tensor<f16, "gm", "ND", "(?,256)">"#;
+    let gm_b = r#"!layout.tensor<f16, "gm", "ND", "(256,?)">"#;
+    let gm_c = r#"!layout.tensor<f32, "gm", "ND", "(?,?)">"#;
+    let l1a = r#"!layout.tensor<f16, "l1", "NZ", "(128,256)">"#;
+    let l1b = r#"!layout.tensor<f16, "l1", "NZ", "(256,128)">"#;
+    let l0a = r#"!layout.tensor<f16, "l0a", "ZZ", "(128,64)">"#;
+    let l0b = r#"!layout.tensor<f16, "l0b", "ZN", "(64,128)">"#;
+    let l0c = r#"!layout.tensor<f32, "l0c", "NZ", "(128,128)">"#;
+    let t16 = r#"!layout.tensor<f16, "gm", "(?,?):(?,?)", "(?,?)">"#;
+    let t32 = r#"!layout.tensor<f32, "gm", "(?,?):(?,?)", "(?,?)">"#;
+    let l1t = r#"!layout.tensor<f16, "l1", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">"#;
+    format!(
+        r#"module attributes {{layout.target = #layout.target<"a2">}} {{
+  func.func @gemm_ctrl(%A: memref<?x256xf16>, %B: memref<256x?xf16>, %C: memref<?x?xf32>, %M: index, %N: index) attributes {{llvm.emit_c_interface}} {{
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    %ga = "layout.view"(%A, %M) : (memref<?x256xf16>, index) -> {gm_a}
+    %gb = "layout.view"(%B, %N) : (memref<256x?xf16>, index) -> {gm_b}
+    %gc = "layout.view"(%C, %M, %N) : (memref<?x?xf32>, index, index) -> {gm_c}
+    %a1 = "layout.alloc"() : () -> {l1a}
+    %b1 = "layout.alloc"() : () -> {l1b}
+    %a0 = "layout.alloc"() : () -> {l0a}
+    %b0 = "layout.alloc"() : () -> {l0b}
+    %acc = "layout.alloc"() : () -> {l0c}
+    scf.for %m0 = %c0 to %M step %c128 {{
+      %ta = "layout.tile"(%ga, %m0, %c0) {{shape = array<i64: 128, 256>}} : ({gm_a}, index, index) -> {t16}
+      "layout.load"(%ta, %a1) : ({t16}, {l1a}) -> ()
+      scf.for %n0 = %c0 to %N step %c128 {{
+        %tb = "layout.tile"(%gb, %c0, %n0) {{shape = array<i64: 256, 128>}} : ({gm_b}, index, index) -> {t16}
+        "layout.load"(%tb, %b1) : ({t16}, {l1b}) -> ()
+        %kend = scf.for %k = %c0 to %c256 step %c64 iter_args(%kk = %c0) -> (index) {{
+          %a1k = "layout.tile"(%a1, %c0, %kk) {{shape = array<i64: 128, 64>}} : ({l1a}, index, index) -> {l1t}
+          %b1k = "layout.tile"(%b1, %kk, %c0) {{shape = array<i64: 64, 128>}} : ({l1b}, index, index) -> {l1t}
+          "layout.load"(%a1k, %a0) : ({l1t}, {l0a}) -> ()
+          "layout.load"(%b1k, %b0) : ({l1t}, {l0b}) -> ()
+          %first = arith.cmpi eq, %k, %c0 : index
+          scf.if %first {{
+            "layout.matmul"(%a0, %b0, %acc) {{accumulate = false}} : ({l0a}, {l0b}, {l0c}) -> ()
+          }} else {{
+            "layout.matmul"(%a0, %b0, %acc) {{accumulate = true}} : ({l0a}, {l0b}, {l0c}) -> ()
+          }}
+          %next = arith.addi %kk, %c64 : index
+          scf.yield %next : index
+        }}
+        %tc = "layout.tile"(%gc, %m0, %n0) {{shape = array<i64: 128, 128>}} : ({gm_c}, index, index) -> {t32}
+        "layout.store"(%acc, %tc) : ({l0c}, {t32}) -> ()
+      }}
+    }}
+    return
+  }}
+}}"#
+    )
+}
+
+#[test]
+fn control_flow_gemm_if_iter_args_nested_dynamic_loops() {
+    let source = control_flow_gemm_kernel();
+    for (run, (m, n)) in [(200usize, 150usize), (128, 300)].into_iter().enumerate() {
+        let k = 256;
+        let mut rng = Rng::new(90 + run as u64);
+        let a = rng.array(ElemType::F16, &[m, k]);
+        let b = rng.array(ElemType::F16, &[k, n]);
+        let c = Array::zeros(ElemType::F32, &[m, n]);
+        let want = Gemm { m, n, k, b_dn: false }.reference(&a, &b);
+        let name = format!("gemm_ctrl_{run}");
+        let case = Case {
+            name: &name,
+            func: "gemm_ctrl",
+            source: source.clone(),
+            target: "a2",
+            inputs: vec![a, b, c],
+            scalars: vec![m as i64, n as i64],
+            outputs: vec![2],
+        };
+        let got = three_ways(&case);
+        assert_eq!(values(&got[0]), want, "{name}: result differs from the reference");
+    }
+    // The emitted forms carry the control flow itself (not a pre-evaluated trace).
+    let context = layout_runtime::create_context().unwrap();
+    let module = lower(&context, &source);
+    let cpp = ascendc_emit::emit_cpp(&module).unwrap();
+    for want in
+        ["const bool cond = i2 == 0;", "if (cond) {", "} else {", "int64_t v", "for (int64_t i1 = 0; i1 < arg4;"]
+    {
+        assert!(cpp.contains(want), "missing `{want}` in\n{cpp}");
+    }
+    let llvm = ascendc_emit::emit_llvm_mlir(&module).unwrap();
+    for want in ["arith.cmpi eq", "scf.if %cond", "iter_args("] {
+        assert!(llvm.contains(want), "missing `{want}` in\n{llvm}");
+    }
+}
+
+/// A copy whose source rows come from an `scf.if` result and whose columns from an
+/// `arith.select`, and whose GM → L1 load happens in one branch or the other: the MTE2 → MTE3
+/// flag of the store is set after the `scf.if`, so it is set on both paths.
+fn branch_copy_kernel() -> String {
+    let gm = r#"!layout.tensor<f16, "gm", "ND", "(64,64)">"#;
+    let tile = r#"!layout.tensor<f16, "gm", "(32,32):(64,1)", "(?,?)">"#;
+    let l1 = r#"!layout.tensor<f16, "l1", "NZ", "(32,32)">"#;
+    let out = r#"!layout.tensor<f16, "gm", "NZ", "(32,32)">"#;
+    format!(
+        r#"module attributes {{layout.target = #layout.target<"a2">}} {{
+  func.func @branch_copy(%A: memref<4096xf16>, %O: memref<1024xf16>, %flip: index) attributes {{llvm.emit_c_interface}} {{
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %ga = "layout.view"(%A) : (memref<4096xf16>) -> {gm}
+    %go = "layout.view"(%O) : (memref<1024xf16>) -> {out}
+    %a1 = "layout.alloc"() : () -> {l1}
+    %p = arith.cmpi ne, %flip, %c0 : index
+    %row = scf.if %p -> (index) {{
+      scf.yield %c32 : index
+    }} else {{
+      scf.yield %c0 : index
+    }}
+    %col = arith.select %p, %c0, %c32 : index
+    %t = "layout.tile"(%ga, %row, %col) {{shape = array<i64: 32, 32>}} : ({gm}, index, index) -> {tile}
+    %u = "layout.tile"(%ga, %col, %col) {{shape = array<i64: 32, 32>}} : ({gm}, index, index) -> {tile}
+    scf.if %p {{
+      "layout.load"(%t, %a1) : ({tile}, {l1}) -> ()
+    }} else {{
+      "layout.load"(%u, %a1) : ({tile}, {l1}) -> ()
+    }}
+    "layout.store"(%a1, %go) : ({l1}, {out}) -> ()
+    return
+  }}
+}}"#
+    )
+}
+
+#[test]
+fn branch_results_select_and_a_load_in_each_branch() {
+    let nz = |r: usize, c: usize| (r % 16) * 16 + (r / 16) * 256 + (c % 16) + (c / 16) * 512;
+    let a = Rng::new(95).array(ElemType::F16, &[64 * 64]);
+    // flip ≠ 0: row = 32, col = 0, the then branch loads %t at (row, col) = (32, 0); flip = 0:
+    // row = 0, col = 32, the else branch loads %u at (col, col) = (32, 32). A wrong branch, a
+    // swapped select or a wrong yield each read another corner.
+    for (flip, corner) in [(1i64, (32usize, 0usize)), (0, (32, 32)), (7, (32, 0))] {
+        let name = format!("branch_copy_{flip}");
+        let case = Case {
+            name: &name,
+            func: "branch_copy",
+            source: branch_copy_kernel(),
+            target: "a2",
+            inputs: vec![a.clone(), Array::zeros(ElemType::F16, &[1024])],
+            scalars: vec![flip],
+            outputs: vec![1],
+        };
+        let got = three_ways(&case);
+        for r in 0..32 {
+            for c in 0..32 {
+                let want = a.get_f64((corner.0 + r) * 64 + corner.1 + c);
+                assert_eq!(got[0].get_f64(nz(r, c)), want, "{name}: ({r},{c})");
+            }
+        }
+    }
+}
+
+/// Two index `iter_args` swapped every iteration (`scf.yield %c, %r`) as the corner of the
+/// copied tile, over a loop with a dynamic bound: after `n` iterations the output holds the tile
+/// at (32, 0) for even `n` and (0, 32) for odd `n`. Assigning the carried variables one after
+/// the other (`r = c; c = r;`) would leave both at 32.
+fn swap_copy_kernel() -> String {
+    let gm = r#"!layout.tensor<f16, "gm", "ND", "(64,64)">"#;
+    let tile = r#"!layout.tensor<f16, "gm", "(32,32):(64,1)", "(?,?)">"#;
+    let l1 = r#"!layout.tensor<f16, "l1", "NZ", "(32,32)">"#;
+    let out = r#"!layout.tensor<f16, "gm", "NZ", "(32,32)">"#;
+    format!(
+        r#"module attributes {{layout.target = #layout.target<"a2">}} {{
+  func.func @swap_copy(%A: memref<4096xf16>, %O: memref<1024xf16>, %n: index) attributes {{llvm.emit_c_interface}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %ga = "layout.view"(%A) : (memref<4096xf16>) -> {gm}
+    %go = "layout.view"(%O) : (memref<1024xf16>) -> {out}
+    %a1 = "layout.alloc"() : () -> {l1}
+    %rc:2 = scf.for %i = %c0 to %n step %c1 iter_args(%r = %c0, %c = %c32) -> (index, index) {{
+      %t = "layout.tile"(%ga, %r, %c) {{shape = array<i64: 32, 32>}} : ({gm}, index, index) -> {tile}
+      "layout.load"(%t, %a1) : ({tile}, {l1}) -> ()
+      "layout.store"(%a1, %go) : ({l1}, {out}) -> ()
+      scf.yield %c, %r : index, index
+    }}
+    return
+  }}
+}}"#
+    )
+}
+
+#[test]
+fn swapped_iter_args_over_a_dynamic_loop() {
+    let nz = |r: usize, c: usize| (r % 16) * 16 + (r / 16) * 256 + (c % 16) + (c / 16) * 512;
+    let a = Rng::new(97).array(ElemType::F16, &[64 * 64]);
+    for n in [1usize, 2, 3] {
+        let corner = if n % 2 == 1 { (0, 32) } else { (32, 0) };
+        let name = format!("swap_copy_{n}");
+        let case = Case {
+            name: &name,
+            func: "swap_copy",
+            source: swap_copy_kernel(),
+            target: "a2",
+            inputs: vec![a.clone(), Array::zeros(ElemType::F16, &[1024])],
+            scalars: vec![n as i64],
+            outputs: vec![1],
+        };
+        let got = three_ways(&case);
+        for r in 0..32 {
+            for c in 0..32 {
+                let want = a.get_f64((corner.0 + r) * 64 + corner.1 + c);
+                assert_eq!(got[0].get_f64(nz(r, c)), want, "{name}: ({r},{c})");
+            }
+        }
+    }
+}
+
+/// The ops of one f16 GEMM (a2, B row-major) on the memrefs `%A{s}`, `%B{s}`, `%C{s}`, with its own
+/// buffers: C (m x n, f32) = A (m x k) x B (k x n).
+fn gemm_ops(s: &str, m: usize, n: usize, k: usize) -> String {
+    let ta1 = format!(r#"!layout.tensor<f16, "l1", "NZ", "({m},{k})">"#);
+    let tb1 = format!(r#"!layout.tensor<f16, "l1", "NZ", "({k},{n})">"#);
+    let ta0 = format!(r#"!layout.tensor<f16, "l0a", "ZZ", "({m},{k})">"#);
+    let tb0 = format!(r#"!layout.tensor<f16, "l0b", "ZN", "({k},{n})">"#);
+    let tc0 = format!(r#"!layout.tensor<f32, "l0c", "NZ", "({m},{n})">"#);
+    let (ga, gb, gc) = (
+        format!(r#"!layout.tensor<f16, "gm", "ND", "({m},{k})">"#),
+        format!(r#"!layout.tensor<f16, "gm", "ND", "({k},{n})">"#),
+        format!(r#"!layout.tensor<f32, "gm", "ND", "({m},{n})">"#),
+    );
+    let (ma, mb, mc) = (m * k, k * n, m * n);
+    format!(
+        r#"    %ga{s} = "layout.view"(%A{s}) : (memref<{ma}xf16>) -> {ga}
+    %gb{s} = "layout.view"(%B{s}) : (memref<{mb}xf16>) -> {gb}
+    %gc{s} = "layout.view"(%C{s}) : (memref<{mc}xf32>) -> {gc}
+    %a1{s} = "layout.alloc"() : () -> {ta1}
+    %b1{s} = "layout.alloc"() : () -> {tb1}
+    %a0{s} = "layout.alloc"() : () -> {ta0}
+    %b0{s} = "layout.alloc"() : () -> {tb0}
+    %c0{s} = "layout.alloc"() : () -> {tc0}
+    "layout.load"(%ga{s}, %a1{s}) : ({ga}, {ta1}) -> ()
+    "layout.load"(%gb{s}, %b1{s}) : ({gb}, {tb1}) -> ()
+    "layout.load"(%a1{s}, %a0{s}) : ({ta1}, {ta0}) -> ()
+    "layout.load"(%b1{s}, %b0{s}) : ({tb1}, {tb0}) -> ()
+    "layout.matmul"(%a0{s}, %b0{s}, %c0{s}) {{accumulate = false}} : ({ta0}, {tb0}, {tc0}) -> ()
+    "layout.store"(%c0{s}, %gc{s}) : ({tc0}, {gc}) -> ()
+"#
+    )
+}
+
+/// Two GEMMs in sequence in one function (issue 11 item 6): the second one's buffers are live
+/// only after the first one's are dead, so placement gives them the same addresses (the C++
+/// allocates them with a fresh allocator from 0), and the sync pass orders the second one's
+/// writes after the first one's reads of the shared bytes. Both products are checked three
+/// ways and against the reference.
+#[test]
+fn two_sequential_gemms_share_their_buffers() {
+    let (g1, g2) = (Gemm { m: 40, n: 24, k: 56, b_dn: false }, Gemm { m: 32, n: 48, k: 64, b_dn: false });
+    let memref = |e: &str, len: usize| format!("memref<{len}x{e}>");
+    let args: Vec<String> = [("1", &g1), ("2", &g2)]
+        .iter()
+        .flat_map(|(s, g)| {
+            [
+                format!("%A{s}: {}", memref("f16", g.m * g.k)),
+                format!("%B{s}: {}", memref("f16", g.k * g.n)),
+                format!("%C{s}: {}", memref("f32", g.m * g.n)),
+            ]
+        })
+        .collect();
+    let source = format!(
+        "module attributes {{layout.target = #layout.target<\"a2\">}} {{\n  func.func @two_gemms({}) attributes {{llvm.emit_c_interface}} {{\n{}{}    return\n  }}\n}}\n",
+        args.join(", "),
+        gemm_ops("1", g1.m, g1.n, g1.k),
+        gemm_ops("2", g2.m, g2.n, g2.k)
+    );
+    let mut rng = Rng::new(99);
+    let mut inputs = Vec::new();
+    let mut wants = Vec::new();
+    for g in [&g1, &g2] {
+        let a = rng.array(ElemType::F16, &[g.m * g.k]);
+        let b = rng.array(ElemType::F16, &[g.k * g.n]);
+        wants.push(g.reference(&a, &b));
+        inputs.extend([a, b, Array::zeros(ElemType::F32, &[g.m * g.n])]);
+    }
+    let case = Case {
+        name: "two_gemms",
+        func: "two_gemms",
+        source: source.clone(),
+        target: "a2",
+        inputs,
+        scalars: vec![],
+        outputs: vec![2, 5],
+    };
+    let got = three_ways(&case);
+    assert_eq!(values(&got[0]), wants[0], "first GEMM");
+    assert_eq!(values(&got[1]), wants[1], "second GEMM");
+    // The addresses: the second GEMM's buffers start at byte 0 of each memory again, where the
+    // first one's (dead by then) were; bump allocation would have put its A1 at 6144 + 3072 * 2.
+    let context = layout_runtime::create_context().unwrap();
+    let kernel = ascendc_emit::kernel::kernels(&lower(&context, &source)).unwrap().remove(0);
+    let offsets: Vec<(String, i64)> =
+        kernel.bufs.iter().filter_map(|b| b.local.as_ref().map(|(p, o, _)| (p.clone(), *o))).collect();
+    let bytes: Vec<i64> = offsets.iter().map(|(_, o)| *o).collect();
+    // A1 40x56 f16 is NZ 48x64: 6144 B; A1 32x64: 4096 B.
+    assert_eq!(bytes, [0, 6144, 0, 0, 0, 0, 4096, 0, 0, 0], "{offsets:?}");
+}

@@ -23,8 +23,10 @@ use melior::{
     Context,
 };
 
+use super::error::AscendcError;
 use super::facts::{simplified, standing_of, symbols_of, Standing, SymbolFacts};
 use super::Tensor;
+use crate::error::LoweringError;
 use crate::index_arith::IndexEmitter;
 
 /// (op name, integer fields, static boolean/enum attributes as `name = value` text).
@@ -98,9 +100,9 @@ pub(crate) fn emit<'c>(
     srcs: &[&Tensor<'c, 'c>],
     _target: Target,
     extra_notes: &[(&str, String)],
-) -> Result<(), String> {
+) -> Result<(), AscendcError> {
     let location = anchor.location();
-    let block = anchor.block().ok_or("op outside a block")?;
+    let block = anchor.block().ok_or_else(|| AscendcError::IrShape("op outside a block".into()))?;
     let mut emitter = IndexEmitter::new(context, location, |op| block.insert_operation_before(anchor, op));
     let binds = || std::iter::once(dst).chain(srcs.iter().copied()).flat_map(|t| t.binds.iter().cloned());
     for (s, v) in binds() {
@@ -152,19 +154,21 @@ pub(crate) fn emit<'c>(
                 Some(c) => params.push(format!("{field} = {c} : i64")),
                 None => {
                     dyn_fields.push(quote(field));
-                    dyn_values.push(emitter.emit(&value)?);
+                    dyn_values.push(emitter.emit(&value).map_err(LoweringError::IndexEmit)?);
                 }
             }
         }
         for s in &symbols {
             dyn_fields.push(quote(&format!("sym:{s}")));
-            dyn_values.push(emitter.emit(&SymExpr::sym(s))?);
+            dyn_values.push(emitter.emit(&SymExpr::sym(s)).map_err(LoweringError::IndexEmit)?);
         }
         let mut operands: Vec<Value> = vec![dst.buffer];
         operands.extend(srcs.iter().map(|t| t.buffer));
         operands.extend(dyn_values);
-        let attr =
-            |text: String| Attribute::parse(context, &text).ok_or_else(|| format!("cannot build attribute {text}"));
+        let attr = |text: String| {
+            Attribute::parse(context, &text)
+                .ok_or_else(|| AscendcError::internal(format!("cannot build attribute {text}")))
+        };
         let op = OperationBuilder::new(name, location)
             .add_operands(&operands)
             .add_attributes(&[
@@ -173,7 +177,7 @@ pub(crate) fn emit<'c>(
                 (Identifier::new(context, "notes"), attr(format!("{{{}}}", notes.join(", ")))?),
             ])
             .build()
-            .map_err(|e| e.to_string())?;
+            .map_err(AscendcError::internal)?;
         block.insert_operation_before(anchor, op);
     }
     Ok(())

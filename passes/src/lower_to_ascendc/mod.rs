@@ -13,9 +13,13 @@
 //!   `index_simplify::simplify_sym` with the range facts of the enclosing loops, [`facts`]);
 //! - [`facts`]: what the IR proves about each symbol (the `scf.for` facts the offset simplifier
 //!   reads), and which `ascendc-params` assumptions that discharges;
-//! - [`placement`]: on-chip byte offsets (alignment, per-target capacity table);
-//! - [`sync`]: the petgraph dependency graph and the minimal `SetFlag`/`WaitFlag` pairs;
-//!   [`apply_sync`] inserts them; `--layout-print-sync-graph` prints the graph (DOT) to stderr.
+//! - [`placement`]: on-chip byte offsets per function, buffers with disjoint live ranges sharing
+//!   addresses (alignment, per-target capacity table); [`error`]: the typed, located errors;
+//! - `liveness`: the live range of every on-chip buffer (positions in pre-order);
+//! - [`sync`]: the petgraph dependency graph over `scf.for` / `scf.if` and the minimal
+//!   `SetFlag`/`WaitFlag` pairs; `flags` reads a function into it (resources are byte ranges)
+//!   and [`apply_sync`] inserts the pairs; `--layout-print-sync-graph` prints the graph (DOT)
+//!   to stderr.
 //!
 //! Intrinsic choice:
 //!
@@ -37,7 +41,10 @@
 //! `layout.offset` becomes index arithmetic.
 
 pub mod build;
+pub mod error;
 pub mod facts;
+mod flags;
+mod liveness;
 pub mod placement;
 pub mod sync;
 
@@ -47,7 +54,7 @@ mod chain_tests;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use ascendc_params::{Buffer, Operand, ParamError, Target};
+use ascendc_params::{Buffer, Operand, Target};
 use layout_algebra::{ascend::ElementType, Layout, SymExpr};
 use layout_dialect::{tensor_layout::layout_strings, types::target_of, MemorySpace};
 use melior::{
@@ -56,21 +63,24 @@ use melior::{
         attribute::StringAttribute,
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
-        Attribute, Identifier, OperationRef, RegionLike, Type, Value, ValueLike,
+        Attribute, Identifier, OperationRef, Type, Value, ValueLike,
     },
     pass::{ExternalPass, Pass},
     Context,
 };
 
+pub use error::{AscendcError, Located, LowerFailure};
+use flags::functions;
+pub use flags::{apply_sync, sync_graphs};
+use liveness::{function_of, live_ranges};
+
 use crate::{
     emit_error,
+    error::LoweringError,
     external::{self, PassId},
-    ir::{constant_int, defining_op, op_name, tensor_of},
+    ir::{constant_int, defining_op, tensor_of},
 };
-use layout_dialect::{
-    ascendc_ops::{AscendcOp, Intrinsic},
-    ops::LayoutOp,
-};
+use layout_dialect::ops::LayoutOp;
 
 pub const ARGUMENT: &str = "layout-lower-to-ascendc";
 pub const DESCRIPTION: &str =
@@ -161,24 +171,21 @@ fn root_of(v: Value) -> Option<usize> {
     }
 }
 
-/// The error of [`lower`]: the failure has already been reported as located MLIR diagnostics
-/// (there is nothing more to say; the pass only signals failure).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Diagnosed;
-
 /// Lowers every layout op under `root` after running every `layout-verify` check on it (the
 /// AscendC back end accepts nothing the verifier rejects); errors are emitted as located
-/// diagnostics.
-pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
+/// diagnostics and returned, one per cause.
+pub fn lower(root: OperationRef) -> Result<(), LowerFailure> {
     if !crate::verify::verify(root) {
-        return Err(Diagnosed);
+        return Err(LowerFailure::Unverified);
     }
     // `to_ref` reinterprets the `ContextRef` itself, so it must live in a local, not a temporary.
     let context_ref = root.context();
     // Safety: the context outlives the pass run and `context_ref` outlives `context`.
     let context: &Context = unsafe { context_ref.to_ref() };
     let mut ops: Vec<OperationRef> = Vec::new();
+    let mut position: HashMap<usize, usize> = HashMap::new();
     root.walk(WalkOrder::PreOrder, |op| {
+        position.insert(op.to_raw().ptr as usize, position.len());
         if LayoutOp::decode(op).is_some() {
             // Safety: the op outlives this function (nothing is erased during the walk).
             ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
@@ -188,12 +195,13 @@ pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
     if ops.is_empty() {
         return Ok(());
     }
+    let report = |location: melior::ir::Location, error: AscendcError| {
+        emit_error(location, &format!("{ARGUMENT}: {error}"));
+        LowerFailure::Errors(vec![Located { location: position_text(location), error }])
+    };
     let target = match target_of(root) {
         Ok(t) => t,
-        Err((location, e)) => {
-            emit_error(location, &format!("{ARGUMENT}: {e}"));
-            return Err(Diagnosed);
-        }
+        Err((location, e)) => return Err(report(location, AscendcError::Unsupported(e.to_string()))),
     };
     // L1 buffers read by loads into L0B are B1, the others A1.
     let mut b1: HashSet<usize> = HashSet::new();
@@ -210,23 +218,24 @@ pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
         context,
         target,
         tensors: HashMap::new(),
-        placement: placement::Placement::new(target),
+        placements: HashMap::new(),
+        live: live_ranges(&ops, &position),
         b1,
         counter: 0,
         coord_symbols: HashMap::new(),
-        ok: true,
     };
+    let mut errors = Vec::new();
     for op in &ops {
-        if let Err(message) = lowering.op(*op) {
+        if let Err(error) = lowering.op(*op) {
             // An op whose operand already failed to lower reports nothing more.
-            if lowering.ok || message != NOT_LOWERED {
-                emit_error(op.location(), &format!("{ARGUMENT}: {message}"));
+            if errors.is_empty() || error != AscendcError::NotLowered {
+                emit_error(op.location(), &format!("{ARGUMENT}: {error}"));
+                errors.push(Located { location: position_text(op.location()), error });
             }
-            lowering.ok = false;
         }
     }
-    if !lowering.ok {
-        return Err(Diagnosed);
+    if !errors.is_empty() {
+        return Err(LowerFailure::Errors(errors));
     }
     // Erase the layout ops, users first.
     for op in ops.iter().rev() {
@@ -236,35 +245,49 @@ pub fn lower(root: OperationRef) -> Result<(), Diagnosed> {
     }
     // Synchronization and the final barrier.
     for func in functions(root) {
-        if let Err(message) = apply_sync(context, func) {
-            emit_error(func.location(), &format!("{ARGUMENT}: {message}"));
-            return Err(Diagnosed);
+        if let Err((location, error)) = apply_sync(context, func) {
+            return Err(report(location, error));
         }
     }
     Ok(())
+}
+
+/// `file:line:col` of a location (MLIR's text for other locations).
+fn position_text(location: melior::ir::Location) -> String {
+    crate::lower_to_loops::guard::position(location)
 }
 
 struct Lowering<'c> {
     context: &'c Context,
     target: Target,
     tensors: HashMap<usize, Tensor<'c, 'c>>,
-    placement: placement::Placement,
+    /// One placement per function (keyed by [`function_of`]).
+    placements: HashMap<usize, placement::Placement>,
+    /// Live ranges of the on-chip buffers ([`live_ranges`]).
+    live: HashMap<usize, placement::Live>,
     b1: HashSet<usize>,
     counter: usize,
     /// The symbol of each dynamic tile coordinate value (keyed by the value).
     coord_symbols: HashMap<usize, String>,
-    ok: bool,
 }
 
-const NOT_LOWERED: &str = "operand is not a lowered layout tensor (view, alloc or tile)";
+type Result<T, E = AscendcError> = std::result::Result<T, E>;
 
-fn param_error(e: ParamError) -> String {
-    e.to_string()
+fn operand<'c, 'a>(op: OperationRef<'c, 'a>, i: usize) -> Result<Value<'c, 'a>> {
+    op.operand(i).map_err(AscendcError::internal)
+}
+
+fn result<'c, 'a>(op: OperationRef<'c, 'a>) -> Result<Value<'c, 'a>> {
+    op.result(0).map(Into::into).map_err(AscendcError::internal)
+}
+
+fn block_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Result<melior::ir::BlockRef<'c, 'a>> {
+    op.block().ok_or_else(|| AscendcError::IrShape("op outside a block".into()))
 }
 
 impl<'c> Lowering<'c> {
-    fn tensor(&self, v: Value) -> Result<Tensor<'c, 'c>, String> {
-        self.tensors.get(&key(v)).cloned().ok_or_else(|| NOT_LOWERED.to_string())
+    fn tensor(&self, v: Value) -> Result<Tensor<'c, 'c>> {
+        self.tensors.get(&key(v)).cloned().ok_or(AscendcError::NotLowered)
     }
 
     fn fresh(&mut self, what: &str) -> String {
@@ -272,25 +295,27 @@ impl<'c> Lowering<'c> {
         format!("{what}{}_", self.counter)
     }
 
-    fn op(&mut self, op: OperationRef<'c, 'c>) -> Result<(), String> {
-        let decoded = LayoutOp::decode(op).ok_or("not a layout op")?.map_err(|e| e.to_string())?;
+    fn op(&mut self, op: OperationRef<'c, 'c>) -> Result<()> {
+        let decoded = LayoutOp::decode(op).ok_or_else(|| AscendcError::internal("not a layout op"))??;
         let location = op.location();
         match decoded {
             LayoutOp::View { .. } | LayoutOp::Alloc { .. } => {
-                let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
-                let ty = tensor_of(result).ok_or("result is not a !layout.tensor")?;
+                let result: Value = result(op)?;
+                let ty =
+                    tensor_of(result).ok_or_else(|| AscendcError::IrShape("result is not a !layout.tensor".into()))?;
                 let prefix = self.fresh("v");
-                let resolved = ty.resolve_with_prefix(&prefix).map_err(|e| e.to_string())?;
+                let resolved = ty.resolve_with_prefix(&prefix)?;
                 let (layout_text, origin_text) = layout_strings(&resolved.layout);
                 let cute = format!("{layout_text} origin {origin_text}");
                 let mut binds = Vec::new();
                 let (buffer, base) = if matches!(decoded, LayoutOp::View { .. }) {
                     for (i, s) in resolved.symbols.iter().enumerate() {
-                        binds.push((s.clone(), op.operand(i + 1).map_err(|e| e.to_string())?));
+                        binds.push((s.clone(), operand(op, i + 1)?));
                     }
-                    let memref = op.operand(0).map_err(|e| e.to_string())?;
-                    let ty = Type::parse(self.context, &format!("!ascendc.global<{}>", ty.elem))
-                        .ok_or("bad element type")?;
+                    let memref = operand(op, 0)?;
+                    let ty = Type::parse(self.context, &format!("!ascendc.global<{}>", ty.elem)).ok_or_else(|| {
+                        AscendcError::Unsupported(format!("element type {} has no ascendc type", ty.elem))
+                    })?;
                     let new = OperationBuilder::new("ascendc.global_tensor", location)
                         .add_operands(&[memref])
                         .add_attributes(&[(
@@ -299,30 +324,46 @@ impl<'c> Lowering<'c> {
                         )])
                         .add_results(&[ty])
                         .build()
-                        .map_err(|e| e.to_string())?;
-                    let block = op.block().ok_or("op outside a block")?;
-                    let new = block.insert_operation_before(op, new);
-                    (new.result(0).map_err(|e| e.to_string())?.into(), 0)
+                        .map_err(AscendcError::internal)?;
+                    let new = block_of(op)?.insert_operation_before(op, new);
+                    (new.result(0).map_err(AscendcError::internal)?.into(), 0)
                 } else {
                     if resolved.num_dynamic() > 0 {
-                        return Err(format!(
+                        return Err(AscendcError::Unsupported(format!(
                             "on-chip buffers must be static for placement: {} has dynamic leaves",
                             result.r#type()
-                        ));
+                        )));
                     }
                     let buffer = Buffer::of_space(resolved.space).filter(|b| *b != Buffer::Gm).ok_or_else(|| {
-                        format!("memory space \"{}\" has no AscendC lowering (l1, l0a, l0b, l0c)", ty.space)
+                        AscendcError::Unsupported(format!(
+                            "memory space \"{}\" has no AscendC lowering (l1, l0a, l0b, l0c)",
+                            ty.space
+                        ))
                     })?;
-                    let stat = resolved.static_layout().ok_or("layout is not static")?;
+                    let stat =
+                        resolved.static_layout().ok_or_else(|| AscendcError::internal("layout is not static"))?;
                     let bits = i64::from(resolved.elem.bits());
                     if bits % 8 != 0 {
-                        return Err(format!("{} elements are not byte sized", resolved.elem));
+                        return Err(AscendcError::Unsupported(format!(
+                            "{} elements are not byte sized",
+                            resolved.elem
+                        )));
                     }
-                    let elements = stat.cosize().map_err(|e| e.to_string())?;
+                    let elements = stat.cosize().map_err(LoweringError::from)?;
+                    // A buffer nothing reads or writes is live with the other unused ones.
+                    let live = self.live.get(&key(result)).copied().unwrap_or((0, 0));
+                    // Errors name the buffer by its type and the line:col of its alloc.
+                    let site = position_text(location);
+                    let line_col: Vec<&str> = site.rsplitn(3, ':').take(2).collect();
+                    let line_col = match line_col.as_slice() {
+                        [col, line] => format!("{line}:{col}"),
+                        _ => site.clone(),
+                    };
                     let placed = self
-                        .placement
-                        .place(buffer, &ty.to_string(), elements, resolved.elem)
-                        .map_err(|e| e.to_string())?;
+                        .placements
+                        .entry(function_of(op))
+                        .or_insert_with(|| placement::Placement::new(self.target))
+                        .place_live(buffer, (&ty.to_string(), &line_col), elements, resolved.elem, live)?;
                     let position = match buffer {
                         Buffer::L1 if self.b1.contains(&key(result)) => "B1",
                         Buffer::L1 => "A1",
@@ -331,8 +372,13 @@ impl<'c> Lowering<'c> {
                         _ => "CO1",
                     };
                     let lty = Type::parse(self.context, &format!("!ascendc.local<{}, \"{position}\">", ty.elem))
-                        .ok_or("bad element type")?;
-                    let int = |v: i64| Attribute::parse(self.context, &format!("{v} : i64")).ok_or("attribute");
+                        .ok_or_else(|| {
+                            AscendcError::Unsupported(format!("element type {} has no ascendc type", ty.elem))
+                        })?;
+                    let int = |v: i64| {
+                        Attribute::parse(self.context, &format!("{v} : i64"))
+                            .ok_or_else(|| AscendcError::internal(format!("attribute {v} : i64")))
+                    };
                     let new = OperationBuilder::new("ascendc.alloc", location)
                         .add_attributes(&[
                             (Identifier::new(self.context, "offset"), int(placed.offset)?),
@@ -341,10 +387,9 @@ impl<'c> Lowering<'c> {
                         ])
                         .add_results(&[lty])
                         .build()
-                        .map_err(|e| e.to_string())?;
-                    let block = op.block().ok_or("op outside a block")?;
-                    let new = block.insert_operation_before(op, new);
-                    (new.result(0).map_err(|e| e.to_string())?.into(), placed.offset)
+                        .map_err(AscendcError::internal)?;
+                    let new = block_of(op)?.insert_operation_before(op, new);
+                    (new.result(0).map_err(AscendcError::internal)?.into(), placed.offset)
                 };
                 let zero = SymExpr::Const(0);
                 self.tensors.insert(
@@ -364,7 +409,7 @@ impl<'c> Lowering<'c> {
             LayoutOp::Tile { source, coord: coord_values, shape, .. } => {
                 let parent = self.tensor(source)?;
                 if shape.len() != 2 || coord_values.len() != 2 {
-                    return Err("only rank-2 tiles are lowered to AscendC".into());
+                    return Err(AscendcError::Unsupported("only rank-2 tiles are lowered to AscendC".into()));
                 }
                 let prefix = self.fresh("t");
                 let mut binds = Vec::new();
@@ -383,8 +428,9 @@ impl<'c> Lowering<'c> {
                 }
                 // The corner in the whole tensor: the parent's plus the local one.
                 let placed = crate::tile::tile_of(&parent.layout, &parent.coord, &shape, &coord)?;
-                let [row, col]: [SymExpr; 2] = placed.corner.try_into().map_err(|_| "rank-2 tile corner")?;
-                let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
+                let [row, col]: [SymExpr; 2] =
+                    placed.corner.try_into().map_err(|_| AscendcError::internal("rank-2 tile corner"))?;
+                let result: Value = result(op)?;
                 self.tensors.insert(
                     key(result),
                     Tensor {
@@ -397,12 +443,12 @@ impl<'c> Lowering<'c> {
                 Ok(())
             }
             LayoutOp::Offset { .. } => {
-                let t = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
+                let t = self.tensor(operand(op, 0)?)?;
                 let prefix = self.fresh("o");
                 let mut binds: Vec<(String, Value)> = t.binds.iter().cloned().collect();
                 let mut coord = Vec::new();
                 for i in 1..op.operand_count() {
-                    let v = op.operand(i).map_err(|e| e.to_string())?;
+                    let v = operand(op, i)?;
                     coord.push(match constant_int(v) {
                         Some(c) => SymExpr::Const(c),
                         None => {
@@ -412,25 +458,27 @@ impl<'c> Lowering<'c> {
                         }
                     });
                 }
-                let offset =
-                    t.layout.crd_to_offset(&crate::tile::coord_tuple(&t.layout, &coord)).map_err(|e| e.to_string())?;
+                let offset = t
+                    .layout
+                    .crd_to_offset(&crate::tile::coord_tuple(&t.layout, &coord))
+                    .map_err(LoweringError::from)?;
                 let offset = facts::SymbolFacts::of(binds.iter().cloned()).simplify(&offset);
-                let block = op.block().ok_or("op outside a block")?;
+                let block = block_of(op)?;
                 let mut emitter = crate::index_arith::IndexEmitter::new(self.context, location, |new| {
                     block.insert_operation_before(op, new)
                 });
                 for (s, v) in &binds {
                     emitter.bind(s, *v);
                 }
-                let value = emitter.emit(&offset)?;
-                let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
+                let value = emitter.emit(&offset).map_err(LoweringError::IndexEmit)?;
+                let old: Value = result(op)?;
                 // Safety: both values are valid and of type index.
                 unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), value.to_raw()) };
                 Ok(())
             }
             LayoutOp::Load { .. } | LayoutOp::Store { .. } => {
-                let src = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
-                let dst = self.tensor(op.operand(1).map_err(|e| e.to_string())?)?;
+                let src = self.tensor(operand(op, 0)?)?;
+                let dst = self.tensor(operand(op, 1)?)?;
                 let epilogue = match decoded {
                     LayoutOp::Store { epilogue, .. } => {
                         ascendc_params::Epilogue { relu: epilogue.relu, scale: epilogue.scale }
@@ -456,9 +504,9 @@ impl<'c> Lowering<'c> {
                 build::emit(self.context, op, &derived, &dst, &[&src], self.target, &extra)
             }
             LayoutOp::Matmul { accumulate, .. } => {
-                let a = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
-                let b = self.tensor(op.operand(1).map_err(|e| e.to_string())?)?;
-                let c = self.tensor(op.operand(2).map_err(|e| e.to_string())?)?;
+                let a = self.tensor(operand(op, 0)?)?;
+                let b = self.tensor(operand(op, 1)?)?;
+                let c = self.tensor(operand(op, 2)?)?;
                 let derived = ascendc_params::mmad(
                     &c.operand(),
                     &a.operand(),
@@ -467,8 +515,7 @@ impl<'c> Lowering<'c> {
                     c.elem,
                     self.target,
                     accumulate,
-                )
-                .map_err(param_error)?;
+                )?;
                 build::emit(self.context, op, &derived, &c, &[&a, &b], self.target, &[])
             }
         }
@@ -479,7 +526,7 @@ impl<'c> Lowering<'c> {
         src: &Tensor,
         dst: &Tensor,
         epilogue: ascendc_params::Epilogue,
-    ) -> Result<ascendc_params::Derived<SymExpr>, String> {
+    ) -> Result<ascendc_params::Derived<SymExpr>> {
         use MemorySpace as S;
         let t = self.target;
         let r = match (src.space, dst.space) {
@@ -505,156 +552,14 @@ impl<'c> Lowering<'c> {
             (S::L1, S::Gm) => {
                 ascendc_params::copy_nz_to_nz(&src.operand(), &dst.operand(), Buffer::L1, Buffer::Gm, src.elem)
             }
-            (a, b) => return Err(format!("no AscendC intrinsic moves {} → {} here", a.name(), b.name())),
+            (a, b) => {
+                return Err(AscendcError::Unsupported(format!(
+                    "no AscendC intrinsic moves {} → {} here",
+                    a.name(),
+                    b.name()
+                )))
+            }
         };
-        r.map_err(param_error)
+        Ok(r?)
     }
-}
-
-/// The `func.func` ops under `root` (or `root` itself).
-fn functions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut out = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if op_name(&op) == "func.func" {
-            // Safety: the op outlives the caller's use.
-            out.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    out
-}
-
-/// The program tree of a block: items for [`sync::synchronize`] and the ops they stand for.
-struct Tree {
-    items: Vec<sync::Item>,
-    ops: Vec<(mlir_sys::MlirOperation, Option<Tree>)>,
-}
-
-/// Pipe and accesses of an intrinsic call (resources: ids of buffer values).
-fn access(intrinsic: Intrinsic, buffers: &[Value], params: Attribute, ids: &mut HashMap<usize, u32>) -> sync::Access {
-    let mut id = |v: Value| -> u32 {
-        let n = ids.len() as u32;
-        *ids.entry(key(v)).or_insert(n)
-    };
-    let ids: Vec<u32> = buffers.iter().map(|v| id(*v)).collect();
-    let (dst, src) = (ids[0], ids[1]);
-    let short = intrinsic.name().trim_start_matches("ascendc.").to_string();
-    use Intrinsic as I;
-    let (pipe, reads, writes) = match intrinsic {
-        I::DataCopyNd2Nz => (sync::Pipe::Mte2, vec![src], vec![dst]),
-        I::DataCopy => {
-            let to_gm = buffers[0].r#type().to_string().starts_with("!ascendc.global");
-            (if to_gm { sync::Pipe::Mte3 } else { sync::Pipe::Mte2 }, vec![src], vec![dst])
-        }
-        I::LoadData2D | I::LoadData2DV2 | I::LoadDataWithTranspose => (sync::Pipe::Mte1, vec![src], vec![dst]),
-        I::Mmad => {
-            let accumulate = params.to_string().contains("cmatrixInitVal = false");
-            let mut reads = vec![src, ids[2]];
-            if accumulate {
-                reads.push(dst);
-            }
-            (sync::Pipe::M, reads, vec![dst])
-        }
-        I::Fixpipe | I::FixpipeNz => (sync::Pipe::Fix, vec![src], vec![dst]),
-    };
-    sync::Access { pipe, reads, writes, label: short }
-}
-
-fn tree(block: melior::ir::BlockRef, ids: &mut HashMap<usize, u32>) -> Tree {
-    let mut t = Tree { items: Vec::new(), ops: Vec::new() };
-    let mut next = block.first_operation();
-    while let Some(op) = next {
-        if let Some(Ok(AscendcOp::Call { intrinsic, buffers, params, .. })) = AscendcOp::decode(op) {
-            t.items.push(sync::Item::Op(access(intrinsic, &buffers, params, ids)));
-            t.ops.push((op.to_raw(), None));
-        } else if op_name(&op) == "scf.for" {
-            if let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) {
-                let inner = tree(body, ids);
-                if !inner.items.is_empty() {
-                    t.items.push(sync::Item::Loop(inner.items.clone()));
-                    t.ops.push((op.to_raw(), Some(inner)));
-                }
-            }
-        }
-        next = op.next_in_block();
-    }
-    t
-}
-
-fn func_tree<'c, 'a>(func: OperationRef<'c, 'a>) -> Option<(Tree, melior::ir::BlockRef<'c, 'a>)> {
-    let body = func.region(0).ok()?.first_block()?;
-    let mut ids = HashMap::new();
-    Some((tree(body, &mut ids), body))
-}
-
-/// DOT of the sync graph of every function with ascendc ops.
-pub fn sync_graphs(root: OperationRef) -> Vec<String> {
-    let mut out = Vec::new();
-    for func in functions(root) {
-        if let Some((t, _)) = func_tree(func) {
-            if t.items.is_empty() {
-                continue;
-            }
-            if let Ok(s) = sync::synchronize(&t.items) {
-                let name = func.attribute("sym_name").map(|a| a.to_string()).unwrap_or_default();
-                out.push(s.dot.replacen("digraph sync", &format!("// sync graph of {name}\ndigraph sync"), 1));
-            }
-        }
-    }
-    out
-}
-
-fn op_at(t: &Tree, path: &[usize]) -> Option<mlir_sys::MlirOperation> {
-    let (first, rest) = path.split_first()?;
-    let (op, inner) = t.ops.get(*first)?;
-    if rest.is_empty() {
-        Some(*op)
-    } else {
-        op_at(inner.as_ref()?, rest)
-    }
-}
-
-/// Inserts the flags of [`sync::synchronize`] into `func` and a `PipeBarrier<PIPE_ALL>` before
-/// its return.
-pub fn apply_sync(context: &Context, func: OperationRef) -> Result<(), String> {
-    let Some((t, body)) = func_tree(func) else { return Ok(()) };
-    if t.items.is_empty() {
-        return Ok(());
-    }
-    let s = sync::synchronize(&t.items)?;
-    let location = func.location();
-    let make = |name: &str, attrs: &[(&str, String)]| -> Result<melior::ir::Operation, String> {
-        let mut list = Vec::new();
-        for (k, v) in attrs {
-            list.push((Identifier::new(context, k), Attribute::parse(context, v).ok_or("attribute")?));
-        }
-        OperationBuilder::new(name, location).add_attributes(&list).build().map_err(|e| e.to_string())
-    };
-    let flag_op = |f: &sync::Flag| {
-        make(
-            if f.set { "ascendc.set_flag" } else { "ascendc.wait_flag" },
-            &[("event", format!("\"{}\"", f.event())), ("id", format!("{} : i64", f.id))],
-        )
-    };
-    // Before: insert in order; After: in reverse so the listed order is kept.
-    for f in s.flags.iter().filter(|f| matches!(f.at, sync::At::Before(_))) {
-        let sync::At::Before(path) = &f.at else { continue };
-        let raw = op_at(&t, path).ok_or("sync: bad path")?;
-        // Safety: the op is alive and in a block.
-        let anchor = unsafe { OperationRef::from_raw(raw) };
-        let block = anchor.block().ok_or("sync: op outside a block")?;
-        block.insert_operation_before(anchor, flag_op(f)?);
-    }
-    for f in s.flags.iter().rev().filter(|f| matches!(f.at, sync::At::After(_))) {
-        let sync::At::After(path) = &f.at else { continue };
-        let raw = op_at(&t, path).ok_or("sync: bad path")?;
-        // Safety: as above.
-        let anchor = unsafe { OperationRef::from_raw(raw) };
-        let block = anchor.block().ok_or("sync: op outside a block")?;
-        block.insert_operation_after(anchor, flag_op(f)?);
-    }
-    if let Some(ret) = body.terminator() {
-        body.insert_operation_before(ret, make("ascendc.pipe_barrier", &[("pipe", "\"PIPE_ALL\"".into())])?);
-    }
-    Ok(())
 }

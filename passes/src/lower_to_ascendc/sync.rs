@@ -26,6 +26,12 @@
 //! the first iteration does not wait forever) and one `WaitFlag` after it (consuming the last
 //! iteration's flag) — the usual AscendC prologue/epilogue.
 //!
+//! Branches (`scf.if`): each region is analysed as its own block (no carried dependences); from
+//! the enclosing block an `scf.if` is one item summarized per pipe over both regions, like a
+//! loop, so a dependence between it and an outer op puts its flags before or after the whole
+//! `scf.if`. No flag is ever set in one branch and waited outside it (or the other way round):
+//! every set/wait pair is balanced on every path, whichever branch runs.
+//!
 //! Event ids: per HardEvent, each pair lives from its `SetFlag` to its `WaitFlag` (a carried
 //! pair: the whole loop); ids are assigned by interval colouring in program order, at most 8
 //! (`EVENT_ID0..7`) per HardEvent.
@@ -67,14 +73,17 @@ pub struct Access {
     pub label: String,
 }
 
-/// A program: ops and loops, in order.
+/// A program: ops, loops and branches, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Item {
     Op(Access),
     Loop(Vec<Item>),
+    /// An `scf.if`: its regions (then, else), each a block of items.
+    If(Vec<Vec<Item>>),
 }
 
-/// Where a flag goes: before or after the item at `path` (indices into nested blocks).
+/// Where a flag goes: before or after the item at `path` (indices into nested blocks: a loop
+/// body item is `[.., loop, j]`, an item of region `r` of a branch `[.., if, r, j]`).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum At {
     Before(Vec<usize>),
@@ -121,6 +130,14 @@ struct Found {
     why: &'static str,
 }
 
+/// Why a program could not be synchronized.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SyncError {
+    /// More pairs of one HardEvent are open at once than the hardware has event ids.
+    #[error("more than 8 simultaneous {event} events are needed")]
+    EventIds { event: String },
+}
+
 /// The synchronization of a program: the flags, every dependence found, and the DOT text.
 #[derive(Clone, Debug, Default)]
 pub struct Sync {
@@ -138,23 +155,28 @@ fn summary(item: &Item) -> BTreeMap<Pipe, (BTreeSet<u32>, BTreeSet<u32>)> {
             e.0.extend(&a.reads);
             e.1.extend(&a.writes);
         }
-        Item::Loop(body) => {
-            for it in body {
-                for (p, (r, w)) in summary(it) {
-                    let e = out.entry(p).or_default();
-                    e.0.extend(r);
-                    e.1.extend(w);
-                }
-            }
-        }
+        Item::Loop(body) => merge_summaries(&mut out, body),
+        Item::If(regions) => regions.iter().for_each(|body| merge_summaries(&mut out, body)),
     }
     out
+}
+
+/// Adds the per-pipe accesses of every item of `body` to `out`.
+fn merge_summaries(out: &mut BTreeMap<Pipe, (BTreeSet<u32>, BTreeSet<u32>)>, body: &[Item]) {
+    for it in body {
+        for (p, (r, w)) in summary(it) {
+            let e = out.entry(p).or_default();
+            e.0.extend(r);
+            e.1.extend(w);
+        }
+    }
 }
 
 fn label(item: &Item) -> String {
     match item {
         Item::Op(a) => a.label.clone(),
         Item::Loop(_) => "loop".into(),
+        Item::If(_) => "if".into(),
     }
 }
 
@@ -187,8 +209,16 @@ fn positions(
         path.push(i);
         let start = *counter;
         *counter += 2;
-        if let Item::Loop(body) = it {
-            positions(body, path, out, counter);
+        match it {
+            Item::Loop(body) => positions(body, path, out, counter),
+            Item::If(regions) => {
+                for (r, body) in regions.iter().enumerate() {
+                    path.push(r);
+                    positions(body, path, out, counter);
+                    path.pop();
+                }
+            }
+            Item::Op(_) => {}
         }
         out.insert(path.clone(), (start, *counter));
         *counter += 2;
@@ -205,8 +235,16 @@ fn span(items: &[Item], path: &[usize]) -> (usize, usize) {
 
 type Pair = (Flag, Flag, (usize, usize), Option<(Flag, Flag)>);
 
-/// Analyses one block (and recursively its loops).
-fn block(items: &[Item], path: &[usize], deps: &mut Vec<Dep>, pairs: &mut Vec<Pair>, dot: &mut String) {
+/// Analyses one block (and recursively its loops and branches); `is_loop_body`: the block
+/// repeats, so it also gets loop-carried dependences.
+fn block(
+    items: &[Item],
+    path: &[usize],
+    is_loop_body: bool,
+    deps: &mut Vec<Dep>,
+    pairs: &mut Vec<Pair>,
+    dot: &mut String,
+) {
     let sums: Vec<_> = items.iter().map(summary).collect();
     let at = |i: usize| -> Vec<usize> {
         let mut p = path.to_vec();
@@ -214,7 +252,7 @@ fn block(items: &[Item], path: &[usize], deps: &mut Vec<Dep>, pairs: &mut Vec<Pa
         p
     };
     // Graph of two iterations (the second copy only matters inside loops).
-    let copies = if path.is_empty() { 1 } else { 2 };
+    let copies = if is_loop_body { 2 } else { 1 };
     let mut g: DiGraph<String, &'static str> = DiGraph::new();
     let mut node: BTreeMap<(usize, usize, Pipe), NodeIndex> = BTreeMap::new();
     for c in 0..copies {
@@ -317,18 +355,26 @@ fn block(items: &[Item], path: &[usize], deps: &mut Vec<Dep>, pairs: &mut Vec<Pa
     }
     let _ = writeln!(dot, "  }}");
     for (i, it) in items.iter().enumerate() {
-        if let Item::Loop(body) = it {
-            block(body, &at(i), deps, pairs, dot);
+        match it {
+            Item::Loop(body) => block(body, &at(i), true, deps, pairs, dot),
+            Item::If(regions) => {
+                for (r, body) in regions.iter().enumerate() {
+                    let mut region = at(i);
+                    region.push(r);
+                    block(body, &region, false, deps, pairs, dot);
+                }
+            }
+            Item::Op(_) => {}
         }
     }
 }
 
 /// Computes the flags of `program` (and the dependence graph as DOT).
-pub fn synchronize(program: &[Item]) -> Result<Sync, String> {
+pub fn synchronize(program: &[Item]) -> Result<Sync, SyncError> {
     let mut sync = Sync::default();
     let mut pairs: Vec<Pair> = Vec::new();
     let mut dot = String::from("digraph sync {\n  node [shape=box, fontname=monospace];\n");
-    block(program, &[], &mut sync.deps, &mut pairs, &mut dot);
+    block(program, &[], false, &mut sync.deps, &mut pairs, &mut dot);
     dot.push_str("}\n");
     sync.dot = dot;
     for pair in &mut pairs {
@@ -357,7 +403,7 @@ pub fn synchronize(program: &[Item]) -> Result<Sync, String> {
             }
         };
         if id >= 8 {
-            return Err(format!("more than 8 simultaneous {} events are needed", set.event()));
+            return Err(SyncError::EventIds { event: set.event() });
         }
         set.id = id as u32;
         wait.id = id as u32;
@@ -467,5 +513,79 @@ mod tests {
         assert!(ev.contains(&(false, "M_MTE1".into(), At::After(vec![1]))));
         assert_eq!(s.flags.len(), 10, "{ev:?}");
         assert!(s.deps.iter().any(|d| d.carried && !d.redundant && d.why == "WAR"));
+    }
+
+    /// `load A; if { mmad (overwrite) } else { mmad (accumulate) }; fixpipe`: the branch is
+    /// one item from outside, so the MTE1 → M wait goes before the `scf.if` and the M → FIX
+    /// set after it — both reached on either path.
+    #[test]
+    fn a_branch_syncs_as_one_item_on_every_path() {
+        let p = vec![
+            op(Pipe::Mte2, &[0], &[1], "nd2nz A"),
+            op(Pipe::Mte1, &[1], &[2], "load A"),
+            Item::If(vec![vec![op(Pipe::M, &[2], &[4], "mmad")], vec![op(Pipe::M, &[2, 4], &[4], "mmad acc")]]),
+            op(Pipe::Fix, &[4], &[5], "fixpipe"),
+        ];
+        let s = synchronize(&p).unwrap();
+        assert_eq!(
+            events(&s),
+            vec![
+                (true, "MTE2_MTE1".into(), At::After(vec![0])),
+                (false, "MTE2_MTE1".into(), At::Before(vec![1])),
+                (true, "MTE1_M".into(), At::After(vec![1])),
+                (false, "MTE1_M".into(), At::Before(vec![2])),
+                (true, "M_FIX".into(), At::After(vec![2])),
+                (false, "M_FIX".into(), At::Before(vec![3])),
+            ]
+        );
+    }
+
+    /// Dependences inside one region get their pair inside that region; the two regions are
+    /// exclusive, so their pairs may share an event id.
+    #[test]
+    fn pairs_inside_a_region_stay_inside_it() {
+        let p = vec![Item::If(vec![
+            vec![op(Pipe::Mte1, &[1], &[2], "load A"), op(Pipe::M, &[2], &[4], "mmad")],
+            vec![op(Pipe::Mte1, &[6], &[2], "load A'"), op(Pipe::M, &[2], &[4], "mmad'")],
+        ])];
+        let s = synchronize(&p).unwrap();
+        assert_eq!(
+            events(&s),
+            vec![
+                (true, "MTE1_M".into(), At::After(vec![0, 0, 0])),
+                (false, "MTE1_M".into(), At::Before(vec![0, 0, 1])),
+                (true, "MTE1_M".into(), At::After(vec![0, 1, 0])),
+                (false, "MTE1_M".into(), At::Before(vec![0, 1, 1])),
+            ]
+        );
+        assert!(s.flags.iter().all(|f| f.id == 0), "{:?}", s.flags);
+    }
+
+    /// `for k { load A; if (k == 0) mmad else mmad acc }`: the next iteration's load must wait
+    /// for this iteration's mmad (carried WAR on L0A) whichever branch ran: set after the
+    /// `scf.if`, wait before the load, plus the prologue set and the epilogue wait.
+    #[test]
+    fn a_branch_in_a_loop_gets_the_back_edge_sync() {
+        let p = vec![
+            Item::Loop(vec![
+                op(Pipe::Mte1, &[1], &[2], "load A"),
+                Item::If(vec![vec![op(Pipe::M, &[2], &[4], "mmad")], vec![op(Pipe::M, &[2, 4], &[4], "mmad acc")]]),
+            ]),
+            op(Pipe::Fix, &[4], &[5], "fixpipe"),
+        ];
+        let ev = events(&synchronize(&p).unwrap());
+        for want in [
+            (true, "MTE1_M".into(), At::After(vec![0, 0])),
+            (false, "MTE1_M".into(), At::Before(vec![0, 1])),
+            (true, "M_MTE1".into(), At::After(vec![0, 1])),
+            (false, "M_MTE1".into(), At::Before(vec![0, 0])),
+            (true, "M_MTE1".into(), At::Before(vec![0])),
+            (false, "M_MTE1".into(), At::After(vec![0])),
+            (true, "M_FIX".into(), At::After(vec![0])),
+            (false, "M_FIX".into(), At::Before(vec![1])),
+        ] {
+            assert!(ev.contains(&want), "missing {want:?} in {ev:?}");
+        }
+        assert_eq!(ev.len(), 8, "{ev:?}");
     }
 }

@@ -38,7 +38,7 @@ pub(super) struct ViewOperand {
 }
 
 /// `file:line:col` of a file location (the raw location text otherwise).
-pub(super) fn position(location: Location) -> String {
+pub(crate) fn position(location: Location) -> String {
     let text = location.to_string();
     let inner = text.strip_prefix("loc(").and_then(|t| t.strip_suffix(')')).unwrap_or(&text);
     match inner.strip_prefix('"').and_then(|t| t.split_once('"')) {
