@@ -2,7 +2,12 @@
 //! `ascendc_model`, linked into this crate so `ascendc_params::ffi` can call it and hand its
 //! symbols to a JIT (`ffi::c_abi_symbols`).
 fn main() {
-    for f in ["model/ascendc_model_abi.cpp", "model/ascendc_model_abi.h", "model/ascendc_model_impl.h"] {
+    for f in [
+        "model/ascendc_model_abi.cpp",
+        "model/ascendc_model_abi.h",
+        "model/ascendc_model_impl.h",
+        "model/ascendc_model_sanitizer.h",
+    ] {
         println!("cargo:rerun-if-changed={f}");
     }
     cc::Build::new()
