@@ -3,15 +3,18 @@
 //! ```text
 //! layout-run KERNEL.mlir --entry NAME [--input [K=]FILE.npy ...] [--zero K ...] [--arg K=VALUE ...]
 //!            [--seed N] [--out-dir DIR] [--emit=llvm|llvm-dialect] [--time] [--self-check]
+//!            [--backend loops|ascendc-cpp|ascendc-llvm] [--sanitize]
 //! layout-run --compare A.npy B.npy [--tolerance T]
 //! layout-run pack|unpack|bench-pack ...   (host-side packing, src/pack_cmd.rs)
 //! ```
-//! Thin: argument parsing and wiring; the work is in `crates/layout-runtime`.
+//! Thin: argument parsing and wiring; the work is in `crates/layout-runtime` (loops) and
+//! `ascendc_emit::run` (the AscendC back ends and the model's sanitizer).
 
 mod pack_cmd;
 
+use ascendc_emit::run::{self as ascendc_run, Backend};
 use layout_npy::{random::Rng, Array, ElemType};
-use layout_runtime::{Arg, Diag, Error, Jit, ParamType, Scalar, Sources};
+use layout_runtime::{Arg, Diag, Error, Jit, ParamType, Scalar, Signature, Sources};
 use std::{cell::RefCell, path::PathBuf, process::ExitCode, rc::Rc, time::Instant};
 
 const USAGE: &str = "OVERVIEW: layout-run: lower a kernel to LLVM, JIT it, run it on .npy or seeded inputs
@@ -33,6 +36,17 @@ OPTIONS:
   --emit=llvm            Print the O2-optimized LLVM IR instead of running
   --emit=llvm-dialect    Print the module lowered to the LLVM dialect instead of running
   --time                 Print the time of each stage to stderr
+  --backend B            Where the kernel runs: loops (default: layout-lower-to-loops + JIT),
+                         ascendc-cpp (layout-lower-to-ascendc, the emitted AscendC C++
+                         compiled with g++ against the CPU model of the intrinsics),
+                         ascendc-llvm (the AscendC LLVM form, JIT, same model); same inputs,
+                         outputs and --compare for all three
+  --sanitize             (ascendc-cpp, ascendc-llvm) Run under the model's sanitizer:
+                         memcheck (every access inside its GM argument or on-chip buffer),
+                         initcheck (no use of an on-chip element nothing wrote), synccheck
+                         (cross-pipe accesses ordered by SetFlag -> WaitFlag, no WaitFlag
+                         without a SetFlag, no flag left set); the first violation is an
+                         error at the op (docs/sanitizer.md)
   --self-check           Before running, check every address the layout lowering computes
                          against the layout algebra (every coordinate of every tensor;
                          index arguments of the entry from --arg); prints a summary
@@ -68,6 +82,8 @@ struct Options {
     self_check: bool,
     compare: Option<(String, String)>,
     tolerance: f64,
+    backend: Option<Backend>,
+    sanitize: bool,
 }
 
 fn parse_index(text: &str, what: &str) -> Result<usize, String> {
@@ -123,6 +139,14 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>, String> {
                 options.emit = Some(v);
             }
             "time" => options.time = true,
+            "backend" => {
+                let v = value(inline)?;
+                options.backend = Some(
+                    Backend::parse(&v)
+                        .ok_or_else(|| format!("--backend: unknown back end '{v}' ({})", Backend::NAMES))?,
+                );
+            }
+            "sanitize" => options.sanitize = true,
             "self-check" => options.self_check = true,
             "compare" => {
                 let a = value(inline)?;
@@ -156,6 +180,15 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>, String> {
     }
     if options.entry.is_none() && options.emit.is_none() {
         return Err("--entry NAME is required".into());
+    }
+    let backend = options.backend.unwrap_or(Backend::Loops);
+    if backend != Backend::Loops && (options.emit.is_some() || options.self_check) {
+        return Err(format!("--emit and --self-check apply to --backend loops, not {}", backend.name()));
+    }
+    if backend == Backend::Loops && options.sanitize {
+        return Err("--sanitize runs the AscendC model's checks: use it with --backend ascendc-cpp or ascendc-llvm \
+                    (the loop lowering checks every view and tile at run time in any case)"
+            .into());
     }
     Ok(Some(options))
 }
@@ -309,6 +342,11 @@ fn run(options: &Options) -> Result<(), Failure> {
         }
     };
 
+    let backend = options.backend.unwrap_or(Backend::Loops);
+    if backend != Backend::Loops {
+        return run_ascendc(options, backend, &module, &mut sources, &render, &mut timer);
+    }
+
     // THE HOOK: layout ops are lowered to upstream dialects here (layout-verify, then
     // layout-lower-to-loops; crates/layout-runtime/src/layout_lowering.rs).
     let unlowered = options.self_check.then(|| layout_runtime::lower::clone_module(&module));
@@ -350,7 +388,51 @@ fn run(options: &Options) -> Result<(), Failure> {
     timer.lap("JIT engine creation");
     let signature = jit.callable(entry).map_err(|e| e.to_string())?.clone();
 
-    // Arguments.
+    let (mut arrays, scalars) = arguments(options, &signature)?;
+    timer.lap("inputs");
+    let result = {
+        let mut args: Vec<Arg> = arrays
+            .iter_mut()
+            .zip(scalars)
+            .map(|(array, scalar)| match (array, scalar) {
+                (Some(array), _) => Arg::MemRef(array),
+                (None, Some(scalar)) => scalar,
+                (None, None) => unreachable!("every parameter got a value"),
+            })
+            .collect();
+        let mut result = None;
+        for run in 0..options.repeat.max(1) {
+            result = jit.call(entry, &mut args).map_err(|e| match e {
+                // Already `file:line:col: error: ...`.
+                Error::Contract(text) => Failure::Diagnostics(format!("{text}\n")),
+                other => Failure::Message(other.to_string()),
+            })?;
+            timer.lap(&format!("call @{entry} #{}", run + 1));
+        }
+        result
+    };
+
+    let mut lines = write_outputs(options, &arrays)?;
+    if let Some(result) = result {
+        lines.push(match result {
+            Scalar::Index(v) | Scalar::Int(v) => format!("result: {} {v}", signature.results[0]),
+            Scalar::Float(v) => format!("result: {} {v}", signature.results[0]),
+        });
+    }
+    timer.lap("outputs");
+    for line in lines {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// The memref arrays (None for scalars) and scalar arguments (None for memrefs) of one call of
+/// `signature`: `--input` files, zeros or seeded random arrays, `--arg` values.
+#[allow(clippy::type_complexity)]
+fn arguments(
+    options: &Options,
+    signature: &Signature,
+) -> Result<(Vec<Option<Array>>, Vec<Option<Arg<'static>>>), Failure> {
     let mut arrays: Vec<Option<Array>> = Vec::new();
     let mut scalars: Vec<Option<Arg<'static>>> = Vec::new();
     let memref_positions: Vec<usize> = signature
@@ -433,29 +515,12 @@ fn run(options: &Options) -> Result<(), Failure> {
             }
         }
     }
-    timer.lap("inputs");
-    let result = {
-        let mut args: Vec<Arg> = arrays
-            .iter_mut()
-            .zip(scalars)
-            .map(|(array, scalar)| match (array, scalar) {
-                (Some(array), _) => Arg::MemRef(array),
-                (None, Some(scalar)) => scalar,
-                (None, None) => unreachable!("every parameter got a value"),
-            })
-            .collect();
-        let mut result = None;
-        for run in 0..options.repeat.max(1) {
-            result = jit.call(entry, &mut args).map_err(|e| match e {
-                // Already `file:line:col: error: ...`.
-                Error::Contract(text) => Failure::Diagnostics(format!("{text}\n")),
-                other => Failure::Message(other.to_string()),
-            })?;
-            timer.lap(&format!("call @{entry} #{}", run + 1));
-        }
-        result
-    };
+    Ok((arrays, scalars))
+}
 
+/// Writes every memref argument K to OUT_DIR/argK.npy (each atomically; on failure the files
+/// this run wrote are removed); returns the summary lines.
+fn write_outputs(options: &Options, arrays: &[Option<Array>]) -> Result<Vec<String>, Failure> {
     // Outputs: encode all, then write each atomically; on failure remove what this run wrote.
     let out_dir = PathBuf::from(options.out_dir.as_deref().unwrap_or("."));
     std::fs::create_dir_all(&out_dir)
@@ -478,15 +543,92 @@ fn run(options: &Options) -> Result<(), Failure> {
         lines.push(format!("arg{k}: {} -> {}", array.summary(), file.display()));
         written.push(file);
     }
-    if let Some(result) = result {
-        lines.push(match result {
-            Scalar::Index(v) | Scalar::Int(v) => format!("result: {} {v}", signature.results[0]),
-            Scalar::Float(v) => format!("result: {} {v}", signature.results[0]),
-        });
+    Ok(lines)
+}
+
+/// `--backend ascendc-cpp|ascendc-llvm`: layout-lower-to-ascendc, then the C++ (g++ + model) or
+/// the LLVM form (JIT + model) through `ascendc_emit::run`, on the arguments the loops back end
+/// would get; outputs as there.
+fn run_ascendc(
+    options: &Options,
+    backend: Backend,
+    module: &melior::ir::Module,
+    sources: &mut Sources,
+    render: &dyn Fn(&mut Sources, &[Diag]) -> Failure,
+    timer: &mut Timer,
+) -> Result<(), Failure> {
+    let entry = options.entry.as_deref().unwrap_or_default();
+    let signatures = layout_runtime::jit::signatures(module);
+    let signature = signatures.get(entry).cloned().ok_or_else(|| {
+        let known: Vec<_> = signatures.keys().map(|k| format!("@{k}")).collect();
+        format!(
+            "no function @{entry} in the module (functions: {})",
+            if known.is_empty() { "none".into() } else { known.join(", ") }
+        )
+    })?;
+    let mut lowered = layout_runtime::lower::clone_module(module);
+    ascendc_run::lower_to_ascendc(&mut lowered).map_err(|e| {
+        if e.diagnostics().is_empty() {
+            Failure::Message(e.to_string())
+        } else {
+            render(sources, e.diagnostics())
+        }
+    })?;
+    timer.lap("layout-lower-to-ascendc");
+    let checks = if options.sanitize { ascendc_run::checks::ALL } else { ascendc_run::checks::NONE };
+    let context = module.context();
+    // Safety: the module's context outlives this function.
+    let context = unsafe { context.to_ref() };
+    enum Runner {
+        Cpp(ascendc_run::CppKernel),
+        Llvm(ascendc_run::LlvmKernel),
     }
+    let runner = match backend {
+        Backend::AscendcCpp => ascendc_run::CppKernel::build(&lowered, entry, None, checks).map(Runner::Cpp),
+        _ => ascendc_run::LlvmKernel::build(context, &lowered, entry).map(Runner::Llvm),
+    }
+    .map_err(|d| render(sources, &[d]))?;
+    timer.lap(if backend == Backend::AscendcCpp { "emit + g++" } else { "emit + JIT" });
+    let (mut arrays, scalars) = arguments(options, &signature)?;
+    check_shapes(&signature, &arrays)?;
+    timer.lap("inputs");
+    {
+        let mut args: Vec<Arg> = arrays
+            .iter_mut()
+            .zip(scalars)
+            .map(|(array, scalar)| match (array, scalar) {
+                (Some(array), _) => Arg::MemRef(array),
+                (None, Some(scalar)) => scalar,
+                (None, None) => unreachable!("every parameter got a value"),
+            })
+            .collect();
+        for run in 0..options.repeat.max(1) {
+            match &runner {
+                Runner::Cpp(k) => k.call(&mut args),
+                Runner::Llvm(k) => k.call(&mut args, checks),
+            }
+            .map_err(|d| render(sources, &[d]))?;
+            timer.lap(&format!("call @{entry} #{} ({})", run + 1, backend.name()));
+        }
+    }
+    let lines = write_outputs(options, &arrays)?;
     timer.lap("outputs");
     for line in lines {
         println!("{line}");
+    }
+    Ok(())
+}
+
+/// Every array matches the static extents of its memref parameter (the JIT checks the same
+/// before a call; the C++ harness reads whatever it is given).
+fn check_shapes(signature: &Signature, arrays: &[Option<Array>]) -> Result<(), Failure> {
+    for (k, (param, array)) in signature.params.iter().zip(arrays).enumerate() {
+        let (ParamType::MemRef { shape, text, .. }, Some(array)) = (param, array) else { continue };
+        let fits = shape.len() == array.shape().len()
+            && shape.iter().zip(array.shape()).all(|(want, got)| want.is_none_or(|w| w == *got));
+        if !fits {
+            return Err(format!("argument #{k} ({text}): the array has shape {:?}", array.shape()).into());
+        }
     }
     Ok(())
 }

@@ -136,13 +136,12 @@ fn memcheck_reports_an_out_of_bounds_gm_read() {
         sanitize: run::checks::MEM,
     };
     let line = line_of(&source, "\"layout.load\"");
-    let e = try_cpp(&module, &case, case.sanitize).err().expect("C++ + model: no memcheck report").to_string();
+    let e = try_cpp(&module, &case, case.sanitize).expect_err("C++ + model: no memcheck report").to_string();
     assert!(e.contains(&format!(":{line}:")), "not at the layout.load: {e}");
     let want = "memcheck: DataCopy(Nd2NzParams) (PIPE_MTE2) reads 2 bytes at 0 bytes past the end of GM argument #0 (arg0: memref<2240xf16>) (4000 bytes)";
     assert!(e.contains(want), "{e}");
     // The JIT's call checks the static shape before the LLVM form can run.
-    let e =
-        try_llvm(&context, &module, &case, case.sanitize).err().expect("LLVM form ran on a short buffer").to_string();
+    let e = try_llvm(&context, &module, &case, case.sanitize).expect_err("LLVM form ran on a short buffer").to_string();
     assert!(e.contains("dimension 0 is 2000"), "{e}");
 }
 
