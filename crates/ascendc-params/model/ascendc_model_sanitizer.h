@@ -66,7 +66,7 @@ struct State {
     uint32_t checks = 0;
     std::vector<Region> regions;
     Clock vc[PIPES] = {};
-    std::map<uint32_t, std::deque<Clock>> flags;  // (src, dst, id) -> pending SetFlags
+    std::map<uint32_t, std::deque<std::pair<Clock, int32_t>>> flags;  // (src, dst, id) -> pending SetFlags (clock, site)
     std::vector<Access> history;
     // The intrinsic being executed.
     const char* name = "";
@@ -382,7 +382,7 @@ inline std::string flag_name(const char* what, uint32_t src, uint32_t dst, uint3
 inline void set_flag(uint32_t src, uint32_t dst, uint32_t id) {
     if (!on(CHECK_SYNC) || src >= PIPES || dst >= PIPES) return;
     State& s = state();
-    s.flags[flag_key(src, dst, id)].push_back(s.vc[src]);
+    s.flags[flag_key(src, dst, id)].push_back({s.vc[src], s.site});
 }
 
 inline void wait_flag(uint32_t src, uint32_t dst, uint32_t id) {
@@ -394,7 +394,7 @@ inline void wait_flag(uint32_t src, uint32_t dst, uint32_t id) {
                   " with no SetFlag before it: PIPE_" + pipe_name(dst) + " would wait forever on the device");
         return;
     }
-    for (uint32_t q = 0; q < PIPES; ++q) s.vc[dst][q] = std::max(s.vc[dst][q], pending.front()[q]);
+    for (uint32_t q = 0; q < PIPES; ++q) s.vc[dst][q] = std::max(s.vc[dst][q], pending.front().first[q]);
     pending.pop_front();
 }
 
@@ -419,7 +419,7 @@ inline const char* end() {
                 const uint32_t src = f.first >> 16, dst = (f.first >> 8) & 0xffu, id = f.first & 0xffu;
                 char buf[64];
                 std::snprintf(buf, sizeof buf, " set %zu time(s) and never waited for", f.second.size());
-                s.site = -1;
+                s.site = f.second.back().second;  // reported at the last SetFlag nothing waited for
                 violation("synccheck: flag left set at kernel exit: " + flag_name("SetFlag", src, dst, id) + buf);
             }
     s.checks = 0;

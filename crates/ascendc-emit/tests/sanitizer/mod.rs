@@ -93,6 +93,23 @@ fn synccheck_passes_the_emitted_gemm_and_reports_a_missing_fixpipe_wait() {
 }
 
 #[test]
+fn synccheck_reports_a_flag_left_set_at_exit() {
+    // A second SetFlag<M_FIX> nothing waits for: on the device the flag stays set.
+    let context = layout_runtime::create_context().unwrap();
+    let g = Gemm { m: 32, n: 32, k: 32, b_dn: false };
+    let module = lower(&context, &gemm_kernel("san_left_set", "a2", &g, "f16", "f32", "f32"));
+    let text = module.as_operation().to_string();
+    let set = line_of(&text, "\"ascendc.set_flag\"() {event = \"M_FIX\"");
+    let mut lines: Vec<&str> = text.lines().collect();
+    let extra = lines[set - 1];
+    lines.insert(set, extra);
+    let text = lines.join("\n");
+    let module = Module::parse(&context, &text).unwrap();
+    let want = ["synccheck: flag left set at kernel exit: SetFlag<HardEvent::M_FIX>(EVENT_ID0) set 1 time(s) and never waited for"];
+    both_report(&context, &module, &gemm_case("san_left_set"), set + 1, &want);
+}
+
+#[test]
 fn initcheck_reports_a_read_of_an_unwritten_l1_element() {
     // A tile clipped to 24 rows (i = 24: min(32, 48 - 24)) loads L1 rows 0..23; the store copies
     // the whole 32-row L1 tile to GM, so rows 24..31 are read without ever being written.
