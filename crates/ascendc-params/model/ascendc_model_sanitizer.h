@@ -80,6 +80,7 @@ struct State {
     int32_t report_region = -1;
     int64_t report_elem = -1;
     uint64_t violations = 0;
+    size_t last_region = 0;  // where the previous lookup hit (accesses come in runs)
 };
 
 // One sanitizer per thread: JIT-compiled kernels run the model on the calling thread, and
@@ -110,9 +111,15 @@ inline void add_region(const void* base, uint64_t bytes, uint32_t elem_bytes, co
 inline void site(int32_t id) { state().site = id; }
 
 inline int32_t region_of(uintptr_t lo, uintptr_t hi) {
-    const State& s = state();
-    for (size_t i = 0; i < s.regions.size(); ++i)
-        if (lo >= s.regions[i].lo && hi <= s.regions[i].hi) return static_cast<int32_t>(i);
+    State& s = state();
+    const size_t n = s.regions.size();
+    for (size_t k = 0; k < n; ++k) {
+        const size_t i = (s.last_region + k) % n;
+        if (lo >= s.regions[i].lo && hi <= s.regions[i].hi) {
+            s.last_region = i;
+            return static_cast<int32_t>(i);
+        }
+    }
     return -1;
 }
 
