@@ -42,6 +42,20 @@ pub mod checks {
     /// Cross-pipe accesses ordered by SetFlag -> WaitFlag; no wait without a set; no flag left set.
     pub const SYNC: u32 = 4;
     pub const ALL: u32 = MEM | INIT | SYNC;
+
+    /// `memcheck,initcheck,synccheck` (any non-empty subset, comma-separated) as checks.
+    pub fn parse(list: &str) -> Result<u32, String> {
+        let mut out = NONE;
+        for name in list.split(',') {
+            out |= match name.trim() {
+                "memcheck" => MEM,
+                "initcheck" => INIT,
+                "synccheck" => SYNC,
+                other => return Err(format!("unknown check '{other}' (memcheck, initcheck, synccheck)")),
+            };
+        }
+        Ok(out)
+    }
 }
 
 /// Which back end runs a kernel (`layout-run --backend`).

@@ -3,7 +3,7 @@
 //! ```text
 //! layout-run KERNEL.mlir --entry NAME [--input [K=]FILE.npy ...] [--zero K ...] [--arg K=VALUE ...]
 //!            [--seed N] [--out-dir DIR] [--emit=llvm|llvm-dialect] [--time] [--self-check]
-//!            [--backend loops|ascendc-cpp|ascendc-llvm] [--sanitize]
+//!            [--backend loops|ascendc-cpp|ascendc-llvm] [--sanitize[=memcheck,initcheck,synccheck]]
 //! layout-run --compare A.npy B.npy [--tolerance T]
 //! layout-run pack|unpack|bench-pack ...   (host-side packing, src/pack_cmd.rs)
 //! ```
@@ -47,6 +47,7 @@ OPTIONS:
                          (cross-pipe accesses ordered by SetFlag -> WaitFlag, no WaitFlag
                          without a SetFlag, no flag left set); the first violation is an
                          error at the op (docs/sanitizer.md)
+  --sanitize=CHECKS      Only the listed checks, e.g. --sanitize=memcheck,synccheck
   --self-check           Before running, check every address the layout lowering computes
                          against the layout algebra (every coordinate of every tensor;
                          index arguments of the entry from --arg); prints a summary
@@ -83,7 +84,8 @@ struct Options {
     compare: Option<(String, String)>,
     tolerance: f64,
     backend: Option<Backend>,
-    sanitize: bool,
+    /// The model's checks (`ascendc_emit::run::checks`); 0: no sanitizer.
+    sanitize: u32,
 }
 
 fn parse_index(text: &str, what: &str) -> Result<usize, String> {
@@ -146,7 +148,12 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>, String> {
                         .ok_or_else(|| format!("--backend: unknown back end '{v}' ({})", Backend::NAMES))?,
                 );
             }
-            "sanitize" => options.sanitize = true,
+            "sanitize" => {
+                options.sanitize = match inline {
+                    None => ascendc_run::checks::ALL,
+                    Some(list) => ascendc_run::checks::parse(&list).map_err(|e| format!("--sanitize: {e}"))?,
+                }
+            }
             "self-check" => options.self_check = true,
             "compare" => {
                 let a = value(inline)?;
@@ -185,7 +192,7 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>, String> {
     if backend != Backend::Loops && (options.emit.is_some() || options.self_check) {
         return Err(format!("--emit and --self-check apply to --backend loops, not {}", backend.name()));
     }
-    if backend == Backend::Loops && options.sanitize {
+    if backend == Backend::Loops && options.sanitize != 0 {
         return Err("--sanitize runs the AscendC model's checks: use it with --backend ascendc-cpp or ascendc-llvm \
                     (the loop lowering checks every view and tile at run time in any case)"
             .into());
@@ -575,7 +582,7 @@ fn run_ascendc(
         }
     })?;
     timer.lap("layout-lower-to-ascendc");
-    let checks = if options.sanitize { ascendc_run::checks::ALL } else { ascendc_run::checks::NONE };
+    let checks = options.sanitize;
     let context = module.context();
     // Safety: the module's context outlives this function.
     let context = unsafe { context.to_ref() };

@@ -753,6 +753,9 @@ fn backend_errors_are_located_and_leave_no_outputs() {
     assert!(e.contains("--backend: unknown back end 'npu' (loops, ascendc-cpp, ascendc-llvm)"), "{e}");
     let e = error(&run(&[&gemm, "--entry", "gemm", "--sanitize", "--out-dir", dir]));
     assert!(e.contains("--sanitize runs the AscendC model's checks"), "{e}");
+    let e =
+        error(&run(&[&gemm, "--entry", "gemm", "--backend", "ascendc-llvm", "--sanitize=racecheck", "--out-dir", dir]));
+    assert!(e.contains("--sanitize: unknown check 'racecheck' (memcheck, initcheck, synccheck)"), "{e}");
     assert_eq!(files(&out), vec!["short.npy".to_string()]);
 }
 
@@ -781,10 +784,15 @@ fn sanitize_reports_an_unwritten_l1_read_at_the_store() {
         assert!(e.starts_with(&want), "{backend}: {e}");
         assert!(e.contains("which nothing wrote before: coordinate (24, 0) (in @tile_of_tile)"), "{backend}: {e}");
         assert!(files(&out).is_empty(), "{backend}: {:?}", files(&out));
-        // Without --sanitize the run succeeds (the model's memory is zero where nothing wrote).
-        ok(&run(&[&file, "--entry", "tile_of_tile", "--arg", "2=24", "--backend", backend, "--out-dir", dir]));
-        std::fs::remove_file(out.join("arg0.npy")).unwrap();
-        std::fs::remove_file(out.join("arg1.npy")).unwrap();
+        // Without initcheck the run succeeds (the model's memory is zero where nothing wrote).
+        for sanitize in [None, Some("--sanitize=memcheck,synccheck")] {
+            let mut args = vec![file.as_str(), "--entry", "tile_of_tile", "--arg", "2=24", "--backend", backend];
+            args.extend(sanitize);
+            args.extend(["--out-dir", dir]);
+            ok(&run(&args));
+            std::fs::remove_file(out.join("arg0.npy")).unwrap();
+            std::fs::remove_file(out.join("arg1.npy")).unwrap();
+        }
     }
     // A whole tile (i = 16) is clean under the sanitizer and equal to the loop lowering.
     let mut outputs = Vec::new();
