@@ -66,9 +66,17 @@ fn call(jit: &Jit, name: &str, inputs: &[Array], scalars: &[i64]) -> Vec<Array> 
 }
 
 /// The loop lowering (the CPU reference semantics) of the original layout kernel, JIT-run.
-fn run_loops(context: &melior::Context, source: &str, name: &str, inputs: &[Array], scalars: &[i64]) -> Vec<Array> {
+fn run_loops(
+    context: &melior::Context,
+    source: &str,
+    name: &str,
+    inputs: &[Array],
+    scalars: &[i64],
+    initcheck: bool,
+) -> Vec<Array> {
     let mut module = Module::parse(context, source).expect("parse");
-    layout_runtime::lower_layout_ops(&mut module).unwrap_or_else(|e| panic!("loop lowering: {e}"));
+    // With the lowering's initcheck when the model paths run with it too.
+    layout_runtime::lower_layout_ops_with(&mut module, initcheck).unwrap_or_else(|e| panic!("loop lowering: {e}"));
     let jit = Jit::new(&module).unwrap_or_else(|e| panic!("jit (loops): {e}"));
     call(&jit, name, inputs, scalars)
 }
@@ -99,7 +107,8 @@ fn three_ways(case: &Case) -> Vec<Array> {
         try_cpp(&module, case, case.sanitize).unwrap_or_else(|e| panic!("{}: C++ + model: {e}\n{cpp}", case.name));
     let via_llvm = try_llvm(&context, &module, case, case.sanitize)
         .unwrap_or_else(|e| panic!("{}: LLVM form + model: {e}", case.name));
-    let via_loops = run_loops(&context, &case.source, case.func, &case.inputs, &case.scalars);
+    let initcheck = case.sanitize & run::checks::INIT != 0;
+    let via_loops = run_loops(&context, &case.source, case.func, &case.inputs, &case.scalars, initcheck);
     let mut agreed = Vec::new();
     for &o in &case.outputs {
         let loops = via_loops[o].data().to_le_bytes();

@@ -11,7 +11,7 @@ use melior::{
     ir::{operation::OperationLike, OperationRef, Type},
 };
 
-use super::{build, guard, Lowerer, Tensor};
+use super::{build, guard, initcheck, Lowerer, Tensor};
 use crate::error::LoweringError;
 
 /// How an element changes on the way.
@@ -81,6 +81,7 @@ pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(),
     let ranges: Vec<(SymExpr, SymExpr)> = region.iter().map(|e| (SymExpr::Const(0), e.clone())).collect();
     let nest = l.nest(location, point, &ranges)?;
     let offsets = l.emit(location, nest.body, &[src.address(&nest.ivs)?, dst.address(&nest.ivs)?])?;
+    initcheck::check(l, location, nest.body, name, &src, offsets[0], &nest.ivs)?;
     let mut value = build::load(nest.body, location, src.buffer, offsets[0])?;
     if let Conversion::Truncate = conversion {
         // Safety: a valid element type.
@@ -88,6 +89,7 @@ pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(),
         value = nest.body.value(arith::truncf(build::val(value), to, location))?;
     }
     build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
+    initcheck::mark(l, location, nest.body, &dst, offsets[1])?;
 
     // Zero-fill the tail of the last incomplete C0 block of every valid row (NZ) / column (ZN).
     let fill = zero_fill_axis(&src, &dst, region.len());
@@ -105,6 +107,7 @@ pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(),
         let nest = l.nest(location, point, &ranges)?;
         let offset = l.emit(location, nest.body, &[dst.address(&nest.ivs)?])?;
         build::store(nest.body, location, zero, dst.buffer, &offset);
+        initcheck::mark(l, location, nest.body, &dst, offset[0])?;
     }
     Ok(())
 }
@@ -167,6 +170,7 @@ fn conv_copy(
         t.address(&crd)
     };
     let offsets = l.emit(location, nest.body, &[at(src, sp, &sc0)?, at(dst, dp, &dc0)?])?;
+    initcheck::check(l, location, nest.body, name, src, offsets[0], &nest.ivs)?;
     let mut value = build::load(nest.body, location, src.buffer, offsets[0])?;
     if let Conversion::Truncate = conversion {
         // Safety: a valid element type.
@@ -174,6 +178,7 @@ fn conv_copy(
         value = nest.body.value(arith::truncf(build::val(value), to, location))?;
     }
     build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
+    initcheck::mark(l, location, nest.body, dst, offsets[1])?;
 
     // Zero-fill channels [C, align(C, C0)) of every valid pixel (NCHW/NHWC sources only).
     let channels = &region[1];
@@ -190,6 +195,7 @@ fn conv_copy(
         let crd = conv_coordinate(dp, &dc0, &nest.ivs).map_err(LoweringError::algebra_in(name))?;
         let offset = l.emit(location, nest.body, &[dst.address(&crd)?])?;
         build::store(nest.body, location, zero, dst.buffer, &offset);
+        initcheck::mark(l, location, nest.body, dst, offset[0])?;
     }
     Ok(())
 }

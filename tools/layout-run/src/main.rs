@@ -41,12 +41,13 @@ OPTIONS:
                          compiled with g++ against the CPU model of the intrinsics),
                          ascendc-llvm (the AscendC LLVM form, JIT, same model); same inputs,
                          outputs and --compare for all three
-  --sanitize             (ascendc-cpp, ascendc-llvm) Run under the model's sanitizer:
-                         memcheck (every access inside its GM argument or on-chip buffer),
-                         initcheck (no use of an on-chip element nothing wrote), synccheck
-                         (cross-pipe accesses ordered by SetFlag -> WaitFlag, no WaitFlag
-                         without a SetFlag, no flag left set); the first violation is an
-                         error at the op (docs/sanitizer.md)
+  --sanitize             Run under the sanitizer: memcheck (every access inside its GM
+                         argument or on-chip buffer), initcheck (no read of an on-chip
+                         element nothing wrote), synccheck (AscendC back ends: cross-pipe
+                         accesses ordered by SetFlag -> WaitFlag, no WaitFlag without a
+                         SetFlag, no flag left set); the first violation is an error at the
+                         op (docs/sanitizer.md). On loops: initcheck in the lowering, and
+                         memcheck is its view and tile checks (always on)
   --sanitize=CHECKS      Only the listed checks, e.g. --sanitize=memcheck,synccheck
   --self-check           Before running, check every address the layout lowering computes
                          against the layout algebra (every coordinate of every tensor;
@@ -192,10 +193,13 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>, String> {
     if backend != Backend::Loops && (options.emit.is_some() || options.self_check) {
         return Err(format!("--emit and --self-check apply to --backend loops, not {}", backend.name()));
     }
-    if backend == Backend::Loops && options.sanitize != 0 {
-        return Err("--sanitize runs the AscendC model's checks: use it with --backend ascendc-cpp or ascendc-llvm \
-                    (the loop lowering checks every view and tile at run time in any case)"
-            .into());
+    if backend == Backend::Loops
+        && options.sanitize & ascendc_run::checks::SYNC != 0
+        && options.sanitize != ascendc_run::checks::ALL
+    {
+        return Err(
+            "--sanitize=synccheck checks the AscendC pipes: use it with --backend ascendc-cpp or ascendc-llvm".into()
+        );
     }
     Ok(Some(options))
 }
@@ -357,7 +361,9 @@ fn run(options: &Options) -> Result<(), Failure> {
     // THE HOOK: layout ops are lowered to upstream dialects here (layout-verify, then
     // layout-lower-to-loops; crates/layout-runtime/src/layout_lowering.rs).
     let unlowered = options.self_check.then(|| layout_runtime::lower::clone_module(&module));
-    layout_runtime::lower_layout_ops(&mut module).map_err(|e| located(&mut sources, e))?;
+    // --sanitize: initcheck in the lowering; memcheck is its view and tile checks (always on).
+    let initcheck = options.sanitize & ascendc_run::checks::INIT != 0;
+    layout_runtime::lower_layout_ops_with(&mut module, initcheck).map_err(|e| located(&mut sources, e))?;
     timer.lap("layout lowering");
     if let Some(unlowered) = unlowered {
         // The hook has verified the kernel; now every lowered address against the algebra.
