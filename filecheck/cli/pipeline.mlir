@@ -11,7 +11,7 @@
 // RUN: not layout-opt %s --pass-pipeline='builtin.module(layout-lower-to-loops{host-copy=true})' 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: not layout-opt %s --pass-pipeline='builtin.module(layout-lower-to-loops{host-copies=yes})' 2>&1 | FileCheck %s --check-prefix=VALUE
 // RUN: not layout-opt %s --pass-pipeline='builtin.module(layout-verify{host-copies=true})' 2>&1 | FileCheck %s --check-prefix=NOOPT
-// OPTION: error: layout-lower-to-loops: unknown option 'host-copy' (known: host-copies=true|false)
+// OPTION: error: layout-lower-to-loops: unknown option 'host-copy' (known: host-copies=true|false, sanitize=true|false)
 // VALUE: error: layout-lower-to-loops: host-copies must be true or false, got 'yes'
 // NOOPT: error: pass 'layout-verify' takes no options
 

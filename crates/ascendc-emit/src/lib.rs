@@ -9,11 +9,14 @@
 //!   the runtime's JIT after `Jit::register_symbols(ascendc_params::ffi::c_abi_symbols())`.
 //!
 //! Both walk the module once ([`kernel::kernels`]) into the same kernel description.
+//! [`run`] runs a kernel through either on the CPU (g++ + the model, or the JIT), optionally
+//! under the model's sanitizer: the driver of `layout-run --backend` and of the tests.
 
 pub mod cpp;
 pub mod error;
 pub mod kernel;
 pub mod llvm;
+pub mod run;
 
 use ascendc_params::Target;
 use layout_runtime::diagnostics::{position_of, UNNAMED_INPUT};

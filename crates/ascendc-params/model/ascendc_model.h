@@ -11,7 +11,8 @@
 // the hardware alignment: 32 B, 512 B, 512 B, 64 B); the parameter structs Nd2NzParams,
 // DataCopyParams, LoadData2DParams, LoadData2DParamsV2, LoadData2dTransposeParams, MmadParams, FixpipeParamsV220 (field
 // order of the AscendC constructors); DataCopy, LoadData, Mmad, Fixpipe (CFG_ROW_MAJOR = NZ2ND);
-// SetFlag / WaitFlag / PipeBarrier as no-ops; InitSocState, GetBlockIdx (0).
+// SetFlag / WaitFlag / PipeBarrier (checked by the sanitizer, ascendc_model_sanitizer.h; each call
+// records its source line as the sanitizer's site); InitSocState, GetBlockIdx (0).
 //
 // Target: AscendC::model::SetTarget(2201 | 3510); the default is ASCENDC_MODEL_ARCH (2201 when
 // undefined). The target decides the L0A layout Mmad reads (ZZ on 2201, NZ on 3510).
@@ -242,48 +243,72 @@ inline constexpr FixpipeConfig CFG_NZ{CO2Layout::NZ};
 inline constexpr FixpipeConfig CFG_ROW_MAJOR{CO2Layout::ROW_MAJOR};
 inline constexpr FixpipeConfig CFG_COLUMN_MAJOR{CO2Layout::COLUMN_MAJOR};
 
-// ---- synchronization: no-ops in the sequential model ------------------------------------------
+// ---- synchronization: the model runs in program order; the sanitizer checks the flags ----------
 enum class HardEvent { MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, M_FIX, FIX_M, FIX_MTE2, MTE2_FIX, MTE2_V, V_MTE3, MTE3_MTE2, MTE2_MTE3 };
 enum event_t { EVENT_ID0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
 enum pipe_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_FIX };
-template <HardEvent E> __aicore__ inline void SetFlag(int32_t) {}
-template <HardEvent E> __aicore__ inline void WaitFlag(int32_t) {}
-template <pipe_t P> __aicore__ inline void PipeBarrier() {}
+namespace model {
+// (source pipe, destination pipe) of an event, pipe_t numbering.
+constexpr uint32_t EventPipes(HardEvent e, bool dst) {
+    const pipe_t pair[][2] = {{PIPE_MTE2, PIPE_MTE1}, {PIPE_MTE1, PIPE_MTE2}, {PIPE_MTE1, PIPE_M}, {PIPE_M, PIPE_MTE1},
+                              {PIPE_M, PIPE_FIX},     {PIPE_FIX, PIPE_M},     {PIPE_FIX, PIPE_MTE2}, {PIPE_MTE2, PIPE_FIX},
+                              {PIPE_MTE2, PIPE_V},    {PIPE_V, PIPE_MTE3},    {PIPE_MTE3, PIPE_MTE2}, {PIPE_MTE2, PIPE_MTE3}};
+    return pair[static_cast<int>(e)][dst ? 1 : 0];
+}
+}  // namespace model
+template <HardEvent E> __aicore__ inline void SetFlag(int32_t id, uint32_t line = __builtin_LINE()) {
+    ascendc_model::san::site(static_cast<int32_t>(line));
+    ascendc_model::san::set_flag(model::EventPipes(E, false), model::EventPipes(E, true), static_cast<uint32_t>(id));
+}
+template <HardEvent E> __aicore__ inline void WaitFlag(int32_t id, uint32_t line = __builtin_LINE()) {
+    ascendc_model::san::site(static_cast<int32_t>(line));
+    ascendc_model::san::wait_flag(model::EventPipes(E, false), model::EventPipes(E, true), static_cast<uint32_t>(id));
+}
+template <pipe_t P> __aicore__ inline void PipeBarrier() { ascendc_model::san::barrier(P); }
 __aicore__ inline void InitSocState() {}
 __aicore__ inline int64_t GetBlockIdx() { return 0; }
 __aicore__ inline int64_t GetBlockNum() { return 1; }
 
 // ---- intrinsics -------------------------------------------------------------------------------
-template <class T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p) {
+template <class T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p, uint32_t line = __builtin_LINE()) {
+    ascendc_model::san::site(static_cast<int32_t>(line));
     model::Check(ascendc_model::data_copy_nd2nz(dst.GetPhyAddr(), src.GetPhyAddr(), model::Bits<T>(), p, model::Target()));
 }
-template <class T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) {
+template <class T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p, uint32_t line = __builtin_LINE()) {
+    ascendc_model::san::site(static_cast<int32_t>(line));
     model::Check(ascendc_model::data_copy(dst.GetPhyAddr(), src.GetPhyAddr(), p, model::Target()));
 }
-template <class T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+template <class T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, uint32_t line = __builtin_LINE()) {
+    ascendc_model::san::site(static_cast<int32_t>(line));
     model::Check(ascendc_model::data_copy(dst.GetPhyAddr(), src.GetPhyAddr(), p, model::Target()));
 }
-template <class T> __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+template <class T> __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, uint32_t line = __builtin_LINE()) {
+    ascendc_model::san::site(static_cast<int32_t>(line));
     model::Check(ascendc_model::data_copy(dst.GetPhyAddr(), src.GetPhyAddr(), p, model::Target()));
 }
-template <class T> __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p) {
+template <class T> __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p, uint32_t line = __builtin_LINE()) {
+    ascendc_model::san::site(static_cast<int32_t>(line));
     model::Check(ascendc_model::load_data_2d(dst.GetPhyAddr(), src.GetPhyAddr(), model::Bits<T>(), p, model::Target()));
 }
-template <class T> __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParamsV2& p) {
+template <class T> __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParamsV2& p, uint32_t line = __builtin_LINE()) {
+    ascendc_model::san::site(static_cast<int32_t>(line));
     model::Check(ascendc_model::load_data_2d_v2(dst.GetPhyAddr(), src.GetPhyAddr(), model::Bits<T>(), p, model::Target()));
 }
 template <class T>
-__aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2dTransposeParams& p) {
+__aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2dTransposeParams& p, uint32_t line = __builtin_LINE()) {
+    ascendc_model::san::site(static_cast<int32_t>(line));
     model::Check(ascendc_model::load_data_with_transpose(dst.GetPhyAddr(), src.GetPhyAddr(), model::Bits<T>(), p, model::Target()));
 }
 template <class T, class U, class S>
-__aicore__ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const MmadParams& p) {
+__aicore__ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const MmadParams& p, uint32_t line = __builtin_LINE()) {
+    ascendc_model::san::site(static_cast<int32_t>(line));
     static_assert(std::is_same<U, S>::value, "the model supports A and B of one type");
     model::Check(ascendc_model::mmad(dst.GetPhyAddr(), fm.GetPhyAddr(), filter.GetPhyAddr(), model::DType<U>::code, model::DType<T>::code, p,
                                      model::Target()));
 }
 template <class T, class U, const FixpipeConfig& config = CFG_ROW_MAJOR>
-__aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p) {
+__aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p, uint32_t line = __builtin_LINE()) {
+    ascendc_model::san::site(static_cast<int32_t>(line));
     if (config.format == CO2Layout::NZ) {
         model::Check(ascendc_model::fixpipe_nz2nz(dst.GetPhyAddr(), src.GetPhyAddr(), model::DType<T>::code, model::DType<U>::code, p, model::Target()));
         return;

@@ -57,9 +57,26 @@ int32_t ascendc_model_fixpipe_nz2nz(void* dst, const void* src, uint32_t dst_dty
     return ascendc_model::fixpipe_nz2nz(dst, src, dst_dtype, src_dtype, *p, target);
 }
 
-void ascendc_model_set_flag(uint32_t, uint32_t, uint32_t) {}
-void ascendc_model_wait_flag(uint32_t, uint32_t, uint32_t) {}
-void ascendc_model_pipe_barrier(uint32_t) {}
+void ascendc_model_set_flag(uint32_t src_pipe, uint32_t dst_pipe, uint32_t event_id) {
+    ascendc_model::san::set_flag(src_pipe, dst_pipe, event_id);
+}
+void ascendc_model_wait_flag(uint32_t src_pipe, uint32_t dst_pipe, uint32_t event_id) {
+    ascendc_model::san::wait_flag(src_pipe, dst_pipe, event_id);
+}
+void ascendc_model_pipe_barrier(uint32_t pipe) { ascendc_model::san::barrier(pipe); }
+
+void ascendc_model_sanitize_begin(uint32_t checks) { ascendc_model::san::begin(checks); }
+void ascendc_model_sanitize_region(const void* base, uint64_t bytes, uint32_t elem_bytes, const char* name, uint32_t on_chip) {
+    ascendc_model::san::add_region(base, bytes, elem_bytes, name, on_chip != 0);
+}
+void ascendc_model_sanitize_site(int32_t site) { ascendc_model::san::site(site); }
+const char* ascendc_model_sanitize_end(void) { return ascendc_model::san::end(); }
+uint64_t ascendc_model_sanitize_violations(void) { return ascendc_model::san::state().violations; }
+int32_t ascendc_model_sanitize_report_site(void) { return ascendc_model::san::state().report_site; }
+int64_t ascendc_model_sanitize_report_element(int32_t* region) {
+    if (region) *region = ascendc_model::san::state().report_region;
+    return ascendc_model::san::state().report_elem;
+}
 
 const char* ascendc_model_last_error(void) { return ascendc_model::error_buffer(); }
 

@@ -171,10 +171,23 @@ int32_t ascendc_model_fixpipe_nz2nd(void* dst, const void* src, uint32_t dst_dty
 /* Fixpipe L0C -> GM, NZ2NZ (CFG_NZ); optional f32 channel split. */
 int32_t ascendc_model_fixpipe_nz2nz(void* dst, const void* src, uint32_t dst_dtype, uint32_t src_dtype,
                                     const ascendc_model_fixpipe_params_v220* p, uint32_t target);
-/* Synchronization: no-ops in the (sequential) model. Pipes and events are recorded nowhere. */
+/* Synchronization: the model runs in program order; with the sanitizer on, the flags order the
+ * pipes' accesses (ascendc_model_sanitizer.h, docs/sanitizer.md). */
 void ascendc_model_set_flag(uint32_t src_pipe, uint32_t dst_pipe, uint32_t event_id);
 void ascendc_model_wait_flag(uint32_t src_pipe, uint32_t dst_pipe, uint32_t event_id);
 void ascendc_model_pipe_barrier(uint32_t pipe);
+/* The sanitizer: begin(checks: 1 memcheck | 2 initcheck | 4 synccheck), register every GM and
+ * on-chip buffer, run, end() returns the first violation ("" if none) and turns it off.
+ * site(n) names the static call site of the next intrinsic or flag (reported back by
+ * report_site; -1 if unknown). */
+void ascendc_model_sanitize_begin(uint32_t checks);
+void ascendc_model_sanitize_region(const void* base, uint64_t bytes, uint32_t elem_bytes, const char* name, uint32_t on_chip);
+void ascendc_model_sanitize_site(int32_t site);
+const char* ascendc_model_sanitize_end(void);
+uint64_t ascendc_model_sanitize_violations(void);
+int32_t ascendc_model_sanitize_report_site(void);
+/* initcheck: the element (and, in *region, the region in registration order) reported; -1 if none. */
+int64_t ascendc_model_sanitize_report_element(int32_t* region);
 /* Message of the last non-zero status (static storage; "" if none). */
 const char* ascendc_model_last_error(void);
 

@@ -75,6 +75,7 @@
 #include <cstring>
 
 #include "ascendc_model_abi.h"
+#include "ascendc_model_sanitizer.h"
 
 namespace ascendc_model {
 
@@ -165,6 +166,7 @@ constexpr uint64_t FRACTAL_BYTES = 512;
 // ---- DataCopy ---------------------------------------------------------------------------------
 inline int32_t data_copy_nd2nz(void* dst, const void* src, uint32_t elem_bits, const ascendc_model_nd2nz_params& p,
                                uint32_t target) {
+    san::Call call("DataCopy(Nd2NzParams)", san::PIPE_MTE2);
     if (!valid_target(target)) return fail(ASCENDC_MODEL_E_INVALID, "DataCopy(Nd2NzParams): unknown target");
     if (!valid_bits(elem_bits)) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "DataCopy(Nd2NzParams): element size must be 8, 16 or 32 bits");
     const uint64_t eb = elem_bits / 8, c0 = C0_BYTES / eb;
@@ -178,9 +180,9 @@ inline int32_t data_copy_nd2nz(void* dst, const void* src, uint32_t elem_bits, c
             for (uint64_t c = 0; c < dpad; ++c) {
                 uint8_t* to = dm + ((c / c0) * p.dstNzC0Stride * c0 + r * p.dstNzNStride * c0 + c % c0) * eb;
                 if (c < p.dValue)
-                    std::memcpy(to, sm + (r * p.srcDValue + c) * eb, eb);
+                    san::copy(to, sm + (r * p.srcDValue + c) * eb, eb);
                 else
-                    std::memset(to, 0, eb);
+                    san::zero(to, eb);
             }
         }
     }
@@ -188,13 +190,14 @@ inline int32_t data_copy_nd2nz(void* dst, const void* src, uint32_t elem_bits, c
 }
 
 inline int32_t data_copy(void* dst, const void* src, const ascendc_model_data_copy_params& p, uint32_t target) {
+    san::Call call("DataCopy(DataCopyParams)", san::is_gm(dst) ? san::PIPE_MTE3 : san::PIPE_MTE2);
     if (!valid_target(target)) return fail(ASCENDC_MODEL_E_INVALID, "DataCopy(DataCopyParams): unknown target");
     uint8_t* d = static_cast<uint8_t*>(dst);
     const uint8_t* s = static_cast<const uint8_t*>(src);
     const uint64_t len = (uint64_t)p.blockLen * C0_BYTES;
     for (uint64_t b = 0; b < p.blockCount; ++b) {
-        std::memmove(d + b * ((uint64_t)p.blockLen + p.dstStride) * C0_BYTES,
-                     s + b * ((uint64_t)p.blockLen + p.srcStride) * C0_BYTES, len);
+        san::copy(d + b * ((uint64_t)p.blockLen + p.dstStride) * C0_BYTES,
+                  s + b * ((uint64_t)p.blockLen + p.srcStride) * C0_BYTES, len);
     }
     return ASCENDC_MODEL_OK;
 }
@@ -202,17 +205,18 @@ inline int32_t data_copy(void* dst, const void* src, const ascendc_model_data_co
 // ---- LoadData ---------------------------------------------------------------------------------
 inline void copy_fractal(uint8_t* d, const uint8_t* s, uint32_t elem_bits, bool transpose) {
     if (!transpose) {
-        std::memcpy(d, s, FRACTAL_BYTES);
+        san::copy(d, s, FRACTAL_BYTES);
         return;
     }
     // 16-bit: a 16x16 fractal, element (i, j) -> (j, i).
     (void)elem_bits;
     for (int i = 0; i < 16; ++i)
-        for (int j = 0; j < 16; ++j) std::memcpy(d + (j * 16 + i) * 2, s + (i * 16 + j) * 2, 2);
+        for (int j = 0; j < 16; ++j) san::copy(d + (j * 16 + i) * 2, s + (i * 16 + j) * 2, 2);
 }
 
 inline int32_t load_data_2d(void* dst, const void* src, uint32_t elem_bits, const ascendc_model_load_data_2d_params& p,
                             uint32_t target) {
+    san::Call call("LoadData(LoadData2DParams)", san::PIPE_MTE1);
     if (!valid_target(target)) return fail(ASCENDC_MODEL_E_INVALID, "LoadData(LoadData2DParams): unknown target");
     if (!valid_bits(elem_bits)) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "LoadData(LoadData2DParams): element size must be 8, 16 or 32 bits");
     if (p.ifTranspose && elem_bits != 16)
@@ -231,6 +235,7 @@ inline int32_t load_data_2d(void* dst, const void* src, uint32_t elem_bits, cons
 
 inline int32_t load_data_2d_v2(void* dst, const void* src, uint32_t elem_bits, const ascendc_model_load_data_2d_params_v2& p,
                                uint32_t target) {
+    san::Call call("LoadData(LoadData2DParamsV2)", san::PIPE_MTE1);
     if (target != ASCENDC_MODEL_ARCH_A5) return fail(ASCENDC_MODEL_E_INVALID, "LoadData(LoadData2DParamsV2) exists on arch 3510 only");
     if (!valid_bits(elem_bits)) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "LoadData(LoadData2DParamsV2): element size must be 8, 16 or 32 bits");
     if (p.ifTranspose && elem_bits != 16)
@@ -249,6 +254,7 @@ inline int32_t load_data_2d_v2(void* dst, const void* src, uint32_t elem_bits, c
 
 inline int32_t load_data_with_transpose(void* dst, const void* src, uint32_t elem_bits, const ascendc_model_load_data_2d_transpose_params& p,
                                         uint32_t target) {
+    san::Call call("LoadDataWithTranspose", san::PIPE_MTE1);
     if (!valid_target(target)) return fail(ASCENDC_MODEL_E_INVALID, "LoadDataWithTranspose: unknown target");
     if (elem_bits != 8 && elem_bits != 16)
         return fail(ASCENDC_MODEL_E_UNSUPPORTED, "LoadDataWithTranspose: modelled for 8-bit and 16-bit types only");
@@ -265,7 +271,7 @@ inline int32_t load_data_with_transpose(void* dst, const void* src, uint32_t ele
         }
         uint8_t* second = first + (1 + (uint64_t)p.dstFracGap) * FRACTAL_BYTES;
         for (uint64_t r = 0; r < 32; ++r)  // row r of T = column r of S
-            for (uint64_t c = 0; c < 32; ++c) (r < 16 ? first + r * 32 : second + (r - 16) * 32)[c] = sq[c * 32 + r];
+            for (uint64_t c = 0; c < 32; ++c) san::copy((r < 16 ? first + r * 32 : second + (r - 16) * 32) + c, sq + c * 32 + r, 1);
     }
     return ASCENDC_MODEL_OK;
 }
@@ -288,6 +294,7 @@ inline float load_float(const uint8_t* p, uint32_t t) {
 
 inline int32_t mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, uint32_t c_dtype, const ascendc_model_mmad_params& p,
                     uint32_t target) {
+    san::Call call("Mmad", san::PIPE_M);
     if (!valid_target(target)) return fail(ASCENDC_MODEL_E_INVALID, "Mmad: unknown target");
     const bool is_int = ab_dtype == ASCENDC_MODEL_I8;
     if (is_int ? c_dtype != ASCENDC_MODEL_I32
@@ -299,6 +306,11 @@ inline int32_t mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, ui
     const uint64_t m1 = (p.m + 15u) / 16u, k1 = (p.k + c0 - 1) / c0, n1 = (p.n + 15u) / 16u;
     const uint8_t* A = static_cast<const uint8_t*>(a);
     const uint8_t* B = static_cast<const uint8_t*>(b);
+    const uint64_t cb = dtype_bytes(c_dtype);
+    san::reads(A, m1 * k1 * frac * eb);  // the operands' fractal footprints (synccheck)
+    san::reads(B, k1 * n1 * frac * eb);
+    if (!p.cmatrixInitVal) san::reads(c, m1 * n1 * 256 * cb);
+    san::writes(c, m1 * n1 * 256 * cb);
     for (uint64_t i = 0; i < p.m; ++i)
         for (uint64_t j = 0; j < p.n; ++j) {
             const uint64_t coff = (j / 16) * m1 * 256 + (i / 16) * 256 + (i % 16) * 16 + j % 16;
@@ -309,12 +321,15 @@ inline int32_t mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, ui
                 const uint64_t aoff = target == ASCENDC_MODEL_ARCH_A2 ? (i / 16) * k1 * frac + (kk / c0) * frac + in_a   // ZZ
                                                                       : (kk / c0) * m1 * frac + (i / 16) * frac + in_a;  // NZ
                 const uint64_t boff = (kk / c0) * n1 * frac + (j / 16) * frac + (j % 16) * c0 + kk % c0;  // ZN
+                if (!san::use_elem(A + aoff * eb, eb) || !san::use_elem(B + boff * eb, eb)) continue;
                 if (is_int) {
                     iacc += (int32_t)(int8_t)A[aoff] * (int32_t)(int8_t)B[boff];
                 } else {
                     facc += load_float(A + aoff * eb, ab_dtype) * load_float(B + boff * eb, ab_dtype);
                 }
             }
+            uint8_t* to = static_cast<uint8_t*>(c) + coff * cb;
+            if ((!p.cmatrixInitVal && !san::use_elem(to, cb)) || !san::def_elem(to, cb)) continue;
             if (is_int) {
                 int32_t* C = static_cast<int32_t*>(c);
                 C[coff] = p.cmatrixInitVal ? iacc : (int32_t)((uint32_t)C[coff] + (uint32_t)iacc);
@@ -350,6 +365,7 @@ inline float deq_scale(uint64_t deq_scalar) {
 // One element: L0C element `so` (in accumulator elements), quantPre, ReLU, stored at `to`.
 inline void fixpipe_element(uint8_t* to, const uint8_t* s, uint64_t so, uint32_t dst_dtype, uint32_t src_dtype,
                             const ascendc_model_fixpipe_params_v220& p) {
+    if (!san::use(s + so * 4, 4) || !san::def(to, dtype_bytes(dst_dtype))) return;
     if (src_dtype == ASCENDC_MODEL_I32 && dst_dtype == ASCENDC_MODEL_I32) {
         int32_t v; std::memcpy(&v, s + so * 4, 4);
         if (p.reluEn && v < 0) v = 0;
@@ -375,6 +391,7 @@ inline void fixpipe_element(uint8_t* to, const uint8_t* s, uint64_t so, uint32_t
 
 inline int32_t fixpipe_nz2nd(void* dst, const void* src, uint32_t dst_dtype, uint32_t src_dtype, const ascendc_model_fixpipe_params_v220& p,
                              uint32_t target) {
+    san::Call call("Fixpipe", san::PIPE_FIX);
     if (int32_t st = fixpipe_check(dst_dtype, src_dtype, p, target)) return st;
     if (p.isChannelSplit) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Fixpipe: isChannelSplit applies to NZ output (CFG_NZ) only");
     uint8_t* d = static_cast<uint8_t*>(dst);
@@ -391,6 +408,7 @@ inline int32_t fixpipe_nz2nd(void* dst, const void* src, uint32_t dst_dtype, uin
 // NZ2NZ (CFG_NZ); semantics and sources at the top of this file.
 inline int32_t fixpipe_nz2nz(void* dst, const void* src, uint32_t dst_dtype, uint32_t src_dtype, const ascendc_model_fixpipe_params_v220& p,
                              uint32_t target) {
+    san::Call call("Fixpipe", san::PIPE_FIX);
     if (int32_t st = fixpipe_check(dst_dtype, src_dtype, p, target)) return st;
     if (p.isChannelSplit && !(src_dtype == ASCENDC_MODEL_F32 && dst_dtype == ASCENDC_MODEL_F32))
         return fail(ASCENDC_MODEL_E_INVALID, "Fixpipe: isChannelSplit needs f32 -> f32");

@@ -84,6 +84,19 @@ extern "C" {
     pub fn ascendc_model_wait_flag(src_pipe: u32, dst_pipe: u32, event_id: u32);
     pub fn ascendc_model_pipe_barrier(pipe: u32);
     pub fn ascendc_model_last_error() -> *const c_char;
+    pub fn ascendc_model_sanitize_begin(checks: u32);
+    pub fn ascendc_model_sanitize_region(
+        base: *const c_void,
+        bytes: u64,
+        elem_bytes: u32,
+        name: *const c_char,
+        on_chip: u32,
+    );
+    pub fn ascendc_model_sanitize_site(site: i32);
+    pub fn ascendc_model_sanitize_end() -> *const c_char;
+    pub fn ascendc_model_sanitize_violations() -> u64;
+    pub fn ascendc_model_sanitize_report_site() -> i32;
+    pub fn ascendc_model_sanitize_report_element(region: *mut i32) -> i64;
 }
 
 /// Every C ABI function as `(symbol name, address)`, for `mlirExecutionEngineRegisterSymbol`.
@@ -101,6 +114,7 @@ pub fn c_abi_symbols() -> Vec<(&'static str, *const c_void)> {
         ("ascendc_model_wait_flag", ascendc_model_wait_flag as *const c_void),
         ("ascendc_model_pipe_barrier", ascendc_model_pipe_barrier as *const c_void),
         ("ascendc_model_last_error", ascendc_model_last_error as *const c_void),
+        ("ascendc_model_sanitize_site", ascendc_model_sanitize_site as *const c_void),
     ]
 }
 

@@ -31,6 +31,13 @@ pub const LAYOUT_OP_PREFIX: &str = "layout.";
 /// simplifies the address arithmetic ([`simplify_lowered`]'s passes). A module without layout
 /// ops is left unchanged (and not verified).
 pub fn lower_layout_ops(module: &mut Module) -> Result<()> {
+    lower_layout_ops_with(module, false)
+}
+
+/// [`lower_layout_ops`], with `sanitize` the lowering's initcheck
+/// (`layout-lower-to-loops{sanitize=true}`: a read of an on-chip element nothing wrote fails
+/// the call with a located error, like the contract checks).
+pub fn lower_layout_ops_with(module: &mut Module, sanitize: bool) -> Result<()> {
     if layout_ops(module).is_empty() {
         return Ok(());
     }
@@ -41,7 +48,11 @@ pub fn lower_layout_ops(module: &mut Module) -> Result<()> {
     let context = unsafe { context_ref.to_ref() };
     let manager = PassManager::new(context);
     // The lowering runs layout-verify's checks on its input itself.
-    manager.add_pass(layout_passes::lower_to_loops::create());
+    manager.add_pass(if sanitize {
+        layout_passes::lower_to_loops::create_sanitizing(Default::default())
+    } else {
+        layout_passes::lower_to_loops::create()
+    });
     layout_passes::simplify_offsets::add_post_lowering(&manager, true);
     let ok = manager.run(module).is_ok();
     let diagnostics = capture.take();

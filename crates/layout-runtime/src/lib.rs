@@ -23,7 +23,7 @@ pub mod self_check;
 
 pub use diagnostics::{Capture, Diag, Position, Severity, Sources};
 pub use jit::{Arg, Jit, ParamType, Scalar, Signature, StridedMemRef};
-pub use layout_lowering::lower_layout_ops;
+pub use layout_lowering::{lower_layout_ops, lower_layout_ops_with};
 pub use layout_npy::{Array, Data, ElemType};
 pub use lower::{compile_to_llvm_ir, lower_to_llvm_dialect, translate_to_llvm_ir, PIPELINE};
 pub use pack::{PackError, PackSpec, Packer};

@@ -91,7 +91,7 @@ pub fn self_check_with(
     }
     // The lowering runs layout-verify's checks on the copy first.
     let capture = Capture::for_module(&copy, "<input>");
-    let options = lower_to_loops::Options { self_check: true, rules };
+    let options = lower_to_loops::Options { self_check: true, rules, ..Default::default() };
     let lowered = lower_to_loops::lower(copy.as_operation(), &options).ok();
     let diagnostics = capture.take();
     let Some(lowered) = lowered else {

@@ -178,7 +178,7 @@ pub(super) fn alloc(l: &mut Lowerer, op: &OperationRef) -> Result<(), LoweringEr
     let point = build::Point::before(op);
     // Safety: a valid element type.
     let elem_ty = unsafe { Type::from_raw(elem_type) };
-    let (size, alloca, valid) = match layout_dialect::tensor_layout::to_static_layout(&resolved.layout) {
+    let (size, alloca, valid, count) = match layout_dialect::tensor_layout::to_static_layout(&resolved.layout) {
         Some(fixed) => {
             let n = fixed.cosize().map_err(LoweringError::algebra_in(format!("cosize of {}", fixed)))?;
             // The buffer's bytes must be addressable: LLVM computes them in i64 and would wrap.
@@ -187,7 +187,8 @@ pub(super) fn alloc(l: &mut Lowerer, op: &OperationRef) -> Result<(), LoweringEr
             })?;
             guard::static_alloc(l, &ty.to_string(), resolved.space, bytes)?;
             let ty = MemRefType::new(elem_ty, &[n], None, None);
-            (SymExpr::Const(n), memref::alloca(l.context, ty, &[], &[], None, location), None)
+            let count = if l.sanitize { Some(build::index_constant(l.context, location, point, n)?) } else { None };
+            (SymExpr::Const(n), memref::alloca(l.context, ty, &[], &[], None, location), None, count)
         }
         None => {
             let n = capacity(&resolved.layout)?;
@@ -201,7 +202,7 @@ pub(super) fn alloc(l: &mut Lowerer, op: &OperationRef) -> Result<(), LoweringEr
                 let one = build::index_constant(l.context, location, point, 1)?;
                 count = point.value(arith::select(build::val(ok), build::val(count), build::val(one), location))?;
             }
-            (n, memref::alloca(l.context, memref_ty, &[build::val(count)], &[], None, location), valid)
+            (n, memref::alloca(l.context, memref_ty, &[build::val(count)], &[], None, location), valid, Some(count))
         }
     };
     if size.as_constant().is_some_and(|n| n <= 0) {
@@ -214,9 +215,12 @@ pub(super) fn alloc(l: &mut Lowerer, op: &OperationRef) -> Result<(), LoweringEr
         None => point,
     };
     let poison = build::constant_text(l.context, location, fill, &poison_text(elem)?)?;
-    let nest = l.nest(location, fill, &[(SymExpr::Const(0), size)])?;
+    let nest = l.nest(location, fill, &[(SymExpr::Const(0), size.clone())])?;
     let index = l.emit(location, nest.body, &nest.ivs)?;
     build::store(nest.body, location, poison, buffer, &index);
+    if let Some(count) = count.filter(|_| l.sanitize) {
+        super::initcheck::allocate(l, location, point, buffer, count, fill, size)?;
+    }
     let mut t = tensor(l, &ty, &resolved, buffer, describe(op, "layout.alloc"))?;
     t.valid = valid;
     if let Some(valid) = valid {

@@ -13,7 +13,7 @@ use melior::{
 };
 use mlir_sys::{MlirType, MlirValue};
 
-use super::{build, guard, Lowerer, Tensor};
+use super::{build, guard, initcheck, Lowerer, Tensor};
 use crate::error::LoweringError;
 
 /// How an element changes on the way: the Fixpipe conversion the types give, with the store's
@@ -184,9 +184,11 @@ pub(super) fn copy(
     let element = ElementOp::prepare(l, location, point, (conversion, epilogue.relu), (&src, &dst))?;
     let nest = l.nest(location, point, &ranges)?;
     let offsets = l.emit(location, nest.body, &[src.address(&nest.ivs)?, dst.address(&nest.ivs)?])?;
+    initcheck::check(l, location, nest.body, name, &src, offsets[0], &nest.ivs)?;
     let loaded = build::load(nest.body, location, src.buffer, offsets[0])?;
     let value = element.apply(l, location, nest.body, loaded)?;
     build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
+    initcheck::mark(l, location, nest.body, &dst, offsets[1])?;
 
     // Zero-fill the tail of the last incomplete C0 block of every valid row (NZ) / column (ZN).
     let fill = zero_fill_axis(&src, &dst, region.len());
@@ -204,6 +206,7 @@ pub(super) fn copy(
         let nest = l.nest(location, point, &ranges)?;
         let offset = l.emit(location, nest.body, &[dst.address(&nest.ivs)?])?;
         build::store(nest.body, location, zero, dst.buffer, &offset);
+        initcheck::mark(l, location, nest.body, &dst, offset[0])?;
     }
     Ok(())
 }
@@ -267,9 +270,11 @@ fn conv_copy(
         t.address(&crd)
     };
     let offsets = l.emit(location, nest.body, &[at(src, sp, &sc0)?, at(dst, dp, &dc0)?])?;
+    initcheck::check(l, location, nest.body, name, src, offsets[0], &nest.ivs)?;
     let loaded = build::load(nest.body, location, src.buffer, offsets[0])?;
     let value = element.apply(l, location, nest.body, loaded)?;
     build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
+    initcheck::mark(l, location, nest.body, dst, offsets[1])?;
 
     // Zero-fill channels [C, align(C, C0)) of every valid pixel (NCHW/NHWC sources only).
     let channels = &region[1];
@@ -286,6 +291,7 @@ fn conv_copy(
         let crd = conv_coordinate(dp, &dc0, &nest.ivs).map_err(LoweringError::algebra_in(name))?;
         let offset = l.emit(location, nest.body, &[dst.address(&crd)?])?;
         build::store(nest.body, location, zero, dst.buffer, &offset);
+        initcheck::mark(l, location, nest.body, dst, offset[0])?;
     }
     Ok(())
 }

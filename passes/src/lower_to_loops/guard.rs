@@ -486,7 +486,7 @@ fn conjunction(
 }
 
 /// `scf.if %bad { call @__layout_guard_failed(message, a, b) }` at `point`.
-fn fail_if(
+pub(super) fn fail_if(
     l: &mut Lowerer,
     location: Location,
     point: build::Point,

@@ -7,7 +7,7 @@ use melior::{
     ir::{operation::OperationLike, OperationRef, Type},
 };
 
-use super::{build, guard, Lowerer};
+use super::{build, guard, initcheck, Lowerer};
 use crate::error::LoweringError;
 
 #[derive(Clone, Copy)]
@@ -59,7 +59,12 @@ pub(super) fn matmul(l: &mut Lowerer, op: &OperationRef, accumulate: bool) -> Re
     let nest = l.nest(location, point, &[(SymExpr::Const(0), m), (SymExpr::Const(0), n)])?;
     let (i, j) = (nest.ivs[0].clone(), nest.ivs[1].clone());
     let c_offset = l.emit(location, nest.body, &[c.address(&[i.clone(), j.clone()])?])?[0];
-    let init = if accumulate { build::load(nest.body, location, c.buffer, c_offset)? } else { zero };
+    let init = if accumulate {
+        initcheck::check(l, location, nest.body, "layout.matmul", &c, c_offset, &[i.clone(), j.clone()])?;
+        build::load(nest.body, location, c.buffer, c_offset)?
+    } else {
+        zero
+    };
 
     let (block, p) = build::for_op(l.context, location, nest.body, bounds[0], bounds[1], bounds[2], &[init])?;
     let p_name = format!("k{}", l.fresh());
@@ -67,7 +72,10 @@ pub(super) fn matmul(l: &mut Lowerer, op: &OperationRef, accumulate: bool) -> Re
     let p = SymExpr::sym(&p_name);
     let body = build::Point::end(block);
     let acc = build::block_arg(block, 1);
-    let offsets = l.emit(location, body, &[a.address(&[i, p.clone()])?, b.address(&[p, j])?])?;
+    let offsets =
+        l.emit(location, body, &[a.address(&[i.clone(), p.clone()])?, b.address(&[p.clone(), j.clone()])?])?;
+    initcheck::check(l, location, body, "layout.matmul", &a, offsets[0], &[i, p.clone()])?;
+    initcheck::check(l, location, body, "layout.matmul", &b, offsets[1], &[p, j])?;
     let mut x = build::load(body, location, a.buffer, offsets[0])?;
     let mut y = build::load(body, location, b.buffer, offsets[1])?;
     // Safety: valid element type.
@@ -91,5 +99,6 @@ pub(super) fn matmul(l: &mut Lowerer, op: &OperationRef, accumulate: bool) -> Re
     body.insert(scf::r#yield(&[build::val(sum)], location));
     let result = build::parent_result(block, 0);
     build::store(nest.body, location, result, c.buffer, &[c_offset]);
+    initcheck::mark(l, location, nest.body, &c, c_offset)?;
     Ok(())
 }

@@ -17,6 +17,7 @@ mod buffers;
 mod build;
 mod copy;
 pub mod guard;
+mod initcheck;
 mod matmul;
 mod offset;
 pub mod self_check;
@@ -81,23 +82,59 @@ pub const HOST_COPIES_OPTION: &str = "host-copies";
 
 static RELAXED_PASS_ID: PassId = PassId::new();
 
-/// Creates the pass with pipeline options (`{host-copies=true}`, braces included or not).
+/// The pass option that sets [`Options::sanitize`]: `layout-lower-to-loops{sanitize=true}`.
+pub const SANITIZE_OPTION: &str = "sanitize";
+
+static SANITIZE_PASS_ID: PassId = PassId::new();
+
+/// Creates the pass with pipeline options (`{host-copies=true}`, `{sanitize=true}`, both
+/// separated by a space or comma; braces included or not).
 pub fn create_with_options(text: &str) -> Result<Pass, LoweringError> {
     let text = text.trim().trim_start_matches('{').trim_end_matches('}').trim();
-    let host_copies = match text.split_once('=').map_or((text, "true"), |(k, v)| (k.trim(), v.trim())) {
-        ("", _) => false,
-        (HOST_COPIES_OPTION, "true" | "1") => true,
-        (HOST_COPIES_OPTION, "false" | "0") => false,
-        (HOST_COPIES_OPTION, v) => {
-            let message = format!("{HOST_COPIES_OPTION} must be true or false, got '{v}'");
-            return Err(LoweringError::PassOption { pass: ARGUMENT, message });
-        }
-        (k, _) => {
-            let message = format!("unknown option '{k}' (known: {HOST_COPIES_OPTION}=true|false)");
-            return Err(LoweringError::PassOption { pass: ARGUMENT, message });
-        }
-    };
-    Ok(if host_copies { create_with_rules(Rules { host_copies: true, ..Rules::default() }) } else { create() })
+    let (mut host_copies, mut sanitize) = (false, false);
+    for option in text.split([' ', ',']).filter(|o| !o.is_empty()) {
+        let (key, value) = option.split_once('=').map_or((option, "true"), |(k, v)| (k.trim(), v.trim()));
+        let slot = match key {
+            HOST_COPIES_OPTION => &mut host_copies,
+            SANITIZE_OPTION => &mut sanitize,
+            k => {
+                let message = format!(
+                    "unknown option '{k}' (known: {HOST_COPIES_OPTION}=true|false, {SANITIZE_OPTION}=true|false)"
+                );
+                return Err(LoweringError::PassOption { pass: ARGUMENT, message });
+            }
+        };
+        *slot = match value {
+            "true" | "1" => true,
+            "false" | "0" => false,
+            v => {
+                let message = format!("{key} must be true or false, got '{v}'");
+                return Err(LoweringError::PassOption { pass: ARGUMENT, message });
+            }
+        };
+    }
+    let rules = Rules { host_copies, ..Rules::default() };
+    Ok(match (host_copies, sanitize) {
+        (_, true) => create_sanitizing(rules),
+        (true, false) => create_with_rules(rules),
+        (false, false) => create(),
+    })
+}
+
+/// The pass with initcheck ([`Options::sanitize`]) and `rules`.
+pub fn create_sanitizing(rules: Rules) -> Pass {
+    external::create(
+        &SANITIZE_PASS_ID,
+        move |root: OperationRef, pass: ExternalPass| {
+            if lower(root, &Options { rules, sanitize: true, ..Options::default() }).is_err() {
+                pass.signal_failure();
+            }
+        },
+        "LayoutLowerToLoopsSanitize",
+        ARGUMENT,
+        DESCRIPTION,
+        &[DialectHandle::arith(), DialectHandle::scf(), DialectHandle::memref(), DialectHandle::func()],
+    )
 }
 
 /// Creates the pass verifying its input with `rules` ([`Options::rules`]).
@@ -125,6 +162,9 @@ pub struct Options {
     /// ([`Rules::host_copies`], [`Rules::any_c0`]) are for host-side programs: the packer, and
     /// tests and the offset benchmark observing an on-chip buffer through a view.
     pub rules: Rules,
+    /// initcheck ([`initcheck`], `{sanitize=true}`): a read of an on-chip element nothing
+    /// wrote is reported through the guard hook, with the op, the buffer and the coordinate.
+    pub sanitize: bool,
 }
 
 /// Why [`lower`] failed. Every error has also been emitted as a diagnostic at its op.
@@ -158,6 +198,7 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, LowerFail
     // Safety: the context outlives the pass run.
     let context = unsafe { context_ref.to_ref() };
     let mut lowerer = Lowerer::new(context, options.self_check);
+    lowerer.sanitize = options.sanitize;
     // Verified: a module that uses the dialect has a well-formed target.
     lowerer.target = crate::verify::find_target(root).ok().flatten();
     let mut ops = Vec::new();
@@ -342,6 +383,10 @@ pub(crate) struct Lowerer<'c> {
     /// `!layout.tensor` types parsed and resolved once per uniqued type: view/alloc/tile
     /// results and the tensor-use check of every other op read them.
     pub layouts: LayoutCache,
+    /// [`Options::sanitize`]: on-chip buffers get "written" shadows ([`initcheck`]).
+    pub sanitize: bool,
+    /// Buffer (raw pointer) → its shadow flags.
+    pub shadows: HashMap<usize, MlirValue>,
 }
 
 impl<'c> Lowerer<'c> {
@@ -363,6 +408,8 @@ impl<'c> Lowerer<'c> {
             checked: HashMap::new(),
             target: None,
             layouts: LayoutCache::new(),
+            sanitize: false,
+            shadows: HashMap::new(),
         }
     }
 
@@ -532,7 +579,7 @@ mod tests {
         let Err(error) = create_with_options("host-copy=true") else { panic!("accepted host-copy") };
         assert_eq!(
             error.to_string(),
-            "layout-lower-to-loops: unknown option 'host-copy' (known: host-copies=true|false)"
+            "layout-lower-to-loops: unknown option 'host-copy' (known: host-copies=true|false, sanitize=true|false)"
         );
     }
 

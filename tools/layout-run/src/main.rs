@@ -3,17 +3,21 @@
 //! ```text
 //! layout-run KERNEL.mlir --entry NAME [--input [K=]FILE.npy ...] [--zero K ...] [--arg K=VALUE ...]
 //!            [--seed N] [--out-dir DIR] [--emit=llvm|llvm-dialect] [--time] [--self-check]
+//!            [--backend loops|ascendc-cpp|ascendc-llvm] [--sanitize[=memcheck,initcheck,synccheck]]
 //! layout-run --compare A.npy B.npy [--tolerance T]
 //! layout-run pack|unpack|bench-pack ...   (host-side packing, src/pack_cmd.rs)
 //! ```
-//! Thin: argument parsing and wiring; the work is in `crates/layout-runtime`.
+//! Thin: argument parsing and wiring; the work is in `crates/layout-runtime` (loops) and
+//! `ascendc_emit::run` (the AscendC back ends and the model's sanitizer).
 
 mod error;
 mod pack_cmd;
 
 use error::{Result, RunError};
+
+use ascendc_emit::run::{self as ascendc_run, Backend};
 use layout_npy::{random::Rng, Array, ElemType};
-use layout_runtime::{Arg, Diag, Error, Jit, ParamType, Scalar, Sources};
+use layout_runtime::{Arg, Diag, Error, Jit, ParamType, Scalar, Signature, Sources};
 use std::{cell::RefCell, path::PathBuf, process::ExitCode, rc::Rc, time::Instant};
 
 const USAGE: &str = "OVERVIEW: layout-run: lower a kernel to LLVM, JIT it, run it on .npy or seeded inputs
@@ -35,6 +39,19 @@ OPTIONS:
   --emit=llvm            Print the O2-optimized LLVM IR instead of running
   --emit=llvm-dialect    Print the module lowered to the LLVM dialect instead of running
   --time                 Print the time of each stage to stderr
+  --backend B            Where the kernel runs: loops (default: layout-lower-to-loops + JIT),
+                         ascendc-cpp (layout-lower-to-ascendc, the emitted AscendC C++
+                         compiled with g++ against the CPU model of the intrinsics),
+                         ascendc-llvm (the AscendC LLVM form, JIT, same model); same inputs,
+                         outputs and --compare for all three
+  --sanitize             Run under the sanitizer: memcheck (every access inside its GM
+                         argument or on-chip buffer), initcheck (no read of an on-chip
+                         element nothing wrote), synccheck (AscendC back ends: cross-pipe
+                         accesses ordered by SetFlag -> WaitFlag, no WaitFlag without a
+                         SetFlag, no flag left set); the first violation is an error at the
+                         op (docs/sanitizer.md). On loops: initcheck in the lowering, and
+                         memcheck is its view and tile checks (always on)
+  --sanitize=CHECKS      Only the listed checks, e.g. --sanitize=memcheck,synccheck
   --self-check           Before running, check every address the layout lowering computes
                          against the layout algebra (every coordinate of every tensor;
                          index arguments of the entry from --arg); prints a summary
@@ -70,6 +87,9 @@ struct Options {
     self_check: bool,
     compare: Option<(String, String)>,
     tolerance: f64,
+    backend: Option<Backend>,
+    /// The model's checks (`ascendc_emit::run::checks`); 0: no sanitizer.
+    sanitize: u32,
 }
 
 /// `text` as the argument number of `--option`.
@@ -111,8 +131,7 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>> {
             "zero" => options.zeros.push(parse_index(&value(inline)?, "zero")?),
             "arg" => {
                 let v = value(inline)?;
-                let (k, x) =
-                    v.split_once('=').ok_or_else(|| RunError::Usage(format!("--arg: expected K=VALUE, got '{v}'")))?;
+                let (k, x) = v.split_once('=').ok_or_else(|| RunError::Usage(format!("--arg: expected K=VALUE, got '{v}'")))?;
                 options.args.push((parse_index(k, "arg")?, x.to_string()));
             }
             "seed" => {
@@ -129,6 +148,19 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>> {
                 options.emit = Some(v);
             }
             "time" => options.time = true,
+            "backend" => {
+                let v = value(inline)?;
+                options.backend = Some(
+                    Backend::parse(&v)
+                        .ok_or_else(|| RunError::Usage(format!("--backend: unknown back end '{v}' ({})", Backend::NAMES)))?,
+                );
+            }
+            "sanitize" => {
+                options.sanitize = match inline {
+                    None => ascendc_run::checks::ALL,
+                    Some(list) => ascendc_run::checks::parse(&list).map_err(|e| RunError::Usage(format!("--sanitize: {e}")))?,
+                }
+            }
             "self-check" => options.self_check = true,
             "compare" => {
                 let a = value(inline)?;
@@ -158,6 +190,18 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>> {
     }
     if options.entry.is_none() && options.emit.is_none() {
         return Err(RunError::Usage("--entry NAME is required".into()));
+    }
+    let backend = options.backend.unwrap_or(Backend::Loops);
+    if backend != Backend::Loops && (options.emit.is_some() || options.self_check) {
+        return Err(RunError::Usage(format!("--emit and --self-check apply to --backend loops, not {}", backend.name())));
+    }
+    if backend == Backend::Loops
+        && options.sanitize & ascendc_run::checks::SYNC != 0
+        && options.sanitize != ascendc_run::checks::ALL
+    {
+        return Err(
+            RunError::Usage("--sanitize=synccheck checks the AscendC pipes: use it with --backend ascendc-cpp or ascendc-llvm".into())
+        );
     }
     Ok(Some(options))
 }
@@ -229,11 +273,7 @@ fn compare(a: &str, b: &str, tolerance: f64) -> Result<()> {
     let read = |p: &str| layout_npy::read_npy(p).map_err(RunError::npy(p));
     let (x, y) = (read(a)?, read(b)?);
     if x.shape() != y.shape() {
-        return Err(RunError::Check(format!(
-            "--compare: shapes differ: {a} is {:?}, {b} is {:?}",
-            x.shape(),
-            y.shape()
-        )));
+        return Err(RunError::Check(format!("--compare: shapes differ: {a} is {:?}, {b} is {:?}", x.shape(), y.shape())));
     }
     let mut max = 0.0f64;
     let mut worst = None;
@@ -303,16 +343,23 @@ fn run(options: &Options) -> Result<()> {
     timer.lap("parse");
     let located = |sources: &mut Sources, error: Error| -> RunError {
         if error.diagnostics().is_empty() {
-            RunError::Runtime(error)
+            RunError::Usage(error.to_string())
         } else {
             render(sources, error.diagnostics())
         }
     };
 
+    let backend = options.backend.unwrap_or(Backend::Loops);
+    if backend != Backend::Loops {
+        return run_ascendc(options, backend, &module, &mut sources, &render, &mut timer);
+    }
+
     // THE HOOK: layout ops are lowered to upstream dialects here (layout-verify, then
     // layout-lower-to-loops; crates/layout-runtime/src/layout_lowering.rs).
     let unlowered = options.self_check.then(|| layout_runtime::lower::clone_module(&module));
-    layout_runtime::lower_layout_ops(&mut module).map_err(|e| located(&mut sources, e))?;
+    // --sanitize: initcheck in the lowering; memcheck is its view and tile checks (always on).
+    let initcheck = options.sanitize & ascendc_run::checks::INIT != 0;
+    layout_runtime::lower_layout_ops_with(&mut module, initcheck).map_err(|e| located(&mut sources, e))?;
     timer.lap("layout lowering");
     if let Some(unlowered) = unlowered {
         // The hook has verified the kernel; now every lowered address against the algebra.
@@ -350,7 +397,51 @@ fn run(options: &Options) -> Result<()> {
     timer.lap("JIT engine creation");
     let signature = jit.callable(entry)?.clone();
 
-    // Arguments.
+    let (mut arrays, scalars) = arguments(options, &signature)?;
+    timer.lap("inputs");
+    let result = {
+        let mut args: Vec<Arg> = arrays
+            .iter_mut()
+            .zip(scalars)
+            .map(|(array, scalar)| match (array, scalar) {
+                (Some(array), _) => Arg::MemRef(array),
+                (None, Some(scalar)) => scalar,
+                (None, None) => unreachable!("every parameter got a value"),
+            })
+            .collect();
+        let mut result = None;
+        for run in 0..options.repeat.max(1) {
+            result = jit.call(entry, &mut args).map_err(|e| match e {
+                // Already `file:line:col: error: ...`.
+                Error::Contract(text) => RunError::Diagnostics(format!("{text}\n")),
+                other => RunError::Usage(other.to_string()),
+            })?;
+            timer.lap(&format!("call @{entry} #{}", run + 1));
+        }
+        result
+    };
+
+    let mut lines = write_outputs(options, &arrays)?;
+    if let Some(result) = result {
+        lines.push(match result {
+            Scalar::Index(v) | Scalar::Int(v) => format!("result: {} {v}", signature.results[0]),
+            Scalar::Float(v) => format!("result: {} {v}", signature.results[0]),
+        });
+    }
+    timer.lap("outputs");
+    for line in lines {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// The memref arrays (None for scalars) and scalar arguments (None for memrefs) of one call of
+/// `signature`: `--input` files, zeros or seeded random arrays, `--arg` values.
+#[allow(clippy::type_complexity)]
+fn arguments(
+    options: &Options,
+    signature: &Signature,
+) -> Result<(Vec<Option<Array>>, Vec<Option<Arg<'static>>>)> {
     let mut arrays: Vec<Option<Array>> = Vec::new();
     let mut scalars: Vec<Option<Arg<'static>>> = Vec::new();
     let memref_positions: Vec<usize> = signature
@@ -365,9 +456,9 @@ fn run(options: &Options) -> Result<()> {
     for (index, file) in &options.inputs {
         let k = match index {
             Some(k) => *k,
-            None => *next_memref
-                .next()
-                .ok_or_else(|| RunError::Usage(format!("more --input files than memref arguments of {signature}")))?,
+            None => {
+                *next_memref.next().ok_or_else(|| RunError::Usage(format!("more --input files than memref arguments of {signature}")))?
+            }
         };
         if !memref_positions.contains(&k) {
             return Err(RunError::Usage(format!("--input {k}={file}: argument #{k} of {signature} is not a memref")));
@@ -395,16 +486,13 @@ fn run(options: &Options) -> Result<()> {
         match param {
             ParamType::MemRef { elem, shape, text, .. } => {
                 let array = if let Some(file) = &assigned[k] {
-                    let array = layout_npy::read_npy(file).map_err(RunError::npy(format!("argument #{k}: {file}")))?;
-                    coerce(array, *elem).map_err(|held| {
-                        RunError::Usage(format!("argument #{k} ({text}): {file} holds {held} elements"))
-                    })?
+                    let array = layout_npy::read_npy(file).map_err(|e| RunError::Usage(format!("argument #{k}: {file}: {e}")))?;
+                    coerce(array, *elem)
+                        .map_err(|held| RunError::Usage(format!("argument #{k} ({text}): {file} holds {held} elements")))?
                 } else {
                     let dims: Option<Vec<usize>> = shape.iter().copied().collect();
                     let dims = dims.ok_or_else(|| {
-                        RunError::Usage(format!(
-                            "argument #{k} ({text}) has a dynamic shape: give it with --input {k}=FILE.npy"
-                        ))
+                        RunError::Usage(format!("argument #{k} ({text}) has a dynamic shape: give it with --input {k}=FILE.npy"))
                     })?;
                     // Checked: a shape whose element count leaves usize is an error, not a panic.
                     if layout_npy::element_count(&dims).is_none() {
@@ -420,42 +508,28 @@ fn run(options: &Options) -> Result<()> {
                 scalars.push(None);
             }
             other => {
-                let value = given_scalars[k]
-                    .ok_or_else(|| RunError::Usage(format!("scalar argument #{k} ({other}) needs --arg {k}=VALUE")))?;
-                let not = |what: &str| RunError::Usage(format!("--arg {k}={value}: not {what}"));
+                let value =
+                    given_scalars[k].ok_or_else(|| RunError::Usage(format!("scalar argument #{k} ({other}) needs --arg {k}=VALUE")))?;
                 let arg = match other {
-                    ParamType::F32 | ParamType::F64 => Arg::Float(value.parse().map_err(|_| not("a number"))?),
-                    ParamType::Index => Arg::Index(value.parse().map_err(|_| not("an integer"))?),
-                    _ => Arg::Int(value.parse().map_err(|_| not("an integer"))?),
+                    ParamType::F32 | ParamType::F64 => {
+                        Arg::Float(value.parse().map_err(|_| RunError::Usage(format!("--arg {k}={value}: not a number")))?)
+                    }
+                    ParamType::Index => {
+                        Arg::Index(value.parse().map_err(|_| RunError::Usage(format!("--arg {k}={value}: not an integer")))?)
+                    }
+                    _ => Arg::Int(value.parse().map_err(|_| RunError::Usage(format!("--arg {k}={value}: not an integer")))?),
                 };
                 arrays.push(None);
                 scalars.push(Some(arg));
             }
         }
     }
-    timer.lap("inputs");
-    let result = {
-        let mut args: Vec<Arg> = arrays
-            .iter_mut()
-            .zip(scalars)
-            .map(|(array, scalar)| match (array, scalar) {
-                (Some(array), _) => Arg::MemRef(array),
-                (None, Some(scalar)) => scalar,
-                (None, None) => unreachable!("every parameter got a value"),
-            })
-            .collect();
-        let mut result = None;
-        for run in 0..options.repeat.max(1) {
-            result = jit.call(entry, &mut args).map_err(|e| match e {
-                // Already `file:line:col: error: ...`.
-                Error::Contract(text) => RunError::Diagnostics(format!("{text}\n")),
-                other => RunError::Runtime(other),
-            })?;
-            timer.lap(&format!("call @{entry} #{}", run + 1));
-        }
-        result
-    };
+    Ok((arrays, scalars))
+}
 
+/// Writes every memref argument K to OUT_DIR/argK.npy (each atomically; on failure the files
+/// this run wrote are removed); returns the summary lines.
+fn write_outputs(options: &Options, arrays: &[Option<Array>]) -> Result<Vec<String>> {
     // Outputs: encode all, then write each atomically; on failure remove what this run wrote.
     let out_dir = PathBuf::from(options.out_dir.as_deref().unwrap_or("."));
     std::fs::create_dir_all(&out_dir)
@@ -478,15 +552,92 @@ fn run(options: &Options) -> Result<()> {
         lines.push(format!("arg{k}: {} -> {}", array.summary(), file.display()));
         written.push(file);
     }
-    if let Some(result) = result {
-        lines.push(match result {
-            Scalar::Index(v) | Scalar::Int(v) => format!("result: {} {v}", signature.results[0]),
-            Scalar::Float(v) => format!("result: {} {v}", signature.results[0]),
-        });
+    Ok(lines)
+}
+
+/// `--backend ascendc-cpp|ascendc-llvm`: layout-lower-to-ascendc, then the C++ (g++ + model) or
+/// the LLVM form (JIT + model) through `ascendc_emit::run`, on the arguments the loops back end
+/// would get; outputs as there.
+fn run_ascendc(
+    options: &Options,
+    backend: Backend,
+    module: &melior::ir::Module,
+    sources: &mut Sources,
+    render: &dyn Fn(&mut Sources, &[Diag]) -> RunError,
+    timer: &mut Timer,
+) -> Result<()> {
+    let entry = options.entry.as_deref().unwrap_or_default();
+    let signatures = layout_runtime::jit::signatures(module);
+    let signature = signatures.get(entry).cloned().ok_or_else(|| {
+        let known: Vec<_> = signatures.keys().map(|k| format!("@{k}")).collect();
+        RunError::Usage(format!(
+            "no function @{entry} in the module (functions: {})",
+            if known.is_empty() { "none".into() } else { known.join(", ") }
+        ))
+    })?;
+    let mut lowered = layout_runtime::lower::clone_module(module);
+    ascendc_run::lower_to_ascendc(&mut lowered).map_err(|e| {
+        if e.diagnostics().is_empty() {
+            RunError::Usage(e.to_string())
+        } else {
+            render(sources, e.diagnostics())
+        }
+    })?;
+    timer.lap("layout-lower-to-ascendc");
+    let checks = options.sanitize;
+    let context = module.context();
+    // Safety: the module's context outlives this function.
+    let context = unsafe { context.to_ref() };
+    enum Runner {
+        Cpp(ascendc_run::CppKernel),
+        Llvm(ascendc_run::LlvmKernel),
     }
+    let runner = match backend {
+        Backend::AscendcCpp => ascendc_run::CppKernel::build(&lowered, entry, None, checks).map(Runner::Cpp),
+        _ => ascendc_run::LlvmKernel::build(context, &lowered, entry).map(Runner::Llvm),
+    }
+    .map_err(|d| render(sources, &[d]))?;
+    timer.lap(if backend == Backend::AscendcCpp { "emit + g++" } else { "emit + JIT" });
+    let (mut arrays, scalars) = arguments(options, &signature)?;
+    check_shapes(&signature, &arrays)?;
+    timer.lap("inputs");
+    {
+        let mut args: Vec<Arg> = arrays
+            .iter_mut()
+            .zip(scalars)
+            .map(|(array, scalar)| match (array, scalar) {
+                (Some(array), _) => Arg::MemRef(array),
+                (None, Some(scalar)) => scalar,
+                (None, None) => unreachable!("every parameter got a value"),
+            })
+            .collect();
+        for run in 0..options.repeat.max(1) {
+            match &runner {
+                Runner::Cpp(k) => k.call(&mut args),
+                Runner::Llvm(k) => k.call(&mut args, checks),
+            }
+            .map_err(|d| render(sources, &[d]))?;
+            timer.lap(&format!("call @{entry} #{} ({})", run + 1, backend.name()));
+        }
+    }
+    let lines = write_outputs(options, &arrays)?;
     timer.lap("outputs");
     for line in lines {
         println!("{line}");
+    }
+    Ok(())
+}
+
+/// Every array matches the static extents of its memref parameter (the JIT checks the same
+/// before a call; the C++ harness reads whatever it is given).
+fn check_shapes(signature: &Signature, arrays: &[Option<Array>]) -> Result<()> {
+    for (k, (param, array)) in signature.params.iter().zip(arrays).enumerate() {
+        let (ParamType::MemRef { shape, text, .. }, Some(array)) = (param, array) else { continue };
+        let fits = shape.len() == array.shape().len()
+            && shape.iter().zip(array.shape()).all(|(want, got)| want.is_none_or(|w| w == *got));
+        if !fits {
+            return Err(RunError::Usage(format!("argument #{k} ({text}): the array has shape {:?}", array.shape())));
+        }
     }
     Ok(())
 }

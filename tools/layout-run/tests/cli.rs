@@ -668,3 +668,146 @@ fn pack_writes_through_symlinks_and_fifos_and_keeps_the_mode() {
     assert_eq!(layout_npy::decode_npy(&reader.join().unwrap()).unwrap(), packed);
     assert_eq!(files(&dir), ["a.npy", "fifo.npy", "link.npy", "real.npy"]);
 }
+
+/// Runs `ascendc_gemm_a2.mlir` on `backend` with `extra` arguments into a fresh directory;
+/// returns the directory.
+fn gemm_on(backend: &str, test: &str, extra: &[&str]) -> PathBuf {
+    let out = scratch(&format!("{test}-{backend}"));
+    let mut args =
+        vec![kernel("ascendc_gemm_a2.mlir"), "--entry".into(), "gemm".into(), "--backend".into(), backend.into()];
+    args.extend(["--out-dir".to_string(), out.to_str().unwrap().to_string()]);
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    ok(&run(&refs));
+    out
+}
+
+#[test]
+fn every_backend_runs_the_same_kernel_bit_for_bit() {
+    // Seeded inputs on the loop lowering; the same .npy inputs on the emitted C++ (g++ + model)
+    // and the LLVM form (JIT + model), with and without the sanitizer: the same C bytes, equal to
+    // the reference (the generator's multiples of 1/8 make every f32 sum exact).
+    let loops = gemm_on("loops", "backends", &["--seed", "3"]);
+    let (a, b) = (loops.join("arg0.npy"), loops.join("arg1.npy"));
+    let inputs = ["--input", a.to_str().unwrap(), "--input", b.to_str().unwrap(), "--zero", "2"];
+    let want = std::fs::read(loops.join("arg2.npy")).unwrap();
+    for backend in ["ascendc-cpp", "ascendc-llvm"] {
+        for sanitize in [false, true] {
+            let mut extra = inputs.to_vec();
+            if sanitize {
+                extra.push("--sanitize");
+            }
+            let dir = gemm_on(backend, if sanitize { "backends-san" } else { "backends" }, &extra);
+            let got = std::fs::read(dir.join("arg2.npy")).unwrap();
+            assert!(got == want, "{backend} (sanitize {sanitize}): C differs from the loop lowering");
+            let compared = ok(&run(&[
+                "--compare",
+                loops.join("arg2.npy").to_str().unwrap(),
+                dir.join("arg2.npy").to_str().unwrap(),
+            ]));
+            assert!(compared.contains("max |a - b| = 0 "), "{compared}");
+        }
+    }
+    let (a, b, c) = (read_npy(a).unwrap(), read_npy(b).unwrap(), read_npy(loops.join("arg2.npy")).unwrap());
+    for i in 0..40 {
+        for j in 0..24 {
+            let s: f64 = (0..56).map(|p| a.get_f64(i * 56 + p) * b.get_f64(p * 24 + j)).sum();
+            assert_eq!(c.get_f64(i * 24 + j), s, "C[{i},{j}]");
+        }
+    }
+}
+
+#[test]
+fn backend_errors_are_located_and_leave_no_outputs() {
+    let out = scratch("backend-errors");
+    let dir = out.to_str().unwrap();
+    let gemm = kernel("ascendc_gemm_a2.mlir");
+    // A kernel the AscendC lowering rejects (an f32 scalar argument), located at the function.
+    let f16 = kernel("gemm_f16.mlir");
+    let e = error(&run(&[&f16, "--entry", "gemm_f16", "--backend", "ascendc-llvm", "--arg", "4=1", "--out-dir", dir]));
+    assert!(e.starts_with(&format!("{f16}:5:1: error: @gemm_f16: argument 4 has type f32")), "{e}");
+    // No g++ on PATH.
+    let no_gxx = Command::new(BIN)
+        .args([&gemm, "--entry", "gemm", "--backend", "ascendc-cpp", "--out-dir", dir])
+        .env("PATH", "/nonexistent")
+        .output()
+        .unwrap();
+    let e = error(&no_gxx);
+    assert!(e.starts_with(&format!("{gemm}:5:3: error: cannot run g++ (needed by --backend ascendc-cpp)")), "{e}");
+    // An input of the wrong shape is refused before the C++ runs.
+    let short = out.join("short.npy");
+    write_npy(&short, &Array::zeros(ElemType::F16, &[100])).unwrap();
+    let e = error(&run(&[
+        &gemm,
+        "--entry",
+        "gemm",
+        "--backend",
+        "ascendc-cpp",
+        "--input",
+        short.to_str().unwrap(),
+        "--out-dir",
+        dir,
+    ]));
+    assert!(e.contains("argument #0 (memref<2240xf16>): the array has shape [100]"), "{e}");
+    let e = error(&run(&[&gemm, "--entry", "gemm", "--backend", "npu", "--out-dir", dir]));
+    assert!(e.contains("--backend: unknown back end 'npu' (loops, ascendc-cpp, ascendc-llvm)"), "{e}");
+    let e = error(&run(&[&gemm, "--entry", "gemm", "--sanitize=synccheck", "--out-dir", dir]));
+    assert!(e.contains("--sanitize=synccheck checks the AscendC pipes"), "{e}");
+    let e =
+        error(&run(&[&gemm, "--entry", "gemm", "--backend", "ascendc-llvm", "--sanitize=racecheck", "--out-dir", dir]));
+    assert!(e.contains("--sanitize: unknown check 'racecheck' (memcheck, initcheck, synccheck)"), "{e}");
+    assert_eq!(files(&out), vec!["short.npy".to_string()]);
+}
+
+#[test]
+fn sanitize_reports_an_unwritten_l1_read_at_the_store() {
+    // tile_clipped_l1.mlir at i = 24 loads 24 of the 32 L1 rows and stores all 32.
+    let out = scratch("sanitize-l1");
+    let dir = out.to_str().unwrap();
+    let file = kernel("tile_clipped_l1.mlir");
+    for backend in ["ascendc-cpp", "ascendc-llvm"] {
+        let e = error(&run(&[
+            &file,
+            "--entry",
+            "tile_of_tile",
+            "--arg",
+            "2=24",
+            "--backend",
+            backend,
+            "--sanitize",
+            "--out-dir",
+            dir,
+        ]));
+        let want = format!(
+            "{file}:15:5: error: sanitizer: initcheck: DataCopy(DataCopyParams) (PIPE_MTE3) reads element 384 (byte 768) of a1 (L1 bytes [0, 1024)"
+        );
+        assert!(e.starts_with(&want), "{backend}: {e}");
+        assert!(e.contains("which nothing wrote before: coordinate (24, 0) (in @tile_of_tile)"), "{backend}: {e}");
+        assert!(files(&out).is_empty(), "{backend}: {:?}", files(&out));
+        // Without initcheck the run succeeds (the model's memory is zero where nothing wrote).
+        for sanitize in [None, Some("--sanitize=memcheck,synccheck")] {
+            let mut args = vec![file.as_str(), "--entry", "tile_of_tile", "--arg", "2=24", "--backend", backend];
+            args.extend(sanitize);
+            args.extend(["--out-dir", dir]);
+            ok(&run(&args));
+            std::fs::remove_file(out.join("arg0.npy")).unwrap();
+            std::fs::remove_file(out.join("arg1.npy")).unwrap();
+        }
+    }
+    // The loop lowering's initcheck (layout-lower-to-loops{sanitize=true}) reports the same read.
+    let e = error(&run(&[&file, "--entry", "tile_of_tile", "--arg", "2=24", "--sanitize", "--out-dir", dir]));
+    let want = format!("{file}:15:5: error: initcheck: layout.store reads element (24, 0) of layout.alloc !layout.tensor<f16, \"l1\", \"NZ\", \"(32,16)\">");
+    assert!(e.starts_with(&want), "loops: {e}");
+    assert!(files(&out).is_empty(), "loops: {:?}", files(&out));
+    // A whole tile (i = 16) is clean under the sanitizer and equal on the three back ends.
+    let mut outputs = Vec::new();
+    for (n, backend) in ["loops", "ascendc-cpp", "ascendc-llvm"].into_iter().enumerate() {
+        let d = out.join(format!("whole-{n}"));
+        let mut args =
+            vec![file.as_str(), "--entry", "tile_of_tile", "--arg", "2=16", "--backend", backend, "--sanitize"];
+        args.extend(["--out-dir", d.to_str().unwrap()]);
+        ok(&run(&args));
+        outputs.push(std::fs::read(d.join("arg1.npy")).unwrap());
+    }
+    assert!(outputs[0] == outputs[1] && outputs[0] == outputs[2], "the three back ends differ on the whole tile");
+}

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use layout_algebra::{ascend::FramePattern, IndexValue, IntTuple, Layout};
 use layout_dialect::{legality, MemorySpace, Target, TensorType};
 use layout_npy::{random::Rng, Array, Data, ElemType, F16};
-use layout_runtime::{create_context, lower_layout_ops, self_check, Arg, Jit};
+use layout_runtime::{create_context, lower_layout_ops, lower_layout_ops_with, self_check, Arg, Jit};
 use melior::ir::Module;
 
 /// Run-time contract checks of views and tiles: same binary, one link.
@@ -33,18 +33,20 @@ fn self_check_observing(module: &Module, entry: &str) -> layout_runtime::SelfChe
     .unwrap_or_else(|e| panic!("self-check: {e}"))
 }
 
-/// Self-check (every address of every tensor), then lower (verify + lowering) and JIT.
+/// Self-check (every address of every tensor), then lower (verify + lowering, with initcheck:
+/// a kernel that reads an on-chip element nothing wrote fails its call) and JIT.
 fn compile(module: &mut Module, entry: &str, args: &HashMap<usize, i64>) -> (Jit, layout_runtime::SelfCheckReport) {
-    lower_layout_ops_checked(module, entry, args)
+    lower_layout_ops_checked(module, entry, args, true)
 }
 
 fn lower_layout_ops_checked(
     module: &mut Module,
     entry: &str,
     args: &HashMap<usize, i64>,
+    initcheck: bool,
 ) -> (Jit, layout_runtime::SelfCheckReport) {
     let report = self_check(module, Some(entry), args).unwrap_or_else(|e| panic!("self-check: {e}"));
-    lower_layout_ops(module).unwrap_or_else(|e| panic!("lowering: {e}"));
+    lower_layout_ops_with(module, initcheck).unwrap_or_else(|e| panic!("lowering: {e}"));
     (Jit::new(module).expect("jit"), report)
 }
 
@@ -133,7 +135,10 @@ fn tiled_gemm_example_with_tail_tiles() {
         let context = create_context().unwrap();
         let mut module = parse(&context, &text);
         let args = HashMap::from([(3, m as i64), (4, n as i64)]);
-        let (jit, report) = compile(&mut module, "tiled_gemm", &args);
+        // Without initcheck: at M = 5 the L1 -> L0A copy of the 128-row tail tile reads L1 rows
+        // 5.. that nothing wrote (issue 11 item 1, valid regions; pinned by
+        // `initcheck_reports_the_tiled_gemm_tail_reads`). The rows computed from them are not stored.
+        let (jit, report) = lower_layout_ops_checked(&mut module, "tiled_gemm", &args, false);
         assert!(report.unchecked.is_empty(), "{report}");
         assert!(report.instances > report.tensors, "tile coordinates were enumerated: {report}");
         let mut a = rng.array(ElemType::F16, &[m, 256]);
@@ -800,4 +805,91 @@ fn self_check_catches_a_wrong_simplification() {
             && error.contains("the algebra's crd_to_offset is"),
         "{error}"
     );
+}
+
+// ------------------------------------------------------------------------------------------
+// initcheck (`layout-lower-to-loops{sanitize=true}`, docs/sanitizer.md).
+
+#[test]
+fn initcheck_reports_an_accumulation_into_unwritten_l0c() {
+    // `accumulate = true` into a fresh L0C reads C before anything wrote it: reported at the
+    // matmul with the buffer and the coordinate; without the sanitizer the call succeeds (and
+    // C is NaN from the poison).
+    let text = gemm_kernel("a2", "f16", "f32", 32, 32, 16).replace("accumulate = false", "accumulate = true");
+    let line = text.lines().position(|l| l.contains("\"layout.matmul\"")).unwrap() + 1;
+    for sanitize in [true, false] {
+        let context = create_context().unwrap();
+        let mut module = parse(&context, &text);
+        lower_layout_ops_with(&mut module, sanitize).unwrap_or_else(|e| panic!("lowering: {e}"));
+        let jit = Jit::new(&module).expect("jit");
+        let mut rng = Rng::new(1);
+        let (mut a, mut b) = (rng.array(ElemType::F16, &[32, 32]), rng.array(ElemType::F16, &[32, 16]));
+        let mut c = Array::zeros(ElemType::F32, &[32, 16]);
+        let result = jit.call("gemm", &mut [Arg::MemRef(&mut a), Arg::MemRef(&mut b), Arg::MemRef(&mut c)]);
+        if !sanitize {
+            result.expect("runs without the sanitizer");
+            assert!(c.get_f64(0).is_nan(), "C[0][0] = {}", c.get_f64(0));
+            continue;
+        }
+        let Err(layout_runtime::Error::Contract(message)) = result else { panic!("no initcheck report: {result:?}") };
+        assert!(message.contains(&format!(":{line}:5: error: initcheck: layout.matmul reads element (0, 0) of layout.alloc !layout.tensor<f32, \"l0c\", \"NZ\", \"(32,16)\">")), "{message}");
+        assert!(message.ends_with("which nothing wrote before"), "{message}");
+    }
+}
+
+#[test]
+fn initcheck_reports_a_copy_of_unwritten_l1_rows() {
+    // L1 (32,16) loaded from a 24-row GM tensor, then copied whole to L0A: rows 24.. of the
+    // copy's valid region (the L1 origin, 32 rows) were never written.
+    let (gm, l1, l0a) = (
+        r#"!layout.tensor<f16, "gm", "ND", "(24,16)">"#,
+        r#"!layout.tensor<f16, "l1", "NZ", "(32,16)">"#,
+        r#"!layout.tensor<f16, "gm", "NZ", "(32,16)">"#,
+    );
+    let text = format!(
+        r#"module attributes {{layout.target = #layout.target<"a2">}} {{
+  func.func @k(%A: memref<384xf16>, %O: memref<512xf16>) attributes {{llvm.emit_c_interface}} {{
+    %ga = "layout.view"(%A) : (memref<384xf16>) -> {gm}
+    %go = "layout.view"(%O) : (memref<512xf16>) -> {l0a}
+    %a1 = "layout.alloc"() : () -> {l1}
+    "layout.load"(%ga, %a1) : ({gm}, {l1}) -> ()
+    "layout.store"(%a1, %go) : ({l1}, {l0a}) -> ()
+    return
+  }}
+}}"#
+    );
+    let context = create_context().unwrap();
+    let mut module = parse(&context, &text);
+    lower_layout_ops_with(&mut module, true).unwrap_or_else(|e| panic!("lowering: {e}"));
+    let jit = Jit::new(&module).expect("jit");
+    let mut a = Rng::new(2).array(ElemType::F16, &[384]);
+    let mut o = Array::zeros(ElemType::F16, &[512]);
+    let result = jit.call("k", &mut [Arg::MemRef(&mut a), Arg::MemRef(&mut o)]);
+    let Err(layout_runtime::Error::Contract(message)) = result else { panic!("no initcheck report: {result:?}") };
+    assert!(message.contains(":7:5: error: initcheck: layout.store reads element (24, 0) of layout.alloc !layout.tensor<f16, \"l1\", \"NZ\", \"(32,16)\">"), "{message}");
+}
+
+#[test]
+fn initcheck_reports_the_tiled_gemm_tail_reads() {
+    // examples/tiled_gemm.mlir at M = 5: the L1 panel's K slice has 128 rows in its type, 5 of
+    // them loaded; its copy to L0A reads row 5 first.
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/tiled_gemm.mlir")).unwrap();
+    let line = text.lines().position(|l| l.contains("\"layout.load\"(%a1k, %a0)")).expect("the K slice 0 load") + 1;
+    let context = create_context().unwrap();
+    let mut module = parse(&context, &text);
+    lower_layout_ops_with(&mut module, true).unwrap_or_else(|e| panic!("lowering: {e}"));
+    let jit = Jit::new(&module).expect("jit");
+    let mut rng = Rng::new(3);
+    let (mut a, mut b) = (rng.array(ElemType::F16, &[5, 256]), rng.array(ElemType::F16, &[256, 250]));
+    let mut c = Array::zeros(ElemType::F32, &[5, 250]);
+    let args = &mut [Arg::MemRef(&mut a), Arg::MemRef(&mut b), Arg::MemRef(&mut c), Arg::Index(5), Arg::Index(250)];
+    let Err(layout_runtime::Error::Contract(message)) = jit.call("tiled_gemm", args) else {
+        panic!("no initcheck report")
+    };
+    assert!(
+        message
+            .contains("error: initcheck: layout.load reads element (5, 0) of layout.tile !layout.tensor<f16, \"l1\""),
+        "{message}"
+    );
+    assert!(message.contains(&format!(":{line}:")), "not at line {line}: {message}");
 }

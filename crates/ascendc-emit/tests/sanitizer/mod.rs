@@ -1,0 +1,192 @@
+//! The model's sanitizer (`run::checks`, docs/sanitizer.md) on broken kernels: each test breaks
+//! one thing, runs both model paths (g++ on the C++, JIT on the LLVM form) and requires the
+//! located report; without the check the run succeeds and the test fails.
+
+use super::*;
+
+/// The 1-based line of the first line of `text` containing `needle`.
+fn line_of(text: &str, needle: &str) -> usize {
+    text.lines().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("no `{needle}` in\n{text}")) + 1
+}
+
+/// A 32x32x32 f16 GEMM on a2 lowered to ascendc, printed, with its first line containing
+/// `needle` removed; the text is parsed again (positions are lines of the returned text).
+fn gemm_without<'c>(context: &'c melior::Context, name: &str, needle: &str) -> (Module<'c>, String) {
+    let g = Gemm { m: 32, n: 32, k: 32, b_dn: false };
+    let module = lower(context, &gemm_kernel(name, "a2", &g, "f16", "f32", "f32"));
+    let text = module.as_operation().to_string();
+    let cut = line_of(&text, needle);
+    let text: String = text.lines().enumerate().filter(|(i, _)| i + 1 != cut).map(|(_, l)| format!("{l}\n")).collect();
+    let module = Module::parse(context, &text).unwrap_or_else(|| panic!("mutated module does not parse:\n{text}"));
+    (module, text)
+}
+
+fn gemm_case(name: &str) -> Case<'_> {
+    let mut rng = Rng::new(7);
+    Case {
+        name,
+        func: name,
+        source: String::new(),
+        target: "a2",
+        inputs: vec![
+            rng.array(ElemType::F16, &[32 * 32]),
+            rng.array(ElemType::F16, &[32 * 32]),
+            Array::zeros(ElemType::F32, &[32 * 32]),
+        ],
+        scalars: vec![],
+        outputs: vec![2],
+        sanitize: run::checks::SYNC,
+    }
+}
+
+/// Both model paths fail with an error at `line` whose text contains every one of `want`.
+fn both_report(context: &melior::Context, module: &Module, case: &Case, line: usize, want: &[&str]) {
+    let cpp = try_cpp(module, case, case.sanitize).map(|_| ());
+    let llvm = try_llvm(context, module, case, case.sanitize).map(|_| ());
+    for (way, got) in [("C++ + model", cpp), ("LLVM form + model", llvm)] {
+        let e = got.err().unwrap_or_else(|| panic!("{}: {way}: no sanitizer report", case.name)).to_string();
+        assert!(e.contains(&format!(":{line}:")), "{}: {way}: not at line {line}: {e}", case.name);
+        for w in want {
+            assert!(e.contains(w), "{}: {way}: `{w}` missing from: {e}", case.name);
+        }
+    }
+}
+
+#[test]
+fn synccheck_reports_a_missing_wait_flag() {
+    // Without the first WaitFlag<MTE2_MTE1>, MTE1's LoadData reads L1 that MTE2's DataCopy
+    // wrote with nothing ordering them: a RAW race on the device.
+    let context = layout_runtime::create_context().unwrap();
+    let (module, text) = gemm_without(&context, "san_no_wait", "\"ascendc.wait_flag\"");
+    let line = line_of(&text, "\"ascendc.load_data");
+    let want = [
+        "sanitizer: synccheck: LoadData(LoadData2DParams) (PIPE_MTE1) reads a1 (L1 bytes [0, 2048)",
+        "written by DataCopy(Nd2NzParams) (PIPE_MTE2) with no SetFlag<MTE2_MTE1> -> WaitFlag chain ordering them (RAW)",
+    ];
+    both_report(&context, &module, &gemm_case("san_no_wait"), line, &want);
+}
+
+#[test]
+fn synccheck_reports_a_wait_with_no_set() {
+    let context = layout_runtime::create_context().unwrap();
+    let (module, text) = gemm_without(&context, "san_no_set", "\"ascendc.set_flag\"");
+    let line = line_of(&text, "\"ascendc.wait_flag\"");
+    let want = [
+        "synccheck: WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0) with no SetFlag before it: PIPE_MTE1 would wait forever",
+    ];
+    both_report(&context, &module, &gemm_case("san_no_set"), line, &want);
+}
+
+#[test]
+fn synccheck_passes_the_emitted_gemm_and_reports_a_missing_fixpipe_wait() {
+    let context = layout_runtime::create_context().unwrap();
+    let g = Gemm { m: 32, n: 32, k: 32, b_dn: false };
+    let module = lower(&context, &gemm_kernel("san_ok", "a2", &g, "f16", "f32", "f32"));
+    let case = gemm_case("san_ok");
+    try_cpp(&module, &case, run::checks::ALL).unwrap_or_else(|e| panic!("C++: {e}"));
+    try_llvm(&context, &module, &case, run::checks::ALL).unwrap_or_else(|e| panic!("LLVM: {e}"));
+    // The Fixpipe's WaitFlag<M_FIX> removed: the RAW on L0C is reported first.
+    let (module, text) = gemm_without(&context, "san_ok", "\"ascendc.wait_flag\"() {event = \"M_FIX\"");
+    let line = line_of(&text, "\"ascendc.fixpipe\"");
+    let want = ["synccheck: Fixpipe (PIPE_FIX) reads co1 (L0C bytes", "written by Mmad (PIPE_M)", "(RAW)"];
+    both_report(&context, &module, &case, line, &want);
+}
+
+#[test]
+fn synccheck_reports_a_flag_left_set_at_exit() {
+    // A second SetFlag<M_FIX> nothing waits for: on the device the flag stays set.
+    let context = layout_runtime::create_context().unwrap();
+    let g = Gemm { m: 32, n: 32, k: 32, b_dn: false };
+    let module = lower(&context, &gemm_kernel("san_left_set", "a2", &g, "f16", "f32", "f32"));
+    let text = module.as_operation().to_string();
+    let set = line_of(&text, "\"ascendc.set_flag\"() {event = \"M_FIX\"");
+    let mut lines: Vec<&str> = text.lines().collect();
+    let extra = lines[set - 1];
+    lines.insert(set, extra);
+    let text = lines.join("\n");
+    let module = Module::parse(&context, &text).unwrap();
+    let want = ["synccheck: flag left set at kernel exit: SetFlag<HardEvent::M_FIX>(EVENT_ID0) set 1 time(s) and never waited for"];
+    both_report(&context, &module, &gemm_case("san_left_set"), set + 1, &want);
+}
+
+#[test]
+fn initcheck_reports_a_read_of_an_unwritten_l1_element() {
+    // A tile clipped to 24 rows (i = 24: min(32, 48 - 24)) loads L1 rows 0..23; the store copies
+    // the whole 32-row L1 tile to GM, so rows 24..31 are read without ever being written.
+    let source = tile_of_tile_kernel();
+    let context = layout_runtime::create_context().unwrap();
+    let module = lower(&context, &source);
+    let case = Case {
+        name: "san_unwritten_l1",
+        func: "tile_of_tile",
+        source: source.clone(),
+        target: "a2",
+        inputs: vec![Rng::new(3).array(ElemType::F16, &[64 * 64]), Array::zeros(ElemType::F16, &[512])],
+        scalars: vec![24],
+        outputs: vec![1],
+        sanitize: run::checks::INIT,
+    };
+    let line = line_of(&source, "\"layout.store\"");
+    // NZ f16 (32,16): row 24 = fractal row 1, row 8 in it: element 256 + 8 * 16 = 384.
+    let want = [
+        "initcheck: DataCopy(DataCopyParams) (PIPE_MTE3) reads element 384 (byte 768) of a1 (L1 bytes [0, 1024)",
+        "which nothing wrote before: coordinate (24, 0) (in @tile_of_tile)",
+    ];
+    both_report(&context, &module, &case, line, &want);
+}
+
+#[test]
+fn memcheck_reports_an_out_of_bounds_gm_read() {
+    // The GM ND -> L1 NZ copy of a 40x56 f16 tensor given a 2000-element buffer (2240 needed):
+    // the DataCopy reads past the end of argument #0.
+    let source = copy_kernel("a2", "f16", (40, 56), "ND", "NZ", 2240, 3072);
+    let context = layout_runtime::create_context().unwrap();
+    let module = lower(&context, &source);
+    let case = Case {
+        name: "san_oob_gm",
+        func: "copy",
+        source: source.clone(),
+        target: "a2",
+        inputs: vec![Rng::new(5).array(ElemType::F16, &[2000]), Array::zeros(ElemType::F16, &[3072])],
+        scalars: vec![],
+        outputs: vec![1],
+        sanitize: run::checks::MEM,
+    };
+    let line = line_of(&source, "\"layout.load\"");
+    let e = try_cpp(&module, &case, case.sanitize).expect_err("C++ + model: no memcheck report").to_string();
+    assert!(e.contains(&format!(":{line}:")), "not at the layout.load: {e}");
+    let want = "memcheck: DataCopy(Nd2NzParams) (PIPE_MTE2) reads 2 bytes at 0 bytes past the end of GM argument #0 (arg0: memref<2240xf16>) (4000 bytes)";
+    assert!(e.contains(want), "{e}");
+    // The JIT's call checks the static shape before the LLVM form can run.
+    let e = try_llvm(&context, &module, &case, case.sanitize).expect_err("LLVM form ran on a short buffer").to_string();
+    assert!(e.contains("dimension 0 is 2000"), "{e}");
+}
+
+#[test]
+fn initcheck_reports_the_known_tail_reads() {
+    // examples/tiled_gemm.mlir at M = N = 40: the L1 panels hold 40 valid rows / columns (B's
+    // ND2NZ zero-fills columns to 48, the next C0 boundary), Mmad runs with the static n = 128
+    // of the L0B buffer and reads columns 48.. that nothing wrote (issue 11 item 1: valid
+    // regions). The results it computes from them are not stored, so the outputs are exact.
+    let source = example("tiled_gemm.mlir");
+    let context = layout_runtime::create_context().unwrap();
+    let module = lower(&context, &source);
+    let mut rng = Rng::new(9);
+    let case = Case {
+        name: "san_tiled_tail",
+        func: "tiled_gemm",
+        source: source.clone(),
+        target: "a2",
+        inputs: vec![
+            rng.array(ElemType::F16, &[40, 256]),
+            rng.array(ElemType::F16, &[256, 40]),
+            Array::zeros(ElemType::F32, &[40, 40]),
+        ],
+        scalars: vec![40, 40],
+        outputs: vec![2],
+        sanitize: run::checks::INIT,
+    };
+    let line = line_of(&source, "\"layout.matmul\"");
+    let want = ["initcheck: Mmad (PIPE_M) reads element 768 (byte 1536) of b2 (L0B", ": coordinate (0, 48)"];
+    both_report(&context, &module, &case, line, &want);
+}
