@@ -94,10 +94,15 @@ irdl.dialect @layout {
   }
 
   // Data movement towards the cube (gm -> l1 -> l0a/l0b, ...), with layout conversion.
+  // The optional result `written` is the destination viewed with the extent the copy wrote as
+  // its origin (min(src origin, dst origin) leaf by leaf, dynamic where either is): reads
+  // after the copy go through it (or tiles of it), so they never see stale or unwritten data.
   irdl.operation @load {
     %src = irdl.base @layout::@tensor
     %dst = irdl.base @layout::@tensor
+    %written = irdl.base @layout::@tensor
     irdl.operands(src: %src, dst: %dst)
+    irdl.results(written: optional %written)
   }
 
   // Data movement out of the cube (l0c -> gm/l1/ub, ub -> gm, ...), with layout conversion.

@@ -72,8 +72,9 @@ pub enum LayoutOp<'c, 'a> {
         shape: Vec<i64>,
         result: Value<'c, 'a>,
     },
-    /// `layout.load(%src, %dst)`.
-    Load { op: OperationRef<'c, 'a>, src: Value<'c, 'a>, dst: Value<'c, 'a> },
+    /// `[%written =] layout.load(%src, %dst)`: `written` is the destination viewed with the
+    /// extent the copy wrote as its origin.
+    Load { op: OperationRef<'c, 'a>, src: Value<'c, 'a>, dst: Value<'c, 'a>, written: Option<Value<'c, 'a>> },
     /// `layout.store(%src, %dst)`.
     Store { op: OperationRef<'c, 'a>, src: Value<'c, 'a>, dst: Value<'c, 'a> },
     /// `layout.matmul(%a, %b, %c) {accumulate}`.
@@ -145,7 +146,8 @@ fn decode_layout<'c, 'a>(kind: LayoutOpKind, op: OperationRef<'c, 'a>) -> Result
             need(2)?;
             let (src, dst) = (operands[0], operands[1]);
             if kind == LayoutOpKind::Load {
-                LayoutOp::Load { op, src, dst }
+                let written = op.result(0).ok().map(Into::into);
+                LayoutOp::Load { op, src, dst, written }
             } else {
                 LayoutOp::Store { op, src, dst }
             }

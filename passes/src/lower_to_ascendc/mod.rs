@@ -156,6 +156,7 @@ fn root_of(v: Value) -> Option<usize> {
     loop {
         match LayoutOp::decode(defining_op(v)?) {
             Some(Ok(LayoutOp::Tile { source, .. })) => v = source,
+            Some(Ok(LayoutOp::Load { dst, .. })) => v = dst,
             _ => return Some(key(v)),
         }
     }
@@ -431,6 +432,11 @@ impl<'c> Lowering<'c> {
             LayoutOp::Load { .. } | LayoutOp::Store { .. } => {
                 let src = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
                 let dst = self.tensor(op.operand(1).map_err(|e| e.to_string())?)?;
+                // L0A/L0B hold what Mmad reads: the layout it infers from m, n and the valid k.
+                let dst = match dst.space {
+                    MemorySpace::L0a | MemorySpace::L0b => self.cube_operand(&src, &dst)?,
+                    _ => dst,
+                };
                 let derived = self.derive_copy(&src, &dst)?;
                 // GM DN -> L1 ZN runs ND2NZ on the transposed views: say so next to the call.
                 let column_major = src.space == MemorySpace::Gm
@@ -447,7 +453,15 @@ impl<'c> Lowering<'c> {
                 } else {
                     vec![]
                 };
-                build::emit(self.context, op, &derived, &dst, &[&src], self.target, &extra)
+                build::emit(self.context, op, &derived, &dst, &[&src], self.target, &extra)?;
+                if let Some(Ok(LayoutOp::Load { written: Some(written), .. })) = LayoutOp::decode(op) {
+                    let view = match dst.space {
+                        MemorySpace::L0a | MemorySpace::L0b => dst,
+                        _ => self.written(&src, &dst)?,
+                    };
+                    self.tensors.insert(key(written), view);
+                }
+                Ok(())
             }
             LayoutOp::Matmul { accumulate, .. } => {
                 let a = self.tensor(op.operand(0).map_err(|e| e.to_string())?)?;
@@ -466,6 +480,47 @@ impl<'c> Lowering<'c> {
                 build::emit(self.context, op, &derived, &c, &[&a, &b], self.target, &[])
             }
         }
+    }
+
+    /// The `written` view of a load from `src` into `dst` ([`crate::tile::written_view`]): the
+    /// destination's buffer and layout with the written extent as origin; the symbols of both.
+    fn written(&self, src: &Tensor<'c, 'c>, dst: &Tensor<'c, 'c>) -> Result<Tensor<'c, 'c>, String> {
+        let layout =
+            crate::tile::written_view(&dst.layout, &src.layout.origin().leaves()).map_err(|e| e.to_string())?;
+        let binds = Rc::new(Binds { own: src.binds.iter().cloned().collect(), parent: Some(dst.binds.clone()) });
+        Ok(Tensor { layout, binds, ..dst.clone() })
+    }
+
+    /// The layout an L0A/L0B destination gets from a load of `src`: the cube infers the layout
+    /// of A and B from m, n, k (`ascendc_params::mmad`), with m, n the static fractal grid of
+    /// the buffer and k the valid reduction extent. When k is a tail (dynamic or smaller than
+    /// the buffer), the ZZ row blocks of A on a2 are `ceil(k/C0)` fractals apart, not the
+    /// buffer's count, so the copy writes that layout and the matmul reads it (the CPU loop
+    /// lowering keeps the buffer's layout: L0 contents are only observable through Mmad).
+    /// Tiles of L0 buffers keep their layout.
+    fn cube_operand(&self, src: &Tensor<'c, 'c>, dst: &Tensor<'c, 'c>) -> Result<Tensor<'c, 'c>, String> {
+        use layout_algebra::{ascend::frame_c0, IndexValue};
+        let written = self.written(src, dst)?;
+        if !dst.coord.iter().all(|c| c.as_constant() == Some(0)) {
+            return Ok(written);
+        }
+        let (pattern, k_mode) = match dst.space {
+            MemorySpace::L0a => (self.target.l0a_pattern(), 1),
+            _ => (layout_algebra::ascend::FramePattern::ZN, 0),
+        };
+        let extents = written.layout.origin().leaves();
+        let grid = |mode: usize| -> Result<SymExpr, String> {
+            let size = dst.layout.shape().get_path(&[mode]).and_then(|t| t.size()).map_err(|e| e.to_string())?;
+            Ok(size)
+        };
+        if extents.len() != 2 {
+            return Ok(written);
+        }
+        let dims = if k_mode == 1 { [grid(0)?, extents[1].clone()] } else { [extents[0].clone(), grid(1)?] };
+        let c0 = frame_c0(pattern, dst.elem).map_err(|e| e.to_string())?;
+        let frame = layout_algebra::ascend::frame_layout(pattern, c0, &dims).map_err(|e| e.to_string())?;
+        let layout = frame.with_new_origin(written.layout.origin().clone()).map_err(|e| e.to_string())?;
+        Ok(Tensor { layout, ..written })
     }
 
     fn derive_copy(&self, src: &Tensor, dst: &Tensor) -> Result<ascendc_params::Derived<SymExpr>, String> {

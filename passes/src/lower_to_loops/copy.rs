@@ -11,7 +11,7 @@ use melior::{
     ir::{operation::OperationLike, OperationRef, Type},
 };
 
-use super::{build, guard, Lowerer, Tensor};
+use super::{build, describe, guard, Lowerer, Tensor};
 use crate::error::LoweringError;
 
 /// How an element changes on the way.
@@ -61,6 +61,9 @@ pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(),
     let dst = l.operand(op, 1)?;
     if let (Some((sp, _)), Some((dp, _))) = (src.pattern, dst.pattern) {
         if sp != dp && (!sp.is_matrix() || !dp.is_matrix()) {
+            if op.result_count() > 0 {
+                return Err(LoweringError::Unsupported(format!("{name}: a convolution layout conversion {sp} -> {dp} has no `written` view here (use the destination)")));
+            }
             return conv_copy(l, op, name, (&src, sp), (&dst, dp));
         }
     }
@@ -105,6 +108,10 @@ pub(super) fn copy(l: &mut Lowerer, op: &OperationRef, name: &str) -> Result<(),
         let nest = l.nest(location, point, &ranges)?;
         let offset = l.emit(location, nest.body, &[dst.address(&nest.ivs)?])?;
         build::store(nest.body, location, zero, dst.buffer, &offset);
+    }
+    if op.result_count() > 0 {
+        let layout = crate::tile::written_view(&dst.layout, &se)?;
+        l.define_written(op, Tensor { layout, name: describe(op, name), ..dst })?;
     }
     Ok(())
 }

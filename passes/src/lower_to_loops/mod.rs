@@ -61,7 +61,8 @@
 //! # Ops
 //! - `layout.load` / `layout.store`: a loop nest (`scf.for`, step 1) over the valid region —
 //!   the source origin clipped to the destination origin, leaf by leaf —
-//!   `dst[dst_offset(x)] = convert(src[src_offset(x)])`. Conversions: none when the element
+//!   `dst[dst_offset(x)] = convert(src[src_offset(x)])`. A load's `written` result is the
+//!   destination with that region as its origin (`crate::tile::written_view`). Conversions: none when the element
 //!   types are equal; `arith.truncf` for an `l0c` f32 source stored as f16/bf16 (Fixpipe
 //!   quantization, round to nearest even); i32 stays i32 (the i32 → f16/i8 Fixpipe modes need
 //!   quantization parameters the dialect does not carry: rejected).
@@ -552,6 +553,15 @@ impl<'c> Lowerer<'c> {
             let function = enclosing_function(op);
             self.candidates.push((tensor.clone(), function));
         }
+        self.tensors.insert(result.to_raw().ptr as usize, tensor);
+        Ok(())
+    }
+
+    /// Binds the `written` result of a `layout.load` ([`crate::tile::written_view`]): the
+    /// destination's buffer and addresses, so the self-check (which covers the destination) has
+    /// nothing new to check.
+    pub fn define_written(&mut self, op: &OperationRef, tensor: Tensor) -> Result<(), LoweringError> {
+        let result = op.result(0).map_err(|e| LoweringError::IrShape(format!("missing result: {e}")))?;
         self.tensors.insert(result.to_raw().ptr as usize, tensor);
         Ok(())
     }

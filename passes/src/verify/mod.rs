@@ -50,6 +50,14 @@
 //!   requires (docs/layout-spec.md §B.7); dynamic coordinates are a run-time precondition;
 //! - O1 offset: one coordinate per mode; constant coordinates are non-negative and their
 //!   offset fits in i64.
+//! - W1 load: the optional `written` result is the destination with the written extent
+//!   (`min(src, dst)` of the origins) as its origin: same element type and space, every static
+//!   leaf equal to the algebra's (`tile::written_view`), `?` where the algebra derives it.
+//!
+//! Valid regions (`valid.rs`)
+//! - R1 every read of an on-chip buffer (load/store source, matmul A, B and an accumulated C)
+//!   lies inside the region of the latest write to that buffer, proven symbolically; the
+//!   error names the op, the buffer and the condition it could not prove.
 //!
 //! Every lowering (`layout-lower-to-loops`, `layout-lower-to-ascendc`) runs these checks on its
 //! input ([`verify_with`]), so no back end accepts what this pass rejects; the pass itself stays
@@ -59,6 +67,7 @@
 
 mod ops;
 mod types;
+mod valid;
 
 use layout_dialect::{ops::LayoutOpKind, LayoutCache};
 use std::collections::HashMap;
@@ -169,7 +178,8 @@ pub fn verify_with(root: OperationRef, rules: Rules) -> bool {
         let location = op.location();
         // A tile's result type may leave `?` where the algebra knows the value; its legality
         // is its parent's (same strides and inner blocks), and G2 checks it against the algebra.
-        let derived = kind == Some(LayoutOpKind::Tile);
+        // Likewise a load's `written` view (the destination's layout, W1 checks it).
+        let derived = matches!(kind, Some(LayoutOpKind::Tile | LayoutOpKind::Load));
         for result in op.results() {
             uses_layout |= types::check_type(result.r#type(), location, derived, &mut checker);
         }
@@ -188,6 +198,10 @@ pub fn verify_with(root: OperationRef, rules: Rules) -> bool {
         WalkResult::Advance
     });
 
+    // R1 needs every type resolved: only on input the other rules accept.
+    if checker.ok && ok {
+        valid::check(root, &mut checker);
+    }
     if uses_layout && !has_target {
         emit_error(root.location(), &format!("the layout dialect is used but {}", TargetError::Missing));
         ok = false;

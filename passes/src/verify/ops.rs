@@ -133,6 +133,8 @@ fn pattern_of(op: &OperationRef, i: usize, c: &mut Checker) -> Option<FramePatte
         match defining_op(value) {
             Some(def) => match LayoutOp::decode(def) {
                 Some(Ok(LayoutOp::Tile { source, .. })) => value = source,
+                // A load's `written` view has its destination's layout.
+                Some(Ok(LayoutOp::Load { dst, .. })) => value = dst,
                 _ => break None,
             },
             _ => break None,
@@ -159,6 +161,7 @@ fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Ch
         return;
     };
     let op_name = this.op_name();
+    check_written_result(op, location, c);
     if c.rules.host_copies {
         check_copy_elements(op, this, (&src, &dst), location, c);
         return;
@@ -211,6 +214,47 @@ fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Ch
 }
 
 /// L3 and L4: element types and extents of a copy (also for host copies).
+/// W1: the `written` result of a `layout.load` is the destination with the written extent as
+/// its origin ([`tile::written_view`]): same element type and space, every static leaf equal
+/// to the algebra's, `?` where it derives the value (as G2 for tiles).
+fn check_written_result(op: &OperationRef, location: Location, c: &mut Checker) {
+    let Some(result) = op.result(0).ok() else { return };
+    let (Some(src), Some(dst), Some(declared)) = (
+        c.layouts.tensor_type(op.operand(0).map(|v| v.r#type()).ok().unwrap_or(result.r#type())),
+        c.layouts.tensor_type(op.operand(1).map(|v| v.r#type()).ok().unwrap_or(result.r#type())),
+        c.layouts.tensor_type(result.r#type()),
+    ) else {
+        return;
+    };
+    let (Ok(src), Ok(dst), Ok(declared)) =
+        (src.resolve_with_prefix("s"), dst.resolve_with_prefix("d"), declared.resolve_with_prefix("w"))
+    else {
+        return;
+    };
+    if declared.elem != dst.elem || declared.space != dst.space {
+        let message = format!(
+            "layout.load: the `written` result is the destination viewed with the extent written, so it holds {} in \"{}\", got {} in \"{}\"",
+            dst.elem,
+            dst.space.name(),
+            declared.elem,
+            declared.space.name()
+        );
+        return c.error(location, &message);
+    }
+    let expected = match tile::written_view(&dst.layout, &src.layout.origin().leaves()) {
+        Ok(e) => e,
+        Err(e) => return c.error(location, &format!("layout.load: {e}")),
+    };
+    if let Err(why) = tile::check_declared(&declared.layout, &expected) {
+        let (l, o) = layout_strings(&expected);
+        let why = why.to_string().replace("the tile's", "the written view's");
+        c.error(
+            location,
+            &format!("layout.load: the `written` result type does not match the written view: {why}; the written view is LAYOUT \"{l}\" ORIGIN \"{o}\" (s<i> = source leaf i, d<i> = destination leaf i)"),
+        );
+    }
+}
+
 fn check_copy_elements(
     op: &OperationRef,
     this: Direction,
