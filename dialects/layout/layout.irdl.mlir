@@ -112,16 +112,19 @@ irdl.dialect @layout {
     irdl.operands(src: %src, dst: %dst)
   }
 
-  // C (l0c) = A (l0a) * B (l0b), accumulating into C when `accumulate` is true.
+  // C (l0c) = A (l0a) * B (l0b), accumulating into C when `accumulate` is true, over the m, n, k
+  // of the operands' origins. The optional result `written` is C viewed with the m x n written.
   irdl.operation @matmul {
     %a = irdl.base @layout::@tensor
     %b = irdl.base @layout::@tensor
     %c = irdl.base @layout::@tensor
+    %written = irdl.base @layout::@tensor
     %true = irdl.is true
     %false = irdl.is false
     %acc = irdl.any_of(%true, %false)
     irdl.operands(a: %a, b: %b, c: %c)
     irdl.attributes { "accumulate" = %acc }
+    irdl.results(written: optional %written)
   }
 
   // crd2offset: the element offset of coordinate `coord` (one index per mode) under the

@@ -77,8 +77,16 @@ pub enum LayoutOp<'c, 'a> {
     Load { op: OperationRef<'c, 'a>, src: Value<'c, 'a>, dst: Value<'c, 'a>, written: Option<Value<'c, 'a>> },
     /// `layout.store(%src, %dst)`.
     Store { op: OperationRef<'c, 'a>, src: Value<'c, 'a>, dst: Value<'c, 'a> },
-    /// `layout.matmul(%a, %b, %c) {accumulate}`.
-    Matmul { op: OperationRef<'c, 'a>, a: Value<'c, 'a>, b: Value<'c, 'a>, c: Value<'c, 'a>, accumulate: bool },
+    /// `[%written =] layout.matmul(%a, %b, %c) {accumulate}`: `written` is C viewed with the
+    /// `m × n` the matmul wrote as its origin.
+    Matmul {
+        op: OperationRef<'c, 'a>,
+        a: Value<'c, 'a>,
+        b: Value<'c, 'a>,
+        c: Value<'c, 'a>,
+        accumulate: bool,
+        written: Option<Value<'c, 'a>>,
+    },
     /// `%o = layout.offset(%t, coord...)`.
     Offset { op: OperationRef<'c, 'a>, source: Value<'c, 'a>, coord: Vec<Value<'c, 'a>>, result: Value<'c, 'a> },
 }
@@ -158,7 +166,8 @@ fn decode_layout<'c, 'a>(kind: LayoutOpKind, op: OperationRef<'c, 'a>) -> Result
                 op.attribute("accumulate").ok().and_then(bool_attribute).ok_or_else(|| {
                     DecodeError("layout.matmul needs the `accumulate` attribute (true or false)".into())
                 })?;
-            LayoutOp::Matmul { op, a: operands[0], b: operands[1], c: operands[2], accumulate }
+            let written = op.result(0).ok().map(Into::into);
+            LayoutOp::Matmul { op, a: operands[0], b: operands[1], c: operands[2], accumulate, written }
         }
         LayoutOpKind::Offset => {
             need(1)?;

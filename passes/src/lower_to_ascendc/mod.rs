@@ -157,6 +157,7 @@ fn root_of(v: Value) -> Option<usize> {
         match LayoutOp::decode(defining_op(v)?) {
             Some(Ok(LayoutOp::Tile { source, .. })) => v = source,
             Some(Ok(LayoutOp::Load { dst, .. })) => v = dst,
+            Some(Ok(LayoutOp::Matmul { c, .. })) => v = c,
             _ => return Some(key(v)),
         }
     }
@@ -477,7 +478,23 @@ impl<'c> Lowering<'c> {
                     accumulate,
                 )
                 .map_err(param_error)?;
-                build::emit(self.context, op, &derived, &c, &[&a, &b], self.target, &[])
+                build::emit(self.context, op, &derived, &c, &[&a, &b], self.target, &[])?;
+                if let Some(Ok(LayoutOp::Matmul { written: Some(written), .. })) = LayoutOp::decode(op) {
+                    // C viewed with the logical m x n (the padded rows and columns Mmad also
+                    // computes are C's padding).
+                    let (ae, be, ce) =
+                        (a.layout.origin().leaves(), b.layout.origin().leaves(), c.layout.origin().leaves());
+                    let min =
+                        |x: &SymExpr, y: &SymExpr| layout_algebra::IndexValue::min(x, y).map_err(|e| e.to_string());
+                    let (m, n) = (min(&ae[0], &ce[0])?, min(&be[1], &ce[1])?);
+                    let layout = crate::tile::written_view(&c.layout, &[m, n]).map_err(|e| e.to_string())?;
+                    let binds = Rc::new(Binds {
+                        own: a.binds.iter().chain(b.binds.iter()).cloned().collect(),
+                        parent: Some(c.binds.clone()),
+                    });
+                    self.tensors.insert(key(written), Tensor { layout, binds, ..c });
+                }
+                Ok(())
             }
         }
     }

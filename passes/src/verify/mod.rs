@@ -50,9 +50,10 @@
 //!   requires (docs/layout-spec.md §B.7); dynamic coordinates are a run-time precondition;
 //! - O1 offset: one coordinate per mode; constant coordinates are non-negative and their
 //!   offset fits in i64.
-//! - W1 load: the optional `written` result is the destination with the written extent
-//!   (`min(src, dst)` of the origins) as its origin: same element type and space, every static
-//!   leaf equal to the algebra's (`tile::written_view`), `?` where the algebra derives it.
+//! - W1 load, matmul: the optional `written` result is the destination with the written extent
+//!   (load: `min(src, dst)` of the origins; matmul: `m × n` of C) as its origin: same element
+//!   type and space, every static leaf equal to the algebra's (`tile::written_view`), `?` where
+//!   the algebra derives it.
 //!
 //! Valid regions (`valid.rs`)
 //! - R1 every read of an on-chip buffer (load/store source, matmul A, B and an accumulated C)
@@ -179,7 +180,7 @@ pub fn verify_with(root: OperationRef, rules: Rules) -> bool {
         // A tile's result type may leave `?` where the algebra knows the value; its legality
         // is its parent's (same strides and inner blocks), and G2 checks it against the algebra.
         // Likewise a load's `written` view (the destination's layout, W1 checks it).
-        let derived = matches!(kind, Some(LayoutOpKind::Tile | LayoutOpKind::Load));
+        let derived = matches!(kind, Some(LayoutOpKind::Tile | LayoutOpKind::Load | LayoutOpKind::Matmul));
         for result in op.results() {
             uses_layout |= types::check_type(result.r#type(), location, derived, &mut checker);
         }

@@ -156,7 +156,7 @@ impl Analysis<'_> {
             }
             LayoutOp::Load { src, dst, written, .. } => self.copy(op, "layout.load", src, dst, written, state),
             LayoutOp::Store { src, dst, .. } => self.copy(op, "layout.store", src, dst, None, state),
-            LayoutOp::Matmul { a, b, c, accumulate, .. } => {
+            LayoutOp::Matmul { a, b, c, accumulate, written, .. } => {
                 let (Some(va), Some(vb), Some(vc)) = (
                     self.views.get(&key(a)).cloned(),
                     self.views.get(&key(b)).cloned(),
@@ -176,7 +176,16 @@ impl Analysis<'_> {
                 if accumulate {
                     self.read(location, "layout.matmul", "C", &vc, &[m.clone(), n.clone()], state);
                 }
-                let w = Written { view: None, lo: vc.corner.clone(), ext: vec![m, n], by: describe(op) };
+                let mut view = None;
+                if let Some(w) = written {
+                    if let Ok(layout) = written_view(&vc.layout, &[m.clone(), n.clone()]) {
+                        let mut chain = vec![key(w)];
+                        chain.extend(vc.chain.iter().copied());
+                        self.views.insert(key(w), View { chain, layout, ..vc.clone() });
+                        view = Some(key(w));
+                    }
+                }
+                let w = Written { view, lo: vc.corner.clone(), ext: vec![m, n], by: describe(op) };
                 state.insert(vc.root, vec![Some(w)]);
             }
             LayoutOp::Offset { .. } => {}
