@@ -370,9 +370,17 @@ fn unproven(lo: &[SymExpr], ext: &[SymExpr], w: &Written) -> Option<String> {
             _ => false,
         };
         if !inside {
+            let sum = |lo: &SymExpr, ext: &SymExpr| {
+                if lo.as_constant() == Some(0) {
+                    ext.to_string()
+                } else {
+                    format!("{lo} + {ext}")
+                }
+            };
             return Some(format!(
-                "{} + {} <= {} + {} (mode {i} ends inside the written region)",
-                lo[i], ext[i], w.lo[i], w.ext[i]
+                "{} <= {} (mode {i} ends inside the written region)",
+                sum(&lo[i], &ext[i]),
+                sum(&w.lo[i], &w.ext[i])
             ));
         }
     }
