@@ -9,7 +9,8 @@
 // (`%a1 = "layout.load"(...)`): its origin is the written extent, so the next copy and the matmul
 // read only that (m, n, k come from the origins). Reading the buffers themselves would multiply
 // stale data of the previous slice in the K tail: layout-verify rejects it (rule R1).
-// `examples/gemm_reference.mlir` computes the same product with plain loops for K = 256.
+// `examples/gemm_reference_k200.mlir` computes the same product with plain loops (`make demo`:
+// M = 200, N = 136, K = 200, tails in all three).
 //
 // Run: layout-run examples/gemm_dynamic_k.mlir --entry gemm_dynamic_k --input 0=A.npy
 //        --input 1=B.npy --input 2=C.npy --arg 3=M --arg 4=N --arg 5=K
@@ -30,15 +31,15 @@
 !l0b = !layout.tensor<f16, "l0b", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
 
 module attributes {layout.target = #layout.target<"a2">} {
-  func.func @gemm_dynamic_k(%A: memref<?xf16>, %B: memref<?xf16>, %C: memref<?xf32>,
+  func.func @gemm_dynamic_k(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>,
                             %M: index, %N: index, %K: index) attributes {llvm.emit_c_interface} {
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
     %c256 = arith.constant 256 : index
-    %ga = "layout.view"(%A, %M, %K) : (memref<?xf16>, index, index) -> !gmA
-    %gb = "layout.view"(%B, %K, %N) : (memref<?xf16>, index, index) -> !gmB
-    %gc = "layout.view"(%C, %M, %N) : (memref<?xf32>, index, index) -> !gmC
+    %ga = "layout.view"(%A, %M, %K) : (memref<?x?xf16>, index, index) -> !gmA
+    %gb = "layout.view"(%B, %K, %N) : (memref<?x?xf16>, index, index) -> !gmB
+    %gc = "layout.view"(%C, %M, %N) : (memref<?x?xf32>, index, index) -> !gmC
     %a1 = "layout.alloc"() : () -> !l1A
     %b1 = "layout.alloc"() : () -> !l1B
     %a0 = "layout.alloc"() : () -> !l0A
