@@ -42,8 +42,9 @@ use crate::{
 struct View {
     /// The `layout.alloc` (or `layout.view`) whose memory it is.
     root: usize,
-    /// Values this one is derived from by tiles, itself first (to find a `written` view).
-    chain: Vec<usize>,
+    /// The value this one is a tile (or written view) of, to find a `written` view it derives
+    /// from: one link per view, so a chain of N tiles costs O(N), not O(N²).
+    parent: Option<usize>,
     layout: Layout<SymExpr>,
     corner: Vec<SymExpr>,
     space: MemorySpace,
@@ -150,9 +151,9 @@ impl Analysis<'_> {
                 let Some(parent) = self.views.get(&key(source)).cloned() else { return };
                 let local: Vec<SymExpr> = coord.iter().map(|v| self.symbol(*v)).collect();
                 let Ok(placed) = tile_of(&parent.layout, &parent.corner, &shape, &local) else { return };
-                let mut chain = vec![key(result)];
-                chain.extend(parent.chain.iter().copied());
-                self.views.insert(key(result), View { chain, layout: placed.layout, corner: placed.corner, ..parent });
+                let link = Some(key(source));
+                self.views
+                    .insert(key(result), View { parent: link, layout: placed.layout, corner: placed.corner, ..parent });
             }
             LayoutOp::Load { src, dst, written, .. } => self.copy(op, "layout.load", src, dst, written, state),
             LayoutOp::Store { src, dst, .. } => self.copy(op, "layout.store", src, dst, None, state),
@@ -171,17 +172,15 @@ impl Analysis<'_> {
                 }
                 let (Ok(m), Ok(n), Ok(k)) = (ae[0].min(&ce[0]), be[1].min(&ce[1]), ae[1].min(&be[0])) else { return };
                 let location = op.location();
-                self.read(location, "layout.matmul", "A", &va, &[m.clone(), k.clone()], state);
-                self.read(location, "layout.matmul", "B", &vb, &[k, n.clone()], state);
+                self.read(location, "layout.matmul", ("A", key(a)), &va, &[m.clone(), k.clone()], state);
+                self.read(location, "layout.matmul", ("B", key(b)), &vb, &[k, n.clone()], state);
                 if accumulate {
-                    self.read(location, "layout.matmul", "C", &vc, &[m.clone(), n.clone()], state);
+                    self.read(location, "layout.matmul", ("C", key(c)), &vc, &[m.clone(), n.clone()], state);
                 }
                 let mut view = None;
                 if let Some(w) = written {
                     if let Ok(layout) = written_view(&vc.layout, &[m.clone(), n.clone()]) {
-                        let mut chain = vec![key(w)];
-                        chain.extend(vc.chain.iter().copied());
-                        self.views.insert(key(w), View { chain, layout, ..vc.clone() });
+                        self.views.insert(key(w), View { parent: Some(key(c)), layout, ..vc.clone() });
                         view = Some(key(w));
                     }
                 }
@@ -210,14 +209,12 @@ impl Analysis<'_> {
         }
         let Ok(region) = se.iter().zip(&de).map(|(s, d)| s.min(d)).collect::<Result<Vec<_>, _>>() else { return };
         if vs.space != MemorySpace::Gm {
-            self.read(op.location(), name, "the source", &vs, &region, state);
+            self.read(op.location(), name, ("the source", key(src)), &vs, &region, state);
         }
         let mut view = None;
         if let Some(w) = written {
             if let Ok(layout) = written_view(&vd.layout, &se) {
-                let mut chain = vec![key(w)];
-                chain.extend(vd.chain.iter().copied());
-                self.views.insert(key(w), View { chain, layout, ..vd.clone() });
+                self.views.insert(key(w), View { parent: Some(key(dst)), layout, ..vd.clone() });
                 view = Some(key(w));
             }
         }
@@ -225,8 +222,29 @@ impl Analysis<'_> {
         state.insert(vd.root, vec![Some(w)]);
     }
 
-    /// Checks that reading `ext` at `v`'s corner lies inside every possible latest write.
-    fn read(&mut self, location: Location, op: &str, what: &str, v: &View, ext: &[SymExpr], state: &State) {
+    /// Whether the value `value` is `view` or a tile of it (of a tile of it, ...).
+    fn derives_from(&self, value: usize, view: usize) -> bool {
+        let mut next = Some(value);
+        while let Some(k) = next {
+            if k == view {
+                return true;
+            }
+            next = self.views.get(&k).and_then(|v| v.parent);
+        }
+        false
+    }
+
+    /// Checks that reading `ext` at the corner of `v` (the value `value`) lies inside every
+    /// possible latest write.
+    fn read(
+        &mut self,
+        location: Location,
+        op: &str,
+        (what, value): (&str, usize),
+        v: &View,
+        ext: &[SymExpr],
+        state: &State,
+    ) {
         if v.space == MemorySpace::Gm {
             return;
         }
@@ -237,7 +255,7 @@ impl Analysis<'_> {
                 None => Some(format!(
                     "{op} reads {what} from the {buffer}, which may not have been written before (on-chip memory holds garbage until a layout.load or layout.matmul writes it)"
                 )),
-                Some(w) if w.view.is_some_and(|k| v.chain.contains(&k)) => None,
+                Some(w) if w.view.is_some_and(|k| self.derives_from(value, k)) => None,
                 Some(w) => unproven(&v.corner, ext, &w).map(|condition| {
                     format!(
                         "{op} reads {what} from the {buffer} outside the region its latest write ({}) wrote: cannot prove {condition} (read at ({}) extent ({}), written at ({}) extent ({})); read through the `written` view that layout.load returns, or a tile of it",
@@ -285,7 +303,7 @@ impl Analysis<'_> {
         let rank = layout.origin().leaves().len();
         Some(View {
             root: key(result),
-            chain: vec![key(result)],
+            parent: None,
             layout,
             corner: vec![SymExpr::Const(0); rank],
             space: resolved.space,
