@@ -29,6 +29,9 @@
 !gmCt = !layout.tensor<f32, "gm", "(?,?):(?,?)", "(?,?)">
 !l1At = !layout.tensor<f16, "l1", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
 !l1Bt = !layout.tensor<f16, "l1", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
+// What a load wrote (its `written` result): the destination with the written extent as origin.
+!l0AW = !layout.tensor<f16, "l0a", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
+!l0BW = !layout.tensor<f16, "l0b", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
 
 module attributes {layout.target = #layout.target<"a2">} {
   func.func @gemm_tile(%A: memref<?xf16>, %B: memref<?xf16>, %C: memref<?xf32>,
@@ -49,27 +52,27 @@ module attributes {layout.target = #layout.target<"a2">} {
     %tb = "layout.tile"(%gb, %c0, %n0) {shape = array<i64: 256, 128>} : (!gmB, index, index) -> !gmBt
     %a1 = "layout.alloc"() : () -> !l1A
     %b1 = "layout.alloc"() : () -> !l1B
-    "layout.load"(%ta, %a1) : (!gmAt, !l1A) -> ()
-    "layout.load"(%tb, %b1) : (!gmBt, !l1B) -> ()
+    %a1v = "layout.load"(%ta, %a1) : (!gmAt, !l1A) -> !l1At
+    %b1v = "layout.load"(%tb, %b1) : (!gmBt, !l1B) -> !l1Bt
 
     %a0 = "layout.alloc"() : () -> !l0A
     %b0 = "layout.alloc"() : () -> !l0B
     %acc = "layout.alloc"() : () -> !l0C
 
     // K slice 0 at constant coordinates: overwrite the accumulator.
-    %a1k = "layout.tile"(%a1, %c0, %c0) {shape = array<i64: 128, 64>} : (!l1A, index, index) -> !l1At
-    %b1k = "layout.tile"(%b1, %c0, %c0) {shape = array<i64: 64, 128>} : (!l1B, index, index) -> !l1Bt
-    "layout.load"(%a1k, %a0) : (!l1At, !l0A) -> ()
-    "layout.load"(%b1k, %b0) : (!l1Bt, !l0B) -> ()
-    "layout.matmul"(%a0, %b0, %acc) {accumulate = false} : (!l0A, !l0B, !l0C) -> ()
+    %a1k = "layout.tile"(%a1v, %c0, %c0) {shape = array<i64: 128, 64>} : (!l1At, index, index) -> !l1At
+    %b1k = "layout.tile"(%b1v, %c0, %c0) {shape = array<i64: 64, 128>} : (!l1Bt, index, index) -> !l1Bt
+    %a0v = "layout.load"(%a1k, %a0) : (!l1At, !l0A) -> !l0AW
+    %b0v = "layout.load"(%b1k, %b0) : (!l1Bt, !l0B) -> !l0BW
+    "layout.matmul"(%a0v, %b0v, %acc) {accumulate = false} : (!l0AW, !l0BW, !l0C) -> ()
 
     // K slices 1..3 at a dynamic coordinate: accumulate.
     scf.for %k = %c64 to %c256 step %c64 {
-      %a1d = "layout.tile"(%a1, %c0, %k) {shape = array<i64: 128, 64>} : (!l1A, index, index) -> !l1At
-      %b1d = "layout.tile"(%b1, %k, %c0) {shape = array<i64: 64, 128>} : (!l1B, index, index) -> !l1Bt
-      "layout.load"(%a1d, %a0) : (!l1At, !l0A) -> ()
-      "layout.load"(%b1d, %b0) : (!l1Bt, !l0B) -> ()
-      "layout.matmul"(%a0, %b0, %acc) {accumulate = true} : (!l0A, !l0B, !l0C) -> ()
+      %a1d = "layout.tile"(%a1v, %c0, %k) {shape = array<i64: 128, 64>} : (!l1At, index, index) -> !l1At
+      %b1d = "layout.tile"(%b1v, %k, %c0) {shape = array<i64: 64, 128>} : (!l1Bt, index, index) -> !l1Bt
+      %a0d = "layout.load"(%a1d, %a0) : (!l1At, !l0A) -> !l0AW
+      %b0d = "layout.load"(%b1d, %b0) : (!l1Bt, !l0B) -> !l0BW
+      "layout.matmul"(%a0d, %b0d, %acc) {accumulate = true} : (!l0AW, !l0BW, !l0C) -> ()
     }
 
     // L0C -> GM (Fixpipe NZ -> ND); the C tile's origin clips the M/N tails at run time.

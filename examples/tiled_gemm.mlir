@@ -24,6 +24,9 @@
 !gmT16 = !layout.tensor<f16, "gm", "(?,?):(?,?)", "(?,?)">
 !gmT32 = !layout.tensor<f32, "gm", "(?,?):(?,?)", "(?,?)">
 !l1T = !layout.tensor<f16, "l1", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
+// What a load wrote (its `written` result): the destination with the written extent as origin.
+!l0AW = !layout.tensor<f16, "l0a", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
+!l0BW = !layout.tensor<f16, "l0b", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
 
 module attributes {layout.target = #layout.target<"a2">} {
   func.func @tiled_gemm(%A: memref<?x256xf16>, %B: memref<256x?xf16>, %C: memref<?x?xf32>,
@@ -48,23 +51,23 @@ module attributes {layout.target = #layout.target<"a2">} {
         // GM -> L1: the A panel (rows m0..) and the B panel (cols n0..), clipped at the tails.
         %ta = "layout.tile"(%ga, %m0, %c0) {shape = array<i64: 128, 256>} : (!gmA, index, index) -> !gmT16
         %tb = "layout.tile"(%gb, %c0, %n0) {shape = array<i64: 256, 128>} : (!gmB, index, index) -> !gmT16
-        "layout.load"(%ta, %a1) : (!gmT16, !l1A) -> ()
-        "layout.load"(%tb, %b1) : (!gmT16, !l1B) -> ()
+        %a1v = "layout.load"(%ta, %a1) : (!gmT16, !l1A) -> !l1T
+        %b1v = "layout.load"(%tb, %b1) : (!gmT16, !l1B) -> !l1T
 
         // K slice 0: overwrite the accumulator.
-        %a1k = "layout.tile"(%a1, %c0, %c0) {shape = array<i64: 128, 64>} : (!l1A, index, index) -> !l1T
-        %b1k = "layout.tile"(%b1, %c0, %c0) {shape = array<i64: 64, 128>} : (!l1B, index, index) -> !l1T
-        "layout.load"(%a1k, %a0) : (!l1T, !l0A) -> ()
-        "layout.load"(%b1k, %b0) : (!l1T, !l0B) -> ()
-        "layout.matmul"(%a0, %b0, %acc) {accumulate = false} : (!l0A, !l0B, !l0C) -> ()
+        %a1k = "layout.tile"(%a1v, %c0, %c0) {shape = array<i64: 128, 64>} : (!l1T, index, index) -> !l1T
+        %b1k = "layout.tile"(%b1v, %c0, %c0) {shape = array<i64: 64, 128>} : (!l1T, index, index) -> !l1T
+        %a0v = "layout.load"(%a1k, %a0) : (!l1T, !l0A) -> !l0AW
+        %b0v = "layout.load"(%b1k, %b0) : (!l1T, !l0B) -> !l0BW
+        "layout.matmul"(%a0v, %b0v, %acc) {accumulate = false} : (!l0AW, !l0BW, !l0C) -> ()
 
         // K slices 1..3: accumulate.
         scf.for %k = %c64 to %c256 step %c64 {
-          %a1d = "layout.tile"(%a1, %c0, %k) {shape = array<i64: 128, 64>} : (!l1A, index, index) -> !l1T
-          %b1d = "layout.tile"(%b1, %k, %c0) {shape = array<i64: 64, 128>} : (!l1B, index, index) -> !l1T
-          "layout.load"(%a1d, %a0) : (!l1T, !l0A) -> ()
-          "layout.load"(%b1d, %b0) : (!l1T, !l0B) -> ()
-          "layout.matmul"(%a0, %b0, %acc) {accumulate = true} : (!l0A, !l0B, !l0C) -> ()
+          %a1d = "layout.tile"(%a1v, %c0, %k) {shape = array<i64: 128, 64>} : (!l1T, index, index) -> !l1T
+          %b1d = "layout.tile"(%b1v, %k, %c0) {shape = array<i64: 64, 128>} : (!l1T, index, index) -> !l1T
+          %a0d = "layout.load"(%a1d, %a0) : (!l1T, !l0A) -> !l0AW
+          %b0d = "layout.load"(%b1d, %b0) : (!l1T, !l0B) -> !l0BW
+          "layout.matmul"(%a0d, %b0d, %acc) {accumulate = true} : (!l0AW, !l0BW, !l0C) -> ()
         }
 
         // L0C -> GM (Fixpipe NZ -> ND); the tile's origin clips the M/N tails.

@@ -32,6 +32,17 @@ target/debug/layout-run examples/tiled_gemm.mlir --entry tiled_gemm --self-check
   --arg 3=200 --arg 4=136 --out-dir "$run_dir/tiled" | grep -E '^(self-check|arg2)'
 target/debug/layout-run --compare "$run_dir/ref/arg2.npy" "$run_dir/tiled/arg2.npy" --tolerance 0
 echo
+echo "== layout-run examples/gemm_dynamic_k.mlir (M, N, K dynamic; K streamed in 64-wide slices)"
+echo "   C (200x136) = A (200x200) x B (200x136): tails in M, N and K (200 = 3 x 64 + 8); each copy"
+echo "   returns the view of what it wrote, so the K tail reads no stale data;"
+echo "   reference: examples/gemm_reference_k200.mlir (plain loops, same seed)"
+mkdir -p "$run_dir/ref_k200" "$run_dir/dynamic_k"
+target/debug/layout-run examples/gemm_reference_k200.mlir --entry gemm_reference_k200 --seed 43 --out-dir "$run_dir/ref_k200" >/dev/null
+target/debug/layout-run examples/gemm_dynamic_k.mlir --entry gemm_dynamic_k \
+  --input 0="$run_dir/ref_k200/arg0.npy" --input 1="$run_dir/ref_k200/arg1.npy" --input 2="$run_dir/ref_k200/arg3.npy" \
+  --arg 3=200 --arg 4=136 --arg 5=200 --out-dir "$run_dir/dynamic_k" | grep -E '^arg2'
+target/debug/layout-run --compare "$run_dir/ref_k200/arg2.npy" "$run_dir/dynamic_k/arg2.npy" --tolerance 0
+echo
 echo "== layout-opt --layout-lower-to-ascendc --emit=ascendc examples/ascendc/gemm_f16_a5.mlir"
 echo "   (the AscendC kernel for Ascend 950: every parameter derived from the layouts and checked"
 echo "    against its field; the tests compile it with g++ against the CPU model of the intrinsics"

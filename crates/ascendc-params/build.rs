@@ -19,6 +19,9 @@ fn main() {
         // sanitizer hooks touch every element (about 15x slower unoptimized).
         .opt_level(2)
         .warnings(true)
+        // Optimized in every profile: the model stands in for the cube in the tests, which run
+        // whole GEMMs through it (unoptimized, a K = 1000 GEMM spends seconds in Mmad).
+        .opt_level(2)
         .compile("ascendc_model");
     println!("cargo:include={}/model", std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
 }

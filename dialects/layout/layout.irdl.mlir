@@ -94,10 +94,15 @@ irdl.dialect @layout {
   }
 
   // Data movement towards the cube (gm -> l1 -> l0a/l0b, ...), with layout conversion.
+  // The optional result `written` is the destination viewed with the extent the copy wrote as
+  // its origin (min(src origin, dst origin) leaf by leaf, dynamic where either is): reads
+  // after the copy go through it (or tiles of it), so they never see stale or unwritten data.
   irdl.operation @load {
     %src = irdl.base @layout::@tensor
     %dst = irdl.base @layout::@tensor
+    %written = irdl.base @layout::@tensor
     irdl.operands(src: %src, dst: %dst)
+    irdl.results(written: optional %written)
   }
 
   // Data movement out of the cube (l0c -> gm/l1/ub, ub -> gm, ...), with layout conversion.
@@ -111,16 +116,19 @@ irdl.dialect @layout {
     irdl.operands(src: %src, dst: %dst)
   }
 
-  // C (l0c) = A (l0a) * B (l0b), accumulating into C when `accumulate` is true.
+  // C (l0c) = A (l0a) * B (l0b), accumulating into C when `accumulate` is true, over the m, n, k
+  // of the operands' origins. The optional result `written` is C viewed with the m x n written.
   irdl.operation @matmul {
     %a = irdl.base @layout::@tensor
     %b = irdl.base @layout::@tensor
     %c = irdl.base @layout::@tensor
+    %written = irdl.base @layout::@tensor
     %true = irdl.is true
     %false = irdl.is false
     %acc = irdl.any_of(%true, %false)
     irdl.operands(a: %a, b: %b, c: %c)
     irdl.attributes { "accumulate" = %acc }
+    irdl.results(written: optional %written)
   }
 
   // crd2offset: the element offset of coordinate `coord` (one index per mode) under the

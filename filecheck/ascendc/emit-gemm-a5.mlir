@@ -68,8 +68,8 @@
 // CHECK-NEXT: AscendC::WaitFlag<AscendC::HardEvent::MTE1_M>(EVENT_ID0);
 
 // CHECK: AscendC::MmadParams p4;
-// CHECK-NEXT: p4.m = 40;
-// CHECK-NEXT: p4.n = 24;
+// CHECK-NEXT: p4.m = 48;
+// CHECK-NEXT: p4.n = 32;
 // CHECK-NEXT: p4.k = 56;
 // CHECK: p4.cmatrixInitVal = true;  // C = A x B (overwrite L0C)
 // CHECK: AscendC::Mmad(co1[0], a2[0], b2[0], p4);

@@ -31,8 +31,8 @@
 // A2: AscendC::SetFlag<AscendC::HardEvent::MTE1_M>(EVENT_ID0);
 // A2-NEXT: AscendC::WaitFlag<AscendC::HardEvent::MTE1_M>(EVENT_ID0);
 // A2: AscendC::MmadParams p4;
-// A2-NEXT: p4.m = 40;
-// A2-NEXT: p4.n = 24;
+// A2-NEXT: p4.m = 48;
+// A2-NEXT: p4.n = 32;
 // A2-NEXT: p4.k = 56;
 // A2: AscendC::Mmad(co1[0], a2[0], b2[0], p4);
 // A2-NEXT: AscendC::SetFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);

@@ -84,6 +84,9 @@
 !l0B = !layout.tensor<f16, "l0b", "ZN", "(32,32)">
 !l0C = !layout.tensor<f32, "l0c", "NZ", "(32,32)">
 !l1T = !layout.tensor<f16, "l1", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
+// The `written` views of the L1 -> L0 loads (the buffer's layout, the extent written).
+!l0Aw = !layout.tensor<f16, "l0a", "((16,2),(16,2)):((16,512),(1,256))", "(?,?)">
+!l0Bw = !layout.tensor<f16, "l0b", "((16,2),(16,2)):((1,512),(16,256))", "(?,?)">
 module attributes {layout.target = #layout.target<"a2">} {
   func.func @gemm_if(%A: memref<4096xf16>, %B: memref<4096xf16>, %C: memref<1024xf32>) attributes {llvm.emit_c_interface} {
     %c0 = arith.constant 0 : index
@@ -97,18 +100,18 @@ module attributes {layout.target = #layout.target<"a2">} {
     %a0 = "layout.alloc"() : () -> !l0A
     %b0 = "layout.alloc"() : () -> !l0B
     %acc = "layout.alloc"() : () -> !l0C
-    "layout.load"(%ga, %a1) : (!gmA, !l1A) -> ()
-    "layout.load"(%gb, %b1) : (!gmB, !l1B) -> ()
+    %a1w = "layout.load"(%ga, %a1) : (!gmA, !l1A) -> !l1A
+    %b1w = "layout.load"(%gb, %b1) : (!gmB, !l1B) -> !l1B
     scf.for %k = %c0 to %c128 step %c32 {
-      %a1k = "layout.tile"(%a1, %c0, %k) {shape = array<i64: 32, 32>} : (!l1A, index, index) -> !l1T
-      %b1k = "layout.tile"(%b1, %k, %c0) {shape = array<i64: 32, 32>} : (!l1B, index, index) -> !l1T
-      "layout.load"(%a1k, %a0) : (!l1T, !l0A) -> ()
-      "layout.load"(%b1k, %b0) : (!l1T, !l0B) -> ()
+      %a1k = "layout.tile"(%a1w, %c0, %k) {shape = array<i64: 32, 32>} : (!l1A, index, index) -> !l1T
+      %b1k = "layout.tile"(%b1w, %k, %c0) {shape = array<i64: 32, 32>} : (!l1B, index, index) -> !l1T
+      %a0w = "layout.load"(%a1k, %a0) : (!l1T, !l0A) -> !l0Aw
+      %b0w = "layout.load"(%b1k, %b0) : (!l1T, !l0B) -> !l0Bw
       %first = arith.cmpi eq, %k, %c0 : index
       scf.if %first {
-        "layout.matmul"(%a0, %b0, %acc) {accumulate = false} : (!l0A, !l0B, !l0C) -> ()
+        "layout.matmul"(%a0w, %b0w, %acc) {accumulate = false} : (!l0Aw, !l0Bw, !l0C) -> ()
       } else {
-        "layout.matmul"(%a0, %b0, %acc) {accumulate = true} : (!l0A, !l0B, !l0C) -> ()
+        "layout.matmul"(%a0w, %b0w, %acc) {accumulate = true} : (!l0Aw, !l0Bw, !l0C) -> ()
       }
     }
     "layout.store"(%acc, %gc) : (!l0C, !gmC) -> ()

@@ -4,6 +4,7 @@
 //   `(k + 16) * 128` (no division) and "multiple of 16" is proven from the loop;
 // - @step8: with step 8 the column may be 8, 24, ...: the division stays and the alignment is
 //   still a run-time assumption.
+// (The L1 panel is loaded whole first: the slices read what it wrote, layout-verify R1.)
 // RUN: layout-opt --layout-lower-to-ascendc %s | FileCheck %s
 // RUN: layout-opt --layout-lower-to-ascendc --emit=ascendc %s | FileCheck %s --check-prefix=CPP
 
@@ -29,32 +30,37 @@
 // CPP: const int64_t v2 = i0 % 16;
 // CPP: //   assumes: LoadData(LoadData2DParams).src col coordinate = i0 multiple of 16
 
+!gmA = !layout.tensor<f16, "gm", "ND", "(128,256)">
 !l1A = !layout.tensor<f16, "l1", "NZ", "(128,256)">
 !l0A = !layout.tensor<f16, "l0a", "ZZ", "(128,64)">
 !l1T = !layout.tensor<f16, "l1", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
 module attributes {layout.target = #layout.target<"a2">} {
-  func.func @shifted() {
+  func.func @shifted(%A: memref<32768xf16>) {
     %c0 = arith.constant 0 : index
     %c16 = arith.constant 16 : index
     %c64 = arith.constant 64 : index
     %c192 = arith.constant 192 : index
+    %ga = "layout.view"(%A) : (memref<32768xf16>) -> !gmA
     %a1 = "layout.alloc"() : () -> !l1A
+    %a1v = "layout.load"(%ga, %a1) : (!gmA, !l1A) -> !l1T
     %a0 = "layout.alloc"() : () -> !l0A
     scf.for %k = %c0 to %c192 step %c64 {
       %col = arith.addi %k, %c16 : index
-      %t = "layout.tile"(%a1, %c0, %col) {shape = array<i64: 128, 64>} : (!l1A, index, index) -> !l1T
+      %t = "layout.tile"(%a1v, %c0, %col) {shape = array<i64: 128, 64>} : (!l1T, index, index) -> !l1T
       "layout.load"(%t, %a0) : (!l1T, !l0A) -> ()
     }
     return
   }
-  func.func @step8() {
+  func.func @step8(%A: memref<32768xf16>) {
     %c0 = arith.constant 0 : index
     %c8 = arith.constant 8 : index
     %c192 = arith.constant 192 : index
+    %ga = "layout.view"(%A) : (memref<32768xf16>) -> !gmA
     %a1 = "layout.alloc"() : () -> !l1A
+    %a1v = "layout.load"(%ga, %a1) : (!gmA, !l1A) -> !l1T
     %a0 = "layout.alloc"() : () -> !l0A
     scf.for %k = %c0 to %c192 step %c8 {
-      %t = "layout.tile"(%a1, %c0, %k) {shape = array<i64: 128, 64>} : (!l1A, index, index) -> !l1T
+      %t = "layout.tile"(%a1v, %c0, %k) {shape = array<i64: 128, 64>} : (!l1T, index, index) -> !l1T
       "layout.load"(%t, %a0) : (!l1T, !l0A) -> ()
     }
     return

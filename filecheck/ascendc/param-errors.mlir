@@ -2,24 +2,26 @@
 // does not fit its memory is a located compile-time error naming the value and the field.
 // RUN: layout-opt --split-input-file --verify-diagnostics --layout-lower-to-ascendc %s
 
-// Fixpipe nSize is uint16_t with documented range [1, 4095]: 4096 columns do not fit (the L0C
-// buffer itself fits the 256 KiB of a5).
-module attributes {layout.target = #layout.target<"a5">} {
-  func.func @fixpipe_nsize(%C: memref<?xf32>) {
-    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,4096)">
-    %g = "layout.view"(%C) : (memref<?xf32>) -> !layout.tensor<f32, "gm", "ND", "(16,4096)">
-    // expected-error@+1 {{Fixpipe(FixpipeParamsV220).nSize = 4096 does not fit: the field is uint16_t with documented range [1, 4095]}}
-    "layout.store"(%c, %g) : (!layout.tensor<f32, "l0c", "NZ", "(16,4096)">, !layout.tensor<f32, "gm", "ND", "(16,4096)">) -> ()
-    return
-  }
-}
+// Fixpipe nSize is uint16_t with documented range [1, 4095]. A store of 4096 columns can no
+// longer be written as a valid program: it must read an L0C region a single matmul wrote
+// (layout-verify R1), and B would need 4096 columns in L0B (over its 64 KiB). The field check
+// is covered by crates/ascendc-params/tests/errors.rs (nSize > 4095).
 
 // -----
 
 // Fixpipe dstStride (GM row stride, elements) is uint32_t.
 module attributes {layout.target = #layout.target<"a2">} {
-  func.func @fixpipe_dst_stride(%C: memref<?xf32>) {
+  func.func @fixpipe_dst_stride(%C: memref<?xf32>, %A: memref<256xf16>) {
+    // C is written (a 16 x 16 x 16 matmul) before the store reads it (layout-verify R1).
+    %ga = "layout.view"(%A) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    %a1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
+    "layout.load"(%ga, %a1) : (!layout.tensor<f16, "gm", "ND", "(16,16)">, !layout.tensor<f16, "l1", "NZ", "(16,16)">) -> ()
+    %a0 = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(16,16)">
+    %b0 = "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "ZN", "(16,16)">
+    "layout.load"(%a1, %a0) : (!layout.tensor<f16, "l1", "NZ", "(16,16)">, !layout.tensor<f16, "l0a", "ZZ", "(16,16)">) -> ()
+    "layout.load"(%a1, %b0) : (!layout.tensor<f16, "l1", "NZ", "(16,16)">, !layout.tensor<f16, "l0b", "ZN", "(16,16)">) -> ()
     %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
+    "layout.matmul"(%a0, %b0, %c) {accumulate = false} : (!layout.tensor<f16, "l0a", "ZZ", "(16,16)">, !layout.tensor<f16, "l0b", "ZN", "(16,16)">, !layout.tensor<f32, "l0c", "NZ", "(16,16)">) -> ()
     %g = "layout.view"(%C) : (memref<?xf32>) -> !layout.tensor<f32, "gm", "(16,16):(5000000000,1)", "(16,16)">
     // expected-error@+1 {{Fixpipe(FixpipeParamsV220).dstStride = 5000000000 does not fit: the field is uint32_t}}
     "layout.store"(%c, %g) : (!layout.tensor<f32, "l0c", "NZ", "(16,16)">, !layout.tensor<f32, "gm", "(16,16):(5000000000,1)", "(16,16)">) -> ()
@@ -89,8 +91,10 @@ module attributes {layout.target = #layout.target<"a2">} {
 // 8-bit NZ → ZN on a2 is LoadDataWithTranspose on 32×32 squares: an odd number of 16-row L1
 // fractals (K = 40) leaves half a square.
 module attributes {layout.target = #layout.target<"a2">} {
-  func.func @i8_transpose_odd_k() {
+  func.func @i8_transpose_odd_k(%B: memref<1280xi8>) {
+    %gb = "layout.view"(%B) : (memref<1280xi8>) -> !layout.tensor<i8, "gm", "ND", "(40,32)">
     %b1 = "layout.alloc"() : () -> !layout.tensor<i8, "l1", "NZ", "(40,32)">
+    "layout.load"(%gb, %b1) : (!layout.tensor<i8, "gm", "ND", "(40,32)">, !layout.tensor<i8, "l1", "NZ", "(40,32)">) -> ()
     %b0 = "layout.alloc"() : () -> !layout.tensor<i8, "l0b", "ZN", "(40,32)">
     // expected-error@+1 {{the 32×32 squares need an even number of 16-element L1 fractals along rows}}
     "layout.load"(%b1, %b0) : (!layout.tensor<i8, "l1", "NZ", "(40,32)">, !layout.tensor<i8, "l0b", "ZN", "(40,32)">) -> ()
@@ -102,8 +106,10 @@ module attributes {layout.target = #layout.target<"a2">} {
 
 // 8-bit NZ → ZN on a5 (LoadData2DParamsV2 B8 transpose) is not emitted.
 module attributes {layout.target = #layout.target<"a5">} {
-  func.func @i8_transpose_a5() {
+  func.func @i8_transpose_a5(%B: memref<1024xi8>) {
+    %gb = "layout.view"(%B) : (memref<1024xi8>) -> !layout.tensor<i8, "gm", "ND", "(32,32)">
     %b1 = "layout.alloc"() : () -> !layout.tensor<i8, "l1", "NZ", "(32,32)">
+    "layout.load"(%gb, %b1) : (!layout.tensor<i8, "gm", "ND", "(32,32)">, !layout.tensor<i8, "l1", "NZ", "(32,32)">) -> ()
     %b0 = "layout.alloc"() : () -> !layout.tensor<i8, "l0b", "ZN", "(32,32)">
     // expected-error@+1 {{unsupported: NZ → ZN for i8 needs LoadData2DParamsV2 with ifTranspose on 8-bit squares (B8 mode), not emitted}}
     "layout.load"(%b1, %b0) : (!layout.tensor<i8, "l1", "NZ", "(32,32)">, !layout.tensor<i8, "l0b", "ZN", "(32,32)">) -> ()
@@ -135,7 +141,7 @@ module attributes {layout.target = #layout.target<"a2">} {
     %ox = "layout.view"(%X) : (memref<131072xf16>) -> !layout.tensor<f16, "gm", "NZ", "(256,512)">
     %x = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(256,512)">
     %y = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(256,512)">
-    // expected-error@+1 {{L1 overflow: !layout.tensor<f16, "l1", "NZ", "(16,16)"> needs 512 B at offset 524288 but L1 on a2 holds 524288 B; live at the same time: !layout.tensor<f16, "l1", "NZ", "(256,512)"> (alloc at 136:10) 262144 B at [0, 262144), !layout.tensor<f16, "l1", "NZ", "(256,512)"> (alloc at 137:10) 262144 B at [262144, 524288)}}
+    // expected-error@+1 {{L1 overflow: !layout.tensor<f16, "l1", "NZ", "(16,16)"> needs 512 B at offset 524288 but L1 on a2 holds 524288 B; live at the same time: !layout.tensor<f16, "l1", "NZ", "(256,512)"> (alloc at 142:10) 262144 B at [0, 262144), !layout.tensor<f16, "l1", "NZ", "(256,512)"> (alloc at 143:10) 262144 B at [262144, 524288)}}
     %z = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
     "layout.load"(%gx, %x) : (!layout.tensor<f16, "gm", "ND", "(256,512)">, !layout.tensor<f16, "l1", "NZ", "(256,512)">) -> ()
     "layout.load"(%gy, %y) : (!layout.tensor<f16, "gm", "ND", "(256,512)">, !layout.tensor<f16, "l1", "NZ", "(256,512)">) -> ()

@@ -86,7 +86,15 @@ module attributes {layout.target = #layout.target<"a2">} {
 
 // matmul 16x32x16 f16 (a2): C[i,j] = sum_p extf(A[i,p]) * extf(B[p,j]) with an scf.for carrying the
 // f32 sum from 0.0 (accumulate = false); B is ZN (C0 = 16): p mod 16 + p floordiv 16 * 256 ...
+// A and B are written first (A: GM NZ -> L1 -> L0A, 16 x 32; B: GM ZN -> L0B, 32 x 16; the
+// matmul may read only what was written, layout-verify R1), then the matmul's loops.
 // CHECK-LABEL: func.func @mm
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c16
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %c32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c16
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %c32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c32
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %c16
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %c16
 // CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %c16
 // CHECK: %[[SUM:.*]] = scf.for %[[P:.*]] = %{{.*}} to %c32 step %{{.*}} iter_args(%[[ACC:.*]] = %cst{{.*}}) -> (f32)
@@ -97,9 +105,15 @@ module attributes {layout.target = #layout.target<"a2">} {
 // CHECK-NEXT: scf.yield %[[S]] : f32
 // CHECK: memref.store %[[SUM]]
 module attributes {layout.target = #layout.target<"a2">} {
-  func.func @mm(%o: memref<256xf32>) {
+  func.func @mm(%o: memref<256xf32>, %ma: memref<512xf16>, %mb: memref<512xf16>) {
+    %ga = "layout.view"(%ma) : (memref<512xf16>) -> !layout.tensor<f16, "gm", "NZ", "(16,32)">
+    %gb = "layout.view"(%mb) : (memref<512xf16>) -> !layout.tensor<f16, "gm", "ZN", "(32,16)">
+    %a1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,32)">
+    "layout.load"(%ga, %a1) : (!layout.tensor<f16, "gm", "NZ", "(16,32)">, !layout.tensor<f16, "l1", "NZ", "(16,32)">) -> ()
     %a = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(16,32)">
+    "layout.load"(%a1, %a) : (!layout.tensor<f16, "l1", "NZ", "(16,32)">, !layout.tensor<f16, "l0a", "ZZ", "(16,32)">) -> ()
     %b = "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "ZN", "(32,16)">
+    "layout.load"(%gb, %b) : (!layout.tensor<f16, "gm", "ZN", "(32,16)">, !layout.tensor<f16, "l0b", "ZN", "(32,16)">) -> ()
     %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
     "layout.matmul"(%a, %b, %c) {accumulate = false} : (!layout.tensor<f16, "l0a", "ZZ", "(16,32)">, !layout.tensor<f16, "l0b", "ZN", "(32,16)">, !layout.tensor<f32, "l0c", "NZ", "(16,16)">) -> ()
     %g = "layout.view"(%o) : (memref<256xf32>) -> !layout.tensor<f32, "gm", "ND", "(16,16)">

@@ -147,15 +147,37 @@ module attributes {layout.target = #layout.target<"a2">} {
 
 // -----
 
-// The accepted epilogues (no diagnostic).
+// The accepted epilogues (no diagnostic); the accumulators are written by matmuls first (R1).
 module attributes {layout.target = #layout.target<"a5">} {
-  func.func @f(%m: memref<256xf16>, %n: memref<256xf16>, %o: memref<256xf32>) {
-    %ci = "layout.alloc"() : () -> !layout.tensor<i32, "l0c", "NZ", "(16,16)">
+  func.func @f(%m: memref<1024xf16>, %n: memref<256xf16>, %o: memref<256xf32>, %mi: memref<2048xi8>, %mh: memref<256xf16>) {
+    %gi = "layout.view"(%mi) : (memref<2048xi8>) -> !layout.tensor<i8, "gm", "ND", "(32,64)">
+    %gj = "layout.view"(%mi) : (memref<2048xi8>) -> !layout.tensor<i8, "gm", "DN", "(64,32)">
+    %ai1 = "layout.alloc"() : () -> !layout.tensor<i8, "l1", "NZ", "(32,64)">
+    %bi1 = "layout.alloc"() : () -> !layout.tensor<i8, "l1", "ZN", "(64,32)">
+    %ai0 = "layout.alloc"() : () -> !layout.tensor<i8, "l0a", "NZ", "(32,64)">
+    %bi0 = "layout.alloc"() : () -> !layout.tensor<i8, "l0b", "ZN", "(64,32)">
+    "layout.load"(%gi, %ai1) : (!layout.tensor<i8, "gm", "ND", "(32,64)">, !layout.tensor<i8, "l1", "NZ", "(32,64)">) -> ()
+    "layout.load"(%gj, %bi1) : (!layout.tensor<i8, "gm", "DN", "(64,32)">, !layout.tensor<i8, "l1", "ZN", "(64,32)">) -> ()
+    "layout.load"(%ai1, %ai0) : (!layout.tensor<i8, "l1", "NZ", "(32,64)">, !layout.tensor<i8, "l0a", "NZ", "(32,64)">) -> ()
+    "layout.load"(%bi1, %bi0) : (!layout.tensor<i8, "l1", "ZN", "(64,32)">, !layout.tensor<i8, "l0b", "ZN", "(64,32)">) -> ()
+    %ci = "layout.alloc"() : () -> !layout.tensor<i32, "l0c", "NZ", "(32,32)">
+    "layout.matmul"(%ai0, %bi0, %ci) {accumulate = false} : (!layout.tensor<i8, "l0a", "NZ", "(32,64)">, !layout.tensor<i8, "l0b", "ZN", "(64,32)">, !layout.tensor<i32, "l0c", "NZ", "(32,32)">) -> ()
+    %gh = "layout.view"(%mh) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    %gk = "layout.view"(%mh) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "DN", "(16,16)">
+    %ah1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
+    %bh1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "ZN", "(16,16)">
+    %ah0 = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "NZ", "(16,16)">
+    %bh0 = "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "ZN", "(16,16)">
+    "layout.load"(%gh, %ah1) : (!layout.tensor<f16, "gm", "ND", "(16,16)">, !layout.tensor<f16, "l1", "NZ", "(16,16)">) -> ()
+    "layout.load"(%gk, %bh1) : (!layout.tensor<f16, "gm", "DN", "(16,16)">, !layout.tensor<f16, "l1", "ZN", "(16,16)">) -> ()
+    "layout.load"(%ah1, %ah0) : (!layout.tensor<f16, "l1", "NZ", "(16,16)">, !layout.tensor<f16, "l0a", "NZ", "(16,16)">) -> ()
+    "layout.load"(%bh1, %bh0) : (!layout.tensor<f16, "l1", "ZN", "(16,16)">, !layout.tensor<f16, "l0b", "ZN", "(16,16)">) -> ()
     %cf = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
-    %g = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
+    "layout.matmul"(%ah0, %bh0, %cf) {accumulate = false} : (!layout.tensor<f16, "l0a", "NZ", "(16,16)">, !layout.tensor<f16, "l0b", "ZN", "(16,16)">, !layout.tensor<f32, "l0c", "NZ", "(16,16)">) -> ()
+    %g = "layout.view"(%m) : (memref<1024xf16>) -> !layout.tensor<f16, "gm", "ND", "(32,32)">
     %h = "layout.view"(%n) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "ND", "(16,16)">
     %k = "layout.view"(%o) : (memref<256xf32>) -> !layout.tensor<f32, "gm", "ND", "(16,16)">
-    "layout.store"(%ci, %g) {relu = true, scale = 0.25 : f32} : (!layout.tensor<i32, "l0c", "NZ", "(16,16)">, !layout.tensor<f16, "gm", "ND", "(16,16)">) -> ()
+    "layout.store"(%ci, %g) {relu = true, scale = 0.25 : f32} : (!layout.tensor<i32, "l0c", "NZ", "(32,32)">, !layout.tensor<f16, "gm", "ND", "(32,32)">) -> ()
     "layout.store"(%cf, %h) {relu = true} : (!layout.tensor<f32, "l0c", "NZ", "(16,16)">, !layout.tensor<f16, "gm", "ND", "(16,16)">) -> ()
     "layout.store"(%cf, %k) {relu = false} : (!layout.tensor<f32, "l0c", "NZ", "(16,16)">, !layout.tensor<f32, "gm", "ND", "(16,16)">) -> ()
     return

@@ -617,3 +617,81 @@ module attributes {layout.target = #layout.target<"a2">} {
     return
   }
 }
+
+// -----
+// W1: a load's `written` result is the destination with the written extent as origin.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<?xf16>, %rows: index) {
+    %g = "layout.view"(%m, %rows) : (memref<?xf16>, index) -> !layout.tensor<f16, "gm", "ND", "(?,64)">
+    %a1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(128,64)">
+    // expected-error@+1 {{layout.load: the `written` result type does not match the written view: origin leaf 0 is declared 128 but it is dynamic}}
+    %w = "layout.load"(%g, %a1) : (!layout.tensor<f16, "gm", "ND", "(?,64)">, !layout.tensor<f16, "l1", "NZ", "(128,64)">) -> !layout.tensor<f16, "l1", "((16,8),(16,4)):((16,256),(1,2048))", "(128,64)">
+    return
+  }
+}
+
+// -----
+// R1 (issue 11): the K tail of a dynamic-K slice loop. The L1 buffer holds min(64, K - k) valid
+// columns of this slice; reading the buffer itself (64 columns) would multiply the previous
+// slice's stale columns: read the view the load returns instead.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<?xf16>, %K: index) {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %g = "layout.view"(%m, %K) : (memref<?xf16>, index) -> !layout.tensor<f16, "gm", "ND", "(128,?)">
+    %a1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(128,64)">
+    %a0 = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(128,64)">
+    scf.for %k = %c0 to %K step %c64 {
+      %t = "layout.tile"(%g, %c0, %k) {shape = array<i64: 128, 64>} : (!layout.tensor<f16, "gm", "ND", "(128,?)">, index, index) -> !layout.tensor<f16, "gm", "(?,?):(?,?)", "(?,?)">
+      "layout.load"(%t, %a1) : (!layout.tensor<f16, "gm", "(?,?):(?,?)", "(?,?)">, !layout.tensor<f16, "l1", "NZ", "(128,64)">) -> ()
+      // expected-error@+1 {{wrote: cannot prove 64 <= min(min(64, max(max(arg1, 0) - iv2, 0)), 64) (mode 1 ends inside the written region)}}
+      "layout.load"(%a1, %a0) : (!layout.tensor<f16, "l1", "NZ", "(128,64)">, !layout.tensor<f16, "l0a", "ZZ", "(128,64)">) -> ()
+    }
+    return
+  }
+}
+
+// -----
+// R1: the same slice read through its written view, but the matmul reads the L0A buffer itself
+// (k = 64 from the static B, beyond the min(64, K) columns written).
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<?xf16>, %mb: memref<8192xf16>, %K: index) {
+    %c0 = arith.constant 0 : index
+    %g = "layout.view"(%m, %K) : (memref<?xf16>, index) -> !layout.tensor<f16, "gm", "ND", "(128,?)">
+    %b = "layout.view"(%mb) : (memref<8192xf16>) -> !layout.tensor<f16, "gm", "ND", "(64,128)">
+    %a1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(128,64)">
+    %b1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,128)">
+    %a0 = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(128,64)">
+    %b0 = "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "ZN", "(64,128)">
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(128,128)">
+    %t = "layout.tile"(%g, %c0, %c0) {shape = array<i64: 128, 64>} : (!layout.tensor<f16, "gm", "ND", "(128,?)">, index, index) -> !layout.tensor<f16, "gm", "(?,?):(?,?)", "(?,?)">
+    %tb = "layout.tile"(%b, %c0, %c0) {shape = array<i64: 64, 128>} : (!layout.tensor<f16, "gm", "ND", "(64,128)">, index, index) -> !layout.tensor<f16, "gm", "(?,?):(?,?)", "(?,?)">
+    %w = "layout.load"(%t, %a1) : (!layout.tensor<f16, "gm", "(?,?):(?,?)", "(?,?)">, !layout.tensor<f16, "l1", "NZ", "(128,64)">) -> !layout.tensor<f16, "l1", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
+    %wb = "layout.load"(%tb, %b1) : (!layout.tensor<f16, "gm", "(?,?):(?,?)", "(?,?)">, !layout.tensor<f16, "l1", "NZ", "(64,128)">) -> !layout.tensor<f16, "l1", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
+    "layout.load"(%w, %a0) : (!layout.tensor<f16, "l1", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">, !layout.tensor<f16, "l0a", "ZZ", "(128,64)">) -> ()
+    %w0 = "layout.load"(%wb, %b0) : (!layout.tensor<f16, "l1", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">, !layout.tensor<f16, "l0b", "ZN", "(64,128)">) -> !layout.tensor<f16, "l0b", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
+    // expected-error@+1 {{wrote: cannot prove 64 <= min(min(64, min(64, max(max(arg2, 0), 0))), 64) (mode 1 ends inside the written region)}}
+    "layout.matmul"(%a0, %w0, %c) {accumulate = false} : (!layout.tensor<f16, "l0a", "ZZ", "(128,64)">, !layout.tensor<f16, "l0b", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">, !layout.tensor<f32, "l0c", "NZ", "(128,128)">) -> ()
+    return
+  }
+}
+
+// -----
+// R1: an accumulating matmul in a loop reads C, which nothing wrote before the first iteration
+// (the previous iteration's write is the only other candidate), and A and B, never written.
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @f(%n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "NZ", "(16,16)">
+    %b = "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "ZN", "(16,16)">
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
+    scf.for %i = %c0 to %n step %c1 {
+      // expected-error@+3 {{layout.matmul reads A from the l0a buffer `layout.alloc` at}}
+      // expected-error@+2 {{layout.matmul reads B from the l0b buffer `layout.alloc` at}}
+      // expected-error@+1 {{layout.matmul reads C from the l0c buffer `layout.alloc` at}}
+      "layout.matmul"(%a, %b, %c) {accumulate = true} : (!layout.tensor<f16, "l0a", "NZ", "(16,16)">, !layout.tensor<f16, "l0b", "ZN", "(16,16)">, !layout.tensor<f32, "l0c", "NZ", "(16,16)">) -> ()
+    }
+    return
+  }
+}

@@ -12,16 +12,17 @@ module attributes {layout.target = #layout.target<"a2">} {
     %tb = "layout.tile"(%gb, %i, %i) {shape = array<i64: 64, 256>} : (!layout.tensor<f16, "gm", "DN", "(?,?)">, index, index) -> !layout.tensor<f16, "gm", "(64,256):(1,?)", "(?,?)">
     %a1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "zN", "(128,64)">
     %b1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "nZ", "(64,256)">
-    "layout.load"(%ta, %a1) : (!layout.tensor<f16, "gm", "(128,64):(?,1)", "(?,?)">, !layout.tensor<f16, "l1", "zN", "(128,64)">) -> ()
-    "layout.load"(%tb, %b1) : (!layout.tensor<f16, "gm", "(64,256):(1,?)", "(?,?)">, !layout.tensor<f16, "l1", "nZ", "(64,256)">) -> ()
+    // The tiles may be tails: read what the loads wrote through their `written` views (R1).
+    %a1v = "layout.load"(%ta, %a1) : (!layout.tensor<f16, "gm", "(128,64):(?,1)", "(?,?)">, !layout.tensor<f16, "l1", "zN", "(128,64)">) -> !layout.tensor<f16, "l1", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
+    %b1v = "layout.load"(%tb, %b1) : (!layout.tensor<f16, "gm", "(64,256):(1,?)", "(?,?)">, !layout.tensor<f16, "l1", "nZ", "(64,256)">) -> !layout.tensor<f16, "l1", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
     %a0 = "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(128,64)">
     %b0 = "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "ZN", "(64,256)">
     %c0 = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(128,256)">
-    "layout.load"(%a1, %a0) : (!layout.tensor<f16, "l1", "zN", "(128,64)">, !layout.tensor<f16, "l0a", "ZZ", "(128,64)">) -> ()
-    "layout.load"(%b1, %b0) : (!layout.tensor<f16, "l1", "nZ", "(64,256)">, !layout.tensor<f16, "l0b", "ZN", "(64,256)">) -> ()
-    "layout.matmul"(%a0, %b0, %c0) {accumulate = false} : (!layout.tensor<f16, "l0a", "ZZ", "(128,64)">, !layout.tensor<f16, "l0b", "ZN", "(64,256)">, !layout.tensor<f32, "l0c", "NZ", "(128,256)">) -> ()
+    %a0v = "layout.load"(%a1v, %a0) : (!layout.tensor<f16, "l1", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">, !layout.tensor<f16, "l0a", "ZZ", "(128,64)">) -> !layout.tensor<f16, "l0a", "((16,8),(16,4)):((16,1024),(1,256))", "(?,?)">
+    %b0v = "layout.load"(%b1v, %b0) : (!layout.tensor<f16, "l1", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">, !layout.tensor<f16, "l0b", "ZN", "(64,256)">) -> !layout.tensor<f16, "l0b", "((16,4),(16,16)):((1,4096),(16,256))", "(?,?)">
+    %cv = "layout.matmul"(%a0v, %b0v, %c0) {accumulate = false} : (!layout.tensor<f16, "l0a", "((16,8),(16,4)):((16,1024),(1,256))", "(?,?)">, !layout.tensor<f16, "l0b", "((16,4),(16,16)):((1,4096),(16,256))", "(?,?)">, !layout.tensor<f32, "l0c", "NZ", "(128,256)">) -> !layout.tensor<f32, "l0c", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
     %tc = "layout.tile"(%gc, %i, %i) {shape = array<i64: 128, 256>} : (!layout.tensor<f32, "gm", "ND", "(?,?)">, index, index) -> !layout.tensor<f32, "gm", "(128,256):(?,1)", "(?,?)">
-    "layout.store"(%c0, %tc) : (!layout.tensor<f32, "l0c", "NZ", "(128,256)">, !layout.tensor<f32, "gm", "(128,256):(?,1)", "(?,?)">) -> ()
+    "layout.store"(%cv, %tc) : (!layout.tensor<f32, "l0c", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">, !layout.tensor<f32, "gm", "(128,256):(?,1)", "(?,?)">) -> ()
     return
   }
 }
@@ -32,7 +33,7 @@ module attributes {layout.target = #layout.target<"a2">} {
 // NZ2DN, MX scales in ZZ/NN.
 // CHECK-LABEL: func.func @a5_paths
 module attributes {layout.target = #layout.target<"a5">} {
-  func.func @a5_paths(%mg: memref<4096xi8>, %mo: memref<1024xi32>, %ms: memref<64xf8E8M0FNU>) {
+  func.func @a5_paths(%mg: memref<4096xi8>, %mo: memref<1024xi32>, %ms: memref<64xf8E8M0FNU>, %m4: memref<512xf8E4M3FN>, %m5: memref<512xf8E5M2>) {
     %g = "layout.view"(%mg) : (memref<4096xi8>) -> !layout.tensor<i8, "gm", "DN", "(32,64)">
     %a1 = "layout.alloc"() : () -> !layout.tensor<i8, "l1", "NZ", "(32,64)">
     "layout.load"(%g, %a1) : (!layout.tensor<i8, "gm", "DN", "(32,64)">, !layout.tensor<i8, "l1", "NZ", "(32,64)">) -> ()
@@ -40,15 +41,25 @@ module attributes {layout.target = #layout.target<"a5">} {
     "layout.load"(%a1, %a0) : (!layout.tensor<i8, "l1", "NZ", "(32,64)">, !layout.tensor<i8, "l0a", "NZ", "(32,64)">) -> ()
     %b0 = "layout.alloc"() : () -> !layout.tensor<i8, "l0b", "ZN", "(64,32)">
     %b1 = "layout.alloc"() : () -> !layout.tensor<i8, "l1", "NZ", "(64,32)">
+    %gb = "layout.view"(%mg) : (memref<4096xi8>) -> !layout.tensor<i8, "gm", "ND", "(64,32)">
+    "layout.load"(%gb, %b1) : (!layout.tensor<i8, "gm", "ND", "(64,32)">, !layout.tensor<i8, "l1", "NZ", "(64,32)">) -> ()
     "layout.load"(%b1, %b0) : (!layout.tensor<i8, "l1", "NZ", "(64,32)">, !layout.tensor<i8, "l0b", "ZN", "(64,32)">) -> ()
     %c0 = "layout.alloc"() : () -> !layout.tensor<i32, "l0c", "zN", "(32,32)">
-    "layout.matmul"(%a0, %b0, %c0) {accumulate = true} : (!layout.tensor<i8, "l0a", "NZ", "(32,64)">, !layout.tensor<i8, "l0b", "ZN", "(64,32)">, !layout.tensor<i32, "l0c", "zN", "(32,32)">) -> ()
+    "layout.matmul"(%a0, %b0, %c0) {accumulate = false} : (!layout.tensor<i8, "l0a", "NZ", "(32,64)">, !layout.tensor<i8, "l0b", "ZN", "(64,32)">, !layout.tensor<i32, "l0c", "zN", "(32,32)">) -> ()
     %o = "layout.view"(%mo) : (memref<1024xi32>) -> !layout.tensor<i32, "gm", "DN", "(32,32)">
     "layout.store"(%c0, %o) : (!layout.tensor<i32, "l0c", "zN", "(32,32)">, !layout.tensor<i32, "gm", "DN", "(32,32)">) -> ()
     %u = "layout.alloc"() : () -> !layout.tensor<f16, "ub", "ND", "(32,32)">
     "layout.store"(%c0, %u) {scale = 5.000000e-01 : f32} : (!layout.tensor<i32, "l0c", "zN", "(32,32)">, !layout.tensor<f16, "ub", "ND", "(32,32)">) -> ()
+    %ge = "layout.view"(%m4) : (memref<512xf8E4M3FN>) -> !layout.tensor<f8E4M3FN, "gm", "ND", "(16,32)">
+    %gf = "layout.view"(%m5) : (memref<512xf8E5M2>) -> !layout.tensor<f8E5M2, "gm", "DN", "(32,16)">
+    %e1 = "layout.alloc"() : () -> !layout.tensor<f8E4M3FN, "l1", "NZ", "(16,32)">
+    %f1 = "layout.alloc"() : () -> !layout.tensor<f8E5M2, "l1", "ZN", "(32,16)">
+    "layout.load"(%ge, %e1) : (!layout.tensor<f8E4M3FN, "gm", "ND", "(16,32)">, !layout.tensor<f8E4M3FN, "l1", "NZ", "(16,32)">) -> ()
+    "layout.load"(%gf, %f1) : (!layout.tensor<f8E5M2, "gm", "DN", "(32,16)">, !layout.tensor<f8E5M2, "l1", "ZN", "(32,16)">) -> ()
     %e = "layout.alloc"() : () -> !layout.tensor<f8E4M3FN, "l0a", "NZ", "(16,32)">
     %f = "layout.alloc"() : () -> !layout.tensor<f8E5M2, "l0b", "ZN", "(32,16)">
+    "layout.load"(%e1, %e) : (!layout.tensor<f8E4M3FN, "l1", "NZ", "(16,32)">, !layout.tensor<f8E4M3FN, "l0a", "NZ", "(16,32)">) -> ()
+    "layout.load"(%f1, %f) : (!layout.tensor<f8E5M2, "l1", "ZN", "(32,16)">, !layout.tensor<f8E5M2, "l0b", "ZN", "(32,16)">) -> ()
     %h = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
     "layout.matmul"(%e, %f, %h) {accumulate = false} : (!layout.tensor<f8E4M3FN, "l0a", "NZ", "(16,32)">, !layout.tensor<f8E5M2, "l0b", "ZN", "(32,16)">, !layout.tensor<f32, "l0c", "NZ", "(16,16)">) -> ()
     %sg = "layout.view"(%ms) : (memref<64xf8E8M0FNU>) -> !layout.tensor<f8E8M0FNU, "gm", "ScaleADN", "(16,4)">

@@ -72,7 +72,8 @@ pub fn fold(root: OperationRef) -> usize {
             LayoutOpKind::Alloc => fold_binding(&op, 0),
             LayoutOpKind::Tile => fold_tile(&op),
             LayoutOpKind::Offset => fold_offset(&op),
-            LayoutOpKind::Load | LayoutOpKind::Store | LayoutOpKind::Matmul => false,
+            LayoutOpKind::Load | LayoutOpKind::Matmul => fold_written(&op),
+            LayoutOpKind::Store => false,
         };
         changed += usize::from(done);
     }
@@ -145,6 +146,44 @@ fn fold_tile(op: &OperationRef) -> bool {
         return false;
     };
     let Ok(expected) = tile::expected_tile(&parent, &shape, &coords) else {
+        return false;
+    };
+    if count_dynamic(&expected) >= count_dynamic(&declared.layout)
+        || tile::check_declared(&declared.layout, &expected).is_err()
+        || !only_layout_users(result)
+    {
+        return false;
+    }
+    let new = TensorType::from_layout(declared.elem, declared.space, &expected);
+    set_type(result, &new, op.location())
+}
+
+/// load/matmul: the `written` result gets the leaves the algebra proves
+/// ([`tile::written_view`] of the operand types), as a tile does.
+fn fold_written(op: &OperationRef) -> bool {
+    let Ok(result) = op.result(0) else {
+        return false;
+    };
+    let result: Value = result.into();
+    let operand = |i: usize, prefix: &str| {
+        op.operand(i).ok().and_then(tensor_of).and_then(|t| t.resolve_with_prefix(prefix).ok())
+    };
+    let Some(Ok(declared)) = tensor_of(result).map(|t| t.resolve_with_prefix("r")) else {
+        return false;
+    };
+    let (dst, extents) = if op.operand_count() == 3 {
+        let (Some(a), Some(b), Some(c)) = (operand(0, "a"), operand(1, "b"), operand(2, "c")) else { return false };
+        let (ae, be) = (a.layout.origin().leaves(), b.layout.origin().leaves());
+        if ae.len() != 2 || be.len() != 2 {
+            return false;
+        }
+        (c, vec![ae[0].clone(), be[1].clone()])
+    } else {
+        let (Some(src), Some(dst)) = (operand(0, "s"), operand(1, "d")) else { return false };
+        let extents = src.layout.origin().leaves();
+        (dst, extents)
+    };
+    let Ok(expected) = tile::written_view(&dst.layout, &extents) else {
         return false;
     };
     if count_dynamic(&expected) >= count_dynamic(&declared.layout)

@@ -140,6 +140,23 @@ fn linear_form(e: &SymExpr) -> Option<LinearForm> {
     }
 }
 
+/// The view a `layout.load` returns (its `written` result): the destination's layout with the
+/// extent the copy wrote as its origin, `min(src, dst)` leaf by leaf (the region every lowering
+/// copies). Reads through it (or tiles of it) cannot reach data the copy did not write: a tile
+/// of it is clipped at this origin, and a matmul takes m, n, k from it.
+pub fn written_view(dst: &Layout<SymExpr>, src_extents: &[SymExpr]) -> Result<Layout<SymExpr>, LoweringError> {
+    let extents = dst.origin().leaves();
+    if extents.len() != src_extents.len() {
+        return Err(LoweringError::Contract(format!(
+            "layout.load: the source has {} origin extents and the destination {}",
+            src_extents.len(),
+            extents.len()
+        )));
+    }
+    let written = extents.iter().zip(src_extents).map(|(d, s)| d.min(s)).collect::<Result<Vec<_>, _>>()?;
+    Ok(dst.with_new_origin(dst.origin().unflatten(&written)?)?)
+}
+
 /// The coordinate tuple for `layout.offset` on a layout of `rank` top-level modes.
 pub fn coord_tuple(layout: &Layout<SymExpr>, coords: &[SymExpr]) -> Tuple<SymExpr> {
     match layout.shape() {

@@ -18,8 +18,8 @@
 //!
 //! Built as MLIR text (`func` + `scf` + `arith` + `memref` + `llvm`): the kernel keeps its
 //! memref arguments (`llvm.emit_c_interface`, so the runtime's `Jit::call` checks and passes
-//! them), on-chip memories are zero-initialized module globals (`ascendc_l1`, `ascendc_l0a`,
-//! ...) and buffers are byte offsets into them. [`crate::llvm_ir`] lowers it with
+//! them), on-chip memories are module globals (`ascendc_l1`, `ascendc_l0a`, ...) poisoned with
+//! 0xFF bytes at every kernel entry, and buffers are byte offsets into them. [`crate::llvm_ir`] lowers it with
 //! `layout-runtime` and translates to LLVM IR.
 
 use crate::cpp::elem_bytes;
@@ -358,6 +358,21 @@ impl Gen<'_> {
     }
 }
 
+/// Fills every on-chip memory with 0xFF bytes at kernel entry (f16/bf16/f32 NaN, i8 -1), as
+/// the C++ model does: hardware memory holds whatever was there before, so a kernel that reads
+/// what it did not write must fail here too, on every call (the globals outlive a call).
+fn poison_memories(target: Target) -> String {
+    let mut out = String::from("    %poison = llvm.mlir.constant(-1 : i8) : i8\n");
+    for (buffer, name) in MEMORIES {
+        let bytes = buffer.space().capacity(target).unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "    %{name}_all = llvm.mlir.addressof @{name} : !llvm.ptr\n    %{name}_len = llvm.mlir.constant({bytes} : i64) : i64\n    \"llvm.intr.memset\"(%{name}_all, %poison, %{name}_len) <{{isVolatile = false}}> : (!llvm.ptr, i8, i64) -> ()"
+        );
+    }
+    out
+}
+
 /// MLIR text (upstream dialects + `llvm`) of the kernels, calling the model's C ABI.
 pub fn mlir_module(kernels: &[Kernel], target: Target) -> Result<String, Located> {
     let arch = i64::from(target.arch());
@@ -416,6 +431,7 @@ pub fn mlir_module(kernels: &[Kernel], target: Target) -> Result<String, Located
         g.stmts(&k.body, 0)?;
         let _ = writeln!(out, "  func.func @{}({}) attributes {{llvm.emit_c_interface}} {{", k.name, params.join(", "));
         out.push_str("    %one = llvm.mlir.constant(1 : i64) : i64\n");
+        out.push_str(&poison_memories(target));
         out.push_str(&g.entry);
         out.push_str(&bases);
         out.push_str(&g.body);

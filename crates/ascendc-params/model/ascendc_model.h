@@ -135,8 +135,12 @@ template <Hardware H> inline uint8_t* ArenaBase() {
 }  // namespace model
 
 // Bump allocator over one on-chip buffer; every allocator starts at the buffer's address 0.
+// Constructing one (a kernel does, once per memory, at its start) poisons the whole buffer with
+// 0xFF bytes (f16/bf16/f32 NaN, i8 -1): on hardware it holds whatever was there, so a kernel that
+// reads what it did not write fails here, on every run, as in the loop lowering's JIT.
 template <Hardware H> class LocalMemAllocator {
 public:
+    LocalMemAllocator() { std::memset(model::ArenaBase<H>(), 0xFF, model::Arena<H>::bytes); }
     template <TPosition P, class T> LocalTensor<T> Alloc(uint32_t count) {
         const size_t a = model::Arena<H>::align;
         used_ = (used_ + a - 1) / a * a;

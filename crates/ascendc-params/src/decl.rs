@@ -395,10 +395,10 @@ params! {
     /// `ascendc_model_mmad_params`.
     CMmadParams for MmadParams, MMAD_PARAMS, "MmadParams", "ascendc_model_mmad_params", "Mmad(MmadParams)", a2: None,
     specs() {
-        m: u16 = int(m), [0, 4095], "elements", "valid rows of A and C (origin, not padded)";
+        m: u16 = int(m), [0, 4095], "elements", "rows of A's fractal grid (padded: C rows past the valid ones are never stored)";
         n: u16 = int(n), [0, 4095], "elements",
-            "valid columns of B and C (origin; a2 8-bit B padded to whole 32x32 squares: align(n, 32), extra C columns never stored)";
-        k: u16 = int(k), [0, 4095], "elements", "valid reduction extent (origin, not padded)";
+            "columns of B's fractal grid (padded, e.g. an a2 8-bit B to whole 32x32 squares: C columns past the valid ones are never stored)";
+        k: u16 = int(k), [0, 4095], "elements", "valid reduction extent (origin, exact: the cube ignores K padding)";
         isBias: bool = fixed, full, "", "no bias";
         fmOffset: i32 = fixed, full, "", "no feature-map offset";
         enSsparse: bool = fixed, full, "", "no structured sparsity";

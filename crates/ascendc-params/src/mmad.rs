@@ -27,8 +27,9 @@ pub struct MmadParams<V = i64> {
 
 const MMAD: &str = "Mmad(MmadParams)";
 
-/// `Mmad(c, a, b, MmadParams)`. `m, k` = A's valid extent (origin), `n` = B's valid columns;
-/// B's valid rows must equal `k`. The cube infers the operand layouts from `m, n, k` alone, so
+/// `Mmad(c, a, b, MmadParams)`. `m` = the rows of A's fractal grid, `n` = the columns of B's
+/// (static: padding rows/columns of C are computed and never stored), `k` = A's valid columns
+/// (origin, exact); B's valid rows must equal `k`. The cube infers the operand layouts from `m, n, k` alone, so
 /// the given layouts must equal the ones the hardware implies — checked by building them with
 /// the algebra: `frame_layout(L0A pattern of the target, C0, [m, k])`, `frame_layout(ZN, C0,
 /// [k, n])`, `frame_layout(L0C, 16, [m, n])` (equal strides and shape). `accumulate` sets
@@ -55,8 +56,15 @@ pub fn mmad<V: IndexValue>(
     Fractal::of(MMAD, "B (L0B)", b.layout, &[FramePattern::ZN])?;
     Fractal::of(MMAD, "C (L0C)", c.layout, &[FramePattern::NZ])?;
     let mut ck = Checker::new(MMAD);
-    let (m, k) = (a.extent(0)?, a.extent(1)?);
-    let (kb, n_real) = (b.extent(0)?, b.extent(1)?);
+    // m and n: the rows of A's and the columns of B's fractal grids (static buffers), not their
+    // valid extents. The cube computes whole 16 × 16 output fractals; rows and columns past the
+    // valid ones land in C's padding, which no store reads (Fixpipe's mSize/nSize are the
+    // destination's valid extents). Keeping them static keeps the layouts the cube infers from
+    // m and n (ZZ/NZ row blocks of A, the L0C column-block stride) equal to the buffers', so a
+    // tail tile needs no second layout. k is the valid reduction extent, exactly: the cube
+    // ignores K padding (docs/ascendc-derivation.md §7), which holds stale or unwritten data.
+    let (m, k) = (padded(a.layout, 0).unwrap_or(a.extent(0)?), a.extent(1)?);
+    let (kb, n_real) = (b.extent(0)?, padded(b.layout, 1).unwrap_or(b.extent(1)?));
     ck.equal("k", &kb, &k, || format!("B has {kb} valid rows but A has {k} valid columns"))?;
     // The cube's n: the real n, or (A2, 8-bit, static n) `align(n, 32)` when L0B was padded to
     // whole 32-column squares for `LoadDataWithTranspose` (docs/layout-spec.md §D.4, catlass int8 transposed
@@ -112,6 +120,12 @@ pub fn mmad<V: IndexValue>(
         }],
         assumptions: ck.assumptions,
     })
+}
+
+/// The static extent of mode `mode` of the layout's shape (its fractal grid, padding included).
+fn padded<V: IndexValue>(layout: &layout_algebra::Layout<V>, mode: usize) -> Option<V> {
+    let size = layout.shape().get_path(&[mode]).ok()?.size().ok()?;
+    size.as_constant().map(V::constant)
 }
 
 /// The `n` the cube runs with: B's real columns, or `align(n, 32)` for an A2 8-bit B whose

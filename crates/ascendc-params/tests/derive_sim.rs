@@ -334,7 +334,8 @@ fn a2_load_data_with_transpose_8bit_odd_fractal_counts() {
     };
     assert!(mm(&c_real).is_err());
     let Intrinsic::Mmad(p) = &mm(&c_pad).unwrap().instrs[0].intrinsic else { panic!() };
-    assert_eq!((p.m, p.n, p.k), (40, 64, 40));
+    // m, n: the fractal grids of A (48 rows) and the padded B (64 columns); k exact.
+    assert_eq!((p.m, p.n, p.k), (48, 64, 40));
 }
 
 #[test]
@@ -444,9 +445,10 @@ fn gemm(t: ElementType, target: Target, m: i64, k: i64, n: i64, b_dn: bool) {
     run1(&l1_to_l0b(&Operand::new(&b_l1), &Operand::new(&b_l0), t, target).unwrap(), &mut b0, &b1, t, target);
     let mm = mmad(&Operand::new(&c_l0), &Operand::new(&a_l0), &Operand::new(&b_l0), t, acc, target, false).unwrap();
     let Intrinsic::Mmad(p) = &mm.instrs[0].intrinsic else { panic!() };
-    // The cube's n is the padded one only when the 16-column fractal count is odd.
-    let cube_n = if squares && align(n, 16) / 16 % 2 == 1 { np } else { n };
-    assert_eq!((p.m, p.n, p.k, p.cmatrix_init_val), (m, cube_n, k, true));
+    // The cube's m and n are the fractal grids of A and B (B padded to whole squares when it
+    // reads 8-bit squares); k is exact.
+    let cube_n = if squares { np } else { align(n, 16) };
+    assert_eq!((p.m, p.n, p.k, p.cmatrix_init_val), (align(m, 16), cube_n, k, true));
     execute(&mm.instrs[0], &mut c0, &[&a0, &b0], &[acc, t, t], target).unwrap();
     // The extra L0C columns n..np the padded cube wrote (from L0B padding) cannot reach GM:
     // poison them, Fixpipe stores only the real n columns (nSize = n) into an m×n buffer.

@@ -111,12 +111,21 @@ pub enum LayoutOp<'c, 'a> {
         shape: Vec<i64>,
         result: Value<'c, 'a>,
     },
-    /// `layout.load(%src, %dst)`.
-    Load { op: OperationRef<'c, 'a>, src: Value<'c, 'a>, dst: Value<'c, 'a> },
+    /// `[%written =] layout.load(%src, %dst)`: `written` is the destination viewed with the
+    /// extent the copy wrote as its origin.
+    Load { op: OperationRef<'c, 'a>, src: Value<'c, 'a>, dst: Value<'c, 'a>, written: Option<Value<'c, 'a>> },
     /// `layout.store(%src, %dst) {relu, scale}` (both optional: the Fixpipe epilogue).
     Store { op: OperationRef<'c, 'a>, src: Value<'c, 'a>, dst: Value<'c, 'a>, epilogue: StoreEpilogue },
-    /// `layout.matmul(%a, %b, %c) {accumulate}`.
-    Matmul { op: OperationRef<'c, 'a>, a: Value<'c, 'a>, b: Value<'c, 'a>, c: Value<'c, 'a>, accumulate: bool },
+    /// `[%written =] layout.matmul(%a, %b, %c) {accumulate}`: `written` is C viewed with the
+    /// `m × n` the matmul wrote as its origin.
+    Matmul {
+        op: OperationRef<'c, 'a>,
+        a: Value<'c, 'a>,
+        b: Value<'c, 'a>,
+        c: Value<'c, 'a>,
+        accumulate: bool,
+        written: Option<Value<'c, 'a>>,
+    },
     /// `%o = layout.offset(%t, coord...)`.
     Offset { op: OperationRef<'c, 'a>, source: Value<'c, 'a>, coord: Vec<Value<'c, 'a>>, result: Value<'c, 'a> },
 }
@@ -223,7 +232,8 @@ fn decode_layout<'c, 'a>(kind: LayoutOpKind, op: OperationRef<'c, 'a>) -> Result
             need(2)?;
             let (src, dst) = (operands[0], operands[1]);
             if kind == LayoutOpKind::Load {
-                LayoutOp::Load { op, src, dst }
+                let written = op.result(0).ok().map(Into::into);
+                LayoutOp::Load { op, src, dst, written }
             } else {
                 LayoutOp::Store { op, src, dst, epilogue: store_epilogue(&op)? }
             }
@@ -234,7 +244,8 @@ fn decode_layout<'c, 'a>(kind: LayoutOpKind, op: OperationRef<'c, 'a>) -> Result
                 op.attribute("accumulate").ok().and_then(bool_attribute).ok_or_else(|| {
                     DecodeError("layout.matmul needs the `accumulate` attribute (true or false)".into())
                 })?;
-            LayoutOp::Matmul { op, a: operands[0], b: operands[1], c: operands[2], accumulate }
+            let written = op.result(0).ok().map(Into::into);
+            LayoutOp::Matmul { op, a: operands[0], b: operands[1], c: operands[2], accumulate, written }
         }
         LayoutOpKind::Offset => {
             need(1)?;

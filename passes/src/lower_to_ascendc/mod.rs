@@ -166,6 +166,8 @@ fn root_of(v: Value) -> Option<usize> {
     loop {
         match LayoutOp::decode(defining_op(v)?) {
             Some(Ok(LayoutOp::Tile { source, .. })) => v = source,
+            Some(Ok(LayoutOp::Load { dst, .. })) => v = dst,
+            Some(Ok(LayoutOp::Matmul { c, .. })) => v = c,
             _ => return Some(key(v)),
         }
     }
@@ -485,6 +487,11 @@ impl<'c> Lowering<'c> {
                     }
                     _ => ascendc_params::Epilogue::NONE,
                 };
+                // L0A/L0B hold what Mmad reads: the layout it infers from m, n and the valid k.
+                let dst = match dst.space {
+                    MemorySpace::L0a | MemorySpace::L0b => self.cube_operand(&src, &dst)?,
+                    _ => dst,
+                };
                 let derived = self.derive_copy(&src, &dst, epilogue)?;
                 // GM DN -> L1 ZN runs ND2NZ on the transposed views: say so next to the call.
                 let column_major = src.space == MemorySpace::Gm
@@ -501,7 +508,15 @@ impl<'c> Lowering<'c> {
                 } else {
                     vec![]
                 };
-                build::emit(self.context, op, &derived, &dst, &[&src], self.target, &extra)
+                build::emit(self.context, op, &derived, &dst, &[&src], self.target, &extra)?;
+                if let Some(Ok(LayoutOp::Load { written: Some(written), .. })) = LayoutOp::decode(op) {
+                    let view = match dst.space {
+                        MemorySpace::L0a | MemorySpace::L0b => dst,
+                        _ => self.written(&src, &dst)?,
+                    };
+                    self.tensors.insert(key(written), view);
+                }
+                Ok(())
             }
             LayoutOp::Matmul { accumulate, .. } => {
                 let a = self.tensor(operand(op, 0)?)?;
@@ -516,9 +531,66 @@ impl<'c> Lowering<'c> {
                     self.target,
                     accumulate,
                 )?;
-                build::emit(self.context, op, &derived, &c, &[&a, &b], self.target, &[])
+                build::emit(self.context, op, &derived, &c, &[&a, &b], self.target, &[])?;
+                if let Some(Ok(LayoutOp::Matmul { written: Some(written), .. })) = LayoutOp::decode(op) {
+                    // C viewed with the logical m x n (the padded rows and columns Mmad also
+                    // computes are C's padding).
+                    let (ae, be, ce) =
+                        (a.layout.origin().leaves(), b.layout.origin().leaves(), c.layout.origin().leaves());
+                    let min =
+                        |x: &SymExpr, y: &SymExpr| layout_algebra::IndexValue::min(x, y).map_err(LoweringError::from);
+                    let (m, n) = (min(&ae[0], &ce[0])?, min(&be[1], &ce[1])?);
+                    let layout = crate::tile::written_view(&c.layout, &[m, n]).map_err(LoweringError::from)?;
+                    let binds = Rc::new(Binds {
+                        own: a.binds.iter().chain(b.binds.iter()).cloned().collect(),
+                        parent: Some(c.binds.clone()),
+                    });
+                    self.tensors.insert(key(written), Tensor { layout, binds, ..c });
+                }
+                Ok(())
             }
         }
+    }
+
+    /// The `written` view of a load from `src` into `dst` ([`crate::tile::written_view`]): the
+    /// destination's buffer and layout with the written extent as origin; the symbols of both.
+    fn written(&self, src: &Tensor<'c, 'c>, dst: &Tensor<'c, 'c>) -> Result<Tensor<'c, 'c>> {
+        let layout =
+            crate::tile::written_view(&dst.layout, &src.layout.origin().leaves()).map_err(LoweringError::from)?;
+        let binds = Rc::new(Binds { own: src.binds.iter().cloned().collect(), parent: Some(dst.binds.clone()) });
+        Ok(Tensor { layout, binds, ..dst.clone() })
+    }
+
+    /// The layout an L0A/L0B destination gets from a load of `src`: the cube infers the layout
+    /// of A and B from m, n, k (`ascendc_params::mmad`), with m, n the static fractal grid of
+    /// the buffer and k the valid reduction extent. When k is a tail (dynamic or smaller than
+    /// the buffer), the ZZ row blocks of A on a2 are `ceil(k/C0)` fractals apart, not the
+    /// buffer's count, so the copy writes that layout and the matmul reads it (the CPU loop
+    /// lowering keeps the buffer's layout: L0 contents are only observable through Mmad).
+    /// Tiles of L0 buffers keep their layout.
+    fn cube_operand(&self, src: &Tensor<'c, 'c>, dst: &Tensor<'c, 'c>) -> Result<Tensor<'c, 'c>> {
+        use layout_algebra::{ascend::frame_c0, IndexValue};
+        let written = self.written(src, dst)?;
+        if !dst.coord.iter().all(|c| c.as_constant() == Some(0)) {
+            return Ok(written);
+        }
+        let (pattern, k_mode) = match dst.space {
+            MemorySpace::L0a => (self.target.l0a_pattern(), 1),
+            _ => (layout_algebra::ascend::FramePattern::ZN, 0),
+        };
+        let extents = written.layout.origin().leaves();
+        let grid = |mode: usize| -> Result<SymExpr> {
+            let size = dst.layout.shape().get_path(&[mode]).and_then(|t| t.size()).map_err(LoweringError::from)?;
+            Ok(size)
+        };
+        if extents.len() != 2 {
+            return Ok(written);
+        }
+        let dims = if k_mode == 1 { [grid(0)?, extents[1].clone()] } else { [extents[0].clone(), grid(1)?] };
+        let c0 = frame_c0(pattern, dst.elem).map_err(LoweringError::from)?;
+        let frame = layout_algebra::ascend::frame_layout(pattern, c0, &dims).map_err(LoweringError::from)?;
+        let layout = frame.with_new_origin(written.layout.origin().clone()).map_err(LoweringError::from)?;
+        Ok(Tensor { layout, ..written })
     }
 
     fn derive_copy(

@@ -13,7 +13,7 @@ use melior::{
 };
 use mlir_sys::{MlirType, MlirValue};
 
-use super::{build, guard, initcheck, Lowerer, Tensor};
+use super::{build, describe, guard, initcheck, Lowerer, Tensor};
 use crate::error::LoweringError;
 
 /// How an element changes on the way: the Fixpipe conversion the types give, with the store's
@@ -163,6 +163,9 @@ pub(super) fn copy(
                     "{name}: a Fixpipe epilogue on a convolution-layout copy"
                 )));
             }
+            if op.result_count() > 0 {
+                return Err(LoweringError::Unsupported(format!("{name}: a convolution layout conversion {sp} -> {dp} has no `written` view here (use the destination)")));
+            }
             return conv_copy(l, op, name, (&src, sp), (&dst, dp));
         }
     }
@@ -207,6 +210,10 @@ pub(super) fn copy(
         let offset = l.emit(location, nest.body, &[dst.address(&nest.ivs)?])?;
         build::store(nest.body, location, zero, dst.buffer, &offset);
         initcheck::mark(l, location, nest.body, &dst, offset[0])?;
+    }
+    if op.result_count() > 0 {
+        let layout = crate::tile::written_view(&dst.layout, &se)?;
+        l.define_written(op, Tensor { layout, name: describe(op, name), ..dst })?;
     }
     Ok(())
 }

@@ -7,7 +7,7 @@ use melior::{
     ir::{operation::OperationLike, OperationRef, Type},
 };
 
-use super::{build, guard, initcheck, Lowerer};
+use super::{build, guard, initcheck, Lowerer, Tensor};
 use crate::error::LoweringError;
 
 #[derive(Clone, Copy)]
@@ -56,7 +56,7 @@ pub(super) fn matmul(l: &mut Lowerer, op: &OperationRef, accumulate: bool) -> Re
         },
     )?;
     let bounds = l.emit(location, point, &[SymExpr::Const(0), k, SymExpr::Const(1)])?;
-    let nest = l.nest(location, point, &[(SymExpr::Const(0), m), (SymExpr::Const(0), n)])?;
+    let nest = l.nest(location, point, &[(SymExpr::Const(0), m.clone()), (SymExpr::Const(0), n.clone())])?;
     let (i, j) = (nest.ivs[0].clone(), nest.ivs[1].clone());
     let c_offset = l.emit(location, nest.body, &[c.address(&[i.clone(), j.clone()])?])?[0];
     let init = if accumulate {
@@ -100,5 +100,9 @@ pub(super) fn matmul(l: &mut Lowerer, op: &OperationRef, accumulate: bool) -> Re
     let result = build::parent_result(block, 0);
     build::store(nest.body, location, result, c.buffer, &[c_offset]);
     initcheck::mark(l, location, nest.body, &c, c_offset)?;
+    if op.result_count() > 0 {
+        let layout = crate::tile::written_view(&c.layout, &[m, n])?;
+        l.define_written(op, Tensor { layout, name: super::describe(op, "layout.matmul"), ..c })?;
+    }
     Ok(())
 }

@@ -498,6 +498,15 @@ impl<'c> Lowerer<'c> {
         Ok(())
     }
 
+    /// Binds the `written` result of a `layout.load` ([`crate::tile::written_view`]): the
+    /// destination's buffer and addresses, so the self-check (which covers the destination) has
+    /// nothing new to check.
+    pub fn define_written(&mut self, op: &OperationRef, tensor: Tensor) -> Result<(), LoweringError> {
+        let result = op.result(0).map_err(|e| LoweringError::IrShape(format!("missing result: {e}")))?;
+        self.tensors.insert(result.to_raw().ptr as usize, tensor);
+        Ok(())
+    }
+
     /// Emits `exprs` at `point`.
     pub fn emit(
         &self,

@@ -30,9 +30,12 @@
 //! - G2 tile result type agrees with the algebra
 //! - G3 fractal-aligned tiles
 //! - O1 offset coordinates
+//! - W1 `written` result of load and matmul
+//! - R1 reads inside the latest write (valid regions)
 
 mod ops;
 mod types;
+mod valid;
 
 use layout_dialect::{ops::LayoutOpKind, LayoutCache};
 use std::collections::HashMap;
@@ -143,7 +146,8 @@ pub fn verify_with(root: OperationRef, rules: Rules) -> bool {
         let location = op.location();
         // A tile's result type may leave `?` where the algebra knows the value; its legality
         // is its parent's (same strides and inner blocks), and G2 checks it against the algebra.
-        let derived = kind == Some(LayoutOpKind::Tile);
+        // Likewise a load's `written` view (the destination's layout, W1 checks it).
+        let derived = matches!(kind, Some(LayoutOpKind::Tile | LayoutOpKind::Load | LayoutOpKind::Matmul));
         for result in op.results() {
             uses_layout |= types::check_type(result.r#type(), location, derived, &mut checker);
         }
@@ -162,6 +166,10 @@ pub fn verify_with(root: OperationRef, rules: Rules) -> bool {
         WalkResult::Advance
     });
 
+    // R1 needs every type resolved: only on input the other rules accept.
+    if checker.ok && ok {
+        valid::check(root, &mut checker);
+    }
     if uses_layout && !has_target {
         emit_error(root.location(), &format!("the layout dialect is used but {}", TargetError::Missing));
         ok = false;

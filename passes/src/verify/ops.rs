@@ -136,6 +136,9 @@ fn pattern_of(op: &OperationRef, i: usize, c: &mut Checker) -> Option<FramePatte
         match defining_op(value) {
             Some(def) => match LayoutOp::decode(def) {
                 Some(Ok(LayoutOp::Tile { source, .. })) => value = source,
+                // A load's `written` view has its destination's layout.
+                Some(Ok(LayoutOp::Load { dst, .. })) => value = dst,
+                Some(Ok(LayoutOp::Matmul { c, .. })) => value = c,
                 _ => break None,
             },
             _ => break None,
@@ -162,6 +165,7 @@ fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Ch
         return;
     };
     let op_name = this.op_name();
+    check_written_result(op, location, c);
     if c.rules.host_copies {
         check_copy_elements(op, this, (&src, &dst), location, c);
         return;
@@ -214,6 +218,58 @@ fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Ch
 }
 
 /// L3 and L4: element types and extents of a copy (also for host copies).
+/// W1: the `written` result of a `layout.load` (a `layout.matmul`) is the destination (C) with
+/// the written extent as its origin ([`tile::written_view`]): same element type and space, every
+/// static leaf equal to the algebra's, `?` where it derives the value (as G2 for tiles).
+fn check_written_result(op: &OperationRef, location: Location, c: &mut Checker) {
+    let Some(result) = op.result(0).ok() else { return };
+    let matmul = op.operand_count() == 3;
+    let resolve = |i: usize, prefix: &str, c: &mut Checker| {
+        let ty = op.operand(i).ok()?.r#type();
+        c.layouts.tensor_type(ty)?.resolve_with_prefix(prefix).ok()
+    };
+    let Some(declared) = c.layouts.tensor_type(result.r#type()).and_then(|t| t.resolve_with_prefix("w").ok()) else {
+        return;
+    };
+    // Destination and written extents: a load writes min(src, dst), a matmul m x n of C.
+    let (name, dst, extents) = if matmul {
+        let (Some(a), Some(b), Some(acc)) = (resolve(0, "a", c), resolve(1, "b", c), resolve(2, "c", c)) else {
+            return;
+        };
+        let (ae, be) = (a.layout.origin().leaves(), b.layout.origin().leaves());
+        if ae.len() != 2 || be.len() != 2 {
+            return;
+        }
+        ("layout.matmul", acc, vec![ae[0].clone(), be[1].clone()])
+    } else {
+        let (Some(src), Some(dst)) = (resolve(0, "s", c), resolve(1, "d", c)) else { return };
+        let extents = src.layout.origin().leaves();
+        ("layout.load", dst, extents)
+    };
+    if declared.elem != dst.elem || declared.space != dst.space {
+        let message = format!(
+            "{name}: the `written` result is the destination viewed with the extent written, so it holds {} in \"{}\", got {} in \"{}\"",
+            dst.elem,
+            dst.space.name(),
+            declared.elem,
+            declared.space.name()
+        );
+        return c.error(location, &message);
+    }
+    let expected = match tile::written_view(&dst.layout, &extents) {
+        Ok(e) => e,
+        Err(e) => return c.error(location, &format!("{name}: {e}")),
+    };
+    if let Err(why) = tile::check_declared(&declared.layout, &expected) {
+        let (l, o) = layout_strings(&expected);
+        let why = why.to_string().replace("the tile's", "the written view's");
+        c.error(
+            location,
+            &format!("{name}: the `written` result type does not match the written view: {why}; the written view is LAYOUT \"{l}\" ORIGIN \"{o}\" (s<i>/d<i> = source/destination leaf i, a<i>/b<i>/c<i> = leaf i of A/B/C)"),
+        );
+    }
+}
+
 fn check_copy_elements(
     op: &OperationRef,
     this: Direction,
@@ -376,6 +432,7 @@ fn check_matmul(op: &OperationRef, location: Location, c: &mut Checker) {
     else {
         return;
     };
+    check_written_result(op, location, c);
     // X1.
     for (what, t, want) in [("A", &a, MemorySpace::L0a), ("B", &b, MemorySpace::L0b), ("C", &acc, MemorySpace::L0c)] {
         if t.space != want {

@@ -1,6 +1,6 @@
 // C (32 x 16, f32) = the first 64 columns of A (32 x 256, f16) times B (64 x 16, f16), through
-// an L1 buffer of R rows, R a run-time argument: rows >= R of the A panel never reach L1, so
-// those rows of C come from L0A's poison (NaN). The contract: the L1 buffer fits L1 (512 KiB
+// an L1 buffer of R rows, R a run-time argument: rows >= R never reach L1; the written views carry
+// R to the matmul, which leaves those rows of C untouched. The contract: the L1 buffer fits L1 (512 KiB
 // on a2: an NZ f16 buffer of R rows holds align(R, 16) * 256 elements, so R <= 1024) and
 // R >= 0. Out of it, the alloca would be huge (a stack overflow) or wrapped: layout-run must
 // name the alloc and run nothing (tools/layout-run/tests/cli.rs).
@@ -27,13 +27,13 @@ module attributes {layout.target = #layout.target<"a2">} {
     %a0 = "layout.alloc"() : () -> !l0A
     %b0 = "layout.alloc"() : () -> !l0B
     %acc = "layout.alloc"() : () -> !l0C
-    "layout.load"(%ga, %a1) : (!gmA, !l1A) -> ()
+    %a1v = "layout.load"(%ga, %a1) : (!gmA, !l1A) -> !l1T
     "layout.load"(%gb, %b1) : (!gmB, !l1B) -> ()
-    %a1k = "layout.tile"(%a1, %c0, %c0) {shape = array<i64: 32, 64>} : (!l1A, index, index) -> !l1T
-    "layout.load"(%a1k, %a0) : (!l1T, !l0A) -> ()
+    %a1k = "layout.tile"(%a1v, %c0, %c0) {shape = array<i64: 32, 64>} : (!l1T, index, index) -> !l1T
+    %a0v = "layout.load"(%a1k, %a0) : (!l1T, !l0A) -> !layout.tensor<f16, "l0a", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
     "layout.load"(%b1, %b0) : (!l1B, !l0B) -> ()
-    "layout.matmul"(%a0, %b0, %acc) {accumulate = false} : (!l0A, !l0B, !l0C) -> ()
-    "layout.store"(%acc, %gc) : (!l0C, !gmC) -> ()
+    %cv = "layout.matmul"(%a0v, %b0, %acc) {accumulate = false} : (!layout.tensor<f16, "l0a", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">, !l0B, !l0C) -> !layout.tensor<f32, "l0c", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
+    "layout.store"(%cv, %gc) : (!layout.tensor<f32, "l0c", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">, !gmC) -> ()
     return
   }
 }

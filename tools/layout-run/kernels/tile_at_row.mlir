@@ -28,13 +28,13 @@ module attributes {layout.target = #layout.target<"a2">} {
     %b0 = "layout.alloc"() : () -> !l0B
     %acc = "layout.alloc"() : () -> !l0C
     %ta = "layout.tile"(%ga, %m0, %c0) {shape = array<i64: 32, 256>} : (!gmA, index, index) -> !gmT
-    "layout.load"(%ta, %a1) : (!gmT, !l1A) -> ()
+    %a1v = "layout.load"(%ta, %a1) : (!gmT, !l1A) -> !l1T
     "layout.load"(%gb, %b1) : (!gmB, !l1B) -> ()
-    %a1k = "layout.tile"(%a1, %c0, %c0) {shape = array<i64: 32, 64>} : (!l1A, index, index) -> !l1T
-    "layout.load"(%a1k, %a0) : (!l1T, !l0A) -> ()
+    %a1k = "layout.tile"(%a1v, %c0, %c0) {shape = array<i64: 32, 64>} : (!l1T, index, index) -> !l1T
+    %a0v = "layout.load"(%a1k, %a0) : (!l1T, !l0A) -> !layout.tensor<f16, "l0a", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
     "layout.load"(%b1, %b0) : (!l1B, !l0B) -> ()
-    "layout.matmul"(%a0, %b0, %acc) {accumulate = false} : (!l0A, !l0B, !l0C) -> ()
-    "layout.store"(%acc, %gc) : (!l0C, !gmC) -> ()
+    %cv = "layout.matmul"(%a0v, %b0, %acc) {accumulate = false} : (!layout.tensor<f16, "l0a", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">, !l0B, !l0C) -> !layout.tensor<f32, "l0c", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">
+    "layout.store"(%cv, %gc) : (!layout.tensor<f32, "l0c", "((?,?),(?,?)):((?,?),(?,?))", "(?,?)">, !gmC) -> ()
     return
   }
 }

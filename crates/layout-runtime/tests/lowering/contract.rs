@@ -38,7 +38,7 @@ fn views_larger_than_their_memrefs_are_reported_and_not_accessed() {
     let (result, c) = tiled_gemm(8, 8, [8, 8], 9, 8);
     let message = contract_message(result);
     // (The module is parsed from a string: its file name is "-".)
-    assert!(message.contains(":36:11: error: layout.view of argument #0"), "{message}");
+    assert!(message.contains(":39:11: error: layout.view of argument #0"), "{message}");
     assert!(message.ends_with("needs 2304 elements, the memref has 2048"), "{message}");
     assert!((0..c.len()).all(|i| c.get_f64(i) == 7.0), "C was written");
     // C of 8 x 4 for N = 8: the store view is the one that fails; C is untouched.
