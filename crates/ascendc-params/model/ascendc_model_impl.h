@@ -316,12 +316,13 @@ inline int32_t mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, ui
             const uint64_t coff = (j / 16) * m1 * 256 + (i / 16) * 256 + (i % 16) * 16 + j % 16;
             float facc = 0.0f;
             int32_t iacc = 0;
+            bool defined = true;
             for (uint64_t kk = 0; kk < p.k; ++kk) {
                 const uint64_t in_a = (i % 16) * c0 + kk % c0;
                 const uint64_t aoff = target == ASCENDC_MODEL_ARCH_A2 ? (i / 16) * k1 * frac + (kk / c0) * frac + in_a   // ZZ
                                                                       : (kk / c0) * m1 * frac + (i / 16) * frac + in_a;  // NZ
                 const uint64_t boff = (kk / c0) * n1 * frac + (j / 16) * frac + (j % 16) * c0 + kk % c0;  // ZN
-                if (!san::use_elem(A + aoff * eb, eb) || !san::use_elem(B + boff * eb, eb)) continue;
+                if (!san::operand_elem(A + aoff * eb, eb, defined) || !san::operand_elem(B + boff * eb, eb, defined)) continue;
                 if (is_int) {
                     iacc += (int32_t)(int8_t)A[aoff] * (int32_t)(int8_t)B[boff];
                 } else {
@@ -329,7 +330,8 @@ inline int32_t mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, ui
                 }
             }
             uint8_t* to = static_cast<uint8_t*>(c) + coff * cb;
-            if ((!p.cmatrixInitVal && !san::use_elem(to, cb)) || !san::def_elem(to, cb)) continue;
+            if (!p.cmatrixInitVal && !san::operand_elem(to, cb, defined)) continue;
+            if (!san::result_elem(to, cb, defined)) continue;
             if (is_int) {
                 int32_t* C = static_cast<int32_t*>(c);
                 C[coff] = p.cmatrixInitVal ? iacc : (int32_t)((uint32_t)C[coff] + (uint32_t)iacc);

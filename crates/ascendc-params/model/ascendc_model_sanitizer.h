@@ -189,7 +189,7 @@ inline void check_written(const void* p, uint64_t n) {
         if (!r.written[lo - r.lo + i]) {
             const uint64_t byte = lo - r.lo + i;
             char buf[256];
-            std::snprintf(buf, sizeof buf, " reads element %llu (byte %llu) of %s, which nothing wrote before",
+            std::snprintf(buf, sizeof buf, " reads element %llu (byte %llu) of %s, which nothing wrote before (or was computed from unwritten data)",
                           (unsigned long long)(byte / r.elem_bytes), (unsigned long long)byte, r.name.c_str());
             violation("initcheck: " + current() + buf, ri, static_cast<int64_t>(byte / r.elem_bytes));
             return;
@@ -235,19 +235,46 @@ inline bool def(void* d, uint64_t n) {
     return true;
 }
 
-// use / def without recording the bytes for synccheck: for intrinsics that declare their
-// footprint once with reads() / writes() (Mmad touches every operand element k times).
-inline bool use_elem(const void* s, uint64_t n) {
-    if (!state().checks) return true;
-    if (!inside(s, n, false)) return false;
-    check_written(s, n);
+// Whether every on-chip byte of [p, p + n) is written (no report; off-chip bytes count as written).
+inline bool all_written(const void* p, uint64_t n) {
+    const uintptr_t lo = reinterpret_cast<uintptr_t>(p);
+    const int32_t ri = region_of(lo, lo + n);
+    if (ri < 0 || !state().regions[ri].on_chip) return true;
+    const Region& r = state().regions[ri];
+    for (uint64_t i = 0; i < n; ++i)
+        if (!r.written[lo - r.lo + i]) return false;
     return true;
 }
 
-inline bool def_elem(void* d, uint64_t n) {
+// Clears the written bits of the on-chip bytes [d, d + n): a result computed from unwritten data.
+inline void mark_unwritten(void* d, uint64_t n) {
+    const uintptr_t lo = reinterpret_cast<uintptr_t>(d);
+    const int32_t ri = region_of(lo, lo + n);
+    if (ri < 0 || !state().regions[ri].on_chip) return;
+    Region& r = state().regions[ri];
+    std::fill(r.written.begin() + (lo - r.lo), r.written.begin() + (lo - r.lo + n), 0);
+}
+
+// Mmad reads whole fractals: the padding rows of A and columns of B feed only C's padding, which
+// no valid store reads. So Mmad propagates "written" (like valgrind's definedness) instead of
+// reporting: an operand element is memchecked and ANDed into `defined`; the result element is
+// written when every input was, else unwritten, and a store that reads it reports it.
+inline bool operand_elem(const void* s, uint64_t n, bool& defined) {
+    if (!state().checks) return true;
+    if (!inside(s, n, false)) return false;
+    if (on(CHECK_INIT)) defined = defined && all_written(s, n);
+    return true;
+}
+
+inline bool result_elem(void* d, uint64_t n, bool defined) {
     if (!state().checks) return true;
     if (!inside(d, n, true)) return false;
-    mark_written(d, nullptr, n);
+    if (!on(CHECK_INIT)) return true;
+    if (defined) {
+        mark_written(d, nullptr, n);
+    } else {
+        mark_unwritten(d, n);
+    }
     return true;
 }
 

@@ -1,7 +1,7 @@
 // A tile of a GM ND f16 64x64 tensor at row 16 + %i, column 48 (32x16, rows clipped to
 // min(32, 48 - %i)), copied GM -> L1 NZ -> GM NZ. For %i > 16 the L1 rows past the clipped
-// extent are never written, and the store copies them: `--sanitize` reports the first one
-// (initcheck), e.g. `--arg 2=24`: element 384 of the L1 buffer, coordinate (24, 0).
+// extent are never written, and the store copies them: `layout-verify` R1 rejects the kernel
+// at the store on every back end (the fix: store the `written` view the load returns).
 module attributes {layout.target = #layout.target<"a2">} {
   func.func @tile_of_tile(%A: memref<4096xf16>, %O: memref<512xf16>, %i: index) attributes {llvm.emit_c_interface} {
     %c16 = arith.constant 16 : index

@@ -307,11 +307,20 @@ fn store_deqf16_relu_to_gm_nz_a2() {
         scalars: vec![],
         outputs: vec![2],
     };
-    let got = three_ways(&case);
-    for i in 0..m {
-        for j in 0..n {
-            let want = deqf16(c[i * n + j], 0.25, true);
-            assert!(same(got[0].get_f64(nz(i, j)), want), "{name}: ({i},{j})");
+    // Each way on its valid elements: the padding columns of the valid rows receive L0C
+    // padding (unspecified: poison in the model, untouched by the loop lowering).
+    let context = layout_runtime::create_context().unwrap();
+    let module = super::lower(&context, &case.source);
+    let via_cpp = super::try_cpp(&module, &case, case.sanitize).unwrap_or_else(|e| panic!("{name}: C++: {e}"));
+    let via_llvm =
+        super::try_llvm(&context, &module, &case, case.sanitize).unwrap_or_else(|e| panic!("{name}: LLVM: {e}"));
+    let via_loops = super::run_loops(&context, &case.source, name, &case.inputs, &[], false);
+    for (way, got) in [("C++", &via_cpp[2]), ("LLVM", &via_llvm[2]), ("loops", &via_loops[2])] {
+        for i in 0..m {
+            for j in 0..n {
+                let want = deqf16(c[i * n + j], 0.25, true);
+                assert!(same(got.get_f64(nz(i, j)), want), "{name}: {way}: ({i},{j})");
+            }
         }
     }
 }

@@ -110,27 +110,19 @@ fn synccheck_reports_a_flag_left_set_at_exit() {
 }
 
 #[test]
-fn initcheck_reports_a_read_of_an_unwritten_l1_element() {
-    // A tile clipped to 24 rows (i = 24: min(32, 48 - 24)) loads L1 rows 0..23; the store copies
-    // the whole 32-row L1 tile to GM, so rows 24..31 are read without ever being written.
-    let source = tile_of_tile_kernel();
+fn initcheck_reports_a_result_computed_from_unwritten_l1() {
+    // `layout-verify` R1 rejects a kernel that reads unwritten on-chip data, so the defect is
+    // made in the lowered kernel: without A's GM -> L1 DataCopy, LoadData copies unwritten L1
+    // into L0A (copies pass the "written" bits along), Mmad computes C from it (definedness
+    // propagates) and the Fixpipe that stores C to GM is the use that is reported.
     let context = layout_runtime::create_context().unwrap();
-    let module = lower(&context, &source);
-    let case = Case {
-        name: "san_unwritten_l1",
-        func: "tile_of_tile",
-        source: source.clone(),
-        target: "a2",
-        inputs: vec![Rng::new(3).array(ElemType::F16, &[64 * 64]), Array::zeros(ElemType::F16, &[512])],
-        scalars: vec![24],
-        outputs: vec![1],
-        sanitize: run::checks::INIT,
-    };
-    let line = line_of(&source, "\"layout.store\"");
-    // NZ f16 (32,16): row 24 = fractal row 1, row 8 in it: element 256 + 8 * 16 = 384.
+    let (module, text) = gemm_without(&context, "san_unwritten_l1", "\"ascendc.data_copy_nd2nz\"");
+    let line = line_of(&text, "\"ascendc.fixpipe");
+    let mut case = gemm_case("san_unwritten_l1");
+    case.sanitize = run::checks::INIT;
     let want = [
-        "initcheck: DataCopy(DataCopyParams) (PIPE_MTE3) reads element 384 (byte 768) of a1 (L1 bytes [0, 1024)",
-        "which nothing wrote before: coordinate (24, 0) (in @tile_of_tile)",
+        "initcheck: Fixpipe (PIPE_FIX) reads element 0 (byte 0) of co1 (L0C bytes",
+        "which nothing wrote before (or was computed from unwritten data): coordinate (0, 0) (in @san_unwritten_l1)",
     ];
     both_report(&context, &module, &case, line, &want);
 }
@@ -162,31 +154,3 @@ fn memcheck_reports_an_out_of_bounds_gm_read() {
     assert!(e.contains("dimension 0 is 2000"), "{e}");
 }
 
-#[test]
-fn initcheck_reports_the_known_tail_reads() {
-    // examples/tiled_gemm.mlir at M = N = 40: the L1 panels hold 40 valid rows / columns (B's
-    // ND2NZ zero-fills columns to 48, the next C0 boundary), Mmad runs with the static n = 128
-    // of the L0B buffer and reads columns 48.. that nothing wrote (issue 11 item 1: valid
-    // regions). The results it computes from them are not stored, so the outputs are exact.
-    let source = example("tiled_gemm.mlir");
-    let context = layout_runtime::create_context().unwrap();
-    let module = lower(&context, &source);
-    let mut rng = Rng::new(9);
-    let case = Case {
-        name: "san_tiled_tail",
-        func: "tiled_gemm",
-        source: source.clone(),
-        target: "a2",
-        inputs: vec![
-            rng.array(ElemType::F16, &[40, 256]),
-            rng.array(ElemType::F16, &[256, 40]),
-            Array::zeros(ElemType::F32, &[40, 40]),
-        ],
-        scalars: vec![40, 40],
-        outputs: vec![2],
-        sanitize: run::checks::INIT,
-    };
-    let line = line_of(&source, "\"layout.matmul\"");
-    let want = ["initcheck: Mmad (PIPE_M) reads element 768 (byte 1536) of b2 (L0B", ": coordinate (0, 48)"];
-    both_report(&context, &module, &case, line, &want);
-}

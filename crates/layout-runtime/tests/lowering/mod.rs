@@ -829,85 +829,39 @@ fn self_check_catches_a_wrong_simplification() {
 // initcheck (`layout-lower-to-loops{sanitize=true}`, docs/sanitizer.md).
 
 #[test]
-fn initcheck_reports_an_accumulation_into_unwritten_l0c() {
-    // `accumulate = true` into a fresh L0C reads C before anything wrote it: reported at the
-    // matmul with the buffer and the coordinate; without the sanitizer the call succeeds (and
-    // C is NaN from the poison).
+fn an_accumulation_into_unwritten_l0c_is_a_compile_time_error() {
+    // `accumulate = true` into a fresh L0C reads C before anything wrote it: `layout-verify` R1
+    // rejects it before any back end runs (the run-time initcheck is the backstop for what it
+    // cannot see: see the next test).
     let text = gemm_kernel("a2", "f16", "f32", 32, 32, 16).replace("accumulate = false", "accumulate = true");
     let line = text.lines().position(|l| l.contains("\"layout.matmul\"")).unwrap() + 1;
+    let context = create_context().unwrap();
+    let mut module = parse(&context, &text);
+    let error = lower_layout_ops_with(&mut module, true).expect_err("R1 must reject it").to_string();
+    assert!(error.contains(&format!(":{line}:5: error: layout.matmul reads C from the l0c buffer")), "{error}");
+    assert!(error.contains("which may not have been written before"), "{error}");
+}
+
+#[test]
+fn the_tiled_gemm_tails_run_clean_under_initcheck() {
+    // examples/tiled_gemm.mlir at M = 5 reads its L1 panels only through the views of what the
+    // loads wrote, so initcheck (which reported row 5 of the K slice before valid regions)
+    // finds nothing, and the result is bit-identical to the run without it.
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/tiled_gemm.mlir")).unwrap();
+    let mut rng = Rng::new(3);
+    let (a, b) = (rng.array(ElemType::F16, &[5, 256]), rng.array(ElemType::F16, &[256, 250]));
+    let mut results = Vec::new();
     for sanitize in [true, false] {
         let context = create_context().unwrap();
         let mut module = parse(&context, &text);
         lower_layout_ops_with(&mut module, sanitize).unwrap_or_else(|e| panic!("lowering: {e}"));
         let jit = Jit::new(&module).expect("jit");
-        let mut rng = Rng::new(1);
-        let (mut a, mut b) = (rng.array(ElemType::F16, &[32, 32]), rng.array(ElemType::F16, &[32, 16]));
-        let mut c = Array::zeros(ElemType::F32, &[32, 16]);
-        let result = jit.call("gemm", &mut [Arg::MemRef(&mut a), Arg::MemRef(&mut b), Arg::MemRef(&mut c)]);
-        if !sanitize {
-            result.expect("runs without the sanitizer");
-            assert!(c.get_f64(0).is_nan(), "C[0][0] = {}", c.get_f64(0));
-            continue;
-        }
-        let Err(layout_runtime::Error::Contract(message)) = result else { panic!("no initcheck report: {result:?}") };
-        assert!(message.contains(&format!(":{line}:5: error: initcheck: layout.matmul reads element (0, 0) of layout.alloc !layout.tensor<f32, \"l0c\", \"NZ\", \"(32,16)\">")), "{message}");
-        assert!(message.ends_with("which nothing wrote before"), "{message}");
+        let (mut a, mut b) = (a.clone(), b.clone());
+        let mut c = Array::zeros(ElemType::F32, &[5, 250]);
+        let args = &mut [Arg::MemRef(&mut a), Arg::MemRef(&mut b), Arg::MemRef(&mut c), Arg::Index(5), Arg::Index(250)];
+        jit.call("tiled_gemm", args).unwrap_or_else(|e| panic!("sanitize {sanitize}: {e}"));
+        results.push(c);
     }
-}
-
-#[test]
-fn initcheck_reports_a_copy_of_unwritten_l1_rows() {
-    // L1 (32,16) loaded from a 24-row GM tensor, then copied whole to L0A: rows 24.. of the
-    // copy's valid region (the L1 origin, 32 rows) were never written.
-    let (gm, l1, l0a) = (
-        r#"!layout.tensor<f16, "gm", "ND", "(24,16)">"#,
-        r#"!layout.tensor<f16, "l1", "NZ", "(32,16)">"#,
-        r#"!layout.tensor<f16, "gm", "NZ", "(32,16)">"#,
-    );
-    let text = format!(
-        r#"module attributes {{layout.target = #layout.target<"a2">}} {{
-  func.func @k(%A: memref<384xf16>, %O: memref<512xf16>) attributes {{llvm.emit_c_interface}} {{
-    %ga = "layout.view"(%A) : (memref<384xf16>) -> {gm}
-    %go = "layout.view"(%O) : (memref<512xf16>) -> {l0a}
-    %a1 = "layout.alloc"() : () -> {l1}
-    "layout.load"(%ga, %a1) : ({gm}, {l1}) -> ()
-    "layout.store"(%a1, %go) : ({l1}, {l0a}) -> ()
-    return
-  }}
-}}"#
-    );
-    let context = create_context().unwrap();
-    let mut module = parse(&context, &text);
-    lower_layout_ops_with(&mut module, true).unwrap_or_else(|e| panic!("lowering: {e}"));
-    let jit = Jit::new(&module).expect("jit");
-    let mut a = Rng::new(2).array(ElemType::F16, &[384]);
-    let mut o = Array::zeros(ElemType::F16, &[512]);
-    let result = jit.call("k", &mut [Arg::MemRef(&mut a), Arg::MemRef(&mut o)]);
-    let Err(layout_runtime::Error::Contract(message)) = result else { panic!("no initcheck report: {result:?}") };
-    assert!(message.contains(":7:5: error: initcheck: layout.store reads element (24, 0) of layout.alloc !layout.tensor<f16, \"l1\", \"NZ\", \"(32,16)\">"), "{message}");
-}
-
-#[test]
-fn initcheck_reports_the_tiled_gemm_tail_reads() {
-    // examples/tiled_gemm.mlir at M = 5: the L1 panel's K slice has 128 rows in its type, 5 of
-    // them loaded; its copy to L0A reads row 5 first.
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/tiled_gemm.mlir")).unwrap();
-    let line = text.lines().position(|l| l.contains("\"layout.load\"(%a1k, %a0)")).expect("the K slice 0 load") + 1;
-    let context = create_context().unwrap();
-    let mut module = parse(&context, &text);
-    lower_layout_ops_with(&mut module, true).unwrap_or_else(|e| panic!("lowering: {e}"));
-    let jit = Jit::new(&module).expect("jit");
-    let mut rng = Rng::new(3);
-    let (mut a, mut b) = (rng.array(ElemType::F16, &[5, 256]), rng.array(ElemType::F16, &[256, 250]));
-    let mut c = Array::zeros(ElemType::F32, &[5, 250]);
-    let args = &mut [Arg::MemRef(&mut a), Arg::MemRef(&mut b), Arg::MemRef(&mut c), Arg::Index(5), Arg::Index(250)];
-    let Err(layout_runtime::Error::Contract(message)) = jit.call("tiled_gemm", args) else {
-        panic!("no initcheck report")
-    };
-    assert!(
-        message
-            .contains("error: initcheck: layout.load reads element (5, 0) of layout.tile !layout.tensor<f16, \"l1\""),
-        "{message}"
-    );
-    assert!(message.contains(&format!(":{line}:")), "not at line {line}: {message}");
+    assert!(results[0].data().to_le_bytes() == results[1].data().to_le_bytes(), "initcheck changed the result");
+    assert!((0..5 * 250).all(|i| results[0].get_f64(i).is_finite()), "a poisoned element reached C");
 }

@@ -26,6 +26,8 @@ fn kernel(col: usize, t1_origin: &str, t2_origin: &str) -> String {
     let t2 = format!(r#"!layout.tensor<f16, "gm", "(32,16):(64,1)", "{t2_origin}">"#);
     let l1 = r#"!layout.tensor<f16, "l1", "NZ", "(32,16)">"#;
     let out = r#"!layout.tensor<f16, "gm", "NZ", "(32,16)">"#;
+    // What the load wrote (layout-verify R1: the store reads only that).
+    let written = format!(r#"!layout.tensor<f16, "l1", "((16,2),(16,1)):((16,256),(1,512))", "{t2_origin}">"#);
     format!(
         r#"module attributes {{layout.target = #layout.target<"a2">}} {{
   func.func @tile_of_tile(%A: memref<4096xf16>, %O: memref<512xf16>, %i: index) attributes {{llvm.emit_c_interface}} {{
@@ -36,8 +38,8 @@ fn kernel(col: usize, t1_origin: &str, t2_origin: &str) -> String {
     %t1 = "layout.tile"(%ga, %c16, %ccol) {{shape = array<i64: 48, 32>}} : ({gm}, index, index) -> {t1}
     %t2 = "layout.tile"(%t1, %i, %c16) {{shape = array<i64: 32, 16>}} : ({t1}, index, index) -> {t2}
     %a1 = "layout.alloc"() : () -> {l1}
-    "layout.load"(%t2, %a1) : ({t2}, {l1}) -> ()
-    "layout.store"(%a1, %go) : ({l1}, {out}) -> ()
+    %w = "layout.load"(%t2, %a1) : ({t2}, {l1}) -> {written}
+    "layout.store"(%w, %go) : ({written}, {out}) -> ()
     return
   }}
 }}"#
