@@ -67,6 +67,7 @@
 //! `t + i floordiv 16` (D1, valid for every `i`) and keeps its division.
 
 pub mod analysis;
+pub mod arith;
 pub mod cost;
 pub mod expr;
 pub mod facts;
@@ -78,7 +79,8 @@ pub mod simplify;
 mod tests;
 
 pub use analysis::{analyze, Data, Interval, Modular};
-pub use expr::{floor_div, floor_mod, sym, IndexExpr, IndexVisitor, Op};
+pub use arith::{ArithOp, Exact};
+pub use expr::{floor_div, floor_mod, from_sym_exprs, sym, IndexExpr, IndexVisitor, Op};
 pub use facts::{Facts, InconsistentFact, SymFact};
 pub use rules::{rule_catalog, RuleInfo};
 pub use simplify::{simplify, simplify_sym, simplify_with, SimplifyOptions, SimplifyReport, StopReason};
