@@ -10,7 +10,7 @@
 //! call; SetFlag/WaitFlag with HardEvent names; layouts as comments in CuTe notation
 //! (`shape:stride origin extent`).
 
-use crate::kernel::{Arith, Buf, Call, Kernel, KindExt, Param, Stmt, Val};
+use crate::kernel::{ArithOp, Buf, Call, Kernel, KindExt, Param, Stmt, Val};
 use ascendc_params::decl::{Source, When};
 use ascendc_params::Target;
 use std::fmt::Write as _;
@@ -44,6 +44,30 @@ fn index(base: &Val, step: &Val, r: Option<&str>) -> String {
     }
 }
 
+/// The C++ of `a op b` on `int64_t` operands, computing what the `arith` op computes:
+/// truncating `/` and `%` for `divsi`/`remsi`, unsigned for `divui`/`remui`/`shrui`, and the
+/// floor and ceiling adjustments of `floordivsi`/`ceildivsi`.
+fn arith_text(op: ArithOp, a: String, b: String) -> String {
+    match op {
+        ArithOp::AddI if b == "0" => a,
+        ArithOp::AddI => format!("{a} + {b}"),
+        ArithOp::SubI => format!("{a} - {b}"),
+        ArithOp::MulI => format!("{a} * {b}"),
+        ArithOp::DivSI => format!("{a} / {b}"),
+        ArithOp::RemSI => format!("{a} % {b}"),
+        ArithOp::DivUI => format!("int64_t(uint64_t({a}) / uint64_t({b}))"),
+        ArithOp::RemUI => format!("int64_t(uint64_t({a}) % uint64_t({b}))"),
+        ArithOp::FloorDivSI => format!("{a} / {b} - ({a} % {b} != 0 && ({a} % {b} < 0) != ({b} < 0))"),
+        ArithOp::CeilDivSI => format!("{a} / {b} + ({a} % {b} != 0 && ({a} % {b} < 0) == ({b} < 0))"),
+        ArithOp::MinSI => format!("({a} < {b} ? {a} : {b})"),
+        ArithOp::MaxSI => format!("({a} > {b} ? {a} : {b})"),
+        ArithOp::ShLI => format!("{a} << {b}"),
+        ArithOp::ShRUI => format!("int64_t(uint64_t({a}) >> {b})"),
+        ArithOp::ShRSI => format!("{a} >> {b}"),
+        ArithOp::AndI => format!("{a} & {b}"),
+    }
+}
+
 struct Printer<'k> {
     k: &'k Kernel,
     out: String,
@@ -61,16 +85,7 @@ impl Printer<'_> {
                 Stmt::Const { name, value } => self.line(depth, &format!("const int64_t {name} = {value};")),
                 Stmt::Arith { name, op, a, b } => {
                     let (a, b) = (val(a), val(b));
-                    let e = match op {
-                        Arith::Add if b == "0" => a,
-                        Arith::Add => format!("{a} + {b}"),
-                        Arith::Sub => format!("{a} - {b}"),
-                        Arith::Mul => format!("{a} * {b}"),
-                        Arith::Div => format!("{a} / {b}"),
-                        Arith::Rem => format!("{a} % {b}"),
-                        Arith::Min => format!("({a} < {b} ? {a} : {b})"),
-                        Arith::Max => format!("({a} > {b} ? {a} : {b})"),
-                    };
+                    let e = arith_text(*op, a, b);
                     self.line(depth, &format!("const int64_t {name} = {e};"));
                 }
                 Stmt::For { var, lo, hi, step, body } => {

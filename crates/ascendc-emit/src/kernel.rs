@@ -19,17 +19,9 @@ pub enum Val {
     Var(String),
 }
 
-/// Index arithmetic (one `arith` op).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arith {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    Min,
-    Max,
-}
+/// Index arithmetic: one `arith` op of the shared list (`index_simplify::ArithOp`, what the
+/// passes' index emitter writes), printed exactly by both printers.
+pub use index_simplify::ArithOp;
 
 /// The intrinsic families: the decoded `ascendc` ops themselves (`layout_dialect::ascendc_ops`),
 /// so the list of intrinsics is written once.
@@ -111,7 +103,7 @@ impl Call {
 #[derive(Clone, Debug)]
 pub enum Stmt {
     Const { name: String, value: i64 },
-    Arith { name: String, op: Arith, a: Val, b: Val },
+    Arith { name: String, op: ArithOp, a: Val, b: Val },
     For { var: String, lo: Val, hi: Val, step: Val, body: Vec<Stmt> },
     Call(Call),
     Flag { set: bool, event: String, id: i64 },
@@ -257,6 +249,20 @@ impl Walker {
         }
         let name = name_of(&op);
         let result = || -> Result<Value, String> { op.result(0).map(Into::into).map_err(|e| e.to_string()) };
+        if let Some(arith) = ArithOp::from_name(&name) {
+            let a = self.val(op.operand(0).map_err(|e| e.to_string())?)?;
+            let b = self.val(op.operand(1).map_err(|e| e.to_string())?)?;
+            if let (Val::Const(x), Val::Const(y)) = (&a, &b) {
+                if let Some(c) = arith.eval(*x, *y) {
+                    self.consts.insert(key(result()?), c);
+                    return Ok(());
+                }
+            }
+            let n = self.fresh("v");
+            self.names.insert(key(result()?), n.clone());
+            out.push(Stmt::Arith { name: n, op: arith, a, b });
+            return Ok(());
+        }
         match name.as_str() {
             "arith.constant" => {
                 let value = op
@@ -266,34 +272,11 @@ impl Walker {
                     .ok_or("arith.constant: only integer constants are emitted")?;
                 self.consts.insert(key(result()?), value);
             }
-            "arith.addi" | "arith.subi" | "arith.muli" | "arith.divsi" | "arith.remsi" | "arith.minsi"
-            | "arith.maxsi" | "arith.floordivsi" | "arith.divui" | "arith.remui" => {
-                let a = self.val(op.operand(0).map_err(|e| e.to_string())?)?;
-                let b = self.val(op.operand(1).map_err(|e| e.to_string())?)?;
-                let arith = match name.as_str() {
-                    "arith.addi" => Arith::Add,
-                    "arith.subi" => Arith::Sub,
-                    "arith.muli" => Arith::Mul,
-                    "arith.divsi" | "arith.floordivsi" | "arith.divui" => Arith::Div,
-                    "arith.remsi" | "arith.remui" => Arith::Rem,
-                    "arith.minsi" => Arith::Min,
-                    _ => Arith::Max,
-                };
-                if let (Val::Const(x), Val::Const(y)) = (&a, &b) {
-                    if let Some(c) = fold(arith, *x, *y) {
-                        self.consts.insert(key(result()?), c);
-                        return Ok(());
-                    }
-                }
-                let n = self.fresh("v");
-                self.names.insert(key(result()?), n.clone());
-                out.push(Stmt::Arith { name: n, op: arith, a, b });
-            }
             "arith.index_cast" => {
                 let a = self.val(op.operand(0).map_err(|e| e.to_string())?)?;
                 let n = self.fresh("v");
                 self.names.insert(key(result()?), n.clone());
-                out.push(Stmt::Arith { name: n, op: Arith::Add, a, b: Val::Const(0) });
+                out.push(Stmt::Arith { name: n, op: ArithOp::AddI, a, b: Val::Const(0) });
             }
             "scf.for" => {
                 let lo = self.val(op.operand(0).map_err(|e| e.to_string())?)?;
@@ -481,19 +464,6 @@ pub fn kernels(module: &melior::ir::Module) -> Result<Vec<Kernel>, Diag> {
         out.push(Kernel { name: fname, params: w.params, bufs: w.bufs, body: stmts });
     }
     Ok(out)
-}
-
-/// Constant folding of index arithmetic (`None` for a division by zero).
-fn fold(op: Arith, a: i64, b: i64) -> Option<i64> {
-    Some(match op {
-        Arith::Add => a.checked_add(b)?,
-        Arith::Sub => a.checked_sub(b)?,
-        Arith::Mul => a.checked_mul(b)?,
-        Arith::Div => a.checked_div(b)?,
-        Arith::Rem => a.checked_rem(b)?,
-        Arith::Min => a.min(b),
-        Arith::Max => a.max(b),
-    })
 }
 
 /// Replaces every identifier of `text` that names a symbol by the kernel's name for its value.
