@@ -10,11 +10,13 @@
 //!   it, the analysis can), one that holds with the proven facts is noted "proven from the loop",
 //!   the rest stay run-time assumptions.
 //! * [`SymbolFacts::assumed`]: the proven facts plus the lowering's standing assumption that every
-//!   symbol is a size or coordinate in `[0, 2^40)`; the emitted fields are simplified with it.
+//!   symbol is a size or coordinate in `[0, 2^40)`; the emitted fields are simplified with it,
+//!   and the index emitter chooses its ops with it (`crate::index_arith`: a division of a
+//!   non-negative value by 2^k is a shift).
 
 use ascendc_params::{Assumption, Requirement};
-use index_simplify::{analyze, simplify_sym, Facts, IndexExpr, Op, SymFact};
-use layout_algebra::{IndexValue, SymExpr};
+use index_simplify::{analyze, simplify, Facts, IndexExpr, Op, SymFact};
+use layout_algebra::SymExpr;
 use melior::ir::Value;
 
 use crate::simplify_offsets::{facts::value_fact, reader::Reader};
@@ -44,17 +46,23 @@ impl SymbolFacts {
         out
     }
 
-    /// Simplifies a field value with the assumed facts (a symbol without a binding gets the
-    /// standing assumption alone).
-    pub fn simplify(&self, e: &SymExpr) -> SymExpr {
-        if e.as_constant().is_some() {
-            return e.clone();
+    /// A field value simplified with the assumed facts (a symbol without a binding gets the
+    /// standing assumption alone), as the index expression the emitter writes.
+    pub fn simplify(&self, e: &SymExpr) -> IndexExpr {
+        let expr = IndexExpr::from(e);
+        if let IndexExpr::Const(_) = expr {
+            return expr;
         }
+        simplify(&expr, &self.emit_facts(&expr)).expr
+    }
+
+    /// The facts the emitter writes `expr` under: the assumed ones of its symbols.
+    pub fn emit_facts(&self, expr: &IndexExpr) -> Facts {
         let mut facts = Facts::new();
-        for s in e.symbols() {
+        for s in expr.symbols() {
             facts.set(&s, self.assumed.get(&s).copied().unwrap_or_else(|| standing(SymFact::default())));
         }
-        simplify_sym(e, &facts).expr.to_sym_expr().unwrap_or_else(|| e.clone())
+        facts
     }
 }
 
@@ -89,12 +97,11 @@ pub fn standing_of(a: &Assumption<SymExpr>, facts: &Facts) -> Standing {
     }
 }
 
-/// `a` with its value simplified under the IR-proven `facts`: how a condition proven from the
+/// The value of `a` simplified under the IR-proven `facts`: how a condition proven from the
 /// loop is written (`src = i2 * 256 multiple of 32`, the value the loop makes of
 /// `(i2 mod 16 + i2 floordiv 16 * 2048) * 2`).
-pub fn simplified(a: &Assumption<SymExpr>, facts: &Facts) -> Assumption<SymExpr> {
-    let value = simplify_sym(&a.value, &restricted(a, facts)).expr.to_sym_expr().unwrap_or_else(|| a.value.clone());
-    Assumption { value, ..a.clone() }
+pub fn simplified_value(a: &Assumption<SymExpr>, facts: &Facts) -> IndexExpr {
+    simplify(&IndexExpr::from(&a.value), &restricted(a, facts)).expr
 }
 
 /// The symbols the text of `a` mentions (its value's, and the other side of an `Equals`).
@@ -125,7 +132,7 @@ fn holds(a: &Assumption<SymExpr>, facts: &Facts) -> bool {
         Requirement::Equals(other) => IndexExpr::bin(Op::Sub, IndexExpr::from(&a.value), IndexExpr::from(other)),
         _ => IndexExpr::from(&a.value),
     };
-    let simplified = index_simplify::simplify(&value, facts).expr;
+    let simplified = simplify(&value, facts).expr;
     let data = analyze(&simplified, facts);
     if data.conflict {
         return false;
@@ -142,6 +149,7 @@ fn holds(a: &Assumption<SymExpr>, facts: &Facts) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use layout_algebra::IndexValue;
 
     fn assumption(value: SymExpr, requirement: Requirement<SymExpr>) -> Assumption<SymExpr> {
         Assumption { instr: "LoadData", field: "src", value, requirement }
@@ -172,7 +180,7 @@ mod tests {
         let a = assumption(value, Requirement::MultipleOf(32));
         assert_eq!(standing_of(&a, &Facts::new()), Standing::RunTime);
         assert_eq!(standing_of(&a, &k_loop()), Standing::FromLoop);
-        assert_eq!(simplified(&a, &k_loop()).value.to_string(), "k * 256");
+        assert_eq!(simplified_value(&a, &k_loop()).to_string(), "k * 256");
     }
 
     #[test]

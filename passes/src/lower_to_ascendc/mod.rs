@@ -10,7 +10,7 @@
 //!   calling `ascendc-params` for every parameter;
 //! - [`build`]: derived instructions → `ascendc.*` ops (static fields as attributes, dynamic ones
 //!   as index operands emitted with [`crate::index_arith::IndexEmitter`] after
-//!   `index_simplify::simplify_sym` with the range facts of the enclosing loops, [`facts`]);
+//!   `index_simplify::simplify` with the range facts of the enclosing loops, [`facts`]);
 //! - [`facts`]: what the IR proves about each symbol (the `scf.for` facts the offset simplifier
 //!   reads), and which `ascendc-params` assumptions that discharges;
 //! - [`placement`]: on-chip byte offsets (alignment, per-target capacity table);
@@ -414,15 +414,17 @@ impl<'c> Lowering<'c> {
                 }
                 let offset =
                     t.layout.crd_to_offset(&crate::tile::coord_tuple(&t.layout, &coord)).map_err(|e| e.to_string())?;
-                let offset = facts::SymbolFacts::of(binds.iter().cloned()).simplify(&offset);
+                let symbol_facts = facts::SymbolFacts::of(binds.iter().cloned());
+                let offset = symbol_facts.simplify(&offset);
                 let block = op.block().ok_or("op outside a block")?;
-                let mut emitter = crate::index_arith::IndexEmitter::new(self.context, location, |new| {
-                    block.insert_operation_before(op, new)
-                });
+                let mut emitter =
+                    crate::index_arith::IndexEmitter::new(self.context, location, symbol_facts.assumed, |new| {
+                        block.insert_operation_before(op, new)
+                    });
                 for (s, v) in &binds {
                     emitter.bind(s, *v);
                 }
-                let value = emitter.emit(&offset)?;
+                let value = emitter.emit(&offset).map_err(|e| e.to_string())?;
                 let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
                 // Safety: both values are valid and of type index.
                 unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), value.to_raw()) };
