@@ -123,13 +123,13 @@ pub(crate) fn emit<'c>(
     let mut symbols: Vec<String> = Vec::new();
     for (standing, key) in [(Standing::RunTime, "assumes"), (Standing::FromLoop, "\"proven from the loop\"")] {
         let listed: Vec<&Assumption<SymExpr>> =
-            derived.assumptions.iter().filter(|a| standing_of(a, &facts.proven) == standing).collect();
+            derived.assumptions.iter().filter(|a| standing_of(a, &facts) == standing).collect();
         if listed.is_empty() {
             continue;
         }
         let text: Vec<String> = match standing {
             Standing::FromLoop => {
-                listed.iter().map(|a| assumption_text(a, &simplified_value(a, &facts.proven))).collect()
+                listed.iter().map(|a| assumption_text(a, &simplified_value(a, &facts))).collect()
             }
             _ => listed.iter().map(|a| assumption_text(a, &a.value)).collect(),
         };
