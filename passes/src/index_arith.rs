@@ -113,6 +113,13 @@ struct Emitted<'c, 'a> {
     size: usize,
 }
 
+/// The right operand of a node: emitted, or a constant emitted only when an op uses it.
+#[derive(Clone, Copy)]
+enum Rhs<'c, 'a> {
+    Emitted(Emitted<'c, 'a>),
+    Constant(i64),
+}
+
 /// Emits `arith` ops for index expressions through an insertion callback.
 ///
 /// `insert` places an op (before some anchor, at the end of a block, ...) and returns it; the
@@ -214,23 +221,27 @@ where
         let ea = self.emit_shared(a)?;
         // A constant right operand is emitted only if the chosen op uses it (a division by 16
         // becomes a shift by 4: no `16` is left behind).
-        let eb = match b.as_ref() {
-            IndexExpr::Const(c) => Emitted { value: ea.value, data: Data::exact(*c), size: 0 },
-            _ => self.emit_shared(b)?,
+        let rhs = match b.as_ref() {
+            IndexExpr::Const(c) => Rhs::Constant(*c),
+            _ => Rhs::Emitted(self.emit_shared(b)?),
         };
-        let rhs_value = |me: &mut Self| match b.as_ref() {
-            IndexExpr::Const(c) => me.constant(*c),
-            _ => Ok(eb.value),
+        let (db, b_size) = match rhs {
+            Rhs::Emitted(e) => (e.data, e.size),
+            Rhs::Constant(c) => (Data::exact(c), 0),
         };
-        let size = ea.size.saturating_add(eb.size).saturating_add(1);
+        let rhs_value = |me: &mut Self| match rhs {
+            Rhs::Emitted(e) => Ok(e.value),
+            Rhs::Constant(c) => me.constant(c),
+        };
+        let size = ea.size.saturating_add(b_size).saturating_add(1);
         let small = size <= STRUCTURAL_CACHE_NODES;
         if small {
             if let Some(e) = self.cache.get(expr) {
                 return Ok(*e);
             }
         }
-        let data = Data::apply(op, &ea.data, &eb.data);
-        let value = match choose(op, &ea.data, &eb.data) {
+        let data = Data::apply(op, &ea.data, &db);
+        let value = match choose(op, &ea.data, &db) {
             Choice::One { op, rhs } => {
                 let rhs = match rhs {
                     Some(c) => self.constant(c)?,
