@@ -258,3 +258,68 @@ pub fn translation_unit(kernels: &[Kernel], target: Target) -> Result<String, St
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{arith_text, ArithOp};
+    use std::process::Command;
+
+    /// Every `ArithOp` printed as C++ (the `int64_t` operands of a kernel) computes what
+    /// `ArithOp::eval` says the `arith` op computes: compiled with g++ (`-Wall -Werror`, the
+    /// C++17 of the kernels) and run on negative, zero and positive operands. The old printer
+    /// wrote `floordivsi` as the truncating `/`, which this catches at a = -37, b = 8.
+    #[test]
+    fn every_arith_op_prints_as_cpp_that_computes_it() {
+        let samples: [(i64, i64); 10] = [
+            (-37, 8),
+            (37, 8),
+            (-1, 4),
+            (100, 7),
+            (-100, 7),
+            (5, -3),
+            (-5, -3),
+            (0, 3),
+            (1 << 40, 13),
+            (-(1 << 40), 5),
+        ];
+        // (op, a, b, the value of the arith op). Shift amounts in [0, 20); no left shift of a
+        // negative value (undefined in C++17); undefined results (division by zero) left out.
+        let mut cases = Vec::new();
+        for op in ArithOp::ALL {
+            for (a, b) in samples {
+                let (a, b) = match op {
+                    ArithOp::ShLI => (a.abs(), b.rem_euclid(20)),
+                    ArithOp::ShRUI | ArithOp::ShRSI => (a, b.rem_euclid(20)),
+                    _ => (a, b),
+                };
+                if let Some(v) = op.eval(a, b) {
+                    cases.push((op, a, b, v));
+                }
+            }
+        }
+        let body: String = cases
+            .iter()
+            .map(|(op, a, b, _)| {
+                let e = arith_text(*op, "a".into(), "b".into());
+                format!("  {{ const int64_t a = {a}LL; const int64_t b = {b}LL; const int64_t v = {e}; std::printf(\"%lld\\n\", (long long)v); }}\n")
+            })
+            .collect();
+        let dir = std::env::temp_dir().join(format!("ascendc-emit-arith-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let src = format!("#include <cstdint>\n#include <cstdio>\nint main() {{\n{body}  return 0;\n}}\n");
+        std::fs::write(dir.join("arith.cpp"), &src).unwrap();
+        let out = Command::new("g++")
+            .args(["-std=c++17", "-O1", "-Wall", "-Werror", "arith.cpp", "-o", "arith"])
+            .current_dir(&dir)
+            .output()
+            .expect("g++");
+        assert!(out.status.success(), "g++ failed:\n{}\n{src}", String::from_utf8_lossy(&out.stderr));
+        let run = Command::new(dir.join("arith")).output().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        let got: Vec<i64> = String::from_utf8_lossy(&run.stdout).lines().map(|l| l.parse().unwrap()).collect();
+        assert_eq!(got.len(), cases.len());
+        for ((op, a, b, want), got) in cases.iter().zip(got) {
+            assert_eq!(got, *want, "{} {a} {b}: C++ `{}`", op.name(), arith_text(*op, "a".into(), "b".into()));
+        }
+    }
+}
