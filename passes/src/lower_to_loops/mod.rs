@@ -27,8 +27,9 @@
 //! may be negative) and coordinates are used as they are. Why: the fact `%n ≥ 0` is then in
 //! the IR, where `layout-simplify-offsets` reads it (`maxsi` is read as `max`, whose interval
 //! is `[0, ∞)`), so an address or loop bound computed from the size — the zero-fill loop over
-//! `[C, align(C, 16))` of an ND→NZ copy — has a dividend proven non-negative and its
-//! `divsi`/`remsi` become floor operations (then shifts and masks). The clamp is the identity
+//! `[C, align(C, 16))` of an ND→NZ copy — has a dividend proven non-negative, and the index
+//! emitter (which reads the same facts) and the simplifier write its floor operations as
+//! shifts and masks. The clamp is the identity
 //! on every value the contract allows; a negative size is out of contract, and the clamp turns
 //! it into 0 — an empty loop — instead of undefined behaviour. A function-argument attribute
 //! read by the simplifier would carry the same fact without the op, but only for arguments
