@@ -112,16 +112,19 @@ pub(crate) fn emit_exprs(
 ) -> Result<Vec<MlirValue>, LoweringError> {
     let mut reader = Reader::new();
     let mut facts = Facts::new();
-    let mut binds = Vec::new();
+    let mut binds = HashMap::new();
     for expr in exprs {
         for symbol in expr.symbols() {
+            if binds.contains_key(&symbol) {
+                continue;
+            }
             let value = env
                 .get(&symbol)
                 .ok_or_else(|| LoweringError::Internal(format!("symbol `{symbol}` of {expr} is not bound")))?;
             if let Some(fact) = value_fact(&mut reader, val(*value)) {
                 facts.set(&symbol, fact);
             }
-            binds.push((symbol, *value));
+            binds.insert(symbol, *value);
         }
     }
     let mut emitter = IndexEmitter::new(context, location, facts, move |op| point.insert(op));
