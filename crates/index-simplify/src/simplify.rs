@@ -176,11 +176,6 @@ pub fn simplify(expr: &IndexExpr, facts: &Facts) -> SimplifyReport {
     simplify_with(expr, facts, &SimplifyOptions::default())
 }
 
-/// Simplifies a [`layout_algebra::SymExpr`] (convert back with [`IndexExpr::to_sym_expr`]).
-pub fn simplify_sym(expr: &layout_algebra::SymExpr, facts: &Facts) -> SimplifyReport {
-    simplify(&IndexExpr::from(expr), facts)
-}
-
 /// One saturation round, exposed to the crate's tests (which check the whole e-graph).
 pub(crate) struct Round {
     pub egraph: IGraph,

@@ -6,10 +6,11 @@
 //!   else is an atom, a symbol);
 //! * [`facts`]: ranges and congruences of atoms (`scf.for` induction variables from their
 //!   bounds and step, `memref.dim ≥ 0`; nothing for arguments);
-//! * [`rebuild`]: [`OffsetEmitter`], `arith` ops for the simplified expression.
+//! * the simplified expression is written back with the one index emitter,
+//!   [`crate::index_arith::IndexEmitter`], under the same facts.
 //!
 //! The pass, for every function-like region under the op it runs on:
-//! 1. finds the *roots*: index values produced by a tree op (see [`reader::TREE_OPS`]) that is
+//! 1. finds the *roots*: index values produced by a tree op (see [`reader::is_tree_op`]) that is
 //!    read as an operator, and used by some op that is not read as part of a tree (a load,
 //!    store, layout op, `func.return`, loop bound, call, an unreadable arith op, ...);
 //! 2. reads each root to an [`IndexExpr`] with the facts of its atoms;
@@ -31,7 +32,6 @@
 
 pub mod facts;
 pub mod reader;
-pub mod rebuild;
 
 #[cfg(test)]
 pub(crate) mod budget_tests;
@@ -42,7 +42,6 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use index_simplify::{simplify_with, Facts, IndexExpr, SimplifyOptions, SimplifyReport};
-use layout_algebra::SymExpr;
 use melior::{
     dialect::DialectHandle,
     ir::{
@@ -57,8 +56,10 @@ use melior::{
 };
 
 use mlir_sys::MlirOperation;
-use reader::{node_op, Reader, TREE_OPS};
-pub use rebuild::OffsetEmitter;
+use reader::{is_tree_op, node_op, Reader};
+use thiserror::Error;
+
+use crate::index_arith::{IndexEmitError, IndexEmitter};
 
 use crate::ir::{defining_op, file_line_col, op_name};
 
@@ -136,14 +137,6 @@ pub fn simplify_offset(expr: &IndexExpr, facts: &Facts) -> SimplifyReport {
     simplify_with(expr, facts, &SimplifyOptions::default())
 }
 
-/// [`simplify_offset`] on the layout algebra's [`SymExpr`]; shifts and masks in the result are
-/// written back as `floordiv`/`mod` by powers of two. `None` only if the result cannot be
-/// expressed as a `SymExpr` (never for the simplifier's results on `SymExpr` inputs).
-pub fn simplify_offset_sym(expr: &SymExpr, facts: &Facts) -> Option<(SymExpr, SimplifyReport)> {
-    let report = simplify_offset(&IndexExpr::from(expr), facts);
-    report.expr.to_sym_expr().map(|s| (s, report))
-}
-
 /// What happened to one root.
 #[derive(Clone, Debug)]
 pub struct RootReport {
@@ -182,7 +175,7 @@ pub struct Summary {
     /// Ops erased because rewriting left them dead.
     pub erased: usize,
     /// Roots whose rebuild failed (then left untouched).
-    pub errors: Vec<String>,
+    pub errors: Vec<RebuildError>,
 }
 
 impl Summary {
@@ -232,7 +225,7 @@ fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
 pub fn simplify_offsets(root: OperationRef) -> Summary {
     let mut candidates = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
-        if op_name(&op) != "arith.constant" && TREE_OPS.contains(&op_name(&op).as_str()) && op.result_count() == 1 {
+        if op_name(&op) != "arith.constant" && is_tree_op(&op_name(&op)) && op.result_count() == 1 {
             candidates.push(op.to_raw());
         }
         WalkResult::Advance
@@ -286,6 +279,17 @@ pub fn simplify_offsets(root: OperationRef) -> Summary {
     summary
 }
 
+/// Why a simplified root could not be written back (it is then left as it was).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RebuildError {
+    #[error("{location}: the root op is not in a block")]
+    NoBlock { location: String },
+    #[error("{location}: symbol `{symbol}` of the simplified expression is not a value the reader met")]
+    UnknownSymbol { location: String, symbol: String },
+    #[error("{location}: {source}", location = .0.location(), source = .0)]
+    Emit(#[from] IndexEmitError),
+}
+
 /// Emits `expr` before `op` and redirects the uses of `old` to it.
 fn rebuild_before<'c, 'a>(
     op: OperationRef<'c, 'a>,
@@ -293,16 +297,20 @@ fn rebuild_before<'c, 'a>(
     expr: &IndexExpr,
     facts: Facts,
     reader: &Reader<'c, 'a>,
-) -> Result<(), String> {
-    let block = op.block().ok_or("root op has no block")?;
+) -> Result<(), RebuildError> {
     let location = op.location();
+    let block = op.block().ok_or_else(|| RebuildError::NoBlock { location: file_line_col(location) })?;
     // `to_ref` borrows the `ContextRef` itself: keep it alive as long as `context` is used.
     let context_ref = location.context();
     // Safety: the context outlives the pass run and `context_ref` outlives `context`'s uses.
     let context = unsafe { context_ref.to_ref() };
-    let mut emitter = OffsetEmitter::new(context, location, facts, |new| block.insert_operation_before(op, new));
+    let mut emitter = IndexEmitter::new(context, location, facts, |new| block.insert_operation_before(op, new));
     for s in expr.symbols() {
-        let v = reader.symbols.get(&s).copied().ok_or_else(|| format!("unknown symbol {s}"))?;
+        let v = reader
+            .symbols
+            .get(&s)
+            .copied()
+            .ok_or_else(|| RebuildError::UnknownSymbol { location: file_line_col(location), symbol: s.clone() })?;
         emitter.bind(&s, v);
     }
     let new = emitter.emit(expr)?;
