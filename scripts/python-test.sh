@@ -31,5 +31,5 @@ rm -rf "$ROOT/target/wheels"
 
 export LAYOUT_CALC=${LAYOUT_CALC:-$ROOT/target/debug/layout-calc}
 export LAYOUT_RUN=${LAYOUT_RUN:-$ROOT/target/debug/layout-run}
-cd python
-"$VENV/bin/python" -m pytest -q tests "$@"
+# From the root: python/ itself must not be on sys.path (its layout_opt/ has no extension).
+"$VENV/bin/python" -m pytest -q python/tests "$@"
