@@ -240,14 +240,7 @@ fn tile(layout: &Bound<'_, PyAny>, tile_shape: &Bound<'_, PyAny>, coord: &Bound<
 fn pattern(layout: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
     guard(|| {
         let l = layout_arg(layout, "pattern's argument")?;
-        Ok(ascend::recognize(&l).map(|r| {
-            let single = format!("{}(c0={})", r.pattern.name(), r.c0);
-            if r.batched {
-                format!("batch({single})")
-            } else {
-                single
-            }
-        }))
+        Ok(ascend::recognize(&l).map(|r| r.to_string()))
     })
 }
 
