@@ -213,47 +213,71 @@ pub fn prove_rewrite(original: &IndexExpr, simplified: &IndexExpr, facts: &Facts
     symbols.sort();
     symbols.dedup();
     // The checked semantics in integers with range conditions are the same as in bit-vectors
-    // with overflow predicates, and linear for constant divisors: much faster for z3.
-    let t = if encode::int_expressible(original) && encode::int_expressible(simplified) {
-        Theory::Int
-    } else {
-        Theory::Bv64
-    };
-    let mut gate = fact_constraints(t, &symbols, facts);
-    if t == Theory::Int {
-        gate.extend(symbols.iter().map(|s| format!("(in64 {})", symbol(s))));
-    }
-    let (o, s) = (encode(original, t, Semantics::Checked), encode(simplified, t, Semantics::Checked));
-    gate.push(o.defined_formula());
-    gate.push(format!("(or (not {}) (not (= {} {})))", s.defined_formula(), o.value, s.value));
-    let mut queries = vec![Query { theory: t, symbols: symbols.clone(), assertion: conj(&gate) }];
+    // with overflow predicates, and linear for constant divisors: much faster for z3. When the
+    // integer query is not answered (symbolic products), the bit-vector one is tried.
+    let int_ok = encode::int_expressible(original) && encode::int_expressible(simplified);
+    let checked = |t: Theory| query(original, simplified, facts, &symbols, t, Semantics::Checked);
+    let wrapping = || query(original, simplified, facts, &symbols, Theory::Bv64, Semantics::Wrapping);
+    let mut queries = vec![checked(if int_ok { Theory::Int } else { Theory::Bv64 })];
     if opts.wrapping {
-        let t = Theory::Bv64;
-        let (o, s) = (encode(original, t, Semantics::Wrapping), encode(simplified, t, Semantics::Wrapping));
-        let mut wrap = fact_constraints(t, &symbols, facts);
-        wrap.push(o.defined_formula());
-        wrap.push(format!("(or (not {}) (not (= {} {})))", s.defined_formula(), o.value, s.value));
-        queries.push(Query { theory: t, symbols, assertion: conj(&wrap) });
+        queries.push(wrapping());
     }
     let verdict = match check(&queries, opts.timeout) {
         Err(e) => Verdict::Unknown(e),
-        Ok(answers) => match answers.as_slice() {
-            [Answer::Unsat] => Verdict::ProvenWithoutOverflow,
-            [Answer::Unsat, Answer::Unsat] => Verdict::Proven,
-            [Answer::Unsat, ..] => Verdict::ProvenWithoutOverflow,
-            [Answer::Sat(values), ..] => {
-                let env = values.iter().cloned().collect();
-                Verdict::Counterexample(Counterexample {
-                    values: values.clone(),
-                    original: original.eval(&env),
-                    simplified: simplified.eval(&env),
-                })
+        Ok(mut answers) => {
+            if int_ok && matches!(answers[0], Answer::Unknown(_)) {
+                if let Ok(mut bv) = check(&[checked(Theory::Bv64)], opts.timeout) {
+                    answers[0] = bv.remove(0);
+                }
             }
-            [Answer::Unknown(why), ..] => Verdict::Unknown(why.clone()),
-            [] => Verdict::Unknown("no answer".to_string()),
-        },
+            // A difference only where an intermediate overflows may still be exact in the
+            // wrapping arithmetic the emitted `arith` ops compute (distributing a product over a
+            // sum is): then the rewrite is proven.
+            if matches!(answers[0], Answer::Sat(_)) && answers.len() == 1 {
+                answers.push(check(&[wrapping()], opts.timeout).map_or_else(Answer::Unknown, |mut a| a.remove(0)));
+            }
+            verdict(original, simplified, &answers)
+        }
     };
     Proof { verdict, elapsed: start.elapsed() }
+}
+
+/// `facts ∧ original defined ∧ ¬(simplified defined ∧ original = simplified)`.
+fn query(
+    original: &IndexExpr,
+    simplified: &IndexExpr,
+    facts: &Facts,
+    symbols: &[String],
+    t: Theory,
+    sem: Semantics,
+) -> Query {
+    let mut parts = fact_constraints(t, symbols, facts);
+    if t == Theory::Int {
+        parts.extend(symbols.iter().map(|s| format!("(in64 {})", symbol(s))));
+    }
+    let (o, s) = (encode(original, t, sem), encode(simplified, t, sem));
+    parts.push(o.defined_formula());
+    parts.push(format!("(or (not {}) (not (= {} {})))", s.defined_formula(), o.value, s.value));
+    Query { theory: t, symbols: symbols.to_vec(), assertion: conj(&parts) }
+}
+
+/// The verdict from the checked answer and, when asked, the wrapping one.
+fn verdict(original: &IndexExpr, simplified: &IndexExpr, answers: &[Answer]) -> Verdict {
+    match answers {
+        [Answer::Unsat, Answer::Unsat] => Verdict::Proven,
+        [Answer::Unsat, ..] => Verdict::ProvenWithoutOverflow,
+        [Answer::Sat(_), Answer::Unsat] => Verdict::Proven,
+        [Answer::Sat(values), ..] => {
+            let env = values.iter().cloned().collect();
+            Verdict::Counterexample(Counterexample {
+                values: values.clone(),
+                original: original.eval(&env),
+                simplified: simplified.eval(&env),
+            })
+        }
+        [Answer::Unknown(why), ..] => Verdict::Unknown(why.clone()),
+        [] => Verdict::Unknown("no answer".to_string()),
+    }
 }
 
 /// [`simplify_with`], then [`prove_rewrite`] when the result differs from the input (the

@@ -82,3 +82,19 @@ fn injected_wrong_rule_is_caught() {
     let env = cx.values.iter().cloned().collect();
     assert_ne!(e.eval(&env), unchecked.expr.eval(&env), "{cx} is not a counterexample");
 }
+
+/// Found by `random_rewrites_are_proven_by_the_solver`: normalizing distributes a product over
+/// a sum, so `(t + 32 + i·2)·3·32` becomes `i·192 + t·96 + 3072`, whose `t·96` overflows at
+/// `t = −96076792050570582` where the original (−9223372036854772800) does not. In checked
+/// semantics that is a difference; in the wrapping arithmetic the emitted `arith` ops compute,
+/// the two are equal everywhere, so the rewrite is proven (and not a counterexample).
+#[test]
+fn distribution_overflowing_only_in_an_intermediate_is_exact_with_wrapping() {
+    let (i, t) = (|| sym("i"), || sym("t"));
+    let original = (t() + 32 + i() * 2) * 3 * (IndexExpr::c(4) << 3);
+    let simplified = i() * 192 + t() * 96 + 3072;
+    let env = [("i".to_string(), 0), ("t".to_string(), -96076792050570582)].into_iter().collect();
+    assert_eq!((original.eval(&env), simplified.eval(&env)), (Some(-9223372036854772800), None));
+    let p = prove_rewrite(&original, &simplified, &Facts::new(), &ProofOptions::fast());
+    assert_eq!(p.verdict, Verdict::Proven);
+}
