@@ -114,12 +114,22 @@ pub fn create_with_options(text: &str) -> Result<Pass, crate::error::LoweringErr
     let error = |message: String| Err(crate::error::LoweringError::PassOption { pass: ARGUMENT, message });
     match text.split_once('=').map_or((text, "true"), |(k, v)| (k.trim(), v.trim())) {
         ("", _) | (PROVE_OPTION, "false" | "0") => Ok(create()),
-        (PROVE_OPTION, "true" | "1" | "fast") => {
-            Ok(external::create(&PROVE_FAST_PASS_ID, run_prove_fast, "LayoutSimplifyOffsetsProveFast", ARGUMENT, DESCRIPTION, &deps))
-        }
-        (PROVE_OPTION, "full") => {
-            Ok(external::create(&PROVE_FULL_PASS_ID, run_prove_full, "LayoutSimplifyOffsetsProveFull", ARGUMENT, DESCRIPTION, &deps))
-        }
+        (PROVE_OPTION, "true" | "1" | "fast") => Ok(external::create(
+            &PROVE_FAST_PASS_ID,
+            run_prove_fast,
+            "LayoutSimplifyOffsetsProveFast",
+            ARGUMENT,
+            DESCRIPTION,
+            &deps,
+        )),
+        (PROVE_OPTION, "full") => Ok(external::create(
+            &PROVE_FULL_PASS_ID,
+            run_prove_full,
+            "LayoutSimplifyOffsetsProveFull",
+            ARGUMENT,
+            DESCRIPTION,
+            &deps,
+        )),
         (PROVE_OPTION, v) => error(format!("{PROVE_OPTION} must be true, fast, full or false, got '{v}'")),
         (k, _) => error(format!("unknown option '{k}' (known: {PROVE_OPTION}=true|fast|full|false)")),
     }
