@@ -9,9 +9,10 @@
 pub mod encode;
 pub mod schemas;
 
+use std::cell::RefCell;
 use std::fmt;
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::expr::IndexExpr;
@@ -65,24 +66,83 @@ pub fn script(queries: &[Query], timeout: Duration) -> String {
 /// `Err` when the solver cannot be run or its output cannot be read.
 pub fn check(queries: &[Query], timeout: Duration) -> Result<Vec<Answer>, String> {
     let script = script(queries, timeout);
-    let mut child = Command::new(SOLVER)
-        .args(["-in", "-smt2"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run `{SOLVER}` ({e}): install the Debian package z3 (scripts/bootstrap.sh)"))?;
-    let mut stdin = child.stdin.take().ok_or("no stdin for the solver")?;
-    // Written from a thread: the solver's output pipe could fill before all input is read.
-    let writer = std::thread::spawn(move || stdin.write_all(script.as_bytes()));
-    let out = child.wait_with_output().map_err(|e| format!("{SOLVER}: {e}"))?;
-    writer.join().map_err(|_| "solver input thread panicked")?.map_err(|e| format!("{SOLVER} input: {e}"))?;
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = SESSION.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(Session::start()?);
+        }
+        let session = slot.as_mut().ok_or("no solver session")?;
+        let result = session.run(&script, queries.len());
+        if result.is_err() {
+            // A solver that failed mid-way is not reused.
+            if let Some(mut s) = slot.take() {
+                let _ = s.child.kill();
+                let _ = s.child.wait();
+            }
+        }
+        result
+    })?;
     let chunks: Vec<&str> = text.split("@@").collect();
     if chunks.len() < queries.len() {
         return Err(format!("{SOLVER} answered {} of {} queries: {}", chunks.len() - 1, queries.len(), text.trim()));
     }
     queries.iter().zip(chunks).map(|(q, chunk)| parse_answer(q, chunk)).collect()
+}
+
+thread_local! {
+    /// One solver process per thread, reused by every [`check`]: starting z3 costs more than
+    /// most proofs. Its input closes (and it exits) with the thread.
+    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+}
+
+/// A running `z3 -in` fed scripts one at a time.
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Session {
+    fn start() -> Result<Session, String> {
+        let mut child = Command::new(SOLVER)
+            .args(["-in", "-smt2"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| {
+                format!("cannot run `{SOLVER}` ({e}): install the Debian package z3 (scripts/bootstrap.sh)")
+            })?;
+        let stdin = child.stdin.take().ok_or("no stdin for the solver")?;
+        let stdout = BufReader::new(child.stdout.take().ok_or("no stdout for the solver")?);
+        Ok(Session { child, stdin, stdout })
+    }
+
+    /// Sends `script` (which ends each of its `answers` queries with `@@`) and reads the output
+    /// up to the last `@@`. The answers are small, so writing everything first cannot fill the
+    /// output pipe.
+    fn run(&mut self, script: &str, answers: usize) -> Result<String, String> {
+        // `(reset)`: each script starts from a fresh solver state, as in a new process.
+        self.stdin
+            .write_all(b"(reset)\n")
+            .and_then(|_| self.stdin.write_all(script.as_bytes()))
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| format!("{SOLVER}: {e}"))?;
+        let (mut text, mut seen) = (String::new(), 0);
+        while seen < answers {
+            let mut line = String::new();
+            match self.stdout.read_line(&mut line) {
+                Ok(0) => return Err(format!("{SOLVER} exited after {seen} of {answers} answers: {}", text.trim())),
+                Ok(_) => {}
+                Err(e) => return Err(format!("{SOLVER}: {e}")),
+            }
+            if line.trim() == "@@" {
+                seen += 1;
+            }
+            text.push_str(&line);
+        }
+        Ok(text)
+    }
 }
 
 fn parse_answer(q: &Query, chunk: &str) -> Result<Answer, String> {
