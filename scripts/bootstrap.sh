@@ -12,10 +12,12 @@ set -euo pipefail
 #   python3-numpy               - numpy golden of the host packing test, bench-pack baseline
 #   g++                         - compiles the emitted AscendC C++ against the CPU model (tests)
 #   python3-venv                - the venv of the Python package's build tools (python-venv.sh)
+#   z3                          - SMT solver binary: rule schemas and per-rewrite proofs of
+#                                 index-simplify (docs/index-simplification.md §13)
 PACKAGES=(
   llvm-22-dev libmlir-22-dev libpolly-22-dev libzstd-dev libclang1-22
   libclang-common-22-dev mlir-22-tools llvm-22-tools
-  python3-numpy g++ python3-venv
+  python3-numpy g++ python3-venv z3
 )
 
 missing=()

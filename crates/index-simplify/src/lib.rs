@@ -35,6 +35,7 @@ pub mod facts;
 pub mod normalize;
 pub mod rules;
 pub mod simplify;
+pub mod smt;
 
 #[cfg(test)]
 mod tests;

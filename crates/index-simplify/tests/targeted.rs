@@ -4,9 +4,21 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use index_simplify::smt::{simplify_proven, ProofOptions};
 use index_simplify::{
-    rule_catalog, simplify, simplify_with, sym, Facts, IndexExpr, IndexVisitor, Op, SimplifyOptions, StopReason,
+    rule_catalog, simplify, simplify_with, sym, Facts, IndexExpr, IndexVisitor, Op, SimplifyOptions, SimplifyReport,
+    StopReason,
 };
+
+/// `index_simplify::simplify` with the proof mode always on: every rewrite these tests make is
+/// proven by z3 (docs/index-simplification.md §12), not only sampled.
+fn simplify(e: &IndexExpr, facts: &Facts) -> SimplifyReport {
+    let (report, proof) = simplify_proven(e, facts, &SimplifyOptions::default(), &ProofOptions::fast());
+    if let Some(p) = proof {
+        assert!(p.verdict.is_proven(), "{e} => {} under {facts:?}: {:?}", report.expr, p.verdict);
+    }
+    report
+}
 use layout_algebra::ascend::{frame_layout, FramePattern};
 use layout_algebra::sym::BinOp;
 use layout_algebra::{crd_to_offset, SymExpr, Tuple};

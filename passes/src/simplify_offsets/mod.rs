@@ -41,6 +41,7 @@ mod tests;
 use std::collections::HashMap;
 use std::time::Duration;
 
+use index_simplify::smt::{simplify_proven, Proof, ProofOptions, Verdict};
 use index_simplify::{simplify_with, Facts, IndexExpr, SimplifyOptions, SimplifyReport};
 use melior::{
     dialect::DialectHandle,
@@ -99,6 +100,60 @@ fn run(root: OperationRef, _pass: ExternalPass) {
     simplify_offsets(root);
 }
 
+/// The pass option of the proof mode: `layout-simplify-offsets{prove=true}` (fast: one solver
+/// query per rewrite) or `{prove=full}` (also whether the rewrite is exact under wrapping
+/// arithmetic, longer timeout). The proofs are `index_simplify::smt::prove_rewrite`.
+pub const PROVE_OPTION: &str = "prove";
+
+static PROVE_FAST_PASS_ID: PassId = PassId::new();
+static PROVE_FULL_PASS_ID: PassId = PassId::new();
+
+/// Creates the pass from pipeline options (`{prove=true|fast|full|false}`, braces optional).
+pub fn create_with_options(text: &str) -> Result<Pass, crate::error::LoweringError> {
+    let text = text.trim().trim_start_matches('{').trim_end_matches('}').trim();
+    let deps = [DialectHandle::arith()];
+    let error = |message: String| Err(crate::error::LoweringError::PassOption { pass: ARGUMENT, message });
+    match text.split_once('=').map_or((text, "true"), |(k, v)| (k.trim(), v.trim())) {
+        ("", _) | (PROVE_OPTION, "false" | "0") => Ok(create()),
+        (PROVE_OPTION, "true" | "1" | "fast") => Ok(external::create(
+            &PROVE_FAST_PASS_ID,
+            run_prove_fast,
+            "LayoutSimplifyOffsetsProveFast",
+            ARGUMENT,
+            DESCRIPTION,
+            &deps,
+        )),
+        (PROVE_OPTION, "full") => Ok(external::create(
+            &PROVE_FULL_PASS_ID,
+            run_prove_full,
+            "LayoutSimplifyOffsetsProveFull",
+            ARGUMENT,
+            DESCRIPTION,
+            &deps,
+        )),
+        (PROVE_OPTION, v) => error(format!("{PROVE_OPTION} must be true, fast, full or false, got '{v}'")),
+        (k, _) => error(format!("unknown option '{k}' (known: {PROVE_OPTION}=true|fast|full|false)")),
+    }
+}
+
+fn run_prove_fast(root: OperationRef, pass: ExternalPass) {
+    run_proving(root, pass, &ProofOptions::fast());
+}
+
+fn run_prove_full(root: OperationRef, pass: ExternalPass) {
+    run_proving(root, pass, &ProofOptions::full());
+}
+
+/// Simplifies with a proof of each rewrite; prints [`Summary::proof_line`] to stderr and fails
+/// the pass on a counterexample (the error, with the values, is emitted at the root's op).
+fn run_proving(root: OperationRef, pass: ExternalPass, opts: &ProofOptions) {
+    let summary = simplify_offsets_with(root, Some(opts));
+    eprintln!("{}", summary.proof_line());
+    if summary.roots.iter().any(|r| matches!(r.proof.as_ref().map(|p| &p.verdict), Some(Verdict::Counterexample(_)))) {
+        pass.signal_failure();
+    }
+}
+
 fn run_with_remarks(root: OperationRef, _pass: ExternalPass) {
     for split in simplify_offsets(root).split {
         eprintln!("{}", split.remark());
@@ -142,6 +197,8 @@ pub fn simplify_offset(expr: &IndexExpr, facts: &Facts) -> SimplifyReport {
 pub struct RootReport {
     pub report: SimplifyReport,
     pub rewritten: bool,
+    /// In the proof mode, the proof of the rewrite (`None` when nothing was rewritten).
+    pub proof: Option<Proof>,
 }
 
 /// A value whose tree passed the node budget ([`reader::MAX_TREE_NODES`]): it is kept as
@@ -188,6 +245,26 @@ impl Summary {
     pub fn simplify_time(&self) -> Duration {
         self.roots.iter().map(|r| r.report.elapsed).sum()
     }
+    /// Solver time of the proof mode.
+    pub fn solver_time(&self) -> Duration {
+        self.roots.iter().filter_map(|r| r.proof.as_ref()).map(|p| p.elapsed).sum()
+    }
+    /// `layout-simplify-offsets: proofs: R rewrites: P proven (E exact also with wrapping), C
+    /// counterexamples, U unknown; solver S ms, simplifier T ms`.
+    pub fn proof_line(&self) -> String {
+        let verdicts: Vec<&Verdict> = self.roots.iter().filter_map(|r| r.proof.as_ref()).map(|p| &p.verdict).collect();
+        let count = |f: fn(&Verdict) -> bool| verdicts.iter().filter(|v| f(v)).count();
+        format!(
+            "{ARGUMENT}: proofs: {} rewrites: {} proven ({} exact also with wrapping), {} counterexamples, {} unknown; solver {:.1} ms, simplifier {:.1} ms",
+            verdicts.len(),
+            count(|v| v.is_proven()),
+            count(|v| *v == Verdict::Proven),
+            count(|v| matches!(v, Verdict::Counterexample(_))),
+            count(|v| matches!(v, Verdict::Unknown(_))),
+            self.solver_time().as_secs_f64() * 1e3,
+            self.simplify_time().as_secs_f64() * 1e3,
+        )
+    }
 }
 
 /// Facts restricted to the symbols of `expr` (an inconsistent fact elsewhere — a loop that never
@@ -223,6 +300,12 @@ fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
 
 /// Runs the rewrite on everything under `root` and reports each root expression.
 pub fn simplify_offsets(root: OperationRef) -> Summary {
+    simplify_offsets_with(root, None)
+}
+
+/// [`simplify_offsets`], with `prove`: each rewrite is checked by the solver first, and one with
+/// a counterexample is not applied (an error at its op).
+pub fn simplify_offsets_with(root: OperationRef, prove: Option<&ProofOptions>) -> Summary {
     let mut candidates = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
         if op_name(&op) != "arith.constant" && is_tree_op(&op_name(&op)) && op.result_count() == 1 {
@@ -260,7 +343,16 @@ pub fn simplify_offsets(root: OperationRef) -> Summary {
         }
         let Some(expr) = reader.expr(value) else { continue };
         let facts = facts_for(&expr, &reader.facts);
-        let report = simplify_offset(&expr, &facts);
+        let (report, proof) = match prove {
+            None => (simplify_offset(&expr, &facts), None),
+            Some(opts) => simplify_proven(&expr, &facts, &SimplifyOptions::default(), opts),
+        };
+        if let Some(Verdict::Counterexample(cx)) = proof.as_ref().map(|p| &p.verdict) {
+            // Safety: the op is alive (erasure happens after all rewrites).
+            let op = unsafe { OperationRef::from_raw(raw) };
+            let message = format!("{ARGUMENT}: the rewrite of `{expr}` is wrong at {cx}; not applied");
+            crate::emit_error(op.location(), &message);
+        }
         let mut rewritten = false;
         if report.improved() {
             // Safety: the op is alive (erasure happens after all rewrites).
@@ -273,7 +365,7 @@ pub fn simplify_offsets(root: OperationRef) -> Summary {
                 Err(e) => summary.errors.push(e),
             }
         }
-        summary.roots.push(RootReport { report, rewritten });
+        summary.roots.push(RootReport { report, rewritten, proof });
     }
     summary.erased = erase_dead_trees(&reader, &rewritten_roots);
     summary
