@@ -5,7 +5,7 @@
 CARGO ?= cargo
 LIT   ?= /usr/lib/llvm-22/bin/lit
 
-.PHONY: demo test bootstrap build test-rust test-lit test-fuzz
+.PHONY: demo test bootstrap build test-rust test-lit test-fuzz test-python
 
 bootstrap:
 	@bash scripts/bootstrap.sh
@@ -26,4 +26,9 @@ test-lit: build
 test-fuzz: build
 	@bash scripts/fuzz --smoke
 
-test: test-rust test-lit test-fuzz
+# The Python package (python/, docs/python.md): builds the wheel, runs its pytest suite against
+# the tools `build` made.
+test-python: build
+	@bash scripts/python-test.sh
+
+test: test-rust test-lit test-fuzz test-python

@@ -35,8 +35,12 @@
 // CPP: //   proven from the loop: LoadData(LoadData2DParams).src row coordinate = i2 multiple of 16
 // CPP-NOT: {{/ 16|% 16|assumes}}
 // CPP: AscendC::Mmad(
-// Run-time conditions stay assumptions: the GM row stride of C is the size argument N.
-// CPP: //   assumes: {{.*}}Fixpipe(FixpipeParamsV220).dstStride = arg4 in [0, 4294967295]
+// Run-time conditions stay assumptions: the GM row stride of C is the size argument N. The tail
+// extents are at least 1 because the loops run `i1 < N` and `i0 < M` (the relational fact of
+// the enclosing loops, passes/src/lower_to_ascendc/facts.rs): proven, no longer assumed.
+// CPP: //   assumes: Fixpipe(FixpipeParamsV220).dstStride = arg4 in [0, 4294967295]
+// CPP-NEXT: //   dst:
+// CPP-NEXT: //   proven from the loop: Fixpipe(FixpipeParamsV220).nSize = min(128, max(arg4 - i1, 0)) in [1, 4095]; Fixpipe(FixpipeParamsV220).mSize = min(128, max(arg3 - i0, 0)) in [1, 65535]
 
 // LL-NOT: {{sdiv|srem|udiv|urem}}
 // LL: define void @tiled_gemm(

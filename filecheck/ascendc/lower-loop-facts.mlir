@@ -2,8 +2,10 @@
 // arithmetic on the loop variable, and only facts the loop proves count:
 // - @shifted: the column `k + 16` with `k ∈ {0, 64, 128}` is ≡ 16 (mod 64): the L1 offset is
 //   `(k + 16) * 128` (no division) and "multiple of 16" is proven from the loop;
-// - @step8: with step 8 the column may be 8, 24, ...: the division stays and the alignment is
-//   still a run-time assumption.
+// - @step8: with step 8 the column may be 8, 24, ...: the split into fractal column and row
+//   stays and the alignment is still a run-time assumption; the loop proves the column
+//   non-negative, so the split is a shift and a mask, not a division (the one index emitter,
+//   `passes/src/index_arith.rs`, chooses ops with the facts), also in the C++ form.
 // (The L1 panel is loaded whole first: the slices read what it wrote, layout-verify R1.)
 // RUN: layout-opt --layout-lower-to-ascendc %s | FileCheck %s
 // RUN: layout-opt --layout-lower-to-ascendc --emit=ascendc %s | FileCheck %s --check-prefix=CPP
@@ -16,8 +18,10 @@
 // CHECK-NEXT: "ascendc.load_data_2d"(%{{.*}}, %{{.*}}, %[[OFF]], %[[COL]]) {dyn_fields = [{{.*}}], notes = {dst = {{.*}}"proven from the loop" = "LoadData(LoadData2DParams).src col coordinate = {{.*}} multiple of 16;
 // CHECK-LABEL: func.func @step8
 // CHECK: scf.for %[[K8:.*]] = %c0 to %c192 step %c8 {
-// CHECK: arith.divsi %[[K8]]
-// CHECK: arith.remsi %[[K8]]
+// CHECK-NOT: arith.divsi
+// CHECK: arith.shrui %[[K8]]
+// CHECK-NOT: arith.remsi
+// CHECK: arith.andi %[[K8]]
 // CHECK: "ascendc.load_data_2d"({{.*}}assumes = "LoadData(LoadData2DParams).src col coordinate = {{.*}} multiple of 16;
 
 // CPP: for (int64_t i0 = 0; i0 < 192; i0 += 64) {
@@ -26,8 +30,8 @@
 // CPP-NOT: assumes
 // CPP: //   proven from the loop: LoadData(LoadData2DParams).src col coordinate = v0 multiple of 16
 // CPP: for (int64_t i0 = 0; i0 < 192; i0 += 8) {
-// CPP-NEXT: const int64_t v0 = i0 / 16;
-// CPP: const int64_t v2 = i0 % 16;
+// CPP-NEXT: const int64_t v0 = int64_t(uint64_t(i0) >> 4);
+// CPP: const int64_t v2 = i0 & 15;
 // CPP: //   assumes: LoadData(LoadData2DParams).src col coordinate = i0 multiple of 16
 
 !gmA = !layout.tensor<f16, "gm", "ND", "(128,256)">

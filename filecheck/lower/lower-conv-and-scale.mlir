@@ -4,7 +4,8 @@
 // GM NCHW (2,20,3,5) f16 -> L1 NC1HWC0 (2,2,3,5,16): a loop nest over logical (n,c,h,w);
 // source offset n*300 + c*15 + h*5 + w, destination (algebra conv_coordinate)
 // (n, c floordiv 16, h, w, c mod 16) -> n*480 + (c/16)*240 + h*80 + w*16 + c%16.
-// Then the channel tail [20, 32) of every pixel is zero-filled.
+// Then the channel tail [20, 32) of every pixel is zero-filled. The loop variables are proven
+// non-negative, so `floordiv`/`mod` by powers of two are written as `shrui`/`andi`.
 // CHECK-LABEL: func.func @nchw2nc1hwc0
 // CHECK: %[[L1:.*]] = memref.alloca() : memref<960xf16>
 // CHECK: scf.for %[[N:.*]] = %{{.*}} to %c2
@@ -12,12 +13,12 @@
 // CHECK-NEXT: scf.for %[[H:.*]] = %{{.*}} to %c3
 // CHECK-NEXT: scf.for %[[W:.*]] = %{{.*}} to %c5
 // CHECK: arith.muli %[[C]], %c15
-// CHECK: %[[C1:.*]] = arith.divsi %[[C]], %c16
+// CHECK: %[[C1:.*]] = arith.shrui %[[C]], %c4
 // CHECK-NEXT: %c240 = arith.constant 240 : index
 // CHECK-NEXT: arith.muli %[[C1]], %c240
 // CHECK: arith.muli %[[H]], %c80
 // CHECK: arith.muli %[[W]], %c16
-// CHECK: arith.remsi %[[C]], %c16
+// CHECK: arith.andi %[[C]], %c15
 // CHECK: %[[V:.*]] = memref.load %arg0[%{{.*}}] : memref<600xf16>
 // CHECK-NEXT: memref.store %[[V]], %[[L1]][%{{.*}}] : memref<960xf16>
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
@@ -47,7 +48,7 @@ module attributes {layout.target = #layout.target<"a5">} {
 // CHECK-NEXT: %[[POISON:.*]] = arith.constant 0xFF : f8E8M0FNU
 // CHECK: scf.for %[[M:.*]] = %{{.*}} to %c33
 // CHECK-NEXT: scf.for %[[G:.*]] = %{{.*}} to %c6
-// CHECK: %[[GD:.*]] = arith.divsi %[[G]], %c2
+// CHECK: %[[GD:.*]] = arith.shrui %[[G]], %c1{{.*}}
 // CHECK-NEXT: %c66 = arith.constant 66 : index
 // CHECK-NEXT: arith.muli %[[GD]], %c66
 // CHECK: %c96 = arith.constant 96 : index

@@ -5,11 +5,14 @@
 // GM ND (32,40) f16 -> L1 NZ (C0 = 16) -> GM NZ. NZ offset of (i,j):
 // i mod 16 * 16 + i floordiv 16 * 256 + j mod 16 + j floordiv 16 * 512 (512 = align(32,16)*16);
 // ND offset i * 40 + j. The L1 buffer is cosize = 32 * 48 = 1536 elements, poisoned first;
-// ND2NZ zero-fills columns 40..47 of every valid row.
+// ND2NZ zero-fills columns 40..47 of every valid row. The loops prove i, j ≥ 0, so the index
+// emitter writes `floordiv 16` / `mod 16` as `shrui 4` / `andi 15` (exact for non-negative values).
 // CHECK-LABEL: func.func @nd2nz
 // CHECK-DAG: %[[C40:.*]] = arith.constant 40 : index
 // CHECK-DAG: %[[C48:.*]] = arith.constant 48 : index
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG: %[[C15:.*]] = arith.constant 15 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
 // CHECK-DAG: %[[C512:.*]] = arith.constant 512 : index
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
@@ -22,13 +25,13 @@
 // CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %[[C40]]
 // CHECK-NEXT: %[[R:.*]] = arith.muli %[[I]], %[[C40]]
 // CHECK-NEXT: %[[SRC:.*]] = arith.addi %[[R]], %[[J]]
-// CHECK-NEXT: %[[IM:.*]] = arith.remsi %[[I]], %[[C16]]
+// CHECK-NEXT: %[[IM:.*]] = arith.andi %[[I]], %[[C15]]
 // CHECK-NEXT: %[[IMS:.*]] = arith.muli %[[IM]], %[[C16]]
-// CHECK-NEXT: %[[ID:.*]] = arith.divsi %[[I]], %[[C16]]
+// CHECK-NEXT: %[[ID:.*]] = arith.shrui %[[I]], %[[C4]]
 // CHECK-NEXT: %[[IDS:.*]] = arith.muli %[[ID]], %[[C256]]
 // CHECK-NEXT: %[[ROW:.*]] = arith.addi %[[IMS]], %[[IDS]]
-// CHECK-NEXT: %[[JM:.*]] = arith.remsi %[[J]], %[[C16]]
-// CHECK-NEXT: %[[JD:.*]] = arith.divsi %[[J]], %[[C16]]
+// CHECK-NEXT: %[[JM:.*]] = arith.andi %[[J]], %[[C15]]
+// CHECK-NEXT: %[[JD:.*]] = arith.shrui %[[J]], %[[C4]]
 // CHECK-NEXT: %[[JDS:.*]] = arith.muli %[[JD]], %[[C512]]
 // CHECK-NEXT: %[[COL:.*]] = arith.addi %[[JM]], %[[JDS]]
 // CHECK-NEXT: %[[DST:.*]] = arith.addi %[[ROW]], %[[COL]]
@@ -61,14 +64,17 @@ module attributes {layout.target = #layout.target<"a2">} {
 // -----
 
 // layout.offset with a dynamic row: ZZ f16 (32,48) on l0a: i mod 16 * 16 + i floordiv 16 * 768
-// (768 = 16 * align(48,16)) + a constant column part for j = 17: 1 + 256 = 257.
+// (768 = 16 * align(48,16)) + a constant column part for j = 17: 1 + 256 = 257. Nothing proves
+// the argument non-negative, so the floor operations are written as such: `floordivsi`, and
+// `i mod 16 = i - floordivsi(i, 16) * 16` (a truncating `remsi` would differ at i < 0).
 // CHECK-LABEL: func.func @offset
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG: %[[C768:.*]] = arith.constant 768 : index
 // CHECK-DAG: %[[C257:.*]] = arith.constant 257 : index
-// CHECK: %[[M:.*]] = arith.remsi %arg0, %[[C16]]
+// CHECK: %[[D:.*]] = arith.floordivsi %arg0, %[[C16]]
+// CHECK-NEXT: %[[DM:.*]] = arith.muli %[[D]], %[[C16]]
+// CHECK-NEXT: %[[M:.*]] = arith.subi %arg0, %[[DM]]
 // CHECK-NEXT: %[[MS:.*]] = arith.muli %[[M]], %[[C16]]
-// CHECK-NEXT: %[[D:.*]] = arith.divsi %arg0, %[[C16]]
 // CHECK-NEXT: %[[DS:.*]] = arith.muli %[[D]], %[[C768]]
 // CHECK-NEXT: %[[ROW:.*]] = arith.addi %[[MS]], %[[DS]]
 // CHECK-NEXT: %[[OFF:.*]] = arith.addi %[[ROW]], %[[C257]]

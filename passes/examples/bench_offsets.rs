@@ -6,7 +6,7 @@
 //! `examples/tiled_gemm.mlir`; dynamic and static sizes) after (a) the lowering and clean-up
 //! without `layout-simplify-offsets`, (b) with [`POST_LOWERING`], (c) upstream affine
 //! simplification of the same expressions (`mlir-opt`), against (d) the minimum, 0; and the
-//! simplifier's time per root expression. The method in full: docs/index-simplification.md §11.
+//! simplifier's time per root expression. The method in full: docs/index-simplification.md §12.
 
 use std::collections::HashSet;
 use std::process::Command;
@@ -37,6 +37,34 @@ const UPSTREAM: [&str; 7] = [
     "-loop-invariant-code-motion",
     "-canonicalize",
 ];
+
+/// Why one benchmark step failed (the row of the kernel says it and the run exits with 1).
+#[derive(Debug, thiserror::Error)]
+enum BenchError {
+    /// Text that should be MLIR does not parse (`what`: a kernel's source, mlir-opt's output).
+    #[error("{what} does not parse")]
+    Parse { what: String },
+    /// The module does not have the shape the step expects (a missing op, operand or result).
+    #[error("{0}")]
+    Ir(String),
+    /// A pass pipeline failed.
+    #[error("{stage}: {message}")]
+    Pass { stage: &'static str, message: String },
+    /// A module does not verify after `stage`.
+    #[error("invalid after {stage}")]
+    Invalid { stage: &'static str },
+    /// Writing the affine kernel for mlir-opt failed.
+    #[error("{path}: {source}")]
+    Io { path: String, source: std::io::Error },
+    /// mlir-opt could not be run or rejected the kernel (its first stderr line).
+    #[error("{MLIR_OPT}: {0}")]
+    MlirOpt(String),
+}
+
+/// An MLIR error value as an [`BenchError::Ir`].
+fn ir(e: impl std::fmt::Display) -> BenchError {
+    BenchError::Ir(e.to_string())
+}
 
 /// One benchmark kernel: layout-dialect source, and the constants that replace its size
 /// arguments (argument number, value) in the static variant.
@@ -125,15 +153,15 @@ fn suite() -> Vec<Kernel> {
 }
 
 /// Parses `k` and, for the static variant, replaces the size arguments by constants.
-fn load<'c>(ctx: &'c Context, k: &Kernel) -> Result<Module<'c>, String> {
-    let module =
-        layout_dialect::parse_source(ctx, &k.source).ok_or_else(|| format!("{}: the source does not parse", k.name))?;
+fn load<'c>(ctx: &'c Context, k: &Kernel) -> Result<Module<'c>, BenchError> {
+    let module = layout_dialect::parse_source(ctx, &k.source)
+        .ok_or_else(|| BenchError::Parse { what: format!("the source of {}", k.name) })?;
     if k.statics.is_empty() {
         return Ok(module);
     }
-    let function = module.body().first_operation().ok_or("empty module")?;
-    let entry = function.region(0).ok().and_then(|r| r.first_block()).ok_or("function without body")?;
-    let anchor = entry.first_operation().ok_or("empty function")?;
+    let function = module.body().first_operation().ok_or_else(|| ir("empty module"))?;
+    let entry = function.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| ir("function without body"))?;
+    let anchor = entry.first_operation().ok_or_else(|| ir("empty function"))?;
     for (arg, value) in &k.statics {
         let constant = melior::dialect::arith::constant(
             ctx,
@@ -141,8 +169,8 @@ fn load<'c>(ctx: &'c Context, k: &Kernel) -> Result<Module<'c>, String> {
             function.location(),
         );
         let constant = entry.insert_operation_before(anchor, constant);
-        let old = entry.argument(*arg).map_err(|e| e.to_string())?;
-        let new = constant.result(0).map_err(|e| e.to_string())?;
+        let old = entry.argument(*arg).map_err(ir)?;
+        let new = constant.result(0).map_err(ir)?;
         // Safety: both values are valid `index` values of the module.
         unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
     }
@@ -150,19 +178,19 @@ fn load<'c>(ctx: &'c Context, k: &Kernel) -> Result<Module<'c>, String> {
 }
 
 /// The lowering alone: `layout-fold, layout-lower-to-loops{host-copies=true}`.
-fn lower(ctx: &Context, module: &mut Module) -> Result<(), String> {
+fn lower(ctx: &Context, module: &mut Module) -> Result<(), BenchError> {
     let pm = PassManager::new(ctx);
     pm.add_pass(layout_passes::fold::create());
     // The copies write views of L1 (observable; an alloc'ed buffer only written is dead code).
     let rules = layout_passes::verify::Rules { host_copies: true, ..Default::default() };
     pm.add_pass(layout_passes::lower_to_loops::create_with_rules(rules));
-    pm.run(module).map_err(|e| format!("lowering: {e}"))
+    pm.run(module).map_err(|e| BenchError::Pass { stage: "lowering", message: e.to_string() })
 }
 
-fn post_lowering(ctx: &Context, module: &mut Module, simplify: bool) -> Result<(), String> {
+fn post_lowering(ctx: &Context, module: &mut Module, simplify: bool) -> Result<(), BenchError> {
     let pm = PassManager::new(ctx);
     add_post_lowering(&pm, simplify);
-    pm.run(module).map_err(|e| format!("post-lowering passes: {e}"))
+    pm.run(module).map_err(|e| BenchError::Pass { stage: "post-lowering passes", message: e.to_string() })
 }
 
 #[derive(Default, Clone, Copy)]
@@ -220,9 +248,23 @@ fn count(module: &Module) -> Counts {
 // ---------------------------------------------------------------------------------------------
 // (c): the lowering's address trees as affine maps.
 
-/// The index `arith` ops the lowering emits (`IndexEmitter`).
-const TREE: [&str; 7] =
-    ["arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.remsi", "arith.minsi", "arith.maxsi"];
+/// The index `arith` ops the lowering emits (`layout_passes::index_arith::IndexEmitter`); its
+/// shifts and masks by constants are read back as the floor ops they compute (the emitter
+/// writes them only for proven non-negative values), so (c) starts from the same expressions.
+const TREE: [&str; 12] = [
+    "arith.addi",
+    "arith.subi",
+    "arith.muli",
+    "arith.divsi",
+    "arith.remsi",
+    "arith.divui",
+    "arith.remui",
+    "arith.floordivsi",
+    "arith.shrui",
+    "arith.andi",
+    "arith.minsi",
+    "arith.maxsi",
+];
 
 /// The operands of one affine map: dims (any index value) and symbols (function arguments).
 #[derive(Default)]
@@ -274,9 +316,15 @@ impl Operands {
         let (Ok(x), Ok(y)) = (op.operand(0), op.operand(1)) else { return self.leaf(value) };
         let name = op_name(&op);
         let divisor = constant_int(y).filter(|c| *c > 0);
+        let shift = constant_int(y).filter(|k| (0..=62).contains(k));
+        let mask = constant_int(y).filter(|m| *m >= 0 && (m + 1).count_ones() == 1);
+        let floor_op =
+            matches!(name.as_str(), "arith.divsi" | "arith.remsi" | "arith.divui" | "arith.remui" | "arith.floordivsi");
         if name.ends_with("minsi")
             || name.ends_with("maxsi")
-            || (matches!(name.as_str(), "arith.divsi" | "arith.remsi") && divisor.is_none())
+            || (floor_op && divisor.is_none())
+            || (name == "arith.shrui" && shift.is_none())
+            || (name == "arith.andi" && mask.is_none())
         {
             return self.leaf(value);
         }
@@ -289,7 +337,9 @@ impl Operands {
             "arith.subi" => format!("({a} - {b})"),
             "arith.muli" if da && db => return self.leaf(value),
             "arith.muli" => format!("({a} * {b})"),
-            "arith.divsi" => format!("({a} floordiv {b})"),
+            "arith.divsi" | "arith.divui" | "arith.floordivsi" => format!("({a} floordiv {b})"),
+            "arith.shrui" => format!("({a} floordiv {})", 1i64 << shift.unwrap_or(0)),
+            "arith.andi" => format!("({a} mod {})", mask.unwrap_or(0) + 1),
             _ => format!("({a} mod {b})"),
         };
         (text, da || db)
@@ -299,7 +349,7 @@ impl Operands {
 /// Replaces every root of an index-`arith` tree (a tree op used by something that is not a
 /// tree op) by `affine.apply` (or `affine.min`/`affine.max` for a min/max root) of the same
 /// expression; the old trees become dead (mlir-opt's canonicalize erases them).
-fn to_affine(ctx: &Context, module: &Module) -> Result<(), String> {
+fn to_affine(ctx: &Context, module: &Module) -> Result<(), BenchError> {
     let mut ops = Vec::new();
     module.as_operation().walk(WalkOrder::PreOrder, |op| {
         if TREE.contains(&op_name(&op).as_str()) && op.result(0).is_ok_and(|r| r.r#type().is_index()) {
@@ -313,7 +363,7 @@ fn to_affine(ctx: &Context, module: &Module) -> Result<(), String> {
     for raw in &ops {
         // Safety: ops of the module, alive (nothing is erased here).
         let op = unsafe { OperationRef::from_raw(*raw) };
-        let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
+        let result: Value = op.result(0).map_err(ir)?.into();
         let mut users = Vec::new();
         // Safety: walking the use list of a valid value.
         unsafe {
@@ -329,8 +379,8 @@ fn to_affine(ctx: &Context, module: &Module) -> Result<(), String> {
         let mut operands = Operands::default();
         let name = op_name(&op);
         let (kind, results) = if name == "arith.minsi" || name == "arith.maxsi" {
-            let (a, _) = operands.expr(op.operand(0).map_err(|e| e.to_string())?);
-            let (b, _) = operands.expr(op.operand(1).map_err(|e| e.to_string())?);
+            let (a, _) = operands.expr(op.operand(0).map_err(ir)?);
+            let (b, _) = operands.expr(op.operand(1).map_err(ir)?);
             (if name == "arith.minsi" { "affine.min" } else { "affine.max" }, format!("{a}, {b}"))
         } else {
             ("affine.apply", operands.expr(result).0)
@@ -349,7 +399,7 @@ fn to_affine(ctx: &Context, module: &Module) -> Result<(), String> {
         let dims: Vec<String> = (0..operands.dims.len()).map(|k| format!("d{k}")).collect();
         let syms: Vec<String> = (0..operands.syms.len()).map(|k| format!("s{k}")).collect();
         let map = format!("affine_map<({})[{}] -> ({results})>", dims.join(", "), syms.join(", "));
-        let map = Attribute::parse(ctx, &map).ok_or_else(|| format!("bad affine map {map}"))?;
+        let map = Attribute::parse(ctx, &map).ok_or_else(|| BenchError::Parse { what: map.clone() })?;
         // Safety: valid values of the module.
         let values: Vec<Value> =
             operands.dims.iter().chain(&operands.syms).map(|v| unsafe { Value::from_raw(*v) }).collect();
@@ -358,10 +408,10 @@ fn to_affine(ctx: &Context, module: &Module) -> Result<(), String> {
             .add_attributes(&[(Identifier::new(ctx, "map"), map)])
             .add_results(&[index])
             .build()
-            .map_err(|e| format!("{kind}: {e}"))?;
-        let block = op.block().ok_or("tree op outside a block")?;
+            .map_err(|e| ir(format!("{kind}: {e}")))?;
+        let block = op.block().ok_or_else(|| ir("tree op outside a block"))?;
         let new = block.insert_operation_before(op, new);
-        let (old, new) = (op.result(0).map_err(|e| e.to_string())?, new.result(0).map_err(|e| e.to_string())?);
+        let (old, new) = (op.result(0).map_err(ir)?, new.result(0).map_err(ir)?);
         // Safety: both values are valid `index` values.
         unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
     }
@@ -369,29 +419,36 @@ fn to_affine(ctx: &Context, module: &Module) -> Result<(), String> {
 }
 
 /// (c): lowered, addresses as affine maps, through `mlir-opt`.
-fn upstream(ctx: &Context, k: &Kernel) -> Result<Counts, String> {
+fn upstream(ctx: &Context, k: &Kernel) -> Result<Counts, BenchError> {
     let mut module = load(ctx, k)?;
     lower(ctx, &mut module)?;
     to_affine(ctx, &module)?;
     // mlir-opt does not know the layout dialect: drop its target attribute.
     let _ = module.as_operation_mut().remove_attribute("layout.target");
     if !module.as_operation().verify() {
-        return Err("the affine kernel does not verify".into());
+        return Err(BenchError::Invalid { stage: "the rewrite to affine maps" });
     }
     let dir = std::env::temp_dir().join(format!("bench-offsets-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let io = |path: &std::path::Path| {
+        let path = path.display().to_string();
+        move |source| BenchError::Io { path, source }
+    };
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
     let file = dir.join("k.mlir");
-    std::fs::write(&file, module.as_operation().to_string()).map_err(|e| e.to_string())?;
+    std::fs::write(&file, module.as_operation().to_string()).map_err(io(&file))?;
     if std::env::var_os("BENCH_OFFSETS_DUMP").is_some() {
         eprintln!("== {} (c) input\n{}", k.name, module.as_operation());
     }
-    let out = Command::new(MLIR_OPT).args(UPSTREAM).arg(&file).output().map_err(|e| format!("{MLIR_OPT}: {e}"))?;
+    let out =
+        Command::new(MLIR_OPT).args(UPSTREAM).arg(&file).output().map_err(|e| BenchError::MlirOpt(e.to_string()))?;
     let _ = std::fs::remove_dir_all(&dir);
     if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        return Err(BenchError::MlirOpt(stderr.lines().next().unwrap_or("failed").to_string()));
     }
     let text = String::from_utf8_lossy(&out.stdout);
-    let module = layout_dialect::parse_source(ctx, &text).ok_or("cannot parse mlir-opt output")?;
+    let module = layout_dialect::parse_source(ctx, &text)
+        .ok_or_else(|| BenchError::Parse { what: "the output of mlir-opt".into() })?;
     Ok(count(&module))
 }
 
@@ -401,7 +458,7 @@ struct Row {
     summary: Summary,
 }
 
-fn ours(ctx: &Context, k: &Kernel) -> Result<Row, String> {
+fn ours(ctx: &Context, k: &Kernel) -> Result<Row, BenchError> {
     let mut a = load(ctx, k)?;
     lower(ctx, &mut a)?;
     post_lowering(ctx, &mut a, false)?;
@@ -409,7 +466,7 @@ fn ours(ctx: &Context, k: &Kernel) -> Result<Row, String> {
     lower(ctx, &mut b)?;
     post_lowering(ctx, &mut b, true)?;
     if !b.as_operation().verify() {
-        return Err("invalid after the pass".into());
+        return Err(BenchError::Invalid { stage: "layout-simplify-offsets" });
     }
     if std::env::var_os("BENCH_OFFSETS_DUMP").is_some() {
         eprintln!("== {} (a)\n{}\n== {} (b)\n{}", k.name, a.as_operation(), k.name, b.as_operation());
@@ -420,7 +477,7 @@ fn ours(ctx: &Context, k: &Kernel) -> Result<Row, String> {
     lower(ctx, &mut s)?;
     let pm = PassManager::new(ctx);
     pm.add_pass(create_canonicalizer());
-    pm.run(&mut s).map_err(|e| e.to_string())?;
+    pm.run(&mut s).map_err(|e| BenchError::Pass { stage: "canonicalize", message: e.to_string() })?;
     let summary = simplify_offsets(s.as_operation());
     Ok(Row { a: count(&a), b: count(&b), summary })
 }
@@ -448,14 +505,14 @@ fn main() {
         let row = match ours(&ctx, &k) {
             Ok(row) => row,
             Err(e) => {
-                println!("| {} | error: {} |", k.name, e.lines().next().unwrap_or(""));
+                println!("| {} | error: {e} |", k.name);
                 failed = true;
                 continue;
             }
         };
         let c = match upstream(&ctx, &k) {
             Ok(c) => c.to_string(),
-            Err(e) => format!("error: {}", e.lines().next().unwrap_or("")),
+            Err(e) => format!("error: {e}"),
         };
         let summary = &row.summary;
         let n = summary.roots.len().max(1);

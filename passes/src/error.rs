@@ -38,9 +38,9 @@ pub enum LoweringError {
     #[error("internal: {0}")]
     Internal(String),
 
-    /// Emitting an index expression failed (`index_arith` still reports text).
-    #[error("{0}")]
-    IndexEmit(String),
+    /// Emitting an index expression failed.
+    #[error(transparent)]
+    IndexEmit(#[from] crate::index_arith::IndexEmitError),
 
     /// `error` while lowering `op` (the op's name, e.g. `layout.tile`).
     #[error("{op}: {error}")]

@@ -1,15 +1,29 @@
-//! Index arithmetic in `arith`: the bridge between the algebra's symbolic domain and the IR.
+//! The one emitter of index arithmetic: an [`IndexExpr`] and the range facts in scope →
+//! `arith` ops on `index` values.
 //!
-//! The layout algebra evaluates its formulas on [`SymExpr`] (see `layout-algebra/src/sym.rs`);
-//! [`IndexEmitter`] turns the result into `arith` ops on `index` values, so a lowering never
-//! writes an address formula itself: it asks the algebra for `crd_to_offset` on symbols and
-//! emits what comes back. Static parts are already folded by the algebra.
+//! Every lowering writes addresses through it: `layout-lower-to-loops` (the algebra's
+//! `crd_to_offset` on symbols, converted once with `IndexExpr::from(&SymExpr)`),
+//! `layout-simplify-offsets` (the simplified trees) and the AscendC lowering (intrinsic fields,
+//! simplified with the enclosing loops' facts). So every back end gets the same ops for the same
+//! expression under the same facts, and the C++ and LLVM forms print what it chose.
 //!
-//! Op choice: `+ - *` become `arith.addi/subi/muli`; `floordiv`/`mod` become
-//! `arith.divsi`/`arith.remsi`, which equal floor division/modulo **when the dividend is
-//! non-negative** — always the case for layout coordinates and sizes (the verifier rejects
-//! negative constant coordinates, loop indices start at 0). `layout-simplify-offsets` later
-//! removes them where ranges allow. `min`/`max` become `arith.minsi/maxsi`.
+//! Op choice ([`choose`]), exact under the facts (`lo(a)` = the proven lower bound of `a`,
+//! `c` = a positive constant right operand):
+//!
+//! | expression | op |
+//! |---|---|
+//! | `a + b`, `a - b`, `a * b`, `min`, `max`, `a << k`, `a & m` | `addi subi muli minsi maxsi shli andi` |
+//! | `a floordiv 2^k`, `a mod 2^k`, `lo(a) ≥ 0` | `shrui a, k`, `andi a, 2^k − 1` |
+//! | `a floordiv c`, `a mod c`, `lo(a) ≥ 0` | `divui`, `remui` |
+//! | `a floordiv b` otherwise | `floordivsi` |
+//! | `a mod b` otherwise | `a − floordivsi(a, b) · b` |
+//! | `a >> k` | `shrui` if `lo(a) ≥ 0`, else `shrsi` |
+//!
+//! The facts are those of `index_simplify` ([`Facts`]): what the IR proves of the bound values
+//! (`simplify_offsets::facts::value_fact`: loop ranges and steps, `memref.dim ≥ 0`, the
+//! lowering's `maxsi(size, 0)` clamps), plus what a caller's contract adds (the AscendC
+//! lowering's standing `[0, 2^40)` of sizes and coordinates). Without a proof the floor ops are
+//! emitted as such: never a truncating `divsi` for a `floordiv`.
 //!
 //! Equal sub-expressions are emitted once: shared ones (`Rc`) always, equal small ones by value
 //! (see [`STRUCTURAL_CACHE_NODES`]).
@@ -17,14 +31,96 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use layout_algebra::sym::{BinOp, SymExpr};
+use index_simplify::{ArithOp, Data, Facts, IndexExpr, Op};
 use melior::{
     dialect::arith,
     ir::{attribute::IntegerAttribute, Location, Operation, OperationRef, Type, Value},
     Context,
 };
+use thiserror::Error;
 
-/// Emits `arith` ops for symbolic index expressions through an insertion callback.
+use crate::ir::file_line_col;
+
+/// Why an expression could not be emitted; `location` is the `file:line:col` of the op the
+/// expression is emitted for.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum IndexEmitError {
+    #[error("unbound symbol `{symbol}` in index expression {expr}")]
+    UnboundSymbol { location: String, symbol: String, expr: String },
+    #[error("emitted {op} has no result")]
+    NoResult { location: String, op: &'static str },
+}
+
+impl IndexEmitError {
+    /// Where the emission was asked for.
+    pub fn location(&self) -> &str {
+        match self {
+            IndexEmitError::UnboundSymbol { location, .. } | IndexEmitError::NoResult { location, .. } => location,
+        }
+    }
+}
+
+/// How one operator node is emitted: one op on (left, right), where the right operand is the
+/// expression's or the constant `rhs`; or the floor-modulo expansion `a − floordivsi(a, b)·b`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    One { op: ArithOp, rhs: Option<i64> },
+    FloorModExpansion,
+}
+
+/// The op that computes `a op b` exactly for every `a`, `b` the facts `da`, `db` admit.
+pub fn choose(op: Op, da: &Data, db: &Data) -> Choice {
+    let one = |op| Choice::One { op, rhs: None };
+    let non_negative = !da.conflict && da.range.lo.is_some_and(|lo| lo >= 0);
+    let divisor = db.pos_const().filter(|_| !db.conflict && non_negative);
+    let power = divisor.filter(|c| c.count_ones() == 1).map(|c| i64::from(c.trailing_zeros()));
+    match op {
+        Op::Add => one(ArithOp::AddI),
+        Op::Sub => one(ArithOp::SubI),
+        Op::Mul => one(ArithOp::MulI),
+        Op::Min => one(ArithOp::MinSI),
+        Op::Max => one(ArithOp::MaxSI),
+        Op::Shl => one(ArithOp::ShLI),
+        Op::And => one(ArithOp::AndI),
+        Op::Shr if non_negative => one(ArithOp::ShRUI),
+        Op::Shr => one(ArithOp::ShRSI),
+        Op::FloorDiv => match (power, divisor) {
+            (Some(k), _) => Choice::One { op: ArithOp::ShRUI, rhs: Some(k) },
+            (None, Some(_)) => one(ArithOp::DivUI),
+            (None, None) => one(ArithOp::FloorDivSI),
+        },
+        Op::FloorMod => match (power, divisor) {
+            (Some(k), _) => Choice::One { op: ArithOp::AndI, rhs: Some((1i64 << k) - 1) },
+            (None, Some(_)) => one(ArithOp::RemUI),
+            (None, None) => Choice::FloorModExpansion,
+        },
+    }
+}
+
+/// Expressions up to this many operators are deduplicated by value (hashing one costs its
+/// size); larger ones only by identity (`Rc`), so emitting a long chain — a tile of a tile
+/// ... at dynamic coordinates, whose origin and coordinate grow by one node per tile — is
+/// linear instead of hashing the whole chain at every node. Offsets of real kernels are far
+/// smaller; `canonicalize`/`cse` after the lowering merge what identity misses.
+pub const STRUCTURAL_CACHE_NODES: usize = 64;
+
+/// An emitted sub-expression: its value, what the facts say of it, its operator count with
+/// shared sub-trees expanded (saturating).
+#[derive(Clone, Copy)]
+struct Emitted<'c, 'a> {
+    value: Value<'c, 'a>,
+    data: Data,
+    size: usize,
+}
+
+/// The right operand of a node: emitted, or a constant emitted only when an op uses it.
+#[derive(Clone, Copy)]
+enum Rhs<'c, 'a> {
+    Emitted(Emitted<'c, 'a>),
+    Constant(i64),
+}
+
+/// Emits `arith` ops for index expressions through an insertion callback.
 ///
 /// `insert` places an op (before some anchor, at the end of a block, ...) and returns it; the
 /// emitter never decides where code goes.
@@ -35,29 +131,25 @@ where
     context: &'c Context,
     location: Location<'c>,
     insert: F,
+    facts: Facts,
     symbols: HashMap<String, Value<'c, 'a>>,
     /// Equal expressions → one value (the CSE of the emitter), for small expressions.
-    cache: HashMap<SymExpr, Value<'c, 'a>>,
-    /// `Rc` address → (the `Rc`, value, size): shared sub-trees of any size, in O(1) each.
-    shared: HashMap<usize, (Rc<SymExpr>, Value<'c, 'a>, usize)>,
+    cache: HashMap<IndexExpr, Emitted<'c, 'a>>,
+    /// `Rc` address → (the `Rc`, emitted): shared sub-trees of any size, in O(1) each.
+    shared: HashMap<*const IndexExpr, (Rc<IndexExpr>, Emitted<'c, 'a>)>,
 }
-
-/// Expressions up to this many operators are deduplicated by value (hashing one costs its
-/// size); larger ones only by identity (`Rc`), so emitting a long chain — a tile of a tile
-/// ... at dynamic coordinates, whose origin and coordinate grow by one node per tile — is
-/// linear instead of hashing the whole chain at every node. Offsets of real kernels are far
-/// smaller; `canonicalize`/`cse` after the lowering merge what identity misses.
-pub const STRUCTURAL_CACHE_NODES: usize = 64;
 
 impl<'c: 'a, 'a, F> IndexEmitter<'c, 'a, F>
 where
     F: FnMut(Operation<'c>) -> OperationRef<'c, 'a>,
 {
-    pub fn new(context: &'c Context, location: Location<'c>, insert: F) -> Self {
+    /// `facts` describe the symbols wherever the ops are inserted (they decide the op choice).
+    pub fn new(context: &'c Context, location: Location<'c>, facts: Facts, insert: F) -> Self {
         IndexEmitter {
             context,
             location,
             insert,
+            facts,
             symbols: HashMap::new(),
             cache: HashMap::new(),
             shared: HashMap::new(),
@@ -69,202 +161,132 @@ where
         self.symbols.insert(name.to_string(), value);
     }
 
-    fn push(&mut self, op: Operation<'c>) -> Result<Value<'c, 'a>, String> {
+    fn push(&mut self, op: Operation<'c>, name: &'static str) -> Result<Value<'c, 'a>, IndexEmitError> {
         let op = (self.insert)(op);
-        op.result(0).map(Into::into).map_err(|e| format!("emitted op has no result: {e}"))
+        op.result(0)
+            .map(Into::into)
+            .map_err(|_| IndexEmitError::NoResult { location: file_line_col(self.location), op: name })
     }
 
     /// An `arith.constant` of type `index`.
-    pub fn constant(&mut self, value: i64) -> Result<Value<'c, 'a>, String> {
-        let key = SymExpr::Const(value);
-        if let Some(v) = self.cache.get(&key) {
-            return Ok(*v);
+    pub fn constant(&mut self, value: i64) -> Result<Value<'c, 'a>, IndexEmitError> {
+        self.emit_constant(value).map(|e| e.value)
+    }
+
+    fn emit_constant(&mut self, value: i64) -> Result<Emitted<'c, 'a>, IndexEmitError> {
+        let key = IndexExpr::Const(value);
+        if let Some(e) = self.cache.get(&key) {
+            return Ok(*e);
         }
         let index = Type::index(self.context);
         let op = arith::constant(self.context, IntegerAttribute::new(index, value).into(), self.location);
-        let v = self.push(op)?;
-        self.cache.insert(key, v);
-        Ok(v)
+        let emitted = Emitted { value: self.push(op, "arith.constant")?, data: Data::exact(value), size: 0 };
+        self.cache.insert(key, emitted);
+        Ok(emitted)
     }
 
     /// The value of `expr`; every symbol in it must be bound.
-    pub fn emit(&mut self, expr: &SymExpr) -> Result<Value<'c, 'a>, String> {
-        self.emit_sized(expr).map(|(v, _)| v)
+    pub fn emit(&mut self, expr: &IndexExpr) -> Result<Value<'c, 'a>, IndexEmitError> {
+        self.emit_node(expr).map(|e| e.value)
     }
 
-    /// A shared sub-expression: emitted once per `Rc` (the entry keeps the `Rc` alive, so its
-    /// address cannot be reused by another expression while the emitter lives).
-    fn emit_shared(&mut self, expr: &Rc<SymExpr>) -> Result<(Value<'c, 'a>, usize), String> {
-        let address = Rc::as_ptr(expr) as usize;
-        if let Some((_, v, size)) = self.shared.get(&address) {
-            return Ok((*v, *size));
+    /// A shared operand: emitted once per `Rc` (the entry keeps the `Rc` alive, so its address
+    /// cannot be reused by another expression while the emitter lives).
+    fn emit_shared(&mut self, expr: &Rc<IndexExpr>) -> Result<Emitted<'c, 'a>, IndexEmitError> {
+        if let Some((_, e)) = self.shared.get(&Rc::as_ptr(expr)) {
+            return Ok(*e);
         }
-        let (v, size) = self.emit_sized(expr)?;
-        self.shared.insert(address, (expr.clone(), v, size));
-        Ok((v, size))
+        let e = self.emit_node(expr)?;
+        self.shared.insert(Rc::as_ptr(expr), (expr.clone(), e));
+        Ok(e)
     }
 
-    /// The value of `expr` and its operator count with shared sub-trees expanded (saturating).
     /// Operands are emitted first (for an expression seen before they are all cache hits, so
     /// no op is created twice); only expressions within [`STRUCTURAL_CACHE_NODES`] are looked
     /// up and stored by value, so hashing stays bounded per node.
-    fn emit_sized(&mut self, expr: &SymExpr) -> Result<(Value<'c, 'a>, usize), String> {
-        let (a, b, op) = match expr {
-            SymExpr::Const(c) => return self.constant(*c).map(|v| (v, 0)),
-            SymExpr::Sym(name) => {
-                return self
-                    .symbols
-                    .get(name.as_ref())
-                    .map(|v| (*v, 0))
-                    .ok_or_else(|| format!("unbound symbol `{name}` in index expression {expr}"));
+    fn emit_node(&mut self, expr: &IndexExpr) -> Result<Emitted<'c, 'a>, IndexEmitError> {
+        let (op, a, b) = match expr {
+            IndexExpr::Const(c) => return self.emit_constant(*c),
+            IndexExpr::Sym(name) => {
+                let value = self.symbols.get(name).copied().ok_or_else(|| IndexEmitError::UnboundSymbol {
+                    location: file_line_col(self.location),
+                    symbol: name.clone(),
+                    expr: expr.to_string(),
+                })?;
+                let data = self.facts.get(name).map(Data::from_fact).unwrap_or(Data::TOP);
+                return Ok(Emitted { value, data, size: 0 });
             }
-            SymExpr::Bin(op, a, b) => (a, b, op),
+            IndexExpr::Bin(op, a, b) => (*op, a, b),
         };
-        let (a, sa) = self.emit_shared(a)?;
-        let (b, sb) = self.emit_shared(b)?;
-        let size = sa.saturating_add(sb).saturating_add(1);
+        let ea = self.emit_shared(a)?;
+        // A constant right operand is emitted only if the chosen op uses it (a division by 16
+        // becomes a shift by 4: no `16` is left behind).
+        let rhs = match b.as_ref() {
+            IndexExpr::Const(c) => Rhs::Constant(*c),
+            _ => Rhs::Emitted(self.emit_shared(b)?),
+        };
+        let (db, b_size) = match rhs {
+            Rhs::Emitted(e) => (e.data, e.size),
+            Rhs::Constant(c) => (Data::exact(c), 0),
+        };
+        let rhs_value = |me: &mut Self| match rhs {
+            Rhs::Emitted(e) => Ok(e.value),
+            Rhs::Constant(c) => me.constant(c),
+        };
+        let size = ea.size.saturating_add(b_size).saturating_add(1);
         let small = size <= STRUCTURAL_CACHE_NODES;
         if small {
-            if let Some(v) = self.cache.get(expr) {
-                return Ok((*v, size));
+            if let Some(e) = self.cache.get(expr) {
+                return Ok(*e);
             }
         }
+        let data = Data::apply(op, &ea.data, &db);
+        let value = match choose(op, &ea.data, &db) {
+            Choice::One { op, rhs } => {
+                let rhs = match rhs {
+                    Some(c) => self.constant(c)?,
+                    None => rhs_value(self)?,
+                };
+                self.arith(op, ea.value, rhs)?
+            }
+            Choice::FloorModExpansion => {
+                let b = rhs_value(self)?;
+                let q = self.arith(ArithOp::FloorDivSI, ea.value, b)?;
+                let p = self.arith(ArithOp::MulI, q, b)?;
+                self.arith(ArithOp::SubI, ea.value, p)?
+            }
+        };
+        let emitted = Emitted { value, data, size };
+        if small {
+            self.cache.insert(expr.clone(), emitted);
+        }
+        Ok(emitted)
+    }
+
+    /// One `arith` op on two `index` values.
+    fn arith(&mut self, op: ArithOp, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, IndexEmitError> {
         let loc = self.location;
         let built = match op {
-            BinOp::Add => arith::addi(a, b, loc),
-            BinOp::Sub => arith::subi(a, b, loc),
-            BinOp::Mul => arith::muli(a, b, loc),
-            BinOp::FloorDiv => arith::divsi(a, b, loc),
-            BinOp::FloorMod => arith::remsi(a, b, loc),
-            BinOp::Min => arith::minsi(a, b, loc),
-            BinOp::Max => arith::maxsi(a, b, loc),
+            ArithOp::AddI => arith::addi(a, b, loc),
+            ArithOp::SubI => arith::subi(a, b, loc),
+            ArithOp::MulI => arith::muli(a, b, loc),
+            ArithOp::DivSI => arith::divsi(a, b, loc),
+            ArithOp::RemSI => arith::remsi(a, b, loc),
+            ArithOp::DivUI => arith::divui(a, b, loc),
+            ArithOp::RemUI => arith::remui(a, b, loc),
+            ArithOp::FloorDivSI => arith::floordivsi(a, b, loc),
+            ArithOp::CeilDivSI => arith::ceildivsi(a, b, loc),
+            ArithOp::MinSI => arith::minsi(a, b, loc),
+            ArithOp::MaxSI => arith::maxsi(a, b, loc),
+            ArithOp::ShLI => arith::shli(a, b, loc),
+            ArithOp::ShRUI => arith::shrui(a, b, loc),
+            ArithOp::ShRSI => arith::shrsi(a, b, loc),
+            ArithOp::AndI => arith::andi(a, b, loc),
         };
-        let v = self.push(built)?;
-        if small {
-            self.cache.insert(expr.clone(), v);
-        }
-        Ok((v, size))
+        self.push(built, op.name())
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use layout_algebra::{parse_layout, IndexValue, Tuple};
-    use melior::ir::{
-        attribute::{StringAttribute, TypeAttribute},
-        block::BlockLike,
-        operation::OperationLike,
-        r#type::FunctionType,
-        Block, Module, Region, RegionLike,
-    };
-    use melior::pass::PassManager;
-
-    /// Emits the NZ offset of symbolic (r, c) into a function whose arguments are bound to
-    /// constants, lets `canonicalize` fold it, and compares with the algebra's `i64` result.
-    #[test]
-    fn emitted_offsets_fold_to_the_algebra_value() {
-        let layout = parse_layout("((16,7),(16,7)):((16,256),(1,1792))").unwrap();
-        let to_sym =
-            |t: &Tuple<i64>| t.map(&mut |v: &i64| Ok::<_, layout_algebra::AlgebraError>(SymExpr::Const(*v))).unwrap();
-        let crd = Tuple::Tuple(vec![Tuple::Int(SymExpr::sym("r")), Tuple::Int(SymExpr::sym("c"))]);
-        let expr = layout_algebra::crd_to_offset(&crd, &to_sym(layout.shape()), &to_sym(layout.stride())).unwrap();
-        for (r, c) in [(0, 0), (17, 33), (99, 99), (15, 15), (16, 0), (111, 111)] {
-            let context = layout_dialect::create_context().unwrap();
-            // A pass declares arith as a dependent dialect; here it is loaded by hand.
-            context.get_or_load_dialect("arith");
-            context.get_or_load_dialect("func");
-            let location = Location::unknown(&context);
-            let index = Type::index(&context);
-            let module = Module::new(location);
-            let block = Block::new(&[]);
-            {
-                let block_ref = &block;
-                let mut emitter = IndexEmitter::new(&context, location, |op| block_ref.append_operation(op));
-                let rv = emitter.constant(r).unwrap();
-                let cv = emitter.constant(c).unwrap();
-                emitter.bind("r", rv);
-                emitter.bind("c", cv);
-                let result = emitter.emit(&expr).unwrap();
-                block.append_operation(melior::dialect::func::r#return(&[result], location));
-            }
-            let region = Region::new();
-            region.append_block(block);
-            module.body().append_operation(melior::dialect::func::func(
-                &context,
-                StringAttribute::new(&context, "offset"),
-                TypeAttribute::new(FunctionType::new(&context, &[], &[index]).into()),
-                region,
-                &[],
-                location,
-            ));
-            assert!(module.as_operation().verify());
-            let pm = PassManager::new(&context);
-            pm.add_pass(melior::pass::transform::create_canonicalizer());
-            let mut module = module;
-            pm.run(&mut module).unwrap();
-            let text = module.as_operation().to_string();
-            let want = layout.crd_to_offset(&Tuple::Tuple(vec![Tuple::Int(r), Tuple::Int(c)])).unwrap();
-            assert!(
-                text.contains(&format!("arith.constant {want} : index")) && text.matches("arith.").count() == 1,
-                "({r},{c}) want {want}:\n{text}"
-            );
-        }
-        // The expression itself keeps the fractal structure (4 div/mod before simplification).
-        assert_eq!(expr.to_string(), "r mod 16 * 16 + r floordiv 16 * 256 + c mod 16 + c floordiv 16 * 1792");
-        assert!(SymExpr::Const(3).is_constant(3));
-    }
-
-    /// Emits each expression of `exprs` into one block with `x` bound to a constant and
-    /// returns the emitted op names in order.
-    fn emitted_ops(exprs: &[SymExpr]) -> Vec<String> {
-        let context = layout_dialect::create_context().unwrap();
-        context.get_or_load_dialect("arith");
-        let location = Location::unknown(&context);
-        let block = Block::new(&[]);
-        let block_ref = &block;
-        let mut emitter = IndexEmitter::new(&context, location, |op| block_ref.append_operation(op));
-        let x = emitter.constant(3).unwrap();
-        emitter.bind("x", x);
-        for e in exprs {
-            emitter.emit(e).unwrap();
-        }
-        let mut names = Vec::new();
-        let mut op = block.first_operation();
-        while let Some(o) = op {
-            names.push(crate::ir::op_name(&o));
-            op = o.next_in_block();
-        }
-        names
-    }
-
-    /// `e_k = e_(k-1) + e_(k-1)` with both operands one shared `Rc`: 48 ops, although the
-    /// expanded tree has 2^48 nodes (the emitter used to hash the expanded tree at every node
-    /// to look up its cache, which never finished here).
-    #[test]
-    fn shared_sub_expressions_are_emitted_once_without_expanding_them() {
-        let mut e = SymExpr::sym("x");
-        for _ in 0..48 {
-            let shared = Rc::new(e);
-            e = SymExpr::Bin(BinOp::Add, shared.clone(), shared);
-        }
-        let ops = emitted_ops(&[e]);
-        assert_eq!(ops.len(), 1 + 48, "{ops:?}");
-        assert!(ops[1..].iter().all(|n| n == "arith.addi"), "{ops:?}");
-    }
-
-    /// Equal small expressions built separately (no shared `Rc`) are still emitted once.
-    #[test]
-    fn equal_small_expressions_are_emitted_once() {
-        let build = || {
-            SymExpr::bin(
-                BinOp::Add,
-                &SymExpr::bin(BinOp::Mul, &SymExpr::sym("x"), &SymExpr::Const(16)).unwrap(),
-                &SymExpr::sym("x"),
-            )
-            .unwrap()
-        };
-        let ops = emitted_ops(&[build(), build()]);
-        assert_eq!(ops, ["arith.constant", "arith.constant", "arith.muli", "arith.addi"]);
-    }
-}
+#[path = "index_arith_tests.rs"]
+mod tests;

@@ -71,7 +71,7 @@ pub const PASSES: &[PassInfo] = &[
         argument: simplify_offsets::ARGUMENT,
         description: simplify_offsets::DESCRIPTION,
         create: simplify_offsets::create,
-        create_with_options: None,
+        create_with_options: Some(simplify_offsets::create_with_options),
     },
     PassInfo {
         argument: simplify_offsets::REMARKS_ARGUMENT,

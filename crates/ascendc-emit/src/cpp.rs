@@ -14,7 +14,7 @@
 //! call; SetFlag/WaitFlag with HardEvent names; layouts as comments in CuTe notation
 //! (`shape:stride origin extent`).
 
-use crate::kernel::{Arith, Buf, Call, EmitError, Kernel, KindExt, Located, Param, Stmt, Val};
+use crate::kernel::{ArithOp, Buf, Call, EmitError, Kernel, KindExt, Located, Param, Stmt, Val};
 use ascendc_params::decl::{Source, When};
 use ascendc_params::Target;
 use std::fmt::Write as _;
@@ -45,6 +45,30 @@ fn index(base: &Val, step: &Val, r: Option<&str>) -> String {
         (b, Val::Const(0), _) | (b, _, None) => val(b),
         (Val::Const(0), s, Some(r)) => format!("{r} * {}", val(s)),
         (b, s, Some(r)) => format!("{} + {r} * {}", val(b), val(s)),
+    }
+}
+
+/// The C++ of `a op b` on `int64_t` operands, computing what the `arith` op computes:
+/// truncating `/` and `%` for `divsi`/`remsi`, unsigned for `divui`/`remui`/`shrui`, and the
+/// floor and ceiling adjustments of `floordivsi`/`ceildivsi`.
+fn arith_text(op: ArithOp, a: String, b: String) -> String {
+    match op {
+        ArithOp::AddI if b == "0" => a,
+        ArithOp::AddI => format!("{a} + {b}"),
+        ArithOp::SubI => format!("{a} - {b}"),
+        ArithOp::MulI => format!("{a} * {b}"),
+        ArithOp::DivSI => format!("{a} / {b}"),
+        ArithOp::RemSI => format!("{a} % {b}"),
+        ArithOp::DivUI => format!("int64_t(uint64_t({a}) / uint64_t({b}))"),
+        ArithOp::RemUI => format!("int64_t(uint64_t({a}) % uint64_t({b}))"),
+        ArithOp::FloorDivSI => format!("{a} / {b} - ({a} % {b} != 0 && ({a} % {b} < 0) != ({b} < 0))"),
+        ArithOp::CeilDivSI => format!("{a} / {b} + ({a} % {b} != 0 && ({a} % {b} < 0) == ({b} < 0))"),
+        ArithOp::MinSI => format!("({a} < {b} ? {a} : {b})"),
+        ArithOp::MaxSI => format!("({a} > {b} ? {a} : {b})"),
+        ArithOp::ShLI => format!("{a} << {b}"),
+        ArithOp::ShRUI => format!("int64_t(uint64_t({a}) >> {b})"),
+        ArithOp::ShRSI => format!("{a} >> {b}"),
+        ArithOp::AndI => format!("{a} & {b}"),
     }
 }
 
@@ -80,16 +104,7 @@ impl Printer<'_> {
                 Stmt::Const { name, value } => self.line(depth, &format!("const int64_t {name} = {value};")),
                 Stmt::Arith { name, op, a, b } => {
                     let (a, b) = (val(a), val(b));
-                    let e = match op {
-                        Arith::Add if b == "0" => a,
-                        Arith::Add => format!("{a} + {b}"),
-                        Arith::Sub => format!("{a} - {b}"),
-                        Arith::Mul => format!("{a} * {b}"),
-                        Arith::Div => format!("{a} / {b}"),
-                        Arith::Rem => format!("{a} % {b}"),
-                        Arith::Min => format!("({a} < {b} ? {a} : {b})"),
-                        Arith::Max => format!("({a} > {b} ? {a} : {b})"),
-                    };
+                    let e = arith_text(*op, a, b);
                     self.line(depth, &format!("const int64_t {name} = {e};"));
                 }
                 Stmt::Cmp { name, pred, a, b } => {
@@ -342,4 +357,69 @@ pub fn translation_unit(kernels: &[Kernel], target: Target) -> Result<String, Lo
         out.push_str(&kernel(k, target)?);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{arith_text, ArithOp};
+    use std::process::Command;
+
+    /// Every `ArithOp` printed as C++ (the `int64_t` operands of a kernel) computes what
+    /// `ArithOp::eval` says the `arith` op computes: compiled with g++ (`-Wall -Werror`, the
+    /// C++17 of the kernels) and run on negative, zero and positive operands. The old printer
+    /// wrote `floordivsi` as the truncating `/`, which this catches at a = -37, b = 8.
+    #[test]
+    fn every_arith_op_prints_as_cpp_that_computes_it() {
+        let samples: [(i64, i64); 10] = [
+            (-37, 8),
+            (37, 8),
+            (-1, 4),
+            (100, 7),
+            (-100, 7),
+            (5, -3),
+            (-5, -3),
+            (0, 3),
+            (1 << 40, 13),
+            (-(1 << 40), 5),
+        ];
+        // (op, a, b, the value of the arith op). Shift amounts in [0, 20); no left shift of a
+        // negative value (undefined in C++17); undefined results (division by zero) left out.
+        let mut cases = Vec::new();
+        for op in ArithOp::ALL {
+            for (a, b) in samples {
+                let (a, b) = match op {
+                    ArithOp::ShLI => (a.abs(), b.rem_euclid(20)),
+                    ArithOp::ShRUI | ArithOp::ShRSI => (a, b.rem_euclid(20)),
+                    _ => (a, b),
+                };
+                if let Some(v) = op.eval(a, b) {
+                    cases.push((op, a, b, v));
+                }
+            }
+        }
+        let body: String = cases
+            .iter()
+            .map(|(op, a, b, _)| {
+                let e = arith_text(*op, "a".into(), "b".into());
+                format!("  {{ const int64_t a = {a}LL; const int64_t b = {b}LL; const int64_t v = {e}; std::printf(\"%lld\\n\", (long long)v); }}\n")
+            })
+            .collect();
+        let dir = std::env::temp_dir().join(format!("ascendc-emit-arith-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let src = format!("#include <cstdint>\n#include <cstdio>\nint main() {{\n{body}  return 0;\n}}\n");
+        std::fs::write(dir.join("arith.cpp"), &src).unwrap();
+        let out = Command::new("g++")
+            .args(["-std=c++17", "-O1", "-Wall", "-Werror", "arith.cpp", "-o", "arith"])
+            .current_dir(&dir)
+            .output()
+            .expect("g++");
+        assert!(out.status.success(), "g++ failed:\n{}\n{src}", String::from_utf8_lossy(&out.stderr));
+        let run = Command::new(dir.join("arith")).output().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        let got: Vec<i64> = String::from_utf8_lossy(&run.stdout).lines().map(|l| l.parse().unwrap()).collect();
+        assert_eq!(got.len(), cases.len());
+        for ((op, a, b, want), got) in cases.iter().zip(got) {
+            assert_eq!(got, *want, "{} {a} {b}: C++ `{}`", op.name(), arith_text(*op, "a".into(), "b".into()));
+        }
+    }
 }

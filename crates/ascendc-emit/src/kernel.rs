@@ -23,17 +23,9 @@ pub enum Val {
     Var(String),
 }
 
-/// Index arithmetic (one `arith` op).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arith {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    Min,
-    Max,
-}
+/// Index arithmetic: one `arith` op of the shared list (`index_simplify::ArithOp`, what the
+/// passes' index emitter writes), printed exactly by both printers.
+pub use index_simplify::ArithOp;
 
 /// An `arith.cmpi` predicate (the `predicate` attribute's order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,7 +210,7 @@ pub enum Stmt {
     },
     Arith {
         name: String,
-        op: Arith,
+        op: ArithOp,
         a: Val,
         b: Val,
     },
@@ -452,6 +444,19 @@ impl Walker {
         }
         let name = name_of(&op);
         let result = || -> Result<Value> { op.result(0).map(Into::into).map_err(malformed) };
+        if let Some(arith) = ArithOp::from_name(&name) {
+            let a = self.operand(&op, 0)?;
+            let b = self.operand(&op, 1)?;
+            if let (Val::Const(x), Val::Const(y)) = (&a, &b) {
+                if let Some(c) = arith.eval(*x, *y) {
+                    self.consts.insert(key(result()?), c);
+                    return Ok(());
+                }
+            }
+            let n = self.define(result()?, "v");
+            out.push(Stmt::Arith { name: n, op: arith, a, b });
+            return Ok(());
+        }
         match name.as_str() {
             "arith.constant" => {
                 let value = op.attribute("value").ok().and_then(int).ok_or_else(|| {
@@ -462,32 +467,10 @@ impl Walker {
                 let value = if r.r#type().to_string() == "i1" { i64::from(value != 0) } else { value };
                 self.consts.insert(key(r), value);
             }
-            "arith.addi" | "arith.subi" | "arith.muli" | "arith.divsi" | "arith.remsi" | "arith.minsi"
-            | "arith.maxsi" | "arith.floordivsi" | "arith.divui" | "arith.remui" => {
-                let a = self.operand(&op, 0)?;
-                let b = self.operand(&op, 1)?;
-                let arith = match name.as_str() {
-                    "arith.addi" => Arith::Add,
-                    "arith.subi" => Arith::Sub,
-                    "arith.muli" => Arith::Mul,
-                    "arith.divsi" | "arith.floordivsi" | "arith.divui" => Arith::Div,
-                    "arith.remsi" | "arith.remui" => Arith::Rem,
-                    "arith.minsi" => Arith::Min,
-                    _ => Arith::Max,
-                };
-                if let (Val::Const(x), Val::Const(y)) = (&a, &b) {
-                    if let Some(c) = fold(arith, *x, *y) {
-                        self.consts.insert(key(result()?), c);
-                        return Ok(());
-                    }
-                }
-                let n = self.define(result()?, "v");
-                out.push(Stmt::Arith { name: n, op: arith, a, b });
-            }
             "arith.index_cast" => {
                 let a = self.operand(&op, 0)?;
                 let n = self.define(result()?, "v");
-                out.push(Stmt::Arith { name: n, op: Arith::Add, a, b: Val::Const(0) });
+                out.push(Stmt::Arith { name: n, op: ArithOp::AddI, a, b: Val::Const(0) });
             }
             "arith.cmpi" => {
                 let code = op.attribute("predicate").ok().and_then(int);
@@ -767,19 +750,6 @@ pub fn kernels(module: &melior::ir::Module) -> std::result::Result<Vec<Kernel>, 
         out.push(Kernel { name: fname, params: w.params, bufs: w.bufs, body: stmts });
     }
     Ok(out)
-}
-
-/// Constant folding of index arithmetic (`None` for a division by zero).
-fn fold(op: Arith, a: i64, b: i64) -> Option<i64> {
-    Some(match op {
-        Arith::Add => a.checked_add(b)?,
-        Arith::Sub => a.checked_sub(b)?,
-        Arith::Mul => a.checked_mul(b)?,
-        Arith::Div => a.checked_div(b)?,
-        Arith::Rem => a.checked_rem(b)?,
-        Arith::Min => a.min(b),
-        Arith::Max => a.max(b),
-    })
 }
 
 /// Replaces every identifier of `text` that names a symbol by the kernel's name for its value.

@@ -23,7 +23,7 @@
 //! `layout-runtime` and translates to LLVM IR.
 
 use crate::cpp::elem_bytes;
-use crate::kernel::{memory_of, Arith, Call, EmitError, Kernel, KindExt, Located, Param, Stmt, Val};
+use crate::kernel::{memory_of, Call, EmitError, Kernel, KindExt, Located, Param, Stmt, Val};
 use ascendc_params::decl::AbiArg;
 use ascendc_params::Buffer;
 use ascendc_params::Target;
@@ -192,16 +192,7 @@ impl Gen<'_> {
                 Stmt::Const { name, value } => self.line(depth, &format!("%{name} = arith.constant {value} : index")),
                 Stmt::Arith { name, op, a, b } => {
                     let (a, b) = (self.index(depth, a), self.index(depth, b));
-                    let o = match op {
-                        Arith::Add => "addi",
-                        Arith::Sub => "subi",
-                        Arith::Mul => "muli",
-                        Arith::Div => "divsi",
-                        Arith::Rem => "remsi",
-                        Arith::Min => "minsi",
-                        Arith::Max => "maxsi",
-                    };
-                    self.line(depth, &format!("%{name} = arith.{o} {a}, {b} : index"));
+                    self.line(depth, &format!("%{name} = {} {a}, {b} : index", op.name()));
                 }
                 Stmt::Cmp { name, pred, a, b } => {
                     let (a, b) = (self.index(depth, a), self.index(depth, b));

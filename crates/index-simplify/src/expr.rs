@@ -126,12 +126,14 @@ pub fn floor_mod(a: i64, b: i64) -> Option<i64> {
     }
 }
 
-/// An index expression tree. Cheap enough to clone for the sizes index arithmetic has.
+/// An index expression. Operands are shared (`Rc`): cloning is O(1), and a DAG converted from
+/// the algebra's [`SymExpr`] keeps its sharing, so an emitter can emit a shared sub-expression
+/// once by identity. Equality, hashing and order are by value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum IndexExpr {
     Const(i64),
     Sym(String),
-    Bin(Op, Box<IndexExpr>, Box<IndexExpr>),
+    Bin(Op, Rc<IndexExpr>, Rc<IndexExpr>),
 }
 
 /// Callbacks for [`IndexExpr::visit`], bottom-up: children are visited before their parent.
@@ -155,7 +157,7 @@ impl IndexExpr {
 
     /// `a op b` without any folding.
     pub fn bin(op: Op, a: IndexExpr, b: IndexExpr) -> Self {
-        IndexExpr::Bin(op, Box::new(a), Box::new(b))
+        IndexExpr::Bin(op, Rc::new(a), Rc::new(b))
     }
 
     /// Evaluates with checked `i64` arithmetic; `None` when a symbol is missing from `env` or
@@ -311,23 +313,48 @@ impl fmt::Display for IndexExpr {
     }
 }
 
+/// The one conversion from the layout algebra's [`SymExpr`] (its inverse is
+/// [`IndexExpr::to_sym_expr`]). Shared sub-trees stay shared: each `Rc` of the input is
+/// converted once, so a DAG of `n` nodes costs `O(n)` however large its expanded tree is.
 impl From<&SymExpr> for IndexExpr {
     fn from(e: &SymExpr) -> Self {
-        match e {
-            SymExpr::Const(v) => IndexExpr::Const(*v),
-            SymExpr::Sym(n) => IndexExpr::Sym(n.to_string()),
-            SymExpr::Bin(op, a, b) => {
-                let op = match op {
-                    BinOp::Add => Op::Add,
-                    BinOp::Sub => Op::Sub,
-                    BinOp::Mul => Op::Mul,
-                    BinOp::FloorDiv => Op::FloorDiv,
-                    BinOp::FloorMod => Op::FloorMod,
-                    BinOp::Min => Op::Min,
-                    BinOp::Max => Op::Max,
-                };
-                IndexExpr::bin(op, IndexExpr::from(a.as_ref()), IndexExpr::from(b.as_ref()))
-            }
+        from_sym(e, &mut HashMap::new())
+    }
+}
+
+/// [`IndexExpr::from`] for several expressions at once: a sub-tree they share stays one `Rc`
+/// across all of them (an emitter then emits it once for all).
+pub fn from_sym_exprs(exprs: &[SymExpr]) -> Vec<IndexExpr> {
+    let mut memo = HashMap::new();
+    exprs.iter().map(|e| from_sym(e, &mut memo)).collect()
+}
+
+/// [`IndexExpr::from`] with the memo of converted shared sub-trees (by `Rc` address; the input
+/// outlives the memo, so no address is reused while it is in use).
+fn from_sym(e: &SymExpr, memo: &mut HashMap<*const SymExpr, Rc<IndexExpr>>) -> IndexExpr {
+    match e {
+        SymExpr::Const(v) => IndexExpr::Const(*v),
+        SymExpr::Sym(n) => IndexExpr::Sym(n.to_string()),
+        SymExpr::Bin(op, a, b) => {
+            let op = match op {
+                BinOp::Add => Op::Add,
+                BinOp::Sub => Op::Sub,
+                BinOp::Mul => Op::Mul,
+                BinOp::FloorDiv => Op::FloorDiv,
+                BinOp::FloorMod => Op::FloorMod,
+                BinOp::Min => Op::Min,
+                BinOp::Max => Op::Max,
+            };
+            let mut operand = |x: &Rc<SymExpr>| {
+                if let Some(done) = memo.get(&Rc::as_ptr(x)) {
+                    return done.clone();
+                }
+                let done = Rc::new(from_sym(x, memo));
+                memo.insert(Rc::as_ptr(x), done.clone());
+                done
+            };
+            let (a, b) = (operand(a), operand(b));
+            IndexExpr::Bin(op, a, b)
         }
     }
 }
@@ -396,5 +423,20 @@ mod tests {
         let b = (sym("r") >> 4) & 15;
         assert_eq!(IndexExpr::from(&b.to_sym_expr().unwrap()).to_string(), "r floordiv 16 mod 16");
         assert!((sym("r") & 5).to_sym_expr().is_none());
+    }
+
+    /// `e_k = e_(k-1) + e_(k-1)` with one shared `Rc`: converting takes 48 steps (the expanded
+    /// tree has 2^48 nodes, which the conversion used to build) and stays shared.
+    #[test]
+    fn conversion_from_sym_expr_keeps_shared_sub_trees_shared() {
+        let mut e = SymExpr::sym("x");
+        for _ in 0..48 {
+            let shared = Rc::new(e);
+            e = SymExpr::Bin(BinOp::Add, shared.clone(), shared);
+        }
+        let IndexExpr::Bin(Op::Add, a, b) = IndexExpr::from(&e) else { panic!("not a sum") };
+        assert!(Rc::ptr_eq(&a, &b));
+        let IndexExpr::Bin(Op::Add, c, d) = a.as_ref() else { panic!("not a sum") };
+        assert!(Rc::ptr_eq(c, d));
     }
 }

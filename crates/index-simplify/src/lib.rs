@@ -4,8 +4,10 @@
 //! e-graph ([`egg`]). No MLIR dependency: a pass converts its `arith` ops to an [`IndexExpr`],
 //! calls [`simplify`], and rebuilds ops from [`SimplifyReport::expr`] with an
 //! [`IndexVisitor`]. Layout formulas from `layout-algebra` come in as
-//! [`layout_algebra::SymExpr`] (`IndexExpr::from(&sym)`, [`simplify_sym`]) and go back with
-//! [`IndexExpr::to_sym_expr`].
+//! [`layout_algebra::SymExpr`] through the one conversion, `IndexExpr::from(&sym)` (sharing
+//! kept; [`from_sym_exprs`] for several at once), and go back with [`IndexExpr::to_sym_expr`].
+//! [`ArithOp`] lists the `arith` index ops a pass reads and writes and when each computes an
+//! [`Op`].
 //!
 //! Semantics (floor division, identities over ℤ), the [`Facts`], the [`analysis`], the
 //! [`rules`], the bounds of [`SimplifyOptions`] and the [`cost`] model: docs/index-simplification.md.
@@ -26,18 +28,21 @@
 //! ```
 
 pub mod analysis;
+pub mod arith;
 pub mod cost;
 pub mod expr;
 pub mod facts;
 pub mod normalize;
 pub mod rules;
 pub mod simplify;
+pub mod smt;
 
 #[cfg(test)]
 mod tests;
 
 pub use analysis::{analyze, Data, Interval, Modular};
-pub use expr::{floor_div, floor_mod, sym, IndexExpr, IndexVisitor, Op};
+pub use arith::{ArithOp, Exact};
+pub use expr::{floor_div, floor_mod, from_sym_exprs, sym, IndexExpr, IndexVisitor, Op};
 pub use facts::{Facts, InconsistentFact, SymFact};
 pub use rules::{rule_catalog, RuleInfo};
-pub use simplify::{simplify, simplify_sym, simplify_with, SimplifyOptions, SimplifyReport, StopReason};
+pub use simplify::{simplify, simplify_with, SimplifyOptions, SimplifyReport, StopReason};

@@ -360,3 +360,14 @@ fn r2(cx: &mut Cx) -> Option<Id> {
 pub fn rule_catalog() -> Vec<RuleInfo> {
     rule_set(true).into_iter().map(|r| r.info).collect()
 }
+
+/// A deliberately wrong rule, `x mod c ⇒ x` for any positive constant `c`, that only
+/// [`crate::SimplifyOptions::unsound_rule_for_tests`] adds: the proof mode must catch it. Not in
+/// [`rule_set`] (so it has no schema).
+#[doc(hidden)]
+pub fn unsound_rule_for_tests() -> Option<RuleDef> {
+    rule("X-unsound", "(% ?x ?c)", false, |cx| {
+        cx.pk("?c")?;
+        cx.id("?x")
+    })
+}

@@ -33,6 +33,10 @@ pub struct SimplifyOptions {
     pub bit_ops: bool,
     /// Inputs deeper than this are returned unchanged (no recursion overflow on any input).
     pub max_depth: usize,
+    /// Test-only: adds the wrong rule `x mod c ⇒ x` ([`crate::rules::unsound_rule_for_tests`])
+    /// so tests can show the proof mode ([`crate::smt::simplify_proven`]) rejects its rewrites.
+    #[doc(hidden)]
+    pub unsound_rule_for_tests: bool,
 }
 
 impl Default for SimplifyOptions {
@@ -45,6 +49,7 @@ impl Default for SimplifyOptions {
             peel_limit: 6,
             bit_ops: true,
             max_depth: 256,
+            unsound_rule_for_tests: false,
         }
     }
 }
@@ -176,11 +181,6 @@ pub fn simplify(expr: &IndexExpr, facts: &Facts) -> SimplifyReport {
     simplify_with(expr, facts, &SimplifyOptions::default())
 }
 
-/// Simplifies a [`layout_algebra::SymExpr`] (convert back with [`IndexExpr::to_sym_expr`]).
-pub fn simplify_sym(expr: &layout_algebra::SymExpr, facts: &Facts) -> SimplifyReport {
-    simplify(&IndexExpr::from(expr), facts)
-}
-
 /// One saturation round, exposed to the crate's tests (which check the whole e-graph).
 pub(crate) struct Round {
     pub egraph: IGraph,
@@ -241,7 +241,10 @@ pub fn simplify_with(expr: &IndexExpr, facts: &Facts, opts: &SimplifyOptions) ->
         return SimplifyReport::unchanged(expr, StopReason::InputTooDeep { depth, limit: opts.max_depth }, start);
     }
     let mut report = SimplifyReport::unchanged(expr, StopReason::NotRun, start);
-    let rules = rule_set(opts.bit_ops);
+    let mut rules = rule_set(opts.bit_ops);
+    if opts.unsound_rule_for_tests {
+        rules.extend(crate::rules::unsound_rule_for_tests());
+    }
     let mut best = expr.clone();
     let mut best_cost = report.cost_before;
     let consider = |cand: IndexExpr, best: &mut IndexExpr, best_cost: &mut usize| {

@@ -450,3 +450,36 @@ fn no_fact_rule_fires_on_unknown_ranges() {
     assert_eq!(rep.expr, IndexExpr::sym("x"));
     assert!(rep.rules_fired.keys().any(|k| needs_range.contains(&k.as_str())));
 }
+
+/// The proof mode on the random expressions of the test above (the first 80): no rewrite has a
+/// counterexample, and the solver proves nearly all of them (symbolic products with division
+/// may time out).
+#[test]
+fn random_rewrites_are_proven_by_the_solver() {
+    use crate::smt::{prove_rewrite, ProofOptions, Verdict};
+    let mut rng = Rng::new(42);
+    let syms = ["a", "b", "i", "t"];
+    let (mut rewrites, mut proven) = (0, 0);
+    for case in 0..80 {
+        let mut facts = Facts::new();
+        for s in syms {
+            facts.set(s, random_fact(&mut rng));
+        }
+        let e = random_expr(&mut rng, 4, &syms);
+        let rep = simplify_with(&e, &facts, &SimplifyOptions::default());
+        if rep.expr == e {
+            continue;
+        }
+        rewrites += 1;
+        let proof = prove_rewrite(&e, &rep.expr, &facts, &ProofOptions::fast());
+        assert!(
+            !matches!(proof.verdict, Verdict::Counterexample(_)),
+            "case {case}: {e} => {}: {:?}",
+            rep.expr,
+            proof.verdict
+        );
+        proven += usize::from(proof.verdict.is_proven());
+    }
+    println!("{proven}/{rewrites} random rewrites proven");
+    assert!(rewrites >= 16 && proven * 10 >= rewrites * 9, "{proven}/{rewrites} proven");
+}

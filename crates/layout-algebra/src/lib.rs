@@ -21,6 +21,7 @@ pub mod error;
 pub mod int_tuple;
 pub mod layout;
 pub mod parse;
+pub mod picture;
 pub mod sym;
 
 pub use coord::{crd_to_offset, idx_to_crd};

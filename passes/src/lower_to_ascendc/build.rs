@@ -3,16 +3,18 @@
 //! Every integer field of the parameter struct, and the call-site fields `repeat`, `off<k>`,
 //! `step<k>` (operand k: 0 = destination, then the sources), is either static — an `i64` entry of
 //! the `params` dictionary — or dynamic: an index expression, simplified with
-//! `index_simplify::simplify_sym` (facts: [`super::facts::SymbolFacts`], the enclosing loops' ranges
+//! `index_simplify::simplify` (facts: [`super::facts::SymbolFacts`], the enclosing loops' ranges
 //! and congruences within the standing `[0, 2^40)` of a size or coordinate),
-//! emitted with [`IndexEmitter`] before the op and passed as a `dyn` operand named in
+//! emitted with [`IndexEmitter`] under the same facts (shifts and masks as simplified, no
+//! division the facts make a shift) before the op and passed as a `dyn` operand named in
 //! `dyn_fields`. Booleans and the quant mode are always static. `notes` carries the operands'
 //! CuTe layouts and the conditions `ascendc-params` could not decide statically: `assumes` for
 //! those left to the running kernel, `proven from the loop` for those the loop facts prove
 //! (those that hold for every value of the symbols are dropped).
 
 use ascendc_params::{Assumption, Derived, Intrinsic, Requirement, Target};
-use layout_algebra::{IndexValue, SymExpr};
+use index_simplify::IndexExpr;
+use layout_algebra::SymExpr;
 use layout_dialect::tensor_layout::layout_strings;
 use melior::{
     ir::{
@@ -24,7 +26,7 @@ use melior::{
 };
 
 use super::error::AscendcError;
-use super::facts::{simplified, standing_of, symbols_of, Standing, SymbolFacts};
+use super::facts::{simplified_value, standing_of, symbols_of, Standing, SymbolFacts};
 use super::Tensor;
 use crate::error::LoweringError;
 use crate::index_arith::IndexEmitter;
@@ -72,13 +74,14 @@ fn quote(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
-fn assumption_text(a: &Assumption<SymExpr>) -> String {
+/// `a` as text, with `value` written for its value (the value itself, or its simplified form).
+fn assumption_text(a: &Assumption<SymExpr>, value: &dyn std::fmt::Display) -> String {
     let req = match &a.requirement {
         Requirement::InRange { min, max } => format!("in [{min}, {max}]"),
         Requirement::MultipleOf(u) => format!("multiple of {u}"),
         Requirement::Equals(v) => format!("== {v}"),
     };
-    format!("{}.{} = {} {req}", a.instr, a.field, a.value)
+    format!("{}.{} = {value} {req}", a.instr, a.field)
 }
 
 fn cute(t: &Tensor) -> String {
@@ -103,12 +106,13 @@ pub(crate) fn emit<'c>(
 ) -> Result<(), AscendcError> {
     let location = anchor.location();
     let block = anchor.block().ok_or_else(|| AscendcError::IrShape("op outside a block".into()))?;
-    let mut emitter = IndexEmitter::new(context, location, |op| block.insert_operation_before(anchor, op));
     let binds = || std::iter::once(dst).chain(srcs.iter().copied()).flat_map(|t| t.binds.iter().cloned());
+    let facts = SymbolFacts::of(binds());
+    let mut emitter =
+        IndexEmitter::new(context, location, facts.assumed.clone(), |op| block.insert_operation_before(anchor, op));
     for (s, v) in binds() {
         emitter.bind(&s, v);
     }
-    let facts = SymbolFacts::of(binds());
     let mut notes = vec![];
     let names: &[&str] = if srcs.len() == 2 { &["c", "a", "b"] } else { &["dst", "src"] };
     for (n, t) in names.iter().zip(std::iter::once(dst).chain(srcs.iter().copied())) {
@@ -121,13 +125,15 @@ pub(crate) fn emit<'c>(
     let mut symbols: Vec<String> = Vec::new();
     for (standing, key) in [(Standing::RunTime, "assumes"), (Standing::FromLoop, "\"proven from the loop\"")] {
         let listed: Vec<&Assumption<SymExpr>> =
-            derived.assumptions.iter().filter(|a| standing_of(a, &facts.proven) == standing).collect();
+            derived.assumptions.iter().filter(|a| standing_of(a, &facts) == standing).collect();
         if listed.is_empty() {
             continue;
         }
         let text: Vec<String> = match standing {
-            Standing::FromLoop => listed.iter().map(|a| assumption_text(&simplified(a, &facts.proven))).collect(),
-            _ => listed.iter().map(|a| assumption_text(a)).collect(),
+            Standing::FromLoop => {
+                listed.iter().map(|a| assumption_text(a, &simplified_value(a, &facts))).collect()
+            }
+            _ => listed.iter().map(|a| assumption_text(a, &a.value)).collect(),
         };
         notes.push(format!("{key} = {}", quote(&text.join("; "))));
         for s in listed.iter().flat_map(|a| symbols_of(a)) {
@@ -149,10 +155,9 @@ pub(crate) fn emit<'c>(
         let mut dyn_fields = Vec::new();
         let mut dyn_values: Vec<Value> = Vec::new();
         for (field, value) in ints {
-            let value = facts.simplify(&value);
-            match value.as_constant() {
-                Some(c) => params.push(format!("{field} = {c} : i64")),
-                None => {
+            match facts.simplify(&value) {
+                IndexExpr::Const(c) => params.push(format!("{field} = {c} : i64")),
+                value => {
                     dyn_fields.push(quote(field));
                     dyn_values.push(emitter.emit(&value).map_err(LoweringError::IndexEmit)?);
                 }
@@ -160,7 +165,7 @@ pub(crate) fn emit<'c>(
         }
         for s in &symbols {
             dyn_fields.push(quote(&format!("sym:{s}")));
-            dyn_values.push(emitter.emit(&SymExpr::sym(s)).map_err(LoweringError::IndexEmit)?);
+            dyn_values.push(emitter.emit(&IndexExpr::sym(s)).map_err(LoweringError::IndexEmit)?);
         }
         let mut operands: Vec<Value> = vec![dst.buffer];
         operands.extend(srcs.iter().map(|t| t.buffer));

@@ -10,7 +10,7 @@
 //!   calling `ascendc-params` for every parameter;
 //! - [`build`]: derived instructions → `ascendc.*` ops (static fields as attributes, dynamic ones
 //!   as index operands emitted with [`crate::index_arith::IndexEmitter`] after
-//!   `index_simplify::simplify_sym` with the range facts of the enclosing loops, [`facts`]);
+//!   `index_simplify::simplify` with the range facts of the enclosing loops, [`facts`]);
 //! - [`facts`]: what the IR proves about each symbol (the `scf.for` facts the offset simplifier
 //!   reads), and which `ascendc-params` assumptions that discharges;
 //! - [`placement`]: on-chip byte offsets per function, buffers with disjoint live ranges sharing
@@ -464,11 +464,13 @@ impl<'c> Lowering<'c> {
                     .layout
                     .crd_to_offset(&crate::tile::coord_tuple(&t.layout, &coord))
                     .map_err(LoweringError::from)?;
-                let offset = facts::SymbolFacts::of(binds.iter().cloned()).simplify(&offset);
+                let symbol_facts = facts::SymbolFacts::of(binds.iter().cloned());
+                let offset = symbol_facts.simplify(&offset);
                 let block = block_of(op)?;
-                let mut emitter = crate::index_arith::IndexEmitter::new(self.context, location, |new| {
-                    block.insert_operation_before(op, new)
-                });
+                let mut emitter =
+                    crate::index_arith::IndexEmitter::new(self.context, location, symbol_facts.assumed, |new| {
+                        block.insert_operation_before(op, new)
+                    });
                 for (s, v) in &binds {
                     emitter.bind(s, *v);
                 }

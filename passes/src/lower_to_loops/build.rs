@@ -1,9 +1,11 @@
 //! Small IR-building helpers of the lowering: insertion points, `scf.for` nests, index
-//! expressions through [`IndexEmitter`], element constants. No layout formula lives here: the
+//! expressions through [`IndexEmitter`] (under the facts the IR proves of their symbols),
+//! element constants. No layout formula lives here: the
 //! expressions come from the layout algebra.
 
 use std::collections::HashMap;
 
+use index_simplify::{from_sym_exprs, Facts};
 use layout_algebra::{sym::BinOp, IndexValue, Layout, SymExpr, Tuple};
 use melior::{
     dialect::{arith, memref, scf},
@@ -19,6 +21,7 @@ use mlir_sys::{MlirBlock, MlirOperation, MlirValue};
 
 use crate::error::LoweringError;
 use crate::index_arith::IndexEmitter;
+use crate::simplify_offsets::{facts::value_fact, reader::Reader};
 
 /// Where new ops go: before `before` in `block`, or at the end of `block` when `before` is null.
 #[derive(Clone, Copy)]
@@ -96,7 +99,10 @@ pub(crate) fn val<'c, 'a>(raw: MlirValue) -> Value<'c, 'a> {
 pub(crate) type Env = HashMap<String, MlirValue>;
 
 /// Emits `exprs` at `point` with one [`IndexEmitter`] (shared CSE), binding their symbols
-/// from `env`.
+/// from `env`. The emitter gets the facts the IR proves of the bound values (what
+/// `layout-simplify-offsets` reads: loop ranges and steps, the `maxsi(size, 0)` clamps), so a
+/// division of a coordinate the loops prove non-negative is a shift or an unsigned division
+/// from the start, and one they do not is a floor division.
 pub(crate) fn emit_exprs(
     context: &Context,
     location: Location,
@@ -104,16 +110,28 @@ pub(crate) fn emit_exprs(
     env: &Env,
     exprs: &[SymExpr],
 ) -> Result<Vec<MlirValue>, LoweringError> {
-    let mut emitter = IndexEmitter::new(context, location, move |op| point.insert(op));
+    let mut reader = Reader::new();
+    let mut facts = Facts::new();
+    let mut binds = HashMap::new();
     for expr in exprs {
         for symbol in expr.symbols() {
+            if binds.contains_key(&symbol) {
+                continue;
+            }
             let value = env
                 .get(&symbol)
                 .ok_or_else(|| LoweringError::Internal(format!("symbol `{symbol}` of {expr} is not bound")))?;
-            emitter.bind(&symbol, val(*value));
+            if let Some(fact) = value_fact(&mut reader, val(*value)) {
+                facts.set(&symbol, fact);
+            }
+            binds.insert(symbol, *value);
         }
     }
-    exprs.iter().map(|e| emitter.emit(e).map(|v| v.to_raw()).map_err(LoweringError::IndexEmit)).collect()
+    let mut emitter = IndexEmitter::new(context, location, facts, move |op| point.insert(op));
+    for (symbol, value) in binds {
+        emitter.bind(&symbol, val(value));
+    }
+    from_sym_exprs(exprs).iter().map(|e| emitter.emit(e).map(|v| v.to_raw()).map_err(LoweringError::from)).collect()
 }
 
 /// A loop nest `for iv_k in [lo_k, hi_k)` (step 1); bounds are emitted at `point`, each

@@ -6,10 +6,11 @@
 //!   else is an atom, a symbol);
 //! * [`facts`]: ranges and congruences of atoms (`scf.for` induction variables from their
 //!   bounds and step, `memref.dim ≥ 0`; nothing for arguments);
-//! * [`rebuild`]: [`OffsetEmitter`], `arith` ops for the simplified expression.
+//! * the simplified expression is written back with the one index emitter,
+//!   [`crate::index_arith::IndexEmitter`], under the same facts.
 //!
 //! The pass, for every function-like region under the op it runs on:
-//! 1. finds the *roots*: index values produced by a tree op (see [`reader::TREE_OPS`]) that is
+//! 1. finds the *roots*: index values produced by a tree op (see [`reader::is_tree_op`]) that is
 //!    read as an operator, and used by some op that is not read as part of a tree (a load,
 //!    store, layout op, `func.return`, loop bound, call, an unreadable arith op, ...);
 //! 2. reads each root to an [`IndexExpr`] with the facts of its atoms;
@@ -31,7 +32,6 @@
 
 pub mod facts;
 pub mod reader;
-pub mod rebuild;
 
 #[cfg(test)]
 pub(crate) mod budget_tests;
@@ -41,8 +41,8 @@ mod tests;
 use std::collections::HashMap;
 use std::time::Duration;
 
+use index_simplify::smt::{simplify_proven, Proof, ProofOptions, Verdict};
 use index_simplify::{simplify_with, Facts, IndexExpr, SimplifyOptions, SimplifyReport};
-use layout_algebra::SymExpr;
 use melior::{
     dialect::DialectHandle,
     ir::{
@@ -57,8 +57,10 @@ use melior::{
 };
 
 use mlir_sys::MlirOperation;
-use reader::{node_op, Reader, TREE_OPS};
-pub use rebuild::OffsetEmitter;
+use reader::{is_tree_op, node_op, Reader};
+use thiserror::Error;
+
+use crate::index_arith::{IndexEmitError, IndexEmitter};
 
 use crate::ir::{defining_op, file_line_col, op_name};
 
@@ -96,6 +98,60 @@ pub fn create_with_remarks() -> Pass {
 
 fn run(root: OperationRef, _pass: ExternalPass) {
     simplify_offsets(root);
+}
+
+/// The pass option of the proof mode: `layout-simplify-offsets{prove=true}` (fast: one solver
+/// query per rewrite) or `{prove=full}` (also whether the rewrite is exact under wrapping
+/// arithmetic, longer timeout). The proofs are `index_simplify::smt::prove_rewrite`.
+pub const PROVE_OPTION: &str = "prove";
+
+static PROVE_FAST_PASS_ID: PassId = PassId::new();
+static PROVE_FULL_PASS_ID: PassId = PassId::new();
+
+/// Creates the pass from pipeline options (`{prove=true|fast|full|false}`, braces optional).
+pub fn create_with_options(text: &str) -> Result<Pass, crate::error::LoweringError> {
+    let text = text.trim().trim_start_matches('{').trim_end_matches('}').trim();
+    let deps = [DialectHandle::arith()];
+    let error = |message: String| Err(crate::error::LoweringError::PassOption { pass: ARGUMENT, message });
+    match text.split_once('=').map_or((text, "true"), |(k, v)| (k.trim(), v.trim())) {
+        ("", _) | (PROVE_OPTION, "false" | "0") => Ok(create()),
+        (PROVE_OPTION, "true" | "1" | "fast") => Ok(external::create(
+            &PROVE_FAST_PASS_ID,
+            run_prove_fast,
+            "LayoutSimplifyOffsetsProveFast",
+            ARGUMENT,
+            DESCRIPTION,
+            &deps,
+        )),
+        (PROVE_OPTION, "full") => Ok(external::create(
+            &PROVE_FULL_PASS_ID,
+            run_prove_full,
+            "LayoutSimplifyOffsetsProveFull",
+            ARGUMENT,
+            DESCRIPTION,
+            &deps,
+        )),
+        (PROVE_OPTION, v) => error(format!("{PROVE_OPTION} must be true, fast, full or false, got '{v}'")),
+        (k, _) => error(format!("unknown option '{k}' (known: {PROVE_OPTION}=true|fast|full|false)")),
+    }
+}
+
+fn run_prove_fast(root: OperationRef, pass: ExternalPass) {
+    run_proving(root, pass, &ProofOptions::fast());
+}
+
+fn run_prove_full(root: OperationRef, pass: ExternalPass) {
+    run_proving(root, pass, &ProofOptions::full());
+}
+
+/// Simplifies with a proof of each rewrite; prints [`Summary::proof_line`] to stderr and fails
+/// the pass on a counterexample (the error, with the values, is emitted at the root's op).
+fn run_proving(root: OperationRef, pass: ExternalPass, opts: &ProofOptions) {
+    let summary = simplify_offsets_with(root, Some(opts));
+    eprintln!("{}", summary.proof_line());
+    if summary.roots.iter().any(|r| matches!(r.proof.as_ref().map(|p| &p.verdict), Some(Verdict::Counterexample(_)))) {
+        pass.signal_failure();
+    }
 }
 
 fn run_with_remarks(root: OperationRef, _pass: ExternalPass) {
@@ -136,19 +192,13 @@ pub fn simplify_offset(expr: &IndexExpr, facts: &Facts) -> SimplifyReport {
     simplify_with(expr, facts, &SimplifyOptions::default())
 }
 
-/// [`simplify_offset`] on the layout algebra's [`SymExpr`]; shifts and masks in the result are
-/// written back as `floordiv`/`mod` by powers of two. `None` only if the result cannot be
-/// expressed as a `SymExpr` (never for the simplifier's results on `SymExpr` inputs).
-pub fn simplify_offset_sym(expr: &SymExpr, facts: &Facts) -> Option<(SymExpr, SimplifyReport)> {
-    let report = simplify_offset(&IndexExpr::from(expr), facts);
-    report.expr.to_sym_expr().map(|s| (s, report))
-}
-
 /// What happened to one root.
 #[derive(Clone, Debug)]
 pub struct RootReport {
     pub report: SimplifyReport,
     pub rewritten: bool,
+    /// In the proof mode, the proof of the rewrite (`None` when nothing was rewritten).
+    pub proof: Option<Proof>,
 }
 
 /// A value whose tree passed the node budget ([`reader::MAX_TREE_NODES`]): it is kept as
@@ -182,7 +232,7 @@ pub struct Summary {
     /// Ops erased because rewriting left them dead.
     pub erased: usize,
     /// Roots whose rebuild failed (then left untouched).
-    pub errors: Vec<String>,
+    pub errors: Vec<RebuildError>,
 }
 
 impl Summary {
@@ -194,6 +244,26 @@ impl Summary {
     }
     pub fn simplify_time(&self) -> Duration {
         self.roots.iter().map(|r| r.report.elapsed).sum()
+    }
+    /// Solver time of the proof mode.
+    pub fn solver_time(&self) -> Duration {
+        self.roots.iter().filter_map(|r| r.proof.as_ref()).map(|p| p.elapsed).sum()
+    }
+    /// `layout-simplify-offsets: proofs: R rewrites: P proven (E exact also with wrapping), C
+    /// counterexamples, U unknown; solver S ms, simplifier T ms`.
+    pub fn proof_line(&self) -> String {
+        let verdicts: Vec<&Verdict> = self.roots.iter().filter_map(|r| r.proof.as_ref()).map(|p| &p.verdict).collect();
+        let count = |f: fn(&Verdict) -> bool| verdicts.iter().filter(|v| f(v)).count();
+        format!(
+            "{ARGUMENT}: proofs: {} rewrites: {} proven ({} exact also with wrapping), {} counterexamples, {} unknown; solver {:.1} ms, simplifier {:.1} ms",
+            verdicts.len(),
+            count(|v| v.is_proven()),
+            count(|v| *v == Verdict::Proven),
+            count(|v| matches!(v, Verdict::Counterexample(_))),
+            count(|v| matches!(v, Verdict::Unknown(_))),
+            self.solver_time().as_secs_f64() * 1e3,
+            self.simplify_time().as_secs_f64() * 1e3,
+        )
     }
 }
 
@@ -230,9 +300,15 @@ fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
 
 /// Runs the rewrite on everything under `root` and reports each root expression.
 pub fn simplify_offsets(root: OperationRef) -> Summary {
+    simplify_offsets_with(root, None)
+}
+
+/// [`simplify_offsets`], with `prove`: each rewrite is checked by the solver first, and one with
+/// a counterexample is not applied (an error at its op).
+pub fn simplify_offsets_with(root: OperationRef, prove: Option<&ProofOptions>) -> Summary {
     let mut candidates = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
-        if op_name(&op) != "arith.constant" && TREE_OPS.contains(&op_name(&op).as_str()) && op.result_count() == 1 {
+        if op_name(&op) != "arith.constant" && is_tree_op(&op_name(&op)) && op.result_count() == 1 {
             candidates.push(op.to_raw());
         }
         WalkResult::Advance
@@ -267,7 +343,16 @@ pub fn simplify_offsets(root: OperationRef) -> Summary {
         }
         let Some(expr) = reader.expr(value) else { continue };
         let facts = facts_for(&expr, &reader.facts);
-        let report = simplify_offset(&expr, &facts);
+        let (report, proof) = match prove {
+            None => (simplify_offset(&expr, &facts), None),
+            Some(opts) => simplify_proven(&expr, &facts, &SimplifyOptions::default(), opts),
+        };
+        if let Some(Verdict::Counterexample(cx)) = proof.as_ref().map(|p| &p.verdict) {
+            // Safety: the op is alive (erasure happens after all rewrites).
+            let op = unsafe { OperationRef::from_raw(raw) };
+            let message = format!("{ARGUMENT}: the rewrite of `{expr}` is wrong at {cx}; not applied");
+            crate::emit_error(op.location(), &message);
+        }
         let mut rewritten = false;
         if report.improved() {
             // Safety: the op is alive (erasure happens after all rewrites).
@@ -280,10 +365,21 @@ pub fn simplify_offsets(root: OperationRef) -> Summary {
                 Err(e) => summary.errors.push(e),
             }
         }
-        summary.roots.push(RootReport { report, rewritten });
+        summary.roots.push(RootReport { report, rewritten, proof });
     }
     summary.erased = erase_dead_trees(&reader, &rewritten_roots);
     summary
+}
+
+/// Why a simplified root could not be written back (it is then left as it was).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RebuildError {
+    #[error("{location}: the root op is not in a block")]
+    NoBlock { location: String },
+    #[error("{location}: symbol `{symbol}` of the simplified expression is not a value the reader met")]
+    UnknownSymbol { location: String, symbol: String },
+    #[error("{location}: {source}", location = .0.location(), source = .0)]
+    Emit(#[from] IndexEmitError),
 }
 
 /// Emits `expr` before `op` and redirects the uses of `old` to it.
@@ -293,16 +389,20 @@ fn rebuild_before<'c, 'a>(
     expr: &IndexExpr,
     facts: Facts,
     reader: &Reader<'c, 'a>,
-) -> Result<(), String> {
-    let block = op.block().ok_or("root op has no block")?;
+) -> Result<(), RebuildError> {
     let location = op.location();
+    let block = op.block().ok_or_else(|| RebuildError::NoBlock { location: file_line_col(location) })?;
     // `to_ref` borrows the `ContextRef` itself: keep it alive as long as `context` is used.
     let context_ref = location.context();
     // Safety: the context outlives the pass run and `context_ref` outlives `context`'s uses.
     let context = unsafe { context_ref.to_ref() };
-    let mut emitter = OffsetEmitter::new(context, location, facts, |new| block.insert_operation_before(op, new));
+    let mut emitter = IndexEmitter::new(context, location, facts, |new| block.insert_operation_before(op, new));
     for s in expr.symbols() {
-        let v = reader.symbols.get(&s).copied().ok_or_else(|| format!("unknown symbol {s}"))?;
+        let v = reader
+            .symbols
+            .get(&s)
+            .copied()
+            .ok_or_else(|| RebuildError::UnknownSymbol { location: file_line_col(location), symbol: s.clone() })?;
         emitter.bind(&s, v);
     }
     let new = emitter.emit(expr)?;

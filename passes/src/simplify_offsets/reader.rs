@@ -19,35 +19,25 @@
 //! | `ceildivsi a, c` | `(a + c − 1) floordiv c` | `c > 0` constant |
 //! | `shli a, k` | `a << k` | constant `0 ≤ k ≤ 62` |
 //! | `shrui a, k` | `a >> k` | constant `0 ≤ k ≤ 63`, `a ≥ 0` proven |
+//! | `shrsi a, k` | `a >> k` | constant `0 ≤ k ≤ 63` |
 //! | `arith.constant` | the constant | integer attribute |
 //!
-//! Anything else is an atom, so the reading never claims more than the op computes.
+//! Anything else is an atom, so the reading never claims more than the op computes. Which op
+//! computes which operator, and when, is `index_simplify::ArithOp::computes` (the list the
+//! emitter writes from); the table adds the constant operands the analysis needs.
 
 use std::collections::HashMap;
 
-use index_simplify::{Data, Facts, IndexExpr, Op};
+use index_simplify::{ArithOp, Data, Exact, Facts, IndexExpr, Op};
 use melior::ir::{operation::OperationLike, OperationRef, TypeLike, Value, ValueLike};
 
 use crate::ir::{constant_int, defining_op, op_name};
 
-/// Arith ops that may be read as tree nodes (whether one is, depends on its operands).
-pub const TREE_OPS: &[&str] = &[
-    "arith.addi",
-    "arith.subi",
-    "arith.muli",
-    "arith.divsi",
-    "arith.divui",
-    "arith.remsi",
-    "arith.remui",
-    "arith.floordivsi",
-    "arith.ceildivsi",
-    "arith.minsi",
-    "arith.maxsi",
-    "arith.shli",
-    "arith.shrui",
-    "arith.andi",
-    "arith.constant",
-];
+/// Whether `name` is an op that may be read as a tree node (whether one is, depends on its
+/// operands): an `arith.constant` or one of the index ops of [`ArithOp`].
+pub fn is_tree_op(name: &str) -> bool {
+    name == "arith.constant" || ArithOp::from_name(name).is_some()
+}
 
 /// The node budget of one tree: operator nodes after expanding shared sub-trees. A value whose
 /// tree would be larger is *split off*: it becomes an atom of the trees that use it, and the
@@ -232,7 +222,7 @@ impl<'c: 'a, 'a> Reader<'c, 'a> {
         }
         let op = defining_op(value)?;
         let name = op_name(&op);
-        if !TREE_OPS.contains(&name.as_str()) || op.result_count() != 1 {
+        if !is_tree_op(&name) || op.result_count() != 1 {
             return None;
         }
         if name == "arith.constant" {
@@ -254,26 +244,27 @@ impl<'c: 'a, 'a> Reader<'c, 'a> {
             let data = Data::apply(op, &ea.data, &eb.data);
             Some(Entry { shape: Shape::Bin(op, ka, kb), size, data })
         };
-        match name.as_str() {
-            "arith.addi" => bin(Op::Add),
-            "arith.subi" => bin(Op::Sub),
-            "arith.muli" => bin(Op::Mul),
-            "arith.minsi" => bin(Op::Min),
-            "arith.maxsi" => bin(Op::Max),
-            "arith.andi" => bin(Op::And),
-            "arith.divsi" | "arith.divui" if pos_const && non_negative => bin(Op::FloorDiv),
-            "arith.remsi" | "arith.remui" if pos_const && non_negative => bin(Op::FloorMod),
-            "arith.floordivsi" if pos_const => bin(Op::FloorDiv),
-            "arith.ceildivsi" => {
-                let c = konst(eb).filter(|c| *c > 0)?;
-                let sum = Data::apply(Op::Add, &ea.data, &Data::exact(c - 1));
-                let data = Data::apply(Op::FloorDiv, &sum, &eb.data);
-                Some(Entry { shape: Shape::CeilDiv(ka, c), size: size + 1, data })
-            }
-            "arith.shli" if shift_amount(62) => bin(Op::Shl),
-            "arith.shrui" if shift_amount(63) && non_negative => bin(Op::Shr),
-            _ => None,
+        let arith = ArithOp::from_name(&name)?;
+        if arith == ArithOp::CeilDivSI {
+            let c = konst(eb).filter(|c| *c > 0)?;
+            let sum = Data::apply(Op::Add, &ea.data, &Data::exact(c - 1));
+            let data = Data::apply(Op::FloorDiv, &sum, &eb.data);
+            return Some(Entry { shape: Shape::CeilDiv(ka, c), size: size + 1, data });
         }
+        // Read only where `ArithOp::computes` says the op is the operator; divisors and shift
+        // amounts must also be constants the analysis can use.
+        let (op, exact) = arith.computes()?;
+        let exact = match exact {
+            Exact::Always => true,
+            Exact::NonNegativeLhs => non_negative && (pos_const || arith == ArithOp::ShRUI),
+        };
+        let operands_ok = match op {
+            Op::FloorDiv | Op::FloorMod => pos_const,
+            Op::Shl => shift_amount(62),
+            Op::Shr => shift_amount(63),
+            _ => true,
+        };
+        (exact && operands_ok).then(|| bin(op)).flatten()
     }
 }
 

@@ -16,7 +16,7 @@ use melior::{
 };
 
 use super::reader::Reader;
-use super::OffsetEmitter;
+use crate::index_arith::IndexEmitter;
 use crate::ir::op_name;
 
 pub(super) fn context() -> Context {
@@ -67,7 +67,7 @@ fn random_expr(rng: &mut Rng, depth: u32) -> IndexExpr {
     }
 }
 
-/// Builds `func @f(%x, %y) -> index` returning `expr` emitted with [`OffsetEmitter`] under
+/// Builds `func @f(%x, %y) -> index` returning `expr` emitted with [`IndexEmitter`] under
 /// `facts`, reads the returned value back with [`Reader`], and folds the function at constant
 /// arguments with `canonicalize`.
 fn round_trip(context: &Context, expr: &IndexExpr, facts: &Facts, points: &[(i64, i64)]) -> Result<bool, String> {
@@ -79,10 +79,10 @@ fn round_trip(context: &Context, expr: &IndexExpr, facts: &Facts, points: &[(i64
     let y: Value = block.argument(1).map_err(|e| e.to_string())?.into();
     let result = {
         let block_ref = &block;
-        let mut emitter = OffsetEmitter::new(context, location, facts.clone(), |op| block_ref.append_operation(op));
+        let mut emitter = IndexEmitter::new(context, location, facts.clone(), |op| block_ref.append_operation(op));
         emitter.bind("x", x);
         emitter.bind("y", y);
-        emitter.emit(expr)?
+        emitter.emit(expr).map_err(|e| e.to_string())?
     };
     block.append_operation(melior::dialect::func::r#return(&[result], location));
     // Read it back: the arguments are atoms; with the facts of the emitter copied onto them.
@@ -159,11 +159,11 @@ fn fold_at(context: &Context, expr: &IndexExpr, facts: &Facts, x: i64, y: i64) -
     let block = Block::new(&[]);
     {
         let block_ref = &block;
-        let mut emitter = OffsetEmitter::new(context, location, facts.clone(), |op| block_ref.append_operation(op));
+        let mut emitter = IndexEmitter::new(context, location, facts.clone(), |op| block_ref.append_operation(op));
         let (xv, yv) = (emitter_constant(context, block_ref, x), emitter_constant(context, block_ref, y));
         emitter.bind("x", xv);
         emitter.bind("y", yv);
-        let result = emitter.emit(expr)?;
+        let result = emitter.emit(expr).map_err(|e| e.to_string())?;
         block.append_operation(melior::dialect::func::r#return(&[result], location));
     }
     let region = Region::new();

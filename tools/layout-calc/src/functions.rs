@@ -223,16 +223,6 @@ fn tile(args: &[Value]) -> Result<Value, CalcError> {
 fn pattern(args: &[Value]) -> Result<Value, CalcError> {
     unary(args, "pattern", |v| {
         let l = v.expect_layout("pattern's argument")?;
-        Ok(Value::Name(match ascend::recognize(&l) {
-            None => "none".to_string(),
-            Some(r) => {
-                let single = format!("{}(c0={})", r.pattern.name(), r.c0);
-                if r.batched {
-                    format!("batch({single})")
-                } else {
-                    single
-                }
-            }
-        }))
+        Ok(Value::Name(ascend::recognize(&l).map_or_else(|| "none".to_string(), |r| r.to_string())))
     })
 }

@@ -4,6 +4,8 @@
 //! * `layout-calc` (no argument): reads expressions from stdin, one per line; blank lines and
 //!   lines starting with `#` print nothing; every other line prints exactly one line.
 //! * `layout-calc table EXPR`: the offset grid of a rank-2 layout.
+//! * `layout-calc svg EXPR`: the same grid as an SVG document (fractal blocks outlined, padding
+//!   and the origin boundary marked), the picture the Python package's `Layout.svg()` draws.
 //!
 //! A failing expression prints `error: ...` (to stdout, in order) and the rest continue; the
 //! exit status is 1 if any expression failed. A stdin line that is not UTF-8 is one such line
@@ -13,7 +15,6 @@
 mod error;
 mod expr;
 mod functions;
-mod table;
 mod value;
 
 use std::io::{self, BufRead, Write};
@@ -27,7 +28,8 @@ fn help() -> String {
         "layout-calc: evaluate CuTe and Ascend layout expressions\n\n\
          usage: layout-calc EXPR...        evaluate each argument\n\
         \x20      layout-calc               read expressions from stdin, one per line\n\
-        \x20      layout-calc table EXPR    print the offset grid of a rank-2 layout\n\n\
+        \x20      layout-calc table EXPR    print the offset grid of a rank-2 layout\n\
+        \x20      layout-calc svg EXPR      the same grid as SVG (fractal blocks, padding, origin)\n\n\
          values: 37  (1,(2,3))  SHAPE:STRIDE  SHAPE:STRIDE origin ORIGIN  names (NZ, f16, _)\n\
          example: crd2offset(((4,2),(4,3)):((4,16),(1,32)),(1,5))  ->  37\n\nfunctions:\n",
     );
@@ -39,8 +41,10 @@ fn help() -> String {
 }
 
 fn line_result(text: &str) -> Result<Value, CalcError> {
-    if text.trim_start().starts_with("table ") {
-        return Err(CalcError::Type("`table` prints many lines; run `layout-calc table EXPR`".into()));
+    for picture in ["table", "svg"] {
+        if text.trim_start().strip_prefix(picture).is_some_and(|rest| rest.starts_with(' ')) {
+            return Err(CalcError::Type(format!("`{picture}` prints many lines; run `layout-calc {picture} EXPR`")));
+        }
     }
     expr::evaluate(text)
 }
@@ -60,10 +64,17 @@ fn run() -> io::Result<bool> {
         write!(out, "{}", help())?;
         return Ok(true);
     }
-    if args.first().map(String::as_str) == Some("table") {
+    let picture: Option<fn(&layout_algebra::Layout) -> layout_algebra::Result<String>> =
+        match args.first().map(String::as_str) {
+            Some("table") => Some(layout_algebra::picture::table),
+            Some("svg") => Some(layout_algebra::picture::svg),
+            _ => None,
+        };
+    if let Some(draw) = picture {
         let text = args[1..].join(" ");
-        let rendered =
-            expr::evaluate(&text).and_then(|v| v.expect_layout("table's argument")).and_then(|l| table::render(&l));
+        let rendered = expr::evaluate(&text)
+            .and_then(|v| v.expect_layout(&format!("{}'s argument", args[0])))
+            .and_then(|l| Ok(draw(&l)?));
         return match rendered {
             Ok(t) => write!(out, "{t}").map(|_| true),
             Err(e) => writeln!(out, "error: {e}").map(|_| false),

@@ -214,3 +214,24 @@ fn table_marks_padding() {
     assert_eq!(row0[17], "512");
     assert_eq!(calc_args(&["table", "(2,3,4):(1,2,6)"]).1, 1);
 }
+
+/// `layout-calc svg` prints the algebra's SVG: one cell and offset per element, the fractal
+/// blocks, and the origin boundary of a tail.
+#[test]
+fn svg_draws_cells_blocks_and_origin() {
+    let (out, code) = calc_args(&["svg", "frame(NZ,f16,20,20)"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{out}");
+    assert!(out.ends_with("</svg>\n"));
+    assert_eq!(out.matches("<rect class=\"cell").count(), 32 * 32);
+    assert_eq!(out.matches("<rect class=\"cell padding\"").count(), 32 * 32 - 400);
+    assert_eq!(out.matches("<rect class=\"block\"").count(), 4);
+    assert_eq!(out.matches("<rect class=\"origin\"").count(), 1);
+    assert!(out.contains(">512</text>"), "offset of (0,16)");
+    let (out, code) = calc_args(&["svg", "(2,3,4):(1,2,6)"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("error: a picture needs a rank-2 layout"), "{out}");
+    let (out, code) = calc_args(&["svg (2,2):(1,2)"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("run `layout-calc svg EXPR`"), "{out}");
+}

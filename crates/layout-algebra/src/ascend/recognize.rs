@@ -17,6 +17,18 @@ pub struct Recognized {
     pub batched: bool,
 }
 
+/// `NZ(c0=16)`, or `batch(ND(c0=1))` for a batched layout: how `layout-calc pattern(L)` and the
+/// Python package's `pattern(L)` print a recognized layout.
+impl std::fmt::Display for Recognized {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.batched {
+            write!(f, "batch({}(c0={}))", self.pattern.name(), self.c0)
+        } else {
+            write!(f, "{}(c0={})", self.pattern.name(), self.c0)
+        }
+    }
+}
+
 /// The four leaves of a `((a,b),(c,d))` tuple.
 fn quad<T: Clone>(t: &Tuple<T>) -> Option<[T; 4]> {
     match t {

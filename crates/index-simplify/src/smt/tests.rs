@@ -1,0 +1,100 @@
+//! The per-rewrite proofs on the simplifier's own examples, and the injected wrong rule.
+
+use super::*;
+use crate::{sym, Facts};
+
+fn proven(verdict: &Verdict) -> bool {
+    verdict.is_proven()
+}
+
+#[test]
+fn nz_row_offset_is_proven_exact_even_with_overflow() {
+    let r = || sym("r");
+    let e = (r() % 16) * 16 + (r() / 16) * 256;
+    // R1s: exact for every r, also where r·16 wraps (both sides wrap alike).
+    let p = prove_rewrite(&e, &(r() * 16), &Facts::new(), &ProofOptions::full());
+    assert_eq!(p.verdict, Verdict::Proven);
+}
+
+#[test]
+fn a_rewrite_that_needs_no_overflow_is_reported_so() {
+    // (x·16 + y) floordiv 16 = x + y floordiv 16 needs x·16 not to wrap.
+    let e = (sym("x") * 16 + sym("y")) / 16;
+    let p = prove_rewrite(&e, &(sym("x") + sym("y") / 16), &Facts::new(), &ProofOptions::full());
+    assert_eq!(p.verdict, Verdict::ProvenWithoutOverflow);
+}
+
+#[test]
+fn facts_are_used_and_a_wrong_rewrite_has_a_counterexample() {
+    let i = || sym("i");
+    let facts = Facts::new().range("i", 0, 15);
+    assert!(proven(&prove_rewrite(&(i() % 16), &i(), &facts, &ProofOptions::fast()).verdict));
+    let wide = Facts::new().range("i", 0, 100);
+    let Verdict::Counterexample(cx) = prove_rewrite(&(i() % 16), &i(), &wide, &ProofOptions::fast()).verdict else {
+        panic!("i mod 16 = i accepted for i in [0, 100]")
+    };
+    let v = cx.values[0].1;
+    assert!((16..=100).contains(&v), "counterexample {cx} outside the facts or not a difference");
+    assert_eq!((cx.original, cx.simplified), (Some(v % 16), Some(v)));
+    assert_eq!(cx.to_string(), format!("i = {v}: original = {}, simplified = {v}", v % 16));
+}
+
+#[test]
+fn congruences_are_used() {
+    // t ≡ 3 (mod 16) ⇒ t mod 16 = 3; without the fact it is refused.
+    let facts = Facts::new().congruent("t", 3, 16);
+    assert!(proven(&prove_rewrite(&(sym("t") % 16), &IndexExpr::c(3), &facts, &ProofOptions::fast()).verdict));
+    let p = prove_rewrite(&(sym("t") % 16), &IndexExpr::c(3), &Facts::new(), &ProofOptions::fast());
+    assert!(matches!(p.verdict, Verdict::Counterexample(_)));
+}
+
+#[test]
+fn simplifier_results_on_its_examples_are_proven() {
+    let r = || sym("r");
+    let cases = [
+        ((r() % 16) * 16 + (r() / 16) * 256, Facts::new().range("r", 0, 15)),
+        ((sym("i") + sym("t") * 16) / 16, Facts::new().range("i", 0, 15).range("t", 0, 6)),
+        ((sym("i") + sym("t") * 16) % 16, Facts::new().range("i", 0, 15).range("t", 0, 6)),
+        ((r() / 16) % 4 * 16 + r() % 16, Facts::new().at_least("r", 0)),
+        ((sym("i") + sym("n") * 16) / 16, Facts::new()),
+    ];
+    for (e, facts) in cases {
+        let (report, proof) = simplify_proven(&e, &facts, &SimplifyOptions::default(), &ProofOptions::full());
+        assert!(report.improved(), "{e} not simplified");
+        let proof = proof.expect("a rewrite is proven");
+        assert!(proof.verdict.is_proven(), "{e} => {}: {:?}", report.expr, proof.verdict);
+    }
+}
+
+/// The injected wrong rule `x mod c ⇒ x` rewrites `r mod 16 * 16` to `r * 16`; the proof mode
+/// finds a counterexample and keeps the input.
+#[test]
+fn injected_wrong_rule_is_caught() {
+    let e = sym("r") % 16 + sym("q") * 4;
+    let facts = Facts::new().range("r", 0, 1000).range("q", 0, 10);
+    let opts = SimplifyOptions { unsound_rule_for_tests: true, ..SimplifyOptions::default() };
+    let unchecked = crate::simplify_with(&e, &facts, &opts);
+    assert!(unchecked.improved(), "the wrong rule should fire: {}", unchecked.expr);
+    let (report, proof) = simplify_proven(&e, &facts, &opts, &ProofOptions::fast());
+    let Some(Proof { verdict: Verdict::Counterexample(cx), .. }) = proof else { panic!("not caught: {proof:?}") };
+    assert_eq!(report.expr, e, "the rewrite must not be applied");
+    assert!(!report.improved());
+    let env = cx.values.iter().cloned().collect();
+    assert_ne!(e.eval(&env), unchecked.expr.eval(&env), "{cx} is not a counterexample");
+}
+
+/// Found by `random_rewrites_are_proven_by_the_solver`: normalizing distributes a product over
+/// a sum, so `(t + 32 + i·2)·3·32` becomes `i·192 + t·96 + 3072`, whose `t·96` overflows at
+/// `t = −96076792050570582` where the original (−9223372036854772800) does not. In checked
+/// semantics that is a difference; in the wrapping arithmetic the emitted `arith` ops compute,
+/// the two are equal everywhere, so the rewrite is proven (and not a counterexample).
+#[test]
+fn distribution_overflowing_only_in_an_intermediate_is_exact_with_wrapping() {
+    let (i, t) = (|| sym("i"), || sym("t"));
+    let original = (t() + 32 + i() * 2) * 3 * (IndexExpr::c(4) << 3);
+    let simplified = i() * 192 + t() * 96 + 3072;
+    let env = [("i".to_string(), 0), ("t".to_string(), -96076792050570582)].into_iter().collect();
+    assert_eq!((original.eval(&env), simplified.eval(&env)), (Some(-9223372036854772800), None));
+    let p = prove_rewrite(&original, &simplified, &Facts::new(), &ProofOptions::fast());
+    assert_eq!(p.verdict, Verdict::Proven);
+}
