@@ -60,9 +60,9 @@ module attributes {layout.target = #layout.target<"a2">} {
     %c0 = arith.constant 0 : index
     %p = arith.cmpi sgt, %n, %c0 : index
     scf.if %p {
-      // CHECK: emit-errors.mlir:[[@LINE+2]]:12: error: @branch: cannot emit `arith.andi` (only ascendc ops, arith index arithmetic and comparisons, scf.for and scf.if)
-      // STDIN: <stdin>:[[@LINE+1]]:12: error: @branch: cannot emit `arith.andi`
-      %q = arith.andi %p, %p : i1
+      // CHECK: emit-errors.mlir:[[@LINE+2]]:12: error: @branch: cannot emit `arith.xori` (only ascendc ops, arith index arithmetic and comparisons, scf.for and scf.if)
+      // STDIN: <stdin>:[[@LINE+1]]:12: error: @branch: cannot emit `arith.xori`
+      %q = arith.xori %p, %p : i1
     }
     return
   }

@@ -305,7 +305,8 @@ impl CppKernel {
         let sites = Sites::of(module, entry);
         let kernel = entry_kernel(module, entry, &sites)?;
         let target = crate::target_of(module)?;
-        let cpp = crate::cpp::translation_unit(std::slice::from_ref(&kernel), target).map_err(|e| e.into_diag(sites.function.clone()))?;
+        let cpp = crate::cpp::translation_unit(std::slice::from_ref(&kernel), target)
+            .map_err(|e| e.into_diag(sites.function.clone()))?;
         let (dir, owns_dir) = match dir {
             Some(d) => (d.to_path_buf(), false),
             None => (fresh_temp_dir(), true),
@@ -513,7 +514,8 @@ impl LlvmKernel {
         let sites = Sites::of(module, entry);
         let kernel = entry_kernel(module, entry, &sites)?;
         let target = crate::target_of(module)?;
-        let text = crate::llvm::mlir_module(std::slice::from_ref(&kernel), target).map_err(|e| e.into_diag(sites.function.clone()))?;
+        let text = crate::llvm::mlir_module(std::slice::from_ref(&kernel), target)
+            .map_err(|e| e.into_diag(sites.function.clone()))?;
         let text = with_sites(&text);
         let parsed = Module::parse(context, &text)
             .ok_or_else(|| sites.error("internal error: the generated LLVM-form module does not parse"))?;

@@ -6,8 +6,7 @@ use std::time::Duration;
 
 use index_simplify::smt::{simplify_proven, ProofOptions};
 use index_simplify::{
-    rule_catalog, simplify, simplify_with, sym, Facts, IndexExpr, IndexVisitor, Op, SimplifyOptions, SimplifyReport,
-    StopReason,
+    rule_catalog, simplify_with, sym, Facts, IndexExpr, IndexVisitor, Op, SimplifyOptions, SimplifyReport, StopReason,
 };
 
 /// `index_simplify::simplify` with the proof mode always on: every rewrite these tests make is

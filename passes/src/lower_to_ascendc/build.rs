@@ -130,9 +130,7 @@ pub(crate) fn emit<'c>(
             continue;
         }
         let text: Vec<String> = match standing {
-            Standing::FromLoop => {
-                listed.iter().map(|a| assumption_text(a, &simplified_value(a, &facts))).collect()
-            }
+            Standing::FromLoop => listed.iter().map(|a| assumption_text(a, &simplified_value(a, &facts))).collect(),
             _ => listed.iter().map(|a| assumption_text(a, &a.value)).collect(),
         };
         notes.push(format!("{key} = {}", quote(&text.join("; "))));

@@ -542,7 +542,7 @@ impl<'c> Lowering<'c> {
                     let min =
                         |x: &SymExpr, y: &SymExpr| layout_algebra::IndexValue::min(x, y).map_err(LoweringError::from);
                     let (m, n) = (min(&ae[0], &ce[0])?, min(&be[1], &ce[1])?);
-                    let layout = crate::tile::written_view(&c.layout, &[m, n]).map_err(LoweringError::from)?;
+                    let layout = crate::tile::written_view(&c.layout, &[m, n])?;
                     let binds = Rc::new(Binds {
                         own: a.binds.iter().chain(b.binds.iter()).cloned().collect(),
                         parent: Some(c.binds.clone()),
@@ -557,8 +557,7 @@ impl<'c> Lowering<'c> {
     /// The `written` view of a load from `src` into `dst` ([`crate::tile::written_view`]): the
     /// destination's buffer and layout with the written extent as origin; the symbols of both.
     fn written(&self, src: &Tensor<'c, 'c>, dst: &Tensor<'c, 'c>) -> Result<Tensor<'c, 'c>> {
-        let layout =
-            crate::tile::written_view(&dst.layout, &src.layout.origin().leaves()).map_err(LoweringError::from)?;
+        let layout = crate::tile::written_view(&dst.layout, &src.layout.origin().leaves())?;
         let binds = Rc::new(Binds { own: src.binds.iter().cloned().collect(), parent: Some(dst.binds.clone()) });
         Ok(Tensor { layout, binds, ..dst.clone() })
     }

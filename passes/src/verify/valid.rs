@@ -28,8 +28,8 @@ use std::collections::{HashMap, HashSet};
 use layout_algebra::{sym::BinOp, IndexValue, Layout, SymExpr, Tuple};
 use layout_dialect::{ops::LayoutOp, MemorySpace};
 use melior::ir::{
-    attribute::AttributeLike,
-    block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef, RegionLike, Value, ValueLike,
+    attribute::AttributeLike, block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef, RegionLike,
+    Value, ValueLike,
 };
 
 use super::Checker;

@@ -131,7 +131,8 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>> {
             "zero" => options.zeros.push(parse_index(&value(inline)?, "zero")?),
             "arg" => {
                 let v = value(inline)?;
-                let (k, x) = v.split_once('=').ok_or_else(|| RunError::Usage(format!("--arg: expected K=VALUE, got '{v}'")))?;
+                let (k, x) =
+                    v.split_once('=').ok_or_else(|| RunError::Usage(format!("--arg: expected K=VALUE, got '{v}'")))?;
                 options.args.push((parse_index(k, "arg")?, x.to_string()));
             }
             "seed" => {
@@ -150,15 +151,16 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>> {
             "time" => options.time = true,
             "backend" => {
                 let v = value(inline)?;
-                options.backend = Some(
-                    Backend::parse(&v)
-                        .ok_or_else(|| RunError::Usage(format!("--backend: unknown back end '{v}' ({})", Backend::NAMES)))?,
-                );
+                options.backend = Some(Backend::parse(&v).ok_or_else(|| {
+                    RunError::Usage(format!("--backend: unknown back end '{v}' ({})", Backend::NAMES))
+                })?);
             }
             "sanitize" => {
                 options.sanitize = match inline {
                     None => ascendc_run::checks::ALL,
-                    Some(list) => ascendc_run::checks::parse(&list).map_err(|e| RunError::Usage(format!("--sanitize: {e}")))?,
+                    Some(list) => {
+                        ascendc_run::checks::parse(&list).map_err(|e| RunError::Usage(format!("--sanitize: {e}")))?
+                    }
                 }
             }
             "self-check" => options.self_check = true,
@@ -193,15 +195,18 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>> {
     }
     let backend = options.backend.unwrap_or(Backend::Loops);
     if backend != Backend::Loops && (options.emit.is_some() || options.self_check) {
-        return Err(RunError::Usage(format!("--emit and --self-check apply to --backend loops, not {}", backend.name())));
+        return Err(RunError::Usage(format!(
+            "--emit and --self-check apply to --backend loops, not {}",
+            backend.name()
+        )));
     }
     if backend == Backend::Loops
         && options.sanitize & ascendc_run::checks::SYNC != 0
         && options.sanitize != ascendc_run::checks::ALL
     {
-        return Err(
-            RunError::Usage("--sanitize=synccheck checks the AscendC pipes: use it with --backend ascendc-cpp or ascendc-llvm".into())
-        );
+        return Err(RunError::Usage(
+            "--sanitize=synccheck checks the AscendC pipes: use it with --backend ascendc-cpp or ascendc-llvm".into(),
+        ));
     }
     Ok(Some(options))
 }
@@ -268,12 +273,29 @@ impl Timer {
     }
 }
 
+/// The call's arguments in parameter order: each parameter got an array or a scalar
+/// (`arguments` gives every one exactly one of them).
+fn call_args<'a>(arrays: &'a mut [Option<Array>], scalars: Vec<Option<Arg<'static>>>) -> Vec<Arg<'a>> {
+    arrays
+        .iter_mut()
+        .zip(scalars)
+        .filter_map(|(array, scalar)| match array {
+            Some(array) => Some(Arg::MemRef(array)),
+            None => scalar,
+        })
+        .collect()
+}
+
 /// `--compare A B`: element count and max |A - B|; an error above the tolerance.
 fn compare(a: &str, b: &str, tolerance: f64) -> Result<()> {
     let read = |p: &str| layout_npy::read_npy(p).map_err(RunError::npy(p));
     let (x, y) = (read(a)?, read(b)?);
     if x.shape() != y.shape() {
-        return Err(RunError::Check(format!("--compare: shapes differ: {a} is {:?}, {b} is {:?}", x.shape(), y.shape())));
+        return Err(RunError::Check(format!(
+            "--compare: shapes differ: {a} is {:?}, {b} is {:?}",
+            x.shape(),
+            y.shape()
+        )));
     }
     let mut max = 0.0f64;
     let mut worst = None;
@@ -400,15 +422,7 @@ fn run(options: &Options) -> Result<()> {
     let (mut arrays, scalars) = arguments(options, &signature)?;
     timer.lap("inputs");
     let result = {
-        let mut args: Vec<Arg> = arrays
-            .iter_mut()
-            .zip(scalars)
-            .map(|(array, scalar)| match (array, scalar) {
-                (Some(array), _) => Arg::MemRef(array),
-                (None, Some(scalar)) => scalar,
-                (None, None) => unreachable!("every parameter got a value"),
-            })
-            .collect();
+        let mut args = call_args(&mut arrays, scalars);
         let mut result = None;
         for run in 0..options.repeat.max(1) {
             result = jit.call(entry, &mut args).map_err(|e| match e {
@@ -438,10 +452,7 @@ fn run(options: &Options) -> Result<()> {
 /// The memref arrays (None for scalars) and scalar arguments (None for memrefs) of one call of
 /// `signature`: `--input` files, zeros or seeded random arrays, `--arg` values.
 #[allow(clippy::type_complexity)]
-fn arguments(
-    options: &Options,
-    signature: &Signature,
-) -> Result<(Vec<Option<Array>>, Vec<Option<Arg<'static>>>)> {
+fn arguments(options: &Options, signature: &Signature) -> Result<(Vec<Option<Array>>, Vec<Option<Arg<'static>>>)> {
     let mut arrays: Vec<Option<Array>> = Vec::new();
     let mut scalars: Vec<Option<Arg<'static>>> = Vec::new();
     let memref_positions: Vec<usize> = signature
@@ -456,9 +467,9 @@ fn arguments(
     for (index, file) in &options.inputs {
         let k = match index {
             Some(k) => *k,
-            None => {
-                *next_memref.next().ok_or_else(|| RunError::Usage(format!("more --input files than memref arguments of {signature}")))?
-            }
+            None => *next_memref
+                .next()
+                .ok_or_else(|| RunError::Usage(format!("more --input files than memref arguments of {signature}")))?,
         };
         if !memref_positions.contains(&k) {
             return Err(RunError::Usage(format!("--input {k}={file}: argument #{k} of {signature} is not a memref")));
@@ -486,13 +497,17 @@ fn arguments(
         match param {
             ParamType::MemRef { elem, shape, text, .. } => {
                 let array = if let Some(file) = &assigned[k] {
-                    let array = layout_npy::read_npy(file).map_err(|e| RunError::Usage(format!("argument #{k}: {file}: {e}")))?;
-                    coerce(array, *elem)
-                        .map_err(|held| RunError::Usage(format!("argument #{k} ({text}): {file} holds {held} elements")))?
+                    let array = layout_npy::read_npy(file)
+                        .map_err(|e| RunError::Usage(format!("argument #{k}: {file}: {e}")))?;
+                    coerce(array, *elem).map_err(|held| {
+                        RunError::Usage(format!("argument #{k} ({text}): {file} holds {held} elements"))
+                    })?
                 } else {
                     let dims: Option<Vec<usize>> = shape.iter().copied().collect();
                     let dims = dims.ok_or_else(|| {
-                        RunError::Usage(format!("argument #{k} ({text}) has a dynamic shape: give it with --input {k}=FILE.npy"))
+                        RunError::Usage(format!(
+                            "argument #{k} ({text}) has a dynamic shape: give it with --input {k}=FILE.npy"
+                        ))
                     })?;
                     // Checked: a shape whose element count leaves usize is an error, not a panic.
                     if layout_npy::element_count(&dims).is_none() {
@@ -508,16 +523,18 @@ fn arguments(
                 scalars.push(None);
             }
             other => {
-                let value =
-                    given_scalars[k].ok_or_else(|| RunError::Usage(format!("scalar argument #{k} ({other}) needs --arg {k}=VALUE")))?;
+                let value = given_scalars[k]
+                    .ok_or_else(|| RunError::Usage(format!("scalar argument #{k} ({other}) needs --arg {k}=VALUE")))?;
                 let arg = match other {
-                    ParamType::F32 | ParamType::F64 => {
-                        Arg::Float(value.parse().map_err(|_| RunError::Usage(format!("--arg {k}={value}: not a number")))?)
-                    }
-                    ParamType::Index => {
-                        Arg::Index(value.parse().map_err(|_| RunError::Usage(format!("--arg {k}={value}: not an integer")))?)
-                    }
-                    _ => Arg::Int(value.parse().map_err(|_| RunError::Usage(format!("--arg {k}={value}: not an integer")))?),
+                    ParamType::F32 | ParamType::F64 => Arg::Float(
+                        value.parse().map_err(|_| RunError::Usage(format!("--arg {k}={value}: not a number")))?,
+                    ),
+                    ParamType::Index => Arg::Index(
+                        value.parse().map_err(|_| RunError::Usage(format!("--arg {k}={value}: not an integer")))?,
+                    ),
+                    _ => Arg::Int(
+                        value.parse().map_err(|_| RunError::Usage(format!("--arg {k}={value}: not an integer")))?,
+                    ),
                 };
                 arrays.push(None);
                 scalars.push(Some(arg));
@@ -602,15 +619,7 @@ fn run_ascendc(
     check_shapes(&signature, &arrays)?;
     timer.lap("inputs");
     {
-        let mut args: Vec<Arg> = arrays
-            .iter_mut()
-            .zip(scalars)
-            .map(|(array, scalar)| match (array, scalar) {
-                (Some(array), _) => Arg::MemRef(array),
-                (None, Some(scalar)) => scalar,
-                (None, None) => unreachable!("every parameter got a value"),
-            })
-            .collect();
+        let mut args = call_args(&mut arrays, scalars);
         for run in 0..options.repeat.max(1) {
             match &runner {
                 Runner::Cpp(k) => k.call(&mut args),

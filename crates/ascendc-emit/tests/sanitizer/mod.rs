@@ -153,4 +153,3 @@ fn memcheck_reports_an_out_of_bounds_gm_read() {
     let e = try_llvm(&context, &module, &case, case.sanitize).expect_err("LLVM form ran on a short buffer").to_string();
     assert!(e.contains("dimension 0 is 2000"), "{e}");
 }
-
