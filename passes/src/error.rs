@@ -78,13 +78,6 @@ pub struct LocatedError {
     pub error: LoweringError,
 }
 
-/// Modules not yet converted keep `String` errors; `?` turns a typed error into its text there.
-impl From<LoweringError> for String {
-    fn from(error: LoweringError) -> String {
-        error.to_string()
-    }
-}
-
 pub type Result<T, E = LoweringError> = std::result::Result<T, E>;
 
 #[cfg(test)]

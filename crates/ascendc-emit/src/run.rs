@@ -43,15 +43,20 @@ pub mod checks {
     pub const SYNC: u32 = 4;
     pub const ALL: u32 = MEM | INIT | SYNC;
 
+    /// A sanitizer check name that is not one of the three.
+    #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+    #[error("unknown check '{0}' (memcheck, initcheck, synccheck)")]
+    pub struct UnknownCheck(pub String);
+
     /// `memcheck,initcheck,synccheck` (any non-empty subset, comma-separated) as checks.
-    pub fn parse(list: &str) -> Result<u32, String> {
+    pub fn parse(list: &str) -> Result<u32, UnknownCheck> {
         let mut out = NONE;
         for name in list.split(',') {
             out |= match name.trim() {
                 "memcheck" => MEM,
                 "initcheck" => INIT,
                 "synccheck" => SYNC,
-                other => return Err(format!("unknown check '{other}' (memcheck, initcheck, synccheck)")),
+                other => return Err(UnknownCheck(other.to_string())),
             };
         }
         Ok(out)

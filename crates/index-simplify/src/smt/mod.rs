@@ -23,6 +23,21 @@ use encode::{conj, constant, encode, le, prelude, sort, symbol, Semantics, Theor
 /// The solver command (`z3` on `PATH`).
 pub const SOLVER: &str = "z3";
 
+/// Why the solver's answers could not be had or read (the texts name [`SOLVER`], "z3").
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolverError {
+    #[error("cannot run `z3` ({0}): install the Debian package z3 (scripts/bootstrap.sh)")]
+    Start(String),
+    #[error("z3: {0}")]
+    Io(String),
+    #[error("z3 exited after {seen} of {expected} answers: {output}")]
+    Exited { seen: usize, expected: usize, output: String },
+    #[error("z3 answered {answered} of {asked} queries: {output}")]
+    Short { answered: usize, asked: usize, output: String },
+    #[error("z3: {0}")]
+    Unreadable(String),
+}
+
 /// One satisfiability query: declarations, one assertion, the symbols whose values a model
 /// should report.
 #[derive(Clone, Debug)]
@@ -64,14 +79,14 @@ pub fn script(queries: &[Query], timeout: Duration) -> String {
 
 /// Runs `queries` in one solver process (`push`/`pop` around each), `timeout` per query.
 /// `Err` when the solver cannot be run or its output cannot be read.
-pub fn check(queries: &[Query], timeout: Duration) -> Result<Vec<Answer>, String> {
+pub fn check(queries: &[Query], timeout: Duration) -> Result<Vec<Answer>, SolverError> {
     let script = script(queries, timeout);
     let text = SESSION.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
             *slot = Some(Session::start()?);
         }
-        let session = slot.as_mut().ok_or("no solver session")?;
+        let session = slot.as_mut().ok_or_else(|| SolverError::Io("no solver session".into()))?;
         let result = session.run(&script, queries.len());
         if result.is_err() {
             // A solver that failed mid-way is not reused.
@@ -84,7 +99,8 @@ pub fn check(queries: &[Query], timeout: Duration) -> Result<Vec<Answer>, String
     })?;
     let chunks: Vec<&str> = text.split("@@").collect();
     if chunks.len() < queries.len() {
-        return Err(format!("{SOLVER} answered {} of {} queries: {}", chunks.len() - 1, queries.len(), text.trim()));
+        let (answered, asked, output) = (chunks.len() - 1, queries.len(), text.trim().to_string());
+        return Err(SolverError::Short { answered, asked, output });
     }
     queries.iter().zip(chunks).map(|(q, chunk)| parse_answer(q, chunk)).collect()
 }
@@ -103,38 +119,40 @@ struct Session {
 }
 
 impl Session {
-    fn start() -> Result<Session, String> {
+    fn start() -> Result<Session, SolverError> {
         let mut child = Command::new(SOLVER)
             .args(["-in", "-smt2"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| {
-                format!("cannot run `{SOLVER}` ({e}): install the Debian package z3 (scripts/bootstrap.sh)")
-            })?;
-        let stdin = child.stdin.take().ok_or("no stdin for the solver")?;
-        let stdout = BufReader::new(child.stdout.take().ok_or("no stdout for the solver")?);
+            .map_err(|e| SolverError::Start(e.to_string()))?;
+        let no = |what: &str| SolverError::Io(format!("no {what} for the solver"));
+        let stdin = child.stdin.take().ok_or_else(|| no("stdin"))?;
+        let stdout = BufReader::new(child.stdout.take().ok_or_else(|| no("stdout"))?);
         Ok(Session { child, stdin, stdout })
     }
 
     /// Sends `script` (which ends each of its `answers` queries with `@@`) and reads the output
     /// up to the last `@@`. The answers are small, so writing everything first cannot fill the
     /// output pipe.
-    fn run(&mut self, script: &str, answers: usize) -> Result<String, String> {
+    fn run(&mut self, script: &str, answers: usize) -> Result<String, SolverError> {
         // `(reset)`: each script starts from a fresh solver state, as in a new process.
         self.stdin
             .write_all(b"(reset)\n")
             .and_then(|_| self.stdin.write_all(script.as_bytes()))
             .and_then(|_| self.stdin.flush())
-            .map_err(|e| format!("{SOLVER}: {e}"))?;
+            .map_err(|e| SolverError::Io(e.to_string()))?;
         let (mut text, mut seen) = (String::new(), 0);
         while seen < answers {
             let mut line = String::new();
             match self.stdout.read_line(&mut line) {
-                Ok(0) => return Err(format!("{SOLVER} exited after {seen} of {answers} answers: {}", text.trim())),
+                Ok(0) => {
+                    let output = text.trim().to_string();
+                    return Err(SolverError::Exited { seen, expected: answers, output });
+                }
                 Ok(_) => {}
-                Err(e) => return Err(format!("{SOLVER}: {e}")),
+                Err(e) => return Err(SolverError::Io(e.to_string())),
             }
             if line.trim() == "@@" {
                 seen += 1;
@@ -145,7 +163,7 @@ impl Session {
     }
 }
 
-fn parse_answer(q: &Query, chunk: &str) -> Result<Answer, String> {
+fn parse_answer(q: &Query, chunk: &str) -> Result<Answer, SolverError> {
     let mut lines = chunk.lines().map(str::trim).filter(|l| !l.is_empty());
     match lines.next() {
         Some("unsat") => Ok(Answer::Unsat),
@@ -153,12 +171,13 @@ fn parse_answer(q: &Query, chunk: &str) -> Result<Answer, String> {
         Some("sat") => {
             let mut values = Vec::new();
             for (s, line) in q.symbols.iter().zip(lines) {
-                let v = parse_value(line, &symbol(s)).ok_or_else(|| format!("{SOLVER}: cannot read '{line}'"))?;
+                let v = parse_value(line, &symbol(s))
+                    .ok_or_else(|| SolverError::Unreadable(format!("cannot read '{line}'")))?;
                 values.push((s.clone(), v));
             }
             Ok(Answer::Sat(values))
         }
-        other => Err(format!("{SOLVER}: unexpected answer {other:?}")),
+        other => Err(SolverError::Unreadable(format!("unexpected answer {other:?}"))),
     }
 }
 
@@ -283,7 +302,7 @@ pub fn prove_rewrite(original: &IndexExpr, simplified: &IndexExpr, facts: &Facts
         queries.push(wrapping());
     }
     let verdict = match check(&queries, opts.timeout) {
-        Err(e) => Verdict::Unknown(e),
+        Err(e) => Verdict::Unknown(e.to_string()),
         Ok(mut answers) => {
             if int_ok && matches!(answers[0], Answer::Unknown(_)) {
                 if let Ok(mut bv) = check(&[checked(Theory::Bv64)], opts.timeout) {
@@ -294,7 +313,10 @@ pub fn prove_rewrite(original: &IndexExpr, simplified: &IndexExpr, facts: &Facts
             // wrapping arithmetic the emitted `arith` ops compute (distributing a product over a
             // sum is): then the rewrite is proven.
             if matches!(answers[0], Answer::Sat(_)) && answers.len() == 1 {
-                answers.push(check(&[wrapping()], opts.timeout).map_or_else(Answer::Unknown, |mut a| a.remove(0)));
+                answers.push(
+                    check(&[wrapping()], opts.timeout)
+                        .map_or_else(|e| Answer::Unknown(e.to_string()), |mut a| a.remove(0)),
+                );
             }
             verdict(original, simplified, &answers)
         }

@@ -422,13 +422,22 @@ pub fn queries(s: &Schema) -> Vec<Query> {
     }
 }
 
+/// Why a schema is not proven: the solver failed, or it answered other than `unsat`.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SchemaError {
+    #[error(transparent)]
+    Solver(#[from] super::SolverError),
+    #[error("{rule}: {answer:?}")]
+    NotProven { rule: String, answer: Answer },
+}
+
 /// Proves `s`: `Ok(())` when every query is `unsat`, else the first other answer.
-pub fn prove(s: &Schema, timeout: std::time::Duration) -> Result<(), String> {
+pub fn prove(s: &Schema, timeout: std::time::Duration) -> Result<(), SchemaError> {
     let qs = queries(s);
     let answers = check(&qs, timeout)?;
     match answers.iter().find(|a| **a != Answer::Unsat) {
         None => Ok(()),
-        Some(a) => Err(format!("{}: {a:?}", s.rule)),
+        Some(a) => Err(SchemaError::NotProven { rule: s.rule.to_string(), answer: a.clone() }),
     }
 }
 
@@ -466,7 +475,7 @@ mod tests {
         let failures: Vec<String> = schemas()
             .iter()
             .filter(|s| !NOT_YET_PROVEN.contains(&s.rule))
-            .filter_map(|s| prove(s, TIMEOUT).err())
+            .filter_map(|s| prove(s, TIMEOUT).err().map(|e| e.to_string()))
             .collect();
         assert!(failures.is_empty(), "not proven: {failures:?}");
     }
