@@ -21,18 +21,8 @@
 //!   and [`apply_sync`] inserts the pairs; `--layout-print-sync-graph` prints the graph (DOT)
 //!   to stderr.
 //!
-//! Intrinsic choice:
-//!
-//! | layout op | (src → dst) | intrinsic | ascendc-params |
-//! |---|---|---|---|
-//! | load | gm ND → l1 NZ, gm DN → l1 ZN | `DataCopy` + `Nd2NzParams` | `gm_nd_to_l1_nz` |
-//! | load | gm NZ → l1 NZ | `DataCopy` + `DataCopyParams` | `copy_nz_to_nz` |
-//! | load | l1 NZ/ZN → l0a (ZZ on a2, NZ on a5) | `LoadData` + `LoadData2DParams` (a2) / `V2` (a5) | `l1_to_l0a` |
-//! | load | l1 NZ/ZN → l0b ZN | same; a2 8-bit NZ → ZN: `LoadDataWithTranspose` + `LoadData2dTransposeParams` | `l1_to_l0b` |
-//! | matmul | l0a × l0b → l0c | `Mmad` + `MmadParams` | `mmad` |
-//! | store | l0c NZ → gm ND | `Fixpipe<CFG_ROW_MAJOR>` + `FixpipeParamsV220` | `l0c_to_gm_nd` |
-//! | store | l0c NZ → gm NZ | `Fixpipe<CFG_NZ>` + `FixpipeParamsV220` (f32: `isChannelSplit`) | `l0c_to_gm_nz` |
-//! | store | l1 NZ → gm NZ | `DataCopy` + `DataCopyParams` (MTE3) | `copy_nz_to_nz` |
+//! Which intrinsic each (layout op, source layout, destination layout, target) becomes:
+//! docs/ascendc-derivation.md §1.1.
 //!
 //! A parameter that does not fit its field, or a misaligned address, is an error at the op
 //! (`ParamError` text: instruction, field, value, range); where the hardware allows,
