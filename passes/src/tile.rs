@@ -153,8 +153,7 @@ pub fn written_view(dst: &Layout<SymExpr>, src_extents: &[SymExpr]) -> Result<La
             extents.len()
         )));
     }
-    let written = extents.iter().zip(src_extents).map(|(d, s)| d.min(s)).collect::<Result<Vec<_>, _>>()?;
-    Ok(dst.with_new_origin(dst.origin().unflatten(&written)?)?)
+    Ok(dst.clip_origin(src_extents)?)
 }
 
 /// The coordinate tuple for `layout.offset` on a layout of `rank` top-level modes.

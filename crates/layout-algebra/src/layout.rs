@@ -124,6 +124,23 @@ impl<T: IndexValue> Layout<T> {
         Self::with_origin(self.shape.clone(), self.stride.clone(), origin)
     }
 
+    /// The same layout with its origin clipped leaf by leaf to `extents` (one per origin leaf,
+    /// flat): `origin_i = min(origin_i, extent_i)`. This is what a copy of an `extents`-sized
+    /// source into this buffer writes, the `written` view of `layout.load` (docs/dialect.md).
+    /// Example: `((16,2),(16,1)):((16,256),(1,512))` origin `(32,16)` clipped to `(24,16)` has
+    /// origin `(24,16)`, shape and stride unchanged.
+    pub fn clip_origin(&self, extents: &[T]) -> Result<Self> {
+        let origin = self.origin.leaves();
+        if origin.len() != extents.len() {
+            return Err(AlgebraError::Incompatible {
+                what: "clip_origin",
+                detail: format!("{} extents for an origin of {} leaves", extents.len(), origin.len()),
+            });
+        }
+        let clipped = origin.iter().zip(extents).map(|(o, e)| o.min(e)).collect::<Result<Vec<_>>>()?;
+        self.with_new_origin(self.origin.unflatten(&clipped)?)
+    }
+
     /// Flattened shape and stride (depth ≤ 1), default origin.
     pub fn flatten(&self) -> Result<Self> {
         Self::new(self.shape.flatten(), self.stride.flatten())

@@ -218,3 +218,23 @@ fn symbolic_parent_tile_and_coordinate_agree_with_concrete() {
         }
     }
 }
+
+/// `clip_origin` (the `written` view of a copy): the origin becomes the leafwise minimum of the
+/// old origin and the extents, and the function is unchanged on every coordinate of the shape.
+#[test]
+fn clip_origin_takes_the_leafwise_minimum_and_keeps_the_function() {
+    let mut rng = Rng::new(61);
+    for _ in 0..300 {
+        let (name, m, n, l) = random_parent(&mut rng);
+        let (em, en) = (rng.range(0, m + 20), rng.range(0, n + 20));
+        let clipped = l.clip_origin(&[em, en]).unwrap();
+        assert_eq!(clipped.origin(), &pt(m.min(em), n.min(en)), "{name}: origin of {l} clipped to ({em},{en})");
+        assert_eq!((clipped.shape(), clipped.stride()), (l.shape(), l.stride()), "{name}");
+        let size = l.size().unwrap();
+        for i in (0..size).step_by(7) {
+            assert_eq!(clipped.crd_to_offset(&IntTuple::Int(i)), l.crd_to_offset(&IntTuple::Int(i)), "{name} at {i}");
+        }
+    }
+    let l = frame_layout(NZ, 16, &[32, 16]).unwrap();
+    assert!(l.clip_origin(&[8]).is_err(), "one extent for a rank-2 origin");
+}
