@@ -1,0 +1,232 @@
+//! The kernel text. Per block: `for t = blockIdx; t < tiles; t += blockNum`, C tile
+//! `(mi, ni) = tile_coord(order, t)` ([`crate::order`]); per C tile, K streamed through L1 in
+//! `k1` slices and through L0A/L0B in `k0` slices, every read through the view of what the copy
+//! before it wrote (rule R1); the first slice overwrites L0C, so it is peeled (the K loop may
+//! run zero more times), the rest accumulate; the Fixpipe stores the tile with the epilogue.
+//! Tails in M, N and K are clipped by the layout algebra (tile origins), nothing here.
+
+use crate::error::Result;
+use crate::order::tile_coord;
+use crate::spec::{Dim, GemmSpec, GmLayout};
+use crate::text::Body;
+use crate::tiles;
+use layout_algebra::{IndexValue, SymExpr};
+
+/// Views of what a copy wrote (every leaf left to the algebra).
+const FLAT: &str = "(?,?):(?,?)";
+const NESTED: &str = "((?,?),(?,?)):((?,?),(?,?))";
+
+/// The layout-dialect module of `spec` (checked first: types, epilogue, tiles, budget).
+pub fn generate(spec: &GemmSpec) -> Result<String> {
+    spec.check()?;
+    let acc = spec.accumulator()?;
+    tiles::check(&spec.tiles, spec.input, acc, spec.target)?;
+    let t = spec.tiles;
+    let (inp, out, accn) = (spec.input.name(), spec.output.name(), acc.name());
+    let l0a = spec.target.l0a_pattern().name();
+    let gm_tile = |l: GmLayout| if l == GmLayout::Nz { NESTED } else { FLAT };
+    let tensor = |ty: &str, space: &str, layout: &str, dims: String| {
+        format!("!layout.tensor<{ty}, \"{space}\", \"{layout}\", \"{dims}\">")
+    };
+    let d2 = |a: Dim, b: Dim| format!("({},{})", a.leaf(), b.leaf());
+    let types = [
+        ("gmA", tensor(inp, "gm", spec.a.pattern().name(), d2(spec.m, spec.k))),
+        ("gmB", tensor(inp, "gm", spec.b.pattern().name(), d2(spec.k, spec.n))),
+        ("gmC", tensor(out, "gm", "ND", d2(spec.m, spec.n))),
+        ("l1A", tensor(inp, "l1", spec.a.l1_pattern().name(), format!("({},{})", t.m1, t.k1))),
+        ("l1B", tensor(inp, "l1", spec.b.l1_pattern().name(), format!("({},{})", t.k1, t.n1))),
+        ("l0A", tensor(inp, "l0a", l0a, format!("({},{})", t.m1, t.k0))),
+        ("l0B", tensor(inp, "l0b", "ZN", format!("({},{})", t.k0, t.n1))),
+        ("l0C", tensor(accn, "l0c", "NZ", format!("({},{})", t.m1, t.n1))),
+        ("tA", tensor(inp, "gm", gm_tile(spec.a), "(?,?)".into())),
+        ("tB", tensor(inp, "gm", gm_tile(spec.b), "(?,?)".into())),
+        ("tC", tensor(out, "gm", FLAT, "(?,?)".into())),
+        ("l1T", tensor(inp, "l1", NESTED, "(?,?)".into())),
+        ("l0aT", tensor(inp, "l0a", NESTED, "(?,?)".into())),
+        ("l0bT", tensor(inp, "l0b", NESTED, "(?,?)".into())),
+    ];
+
+    // Parameters: A, B, C, then the dynamic sizes in the order M, N, K.
+    let memref =
+        |l: GmLayout, ty: &str| if l == GmLayout::Nz { format!("memref<?x{ty}>") } else { format!("memref<?x?x{ty}>") };
+    let (ma, mb, mc) = (memref(spec.a, inp), memref(spec.b, inp), memref(GmLayout::Nd, out));
+    let mut params = vec![format!("%A: {ma}"), format!("%B: {mb}"), format!("%C: {mc}")];
+    let mut body = Body::default();
+    let mut size = |name: &str, d: Dim, body: &mut Body| -> SymExpr {
+        match d {
+            Dim::Static(v) => SymExpr::Const(v),
+            Dim::Dynamic => {
+                params.push(format!("%{name}: index"));
+                body.symbols.insert(name.into(), format!("%{name}"));
+                SymExpr::sym(name)
+            }
+        }
+    };
+    let (m, n, k) = (size("M", spec.m, &mut body), size("N", spec.n, &mut body), size("K", spec.k, &mut body));
+    let dyn_of = |pairs: &[(&str, Dim)]| -> (String, String) {
+        let names: Vec<&str> = pairs.iter().filter(|(_, d)| *d == Dim::Dynamic).map(|(n, _)| *n).collect();
+        (names.iter().map(|n| format!(", %{n}")).collect(), names.iter().map(|_| ", index").collect())
+    };
+    for (v, arg, ty, alias, dims) in [
+        ("%ga", "%A", &ma, "gmA", [("M", spec.m), ("K", spec.k)]),
+        ("%gb", "%B", &mb, "gmB", [("K", spec.k), ("N", spec.n)]),
+        ("%gc", "%C", &mc, "gmC", [("M", spec.m), ("N", spec.n)]),
+    ] {
+        let (ops, tys) = dyn_of(&dims);
+        body.line(format!("{v} = \"layout.view\"({arg}{ops}) : ({ty}{tys}) -> !{alias}"));
+    }
+    for (v, alias) in [("%a1", "l1A"), ("%b1", "l1B"), ("%a0", "l0A"), ("%b0", "l0B"), ("%acc", "l0C")] {
+        body.line(format!("{v} = \"layout.alloc\"() : () -> !{alias}"));
+    }
+
+    // The C tile grid and this block's share of it.
+    body.line("%bid = \"layout.block_idx\"() : () -> index");
+    body.line("%bnum = \"layout.block_num\"() : () -> index");
+    let rows = m.ceil_div(&SymExpr::Const(t.m1))?;
+    let cols = n.ceil_div(&SymExpr::Const(t.n1))?;
+    body.expr(&rows, "rows");
+    body.expr(&cols, "cols");
+    let tiles_v = body.expr(&rows.mul(&cols)?, "tiles");
+    body.open(format!("scf.for %t = %bid to {tiles_v} step %bnum"));
+    body.symbols.insert("t".into(), "%t".into());
+    let (mi, ni) = tile_coord(spec.order, &SymExpr::sym("t"), &rows, &cols)?;
+    let m0 = body.expr(&mi.mul(&SymExpr::Const(t.m1))?, "m0");
+    let n0 = body.expr(&ni.mul(&SymExpr::Const(t.n1))?, "n0");
+
+    // K: the first L1 slice at k = 0 (peeled: it overwrites), the others in a loop.
+    let k1 = body.constant(t.k1);
+    let zero = body.constant(0);
+    l1_slice(&mut body, spec, &zero, &m0, &n0, &k, true)?;
+    let k_hi = body.expr(&k, "K");
+    body.open(format!("scf.for %k = {k1} to {k_hi} step {k1}"));
+    body.symbols.insert("k".into(), "%k".into());
+    l1_slice(&mut body, spec, "%k", &m0, &n0, &k, false)?;
+    body.close();
+
+    let tile_c = body.fresh("tc");
+    body.line(format!(
+        "{tile_c} = \"layout.tile\"(%gc, {m0}, {n0}) {{shape = array<i64: {}, {}>}} : (!gmC, index, index) -> !tC",
+        t.m1, t.n1
+    ));
+    body.line(format!("\"layout.store\"(%acc, {tile_c}){} : (!l0C, !tC) -> ()", epilogue(spec)));
+    body.close();
+    body.line("return");
+
+    let mut text = format!("// Generated by layout-gemm: {}.\n", describe(spec));
+    for (alias, ty) in types {
+        text.push_str(&format!("!{alias} = {ty}\n"));
+    }
+    text.push_str(&format!("\nmodule attributes {{layout.target = #layout.target<\"{}\">}} {{\n", spec.target.name()));
+    text.push_str(&format!(
+        "  func.func @{}({}) attributes {{llvm.emit_c_interface}} {{\n",
+        spec.name,
+        params.join(", ")
+    ));
+    text.push_str(&body.finish());
+    text.push_str("  }\n}\n");
+    Ok(text)
+}
+
+/// One L1 slice at `k`: GM → L1 panels, then L0 slices of `k0` (the first of the first slice
+/// overwrites L0C).
+fn l1_slice(body: &mut Body, spec: &GemmSpec, k: &str, m0: &str, n0: &str, kk: &SymExpr, first: bool) -> Result<()> {
+    let t = spec.tiles;
+    let (ta, tb, a1v, b1v) = (body.fresh("ta"), body.fresh("tb"), body.fresh("a1v"), body.fresh("b1v"));
+    body.line(format!(
+        "{ta} = \"layout.tile\"(%ga, {m0}, {k}) {{shape = array<i64: {}, {}>}} : (!gmA, index, index) -> !tA",
+        t.m1, t.k1
+    ));
+    body.line(format!(
+        "{tb} = \"layout.tile\"(%gb, {k}, {n0}) {{shape = array<i64: {}, {}>}} : (!gmB, index, index) -> !tB",
+        t.k1, t.n1
+    ));
+    body.line(format!("{a1v} = \"layout.load\"({ta}, %a1) : (!tA, !l1A) -> !l1T"));
+    body.line(format!("{b1v} = \"layout.load\"({tb}, %b1) : (!tB, !l1B) -> !l1T"));
+    if t.k0 == t.k1 {
+        l0_slice(body, spec, &a1v, &b1v, None, !first);
+        return Ok(());
+    }
+    // The valid K of this slice: min(k1, K - k).
+    let here = if first { SymExpr::Const(0) } else { SymExpr::sym("k") };
+    let valid = SymExpr::Const(t.k1).min(&kk.sub(&here)?)?;
+    let k0 = body.constant(t.k0);
+    let from = if first {
+        let zero = body.constant(0);
+        l0_slice(body, spec, &a1v, &b1v, Some(&zero), false);
+        k0.clone()
+    } else {
+        body.constant(0)
+    };
+    let hi = body.expr(&valid, "kv");
+    let iv = body.fresh("kk");
+    body.open(format!("scf.for {iv} = {from} to {hi} step {k0}"));
+    l0_slice(body, spec, &a1v, &b1v, Some(&iv), true);
+    body.close();
+    Ok(())
+}
+
+/// L1 → L0A/L0B at L1 column/row `at` (the whole panel when `None`) and the Mmad.
+fn l0_slice(body: &mut Body, spec: &GemmSpec, a1v: &str, b1v: &str, at: Option<&str>, accumulate: bool) {
+    let t = spec.tiles;
+    let (a_src, b_src) = match at {
+        None => (a1v.to_string(), b1v.to_string()),
+        Some(kk) => {
+            let (a, b) = (body.fresh("a1s"), body.fresh("b1s"));
+            let zero = body.constant(0);
+            body.line(format!(
+                "{a} = \"layout.tile\"({a1v}, {zero}, {kk}) {{shape = array<i64: {}, {}>}} : (!l1T, index, index) -> !l1T",
+                t.m1, t.k0
+            ));
+            body.line(format!(
+                "{b} = \"layout.tile\"({b1v}, {kk}, {zero}) {{shape = array<i64: {}, {}>}} : (!l1T, index, index) -> !l1T",
+                t.k0, t.n1
+            ));
+            (a, b)
+        }
+    };
+    let (a0v, b0v) = (body.fresh("a0v"), body.fresh("b0v"));
+    body.line(format!("{a0v} = \"layout.load\"({a_src}, %a0) : (!l1T, !l0A) -> !l0aT"));
+    body.line(format!("{b0v} = \"layout.load\"({b_src}, %b0) : (!l1T, !l0B) -> !l0bT"));
+    body.line(format!(
+        "\"layout.matmul\"({a0v}, {b0v}, %acc) {{accumulate = {accumulate}}} : (!l0aT, !l0bT, !l0C) -> ()"
+    ));
+}
+
+fn epilogue(spec: &GemmSpec) -> String {
+    let mut attrs = Vec::new();
+    if spec.epilogue.relu {
+        attrs.push("relu = true".to_string());
+    }
+    if let Some(s) = spec.epilogue.scale {
+        attrs.push(format!("scale = {s:e} : f32"));
+    }
+    if attrs.is_empty() {
+        String::new()
+    } else {
+        format!(" {{{}}}", attrs.join(", "))
+    }
+}
+
+/// One line saying what the kernel computes, for its header comment.
+pub fn describe(spec: &GemmSpec) -> String {
+    let l = |g: GmLayout| g.pattern().name();
+    format!(
+        "C ({}x{} {} ND) = A ({}x{} {} {}) x B ({}x{} {} {}) on {}, tiles {}, order {:?}{}{}",
+        spec.m.leaf(),
+        spec.n.leaf(),
+        spec.output.name(),
+        spec.m.leaf(),
+        spec.k.leaf(),
+        spec.input.name(),
+        l(spec.a),
+        spec.k.leaf(),
+        spec.n.leaf(),
+        spec.input.name(),
+        l(spec.b),
+        spec.target.name(),
+        spec.tiles,
+        spec.order,
+        if spec.epilogue.relu { ", relu" } else { "" },
+        spec.epilogue.scale.map(|s| format!(", scale {s}")).unwrap_or_default(),
+    )
+}

@@ -1,0 +1,161 @@
+//! What a user asks for: the problem, its types and layouts, the epilogue, the target, and
+//! (optionally) the tiles and the block order.
+
+use crate::error::{spec, Result};
+use layout_algebra::ascend::legality::matmul_accumulator;
+use layout_algebra::ascend::{ElementType, FramePattern, Target};
+
+/// A problem dimension: known when the kernel is generated, or an `index` argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dim {
+    Static(i64),
+    Dynamic,
+}
+
+impl Dim {
+    /// `?` or the number, as a `!layout.tensor` shape leaf prints it.
+    pub fn leaf(self) -> String {
+        match self {
+            Dim::Static(v) => v.to_string(),
+            Dim::Dynamic => "?".into(),
+        }
+    }
+
+    /// `64` (static), `dynamic` or an error for the CLI spelling `?`/`dyn`/a number.
+    pub fn parse(text: &str) -> Result<Dim> {
+        match text {
+            "?" | "dyn" | "dynamic" => Ok(Dim::Dynamic),
+            _ => match text.parse::<i64>() {
+                Ok(v) if v > 0 => Ok(Dim::Static(v)),
+                _ => Err(spec("dimension", format!("`{text}` is neither a positive integer nor `?`"))),
+            },
+        }
+    }
+}
+
+/// How an operand lies in global memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GmLayout {
+    /// Row-major.
+    Nd,
+    /// Column-major.
+    Dn,
+    /// Fractal zN (C0-wide blocks of 16 rows, blocks down the rows first), already packed.
+    Nz,
+}
+
+impl GmLayout {
+    pub fn pattern(self) -> FramePattern {
+        match self {
+            GmLayout::Nd => FramePattern::ND,
+            GmLayout::Dn => FramePattern::DN,
+            GmLayout::Nz => FramePattern::NZ,
+        }
+    }
+
+    /// The L1 layout a copy from this one lands in (ND2NZ for ND, its transpose for DN, a plain
+    /// copy for NZ): docs/ascendc-derivation.md §1.1.
+    pub fn l1_pattern(self) -> FramePattern {
+        match self {
+            GmLayout::Nd | GmLayout::Nz => FramePattern::NZ,
+            GmLayout::Dn => FramePattern::ZN,
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<GmLayout> {
+        match text.to_ascii_uppercase().as_str() {
+            "ND" => Ok(GmLayout::Nd),
+            "DN" => Ok(GmLayout::Dn),
+            "NZ" => Ok(GmLayout::Nz),
+            _ => Err(spec("layout", format!("`{text}` is not one of ND, DN, NZ"))),
+        }
+    }
+}
+
+/// The Fixpipe epilogue of the store (docs/dialect.md `layout.store`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Epilogue {
+    pub relu: bool,
+    /// The DEQF16 scale of an i32 → f16 store.
+    pub scale: Option<f32>,
+}
+
+/// The order in which the C tiles are handed out: tile `t` of the `rows × cols` grid of C
+/// tiles goes to block `t mod blockNum` (formula: [`crate::order::tile_coord`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// Row-major over the grid: `(t / cols, t mod cols)`.
+    #[default]
+    Linear,
+    /// catlass `GemmIdentityBlockSwizzle<offset, direction>`: bands of `offset` tile rows
+    /// walked column by column (`along_n`, direction 0, "Zn") or bands of `offset` tile
+    /// columns walked row by row (direction 1, "Nz"), every other band walked backwards.
+    Swizzle { offset: i64, along_n: bool },
+}
+
+/// L1 and L0 tile sizes: C tiles are `m1 × n1`; K is streamed through L1 in `k1` slices and
+/// through L0A/L0B in `k0` slices; `stages` = 2 double-buffers L1 and L0A/L0B.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tiles {
+    pub m1: i64,
+    pub n1: i64,
+    pub k1: i64,
+    pub k0: i64,
+    pub stages: i64,
+}
+
+impl std::fmt::Display for Tiles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "L1 ({},{},{}) / L0 K {} / {} stage(s)", self.m1, self.n1, self.k1, self.k0, self.stages)
+    }
+}
+
+/// One GEMM: `C (M × N, output) = epilogue(A (M × K) × B (K × N))`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GemmSpec {
+    pub name: String,
+    pub m: Dim,
+    pub n: Dim,
+    pub k: Dim,
+    /// A's and B's element type.
+    pub input: ElementType,
+    /// C's element type.
+    pub output: ElementType,
+    pub a: GmLayout,
+    pub b: GmLayout,
+    pub epilogue: Epilogue,
+    pub target: Target,
+    pub tiles: Tiles,
+    pub order: Order,
+}
+
+impl GemmSpec {
+    /// The cube's accumulator type for the inputs (f32, or i32 for i8).
+    pub fn accumulator(&self) -> Result<ElementType> {
+        Ok(matmul_accumulator(self.input, self.input, self.target)?)
+    }
+
+    /// Checks what the tiles do not: the store's conversion and epilogue, the swizzle.
+    pub fn check(&self) -> Result<()> {
+        use ElementType as E;
+        let acc = self.accumulator()?;
+        match (acc, self.output, self.epilogue.scale) {
+            (a, o, None) if a == o => {}
+            (E::F32, E::F16 | E::BF16, None) => {}
+            (E::I32, E::F16, Some(s)) if s.is_finite() => {}
+            (E::I32, E::F16, _) => return Err(spec("epilogue", "an i32 → f16 store needs a finite `scale`")),
+            (a, o, _) => {
+                return Err(spec("output type", format!("the Fixpipe cannot store {} as {}", a.name(), o.name())))
+            }
+        }
+        if let Order::Swizzle { offset, .. } = self.order {
+            if offset < 1 {
+                return Err(spec("swizzle", format!("offset {offset} is not positive")));
+            }
+        }
+        if !self.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || self.name.is_empty() {
+            return Err(spec("name", format!("`{}` is not a C identifier", self.name)));
+        }
+        Ok(())
+    }
+}
