@@ -1,0 +1,129 @@
+//! The flags, and the [`GemmSpec`] they describe.
+
+use crate::error::GemmError;
+use clap::{Parser, ValueEnum};
+use gemm_gen::{Dim, Epilogue, GemmSpec, GmLayout, Order, Tiles};
+use layout_algebra::ascend::{ElementType, Target};
+use std::path::PathBuf;
+
+/// What to print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Emit {
+    /// The layout-dialect kernel (verified).
+    Mlir,
+    /// AscendC C++ (`layout-lower-to-ascendc` + `--emit=ascendc`).
+    Ascendc,
+    /// The AscendC LLVM form (`--emit=ascendc-llvm`).
+    AscendcLlvm,
+}
+
+#[derive(Debug, Parser)]
+#[command(name = "layout-gemm", version, about = "Generate a multi-core GEMM kernel in the layout dialect")]
+pub struct Args {
+    /// M: a positive integer, or `?` for an `index` argument.
+    #[arg(long, default_value = "?")]
+    pub m: String,
+    #[arg(long, default_value = "?")]
+    pub n: String,
+    #[arg(long, default_value = "?")]
+    pub k: String,
+    /// A's and B's element type (f16, bf16, f32, i8).
+    #[arg(long, default_value = "f16")]
+    pub dtype: String,
+    /// C's element type (default: the accumulator's, f32 or i32).
+    #[arg(long)]
+    pub out: Option<String>,
+    /// A's layout in GM: ND (row-major), DN (column-major) or NZ.
+    #[arg(long, default_value = "ND")]
+    pub a: String,
+    #[arg(long, default_value = "ND")]
+    pub b: String,
+    /// ReLU in the Fixpipe.
+    #[arg(long)]
+    pub relu: bool,
+    /// DEQF16 scale of an i32 → f16 store.
+    #[arg(long)]
+    pub scale: Option<f32>,
+    /// a2 (Atlas A2/A3) or a5 (Ascend 950).
+    #[arg(long, default_value = "a2")]
+    pub target: String,
+    /// L1 M, N, K and L0 K: `m1,n1,k1,k0` (default: the largest C tile of the menu that fits).
+    #[arg(long)]
+    pub tiles: Option<String>,
+    /// `linear`, or `swizzle:OFFSET[:m]` (catlass GemmIdentityBlockSwizzle; `:m` = direction 1).
+    #[arg(long, default_value = "linear")]
+    pub order: String,
+    /// The kernel function's name.
+    #[arg(long, default_value = "gemm")]
+    pub name: String,
+    #[arg(long, value_enum, default_value = "mlir")]
+    pub emit: Emit,
+    /// Write here instead of stdout (atomically: nothing on error).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+}
+
+fn flag(flag: &'static str, reason: impl Into<String>) -> GemmError {
+    GemmError::Flag { flag, reason: reason.into() }
+}
+
+impl Args {
+    pub fn spec(&self) -> Result<GemmSpec, GemmError> {
+        let input = ElementType::parse(&self.dtype).map_err(|e| flag("dtype", e.to_string()))?;
+        let target = Target::from_name(&self.target)
+            .ok_or_else(|| flag("target", format!("`{}` is not a2 or a5", self.target)))?;
+        let acc = layout_algebra::ascend::legality::matmul_accumulator(input, input, target)
+            .map_err(|e| flag("dtype", e.to_string()))?;
+        let output = match &self.out {
+            Some(o) => ElementType::parse(o).map_err(|e| flag("out", e.to_string()))?,
+            None => acc,
+        };
+        let tiles = match &self.tiles {
+            Some(t) => parse_tiles(t)?,
+            None => *gemm_gen::tiles::candidates(input, acc, target)
+                .first()
+                .ok_or_else(|| flag("tiles", "no tile shape fits"))?,
+        };
+        Ok(GemmSpec {
+            name: self.name.clone(),
+            m: Dim::parse(&self.m)?,
+            n: Dim::parse(&self.n)?,
+            k: Dim::parse(&self.k)?,
+            input,
+            output,
+            a: GmLayout::parse(&self.a)?,
+            b: GmLayout::parse(&self.b)?,
+            epilogue: Epilogue { relu: self.relu, scale: self.scale },
+            target,
+            tiles,
+            order: parse_order(&self.order)?,
+        })
+    }
+}
+
+/// `m1,n1,k1,k0[,stages]`.
+fn parse_tiles(text: &str) -> Result<Tiles, GemmError> {
+    let v: Vec<i64> = text
+        .split(',')
+        .map(|s| s.trim().parse::<i64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| flag("tiles", format!("`{text}` is not m1,n1,k1,k0[,stages]")))?;
+    match v[..] {
+        [m1, n1, k1, k0] => Ok(Tiles { m1, n1, k1, k0, stages: 1 }),
+        [m1, n1, k1, k0, stages] => Ok(Tiles { m1, n1, k1, k0, stages }),
+        _ => Err(flag("tiles", format!("`{text}` is not m1,n1,k1,k0[,stages]"))),
+    }
+}
+
+fn parse_order(text: &str) -> Result<Order, GemmError> {
+    let parts: Vec<&str> = text.split(':').collect();
+    let bad = || flag("order", format!("`{text}` is not linear or swizzle:OFFSET[:n|:m]"));
+    match parts[..] {
+        ["linear"] => Ok(Order::Linear),
+        ["swizzle", offset] | ["swizzle", offset, "n"] => {
+            Ok(Order::Swizzle { offset: offset.parse().map_err(|_| bad())?, along_n: true })
+        }
+        ["swizzle", offset, "m"] => Ok(Order::Swizzle { offset: offset.parse().map_err(|_| bad())?, along_n: false }),
+        _ => Err(bad()),
+    }
+}

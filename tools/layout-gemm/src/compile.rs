@@ -1,0 +1,44 @@
+//! The generated kernel through the compiler: verified, and lowered when AscendC is asked for.
+
+use crate::args::Emit;
+use crate::error::GemmError;
+use layout_runtime::diagnostics::{Capture, Sources, UNNAMED_INPUT};
+use melior::ir::Module;
+use melior::pass::PassManager;
+
+/// `text` verified (`layout-verify`), then printed as `emit` asks.
+pub fn checked(text: &str, emit: Emit) -> Result<String, GemmError> {
+    let context = layout_runtime::create_context()
+        .map_err(|e| GemmError::Kernel { stage: "load the dialects", diags: e.to_string() })?;
+    let capture = Capture::new(&context, UNNAMED_INPUT);
+    let kernel_error = |stage: &'static str, capture: &Capture| {
+        let mut sources = Sources::default();
+        sources.add(UNNAMED_INPUT, text);
+        GemmError::Kernel { stage, diags: sources.render_all(&capture.take()) }
+    };
+    let Some(mut module) = Module::parse(&context, text) else { return Err(kernel_error("parse", &capture)) };
+    let run = |module: &mut Module, pass: melior::pass::Pass| {
+        let pm = PassManager::new(&context);
+        pm.add_pass(pass);
+        pm.run(module).is_ok() && !capture.has_error()
+    };
+    if !run(&mut module, layout_passes::verify::create()) {
+        return Err(kernel_error("verify", &capture));
+    }
+    if emit == Emit::Mlir {
+        return Ok(text.to_string());
+    }
+    if !run(&mut module, layout_passes::lower_to_ascendc::create()) {
+        return Err(kernel_error("lower to AscendC", &capture));
+    }
+    let printed = match emit {
+        Emit::Ascendc => ascendc_emit::emit_cpp(&module),
+        Emit::AscendcLlvm => ascendc_emit::emit_llvm_ir(&module),
+        Emit::Mlir => unreachable!(),
+    };
+    printed.map_err(|d| {
+        let mut sources = Sources::default();
+        sources.add(UNNAMED_INPUT, text);
+        GemmError::Kernel { stage: "print", diags: sources.render_all(&[d]) }
+    })
+}

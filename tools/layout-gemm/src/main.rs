@@ -1,0 +1,36 @@
+//! `layout-gemm`: the GEMM generator's command line (docs/gemm-generator.md).
+//!
+//!     layout-gemm --m ? --n ? --k ? --dtype f16 --a ND --b DN --target a2 [--tiles 128,256,256,64]
+//!                 [--order swizzle:3] [--emit=mlir|ascendc|ascendc-llvm] [-o FILE]
+//!
+//! The kernel is verified (`layout-verify`) before it is printed; `--emit=ascendc` lowers it
+//! (`layout-lower-to-ascendc`) and prints the AscendC C++. Errors: `layout-gemm: error: ...`,
+//! exit status 1, no output file written.
+
+mod args;
+mod compile;
+mod error;
+
+use clap::Parser;
+use error::GemmError;
+
+fn main() {
+    let args = args::Args::parse();
+    if let Err(e) = run(&args) {
+        eprintln!("layout-gemm: error: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run(args: &args::Args) -> Result<(), GemmError> {
+    let spec = args.spec()?;
+    let text = gemm_gen::generate(&spec)?;
+    let out = compile::checked(&text, args.emit)?;
+    match &args.output {
+        Some(path) => output_file::write(path, out.as_bytes()).map_err(|e| GemmError::Write(path.clone(), e)),
+        None => {
+            print!("{out}");
+            Ok(())
+        }
+    }
+}
