@@ -316,6 +316,16 @@ impl Jit {
         unsafe {
             mlir_sys::mlirExecutionEngineRegisterSymbol(engine, name.to_raw(), guard_failed as *const () as *mut c_void)
         };
+        // The block queries of `layout.block_idx` / `layout.block_num` (`crate::blocks`).
+        use layout_passes::lower_to_loops::block::{BLOCK_IDX, BLOCK_NUM};
+        for (symbol, address) in [
+            (BLOCK_IDX, crate::blocks::current_block_idx as *const ()),
+            (BLOCK_NUM, crate::blocks::current_block_num as *const ()),
+        ] {
+            let name = melior::StringRef::new(symbol);
+            // Safety: a valid engine; both functions are `int64_t (void)`, as declared.
+            unsafe { mlir_sys::mlirExecutionEngineRegisterSymbol(engine, name.to_raw(), address as *mut c_void) };
+        }
         Ok(Jit { engine, signatures })
     }
 

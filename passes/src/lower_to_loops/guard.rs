@@ -530,7 +530,7 @@ pub(super) fn fail_if(
 }
 
 /// The point before the `func.func` around `point` (in the module body).
-fn before_function(point: build::Point) -> Result<build::Point, LoweringError> {
+pub(super) fn before_function(point: build::Point) -> Result<build::Point, LoweringError> {
     let mut block = point.block();
     loop {
         // Safety: walks up valid blocks and ops.
@@ -573,7 +573,7 @@ fn declare_hook(l: &mut Lowerer, location: Location, module_point: build::Point)
 }
 
 /// Whether the block of `point` has a top-level op with `sym_name = name`.
-fn defines_symbol(point: build::Point, name: &str) -> bool {
+pub(super) fn defines_symbol(point: build::Point, name: &str) -> bool {
     // Safety: iterates the ops of a valid block.
     let mut op = unsafe { mlir_sys::mlirBlockGetFirstOperation(point.block()) };
     while !op.ptr.is_null() {

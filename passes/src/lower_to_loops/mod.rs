@@ -13,6 +13,7 @@
 //! per tensor for `layout_runtime::self_check` (`self_check.rs`). After the pass no `layout` op
 //! or type remains.
 
+pub mod block;
 mod buffers;
 mod build;
 mod copy;
@@ -422,6 +423,7 @@ impl<'c> Lowerer<'c> {
             LayoutOp::Store { op, epilogue, .. } => copy::copy(self, op, decoded.kind().name(), *epilogue),
             LayoutOp::Matmul { op, accumulate, .. } => matmul::matmul(self, op, *accumulate),
             LayoutOp::Offset { op, .. } => offset::offset(self, op),
+            LayoutOp::Block { op, query, .. } => block::block(self, op, *query),
         }
     }
 
