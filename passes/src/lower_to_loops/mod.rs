@@ -20,6 +20,7 @@ mod copy;
 pub mod guard;
 mod initcheck;
 mod matmul;
+pub mod racecheck;
 mod offset;
 pub mod self_check;
 mod tile;

@@ -51,10 +51,10 @@ OPTIONS:
                          argument or on-chip buffer), initcheck (no read of an on-chip
                          element nothing wrote), synccheck (AscendC back ends: cross-pipe
                          accesses ordered by SetFlag -> WaitFlag, no WaitFlag without a
-                         SetFlag, no flag left set), racecheck (AscendC back ends: no two
-                         blocks write the same GM bytes); the first violation is an error at
-                         the op (docs/sanitizer.md). On loops: initcheck in the lowering, and
-                         memcheck is its view and tile checks (always on)
+                         SetFlag, no flag left set), racecheck (no two blocks of a
+                         --block-dim launch write the same GM bytes); the first violation is
+                         an error at the op (docs/sanitizer.md). On loops: initcheck and
+                         racecheck in the lowering, memcheck is its view and tile checks
   --sanitize=CHECKS      Only the listed checks, e.g. --sanitize=memcheck,synccheck
   --self-check           Before running, check every address the layout lowering computes
                          against the layout algebra (every coordinate of every tensor;
@@ -226,14 +226,6 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>> {
     {
         return Err(RunError::Usage(
             "--sanitize=synccheck checks the AscendC pipes: use it with --backend ascendc-cpp or ascendc-llvm".into(),
-        ));
-    }
-    if backend == Backend::Loops
-        && options.sanitize & ascendc_run::checks::RACE != 0
-        && options.sanitize != ascendc_run::checks::ALL
-    {
-        return Err(RunError::Usage(
-            "--sanitize=racecheck runs on the CPU model: use it with --backend ascendc-cpp or ascendc-llvm (docs/sanitizer.md)".into(),
         ));
     }
     Ok(Some(options))
@@ -408,7 +400,8 @@ fn run(options: &Options) -> Result<()> {
     // layout-lower-to-loops; crates/layout-runtime/src/layout_lowering.rs).
     let unlowered = options.self_check.then(|| layout_runtime::lower::clone_module(&module));
     // --sanitize: initcheck in the lowering; memcheck is its view and tile checks (always on).
-    let initcheck = options.sanitize & ascendc_run::checks::INIT != 0;
+    // racecheck is part of the same sanitized lowering (`layout_passes::lower_to_loops::racecheck`).
+    let initcheck = options.sanitize & (ascendc_run::checks::INIT | ascendc_run::checks::RACE) != 0;
     layout_runtime::lower_layout_ops_with(&mut module, initcheck).map_err(|e| located(&mut sources, e))?;
     timer.lap("layout lowering");
     if let Some(unlowered) = unlowered {
