@@ -178,4 +178,16 @@ irdl.dialect @ascendc {
     %pipe = irdl.base "#builtin.string"
     irdl.attributes { "pipe" = %pipe }
   }
+
+  // GetBlockIdx() / GetBlockNum(): the index of the AI core running the kernel and the number of
+  // cores it was launched on (blockDim), both int64_t in AscendC; index values here.
+  irdl.operation @get_block_idx {
+    %result = irdl.is index
+    irdl.results(result: %result)
+  }
+
+  irdl.operation @get_block_num {
+    %result = irdl.is index
+    irdl.results(result: %result)
+  }
 }

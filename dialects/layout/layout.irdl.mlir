@@ -140,4 +140,18 @@ irdl.dialect @layout {
     irdl.operands(source: %source, coord: variadic %index)
     irdl.results(offset: %result)
   }
+
+  // The index of the AI core (block) running this instance of the kernel, in [0, block_num):
+  // AscendC GetBlockIdx(). Launched with blockDim = N, the kernel body runs N times, once per
+  // block, over the same global memory; block-private (on-chip) buffers are not shared.
+  irdl.operation @block_idx {
+    %result = irdl.is index
+    irdl.results(result: %result)
+  }
+
+  // The number of blocks the kernel was launched with (blockDim): AscendC GetBlockNum().
+  irdl.operation @block_num {
+    %result = irdl.is index
+    irdl.results(result: %result)
+  }
 }

@@ -73,7 +73,7 @@ pub fn fold(root: OperationRef) -> usize {
             LayoutOpKind::Tile => fold_tile(&op),
             LayoutOpKind::Offset => fold_offset(&op),
             LayoutOpKind::Load | LayoutOpKind::Matmul => fold_written(&op),
-            LayoutOpKind::Store => false,
+            LayoutOpKind::Store | LayoutOpKind::BlockIdx | LayoutOpKind::BlockNum => false,
         };
         changed += usize::from(done);
     }

@@ -172,6 +172,10 @@ impl Printer<'_> {
                     );
                 }
                 Stmt::Barrier(pipe) => self.line(depth, &format!("AscendC::PipeBarrier<{pipe}>();")),
+                Stmt::Block { name, num } => {
+                    let f = if *num { "GetBlockNum" } else { "GetBlockIdx" };
+                    self.line(depth, &format!("const int64_t {name} = AscendC::{f}();"));
+                }
                 Stmt::Call(c) => self.call(c, depth)?,
             }
         }

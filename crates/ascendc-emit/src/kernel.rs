@@ -257,6 +257,11 @@ pub enum Stmt {
         id: i64,
     },
     Barrier(String),
+    /// `name = GetBlockIdx()` (`num: false`) or `GetBlockNum()` (`num: true`).
+    Block {
+        name: String,
+        num: bool,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -634,6 +639,10 @@ impl Walker {
             AscendcOp::PipeBarrier { .. } => {
                 out.push(Stmt::Barrier(op.attribute("pipe").ok().and_then(text).unwrap_or_else(|| "PIPE_ALL".into())));
             }
+            AscendcOp::Block { num, result, .. } => {
+                let name = self.define(result, if num { "blockNum" } else { "blockIdx" });
+                out.push(Stmt::Block { name, num });
+            }
             AscendcOp::Call { intrinsic, buffers, dyn_values, params, .. } => {
                 let kind = intrinsic;
                 let mut bufs = Vec::new();
@@ -694,7 +703,8 @@ fn decoded_op<'c, 'a>(decoded: &AscendcOp<'c, 'a>) -> OperationRef<'c, 'a> {
         | AscendcOp::Alloc { op, .. }
         | AscendcOp::Call { op, .. }
         | AscendcOp::Flag { op, .. }
-        | AscendcOp::PipeBarrier { op } => *op,
+        | AscendcOp::PipeBarrier { op }
+        | AscendcOp::Block { op, .. } => *op,
     }
 }
 
@@ -804,7 +814,7 @@ fn uses(stmts: &[Stmt], used: &mut std::collections::HashSet<String>) {
                 uses(else_body, used);
             }
             Stmt::Call(c) => c.fields.values().chain(&c.refs).for_each(|v| add(v, used)),
-            Stmt::Const { .. } | Stmt::Flag { .. } | Stmt::Barrier(_) => {}
+            Stmt::Const { .. } | Stmt::Flag { .. } | Stmt::Barrier(_) | Stmt::Block { .. } => {}
         }
     }
 }
@@ -812,9 +822,11 @@ fn uses(stmts: &[Stmt], used: &mut std::collections::HashSet<String>) {
 fn remove_unused(stmts: &mut Vec<Stmt>, used: &std::collections::HashSet<String>) -> bool {
     let before = stmts.len();
     stmts.retain(|s| match s {
-        Stmt::Const { name, .. } | Stmt::Arith { name, .. } | Stmt::Cmp { name, .. } | Stmt::Select { name, .. } => {
-            used.contains(name)
-        }
+        Stmt::Const { name, .. }
+        | Stmt::Arith { name, .. }
+        | Stmt::Cmp { name, .. }
+        | Stmt::Select { name, .. }
+        | Stmt::Block { name, .. } => used.contains(name),
         _ => true,
     });
     let mut changed = stmts.len() != before;

@@ -15,6 +15,7 @@
 //! | `Fixpipe` (NZ2ND) | `int32_t ascendc_model_fixpipe_nz2nd(void* dst, const void* src, uint32_t dst_dtype, uint32_t src_dtype, const ascendc_model_fixpipe_params_v220*, uint32_t)` |
 //! | `Fixpipe<CFG_NZ>` (NZ2NZ) | `int32_t ascendc_model_fixpipe_nz2nz(` same arguments `)` |
 //! | `SetFlag` / `WaitFlag` / `PipeBarrier` | `ascendc_model_set_flag(src_pipe, dst_pipe, id)`, `..._wait_flag`, `ascendc_model_pipe_barrier(pipe)` |
+//! | `GetBlockIdx()` / `GetBlockNum()` | `int64_t ascendc_model_get_block_idx(void)`, `..._get_block_num(void)` (the launch the driver set) |
 //!
 //! Built as MLIR text (`func` + `scf` + `arith` + `memref` + `llvm`): the kernel keeps its
 //! memref arguments (`llvm.emit_c_interface`, so the runtime's `Jit::call` checks and passes
@@ -34,6 +35,8 @@ use std::fmt::Write as _;
 const SYNC_DECLS: &str = r#"  llvm.func @ascendc_model_set_flag(i32, i32, i32)
   llvm.func @ascendc_model_wait_flag(i32, i32, i32)
   llvm.func @ascendc_model_pipe_barrier(i32)
+  llvm.func @ascendc_model_get_block_idx() -> i64
+  llvm.func @ascendc_model_get_block_num() -> i64
 "#;
 
 /// `llvm.func` declarations of every C ABI function, the intrinsics from their declarations.
@@ -254,6 +257,12 @@ impl Gen<'_> {
                     let a = self.int(depth, &Val::Const(pipe_code(pipe)), "i32");
                     self.line(depth, &format!("llvm.call @ascendc_model_pipe_barrier({a}) : (i32) -> ()"));
                 }
+                Stmt::Block { name, num } => {
+                    let t = self.t();
+                    let f = if *num { "get_block_num" } else { "get_block_idx" };
+                    self.line(depth, &format!("{t} = llvm.call @ascendc_model_{f}() : () -> i64"));
+                    self.line(depth, &format!("%{name} = arith.index_cast {t} : i64 to index"));
+                }
                 Stmt::Call(c) => self.call(c, depth)?,
             }
         }
@@ -448,6 +457,8 @@ mod tests {
   llvm.func @ascendc_model_set_flag(i32, i32, i32)
   llvm.func @ascendc_model_wait_flag(i32, i32, i32)
   llvm.func @ascendc_model_pipe_barrier(i32)
+  llvm.func @ascendc_model_get_block_idx() -> i64
+  llvm.func @ascendc_model_get_block_num() -> i64
 "#;
         assert_eq!(super::decls(), want);
     }

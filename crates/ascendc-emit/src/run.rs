@@ -11,6 +11,10 @@
 //! - [`LlvmKernel`]: the LLVM form of the same kernel, JIT-compiled with the model's C ABI
 //!   symbols.
 //!
+//! A [`Launch`] of `blockDim` blocks runs the kernel once per block over the same GM buffers, in
+//! the seeded order of `layout_runtime::blocks::block_order`, setting the model's block
+//! (`GetBlockIdx()`) before each; [`Launch::SINGLE`] is one block.
+//!
 //! With `sanitize`, both run under the model's sanitizer (`ascendc_model_sanitizer.h`,
 //! docs/sanitizer.md): every GM argument and on-chip buffer is registered by name, and the first
 //! violation is an error located at the ascendc op (hence the layout op) it happened in.
@@ -41,14 +45,16 @@ pub mod checks {
     pub const INIT: u32 = 2;
     /// Cross-pipe accesses ordered by SetFlag -> WaitFlag; no wait without a set; no flag left set.
     pub const SYNC: u32 = 4;
-    pub const ALL: u32 = MEM | INIT | SYNC;
+    /// No two blocks of a multi-core launch write the same GM byte.
+    pub const RACE: u32 = 8;
+    pub const ALL: u32 = MEM | INIT | SYNC | RACE;
 
     /// A sanitizer check name that is not one of the three.
     #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-    #[error("unknown check '{0}' (memcheck, initcheck, synccheck)")]
+    #[error("unknown check '{0}' (memcheck, initcheck, synccheck, racecheck)")]
     pub struct UnknownCheck(pub String);
 
-    /// `memcheck,initcheck,synccheck` (any non-empty subset, comma-separated) as checks.
+    /// `memcheck,initcheck,synccheck,racecheck` (any non-empty subset, comma-separated) as checks.
     pub fn parse(list: &str) -> Result<u32, UnknownCheck> {
         let mut out = NONE;
         for name in list.split(',') {
@@ -56,10 +62,30 @@ pub mod checks {
                 "memcheck" => MEM,
                 "initcheck" => INIT,
                 "synccheck" => SYNC,
+                "racecheck" => RACE,
                 other => return Err(UnknownCheck(other.to_string())),
             };
         }
         Ok(out)
+    }
+}
+
+/// How a kernel is launched on the CPU: `block_dim` blocks (AscendC `blockDim`), run one after
+/// another over the same GM buffers in the order `layout_runtime::blocks::block_order(block_dim,
+/// seed)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub block_dim: u32,
+    pub seed: u64,
+}
+
+impl Launch {
+    /// One block (block 0 of 1).
+    pub const SINGLE: Launch = Launch { block_dim: 1, seed: 0 };
+
+    /// The blocks in the order they run.
+    pub fn order(&self) -> Vec<u32> {
+        layout_runtime::blocks::block_order(self.block_dim, self.seed)
     }
 }
 
@@ -348,6 +374,11 @@ impl CppKernel {
     /// Runs the compiled kernel on `args` (memref contents are replaced by the kernel's GM
     /// buffers after the run).
     pub fn call(&self, args: &mut [Arg]) -> Result<(), Diag> {
+        self.call_launch(args, Launch::SINGLE)
+    }
+
+    /// Runs every block of `launch` on `args` (one process: the blocks share the GM buffers).
+    pub fn call_launch(&self, args: &mut [Arg], launch: Launch) -> Result<(), Diag> {
         check_args(&self.kernel, args, &self.sites)?;
         let mut scalars = Vec::new();
         for (k, a) in args.iter().enumerate() {
@@ -362,9 +393,12 @@ impl CppKernel {
         }
         let report = self.dir.join("sanitizer.txt");
         let _ = std::fs::remove_file(&report);
+        let blocks = launch.order().iter().map(u32::to_string).collect::<Vec<_>>().join(",");
         let run = Command::new(&self.exe)
             .arg(&self.dir)
             .args(&scalars)
+            .arg(launch.block_dim.to_string())
+            .arg(if blocks.is_empty() { "-".to_string() } else { blocks })
             .current_dir(&self.dir)
             .output()
             .map_err(|e| self.sites.error(format!("cannot run the compiled kernel: {e}")))?;
@@ -431,7 +465,8 @@ fn line_sites(cpp: &str) -> Vec<i32> {
     out
 }
 
-/// The host `main()`: `kernel DIR SCALARS...`.
+/// The host `main()`: `kernel DIR SCALARS... BLOCK_DIM ORDER` (ORDER: the block ids, comma
+/// separated, in the order they run; each block is one call of the kernel).
 fn harness(k: &Kernel, sanitize: u32) -> String {
     let mut m = String::from(
         "#include \"kernel.cpp\"\n#include <cstdio>\n#include <cstdlib>\n#include <string>\n#include <vector>\n",
@@ -443,8 +478,8 @@ fn harness(k: &Kernel, sanitize: u32) -> String {
     );
     let scalars = k.params.iter().filter(|p| matches!(p, Param::Index { .. })).count();
     m.push_str(&format!(
-        "int main(int argc, char** argv) {{\n  if (argc != {}) {{ std::fprintf(stderr, \"usage: kernel DIR SCALARS ({scalars})\\n\"); return 3; }}\n  const char* dir = argv[1];\n",
-        2 + scalars
+        "int main(int argc, char** argv) {{\n  if (argc != {}) {{ std::fprintf(stderr, \"usage: kernel DIR SCALARS ({scalars}) BLOCK_DIM ORDER\\n\"); return 3; }}\n  const char* dir = argv[1];\n",
+        4 + scalars
     ));
     let mut call = Vec::new();
     let mut next_scalar = 2;
@@ -478,7 +513,13 @@ fn harness(k: &Kernel, sanitize: u32) -> String {
             ));
         }
     }
-    m.push_str(&format!("  {}({});\n", k.name, call.join(", ")));
+    m.push_str(&format!(
+        "  const uint32_t block_dim = (uint32_t)std::strtoul(argv[{}], nullptr, 10);\n  for (const char* b = argv[{}]; *b && *b != '-'; ) {{\n    char* next = nullptr;\n    const uint32_t block = (uint32_t)std::strtoul(b, &next, 10);\n    ascendc_model::set_block(block, block_dim);\n    {}({});\n    b = *next == ',' ? next + 1 : next;\n  }}\n",
+        2 + scalars,
+        3 + scalars,
+        k.name,
+        call.join(", ")
+    ));
     if sanitize != 0 {
         m.push_str(
             "  std::string report = san::end();\n  if (!report.empty()) { FILE* f = std::fopen((std::string(dir) + \"/sanitizer.txt\").c_str(), \"w\"); std::fprintf(f, \"%d %d %lld\\n%s\\n\", san::state().report_site, san::state().report_region, (long long)san::state().report_elem, report.c_str()); std::fclose(f); return 4; }\n",
@@ -532,6 +573,12 @@ impl LlvmKernel {
 
     /// Calls the kernel on `args`, under the sanitizer's `sanitize` checks ([`checks`]).
     pub fn call(&self, args: &mut [Arg], sanitize: u32) -> Result<(), Diag> {
+        self.call_launch(args, sanitize, Launch::SINGLE)
+    }
+
+    /// Runs every block of `launch` on `args` (the blocks share the GM buffers), under the
+    /// sanitizer's `sanitize` checks.
+    pub fn call_launch(&self, args: &mut [Arg], sanitize: u32, launch: Launch) -> Result<(), Diag> {
         check_args(&self.kernel, args, &self.sites)?;
         use ascendc_params::ffi;
         let mut names = Vec::new();
@@ -570,7 +617,15 @@ impl LlvmKernel {
                 names.push(name);
             }
         }
-        let result = self.jit.call(&self.kernel.name, args);
+        let mut result = Ok(None);
+        for block in launch.order() {
+            // Safety: a plain call into the model (this thread's launch state).
+            unsafe { ffi::ascendc_model_set_block(block, launch.block_dim) };
+            result = self.jit.call(&self.kernel.name, args);
+            if result.is_err() {
+                break;
+            }
+        }
         if sanitize != 0 {
             // Safety: the model returns a NUL-terminated static string.
             let report =

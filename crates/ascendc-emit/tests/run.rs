@@ -12,6 +12,7 @@
 
 use ascendc_emit::run;
 mod dynamic_k;
+mod multicore;
 
 use layout_npy::random::Rng;
 use layout_runtime::{Arg, Array, Data, Diag, ElemType, Jit};

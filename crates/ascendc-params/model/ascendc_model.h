@@ -270,8 +270,8 @@ template <HardEvent E> __aicore__ inline void WaitFlag(int32_t id, uint32_t line
 }
 template <pipe_t P> __aicore__ inline void PipeBarrier() { ascendc_model::san::barrier(P); }
 __aicore__ inline void InitSocState() {}
-__aicore__ inline int64_t GetBlockIdx() { return 0; }
-__aicore__ inline int64_t GetBlockNum() { return 1; }
+__aicore__ inline int64_t GetBlockIdx() { return ascendc_model::launch().block_idx; }
+__aicore__ inline int64_t GetBlockNum() { return ascendc_model::launch().block_num; }
 
 // ---- intrinsics -------------------------------------------------------------------------------
 template <class T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p, uint32_t line = __builtin_LINE()) {

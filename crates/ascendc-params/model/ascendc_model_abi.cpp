@@ -78,6 +78,10 @@ int64_t ascendc_model_sanitize_report_element(int32_t* region) {
     return ascendc_model::san::state().report_elem;
 }
 
+void ascendc_model_set_block(uint32_t idx, uint32_t num) { ascendc_model::set_block(idx, num); }
+int64_t ascendc_model_get_block_idx(void) { return ascendc_model::launch().block_idx; }
+int64_t ascendc_model_get_block_num(void) { return ascendc_model::launch().block_num; }
+
 const char* ascendc_model_last_error(void) { return ascendc_model::error_buffer(); }
 
 }  // extern "C"

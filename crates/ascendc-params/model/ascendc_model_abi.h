@@ -176,7 +176,7 @@ int32_t ascendc_model_fixpipe_nz2nz(void* dst, const void* src, uint32_t dst_dty
 void ascendc_model_set_flag(uint32_t src_pipe, uint32_t dst_pipe, uint32_t event_id);
 void ascendc_model_wait_flag(uint32_t src_pipe, uint32_t dst_pipe, uint32_t event_id);
 void ascendc_model_pipe_barrier(uint32_t pipe);
-/* The sanitizer: begin(checks: 1 memcheck | 2 initcheck | 4 synccheck), register every GM and
+/* The sanitizer: begin(checks: 1 memcheck | 2 initcheck | 4 synccheck | 8 racecheck), register every GM and
  * on-chip buffer, run, end() returns the first violation ("" if none) and turns it off.
  * site(n) names the static call site of the next intrinsic or flag (reported back by
  * report_site; -1 if unknown). */
@@ -188,6 +188,12 @@ uint64_t ascendc_model_sanitize_violations(void);
 int32_t ascendc_model_sanitize_report_site(void);
 /* initcheck: the element (and, in *region, the region in registration order) reported; -1 if none. */
 int64_t ascendc_model_sanitize_report_element(int32_t* region);
+/* The launch: the drivers run a blockDim-block launch as blockDim calls, set_block(idx, blockDim)
+ * before each (it also starts the sanitizer's next block: fresh on-chip state, GM writers kept
+ * for racecheck); get_block_idx / get_block_num are GetBlockIdx() / GetBlockNum(). */
+void ascendc_model_set_block(uint32_t idx, uint32_t num);
+int64_t ascendc_model_get_block_idx(void);
+int64_t ascendc_model_get_block_num(void);
 /* Message of the last non-zero status (static storage; "" if none). */
 const char* ascendc_model_last_error(void);
 

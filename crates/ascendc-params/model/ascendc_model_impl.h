@@ -156,6 +156,23 @@ inline int32_t fail(int32_t code, const char* what) {
     return code;
 }
 
+// ---- the launch ---------------------------------------------------------------------------------
+// Which block (AI core) runs and how many were launched: GetBlockIdx() / GetBlockNum(). The CPU
+// drivers run a blockDim-block launch as blockDim calls of the kernel, calling set_block()
+// before each (per thread, like the sanitizer: test threads run their own launches).
+struct Launch {
+    int64_t block_idx = 0;
+    int64_t block_num = 1;
+};
+inline Launch& launch() {
+    static thread_local Launch l;
+    return l;
+}
+inline void set_block(uint32_t idx, uint32_t num) {
+    launch() = Launch{idx, num};
+    san::begin_block(static_cast<int32_t>(idx));
+}
+
 inline bool valid_target(uint32_t t) { return t == ASCENDC_MODEL_ARCH_A2 || t == ASCENDC_MODEL_ARCH_A5; }
 
 inline bool valid_bits(uint32_t b) { return b == 8 || b == 16 || b == 32; }

@@ -13,6 +13,11 @@
 //   that conflicts (RAW, WAR, WAW) with an access of another pipe not ordered before it is
 //   reported. A WaitFlag with no SetFlag before it (the pipe would wait forever on hardware)
 //   and flags still set at end() are reported too.
+// * racecheck: a multi-core launch runs its blocks one after another (begin_block() between
+//   them) over the same GM; each GM byte remembers the block that last wrote it, and a write by
+//   another block is reported with both block ids (blocks of one launch must write disjoint GM:
+//   their order on the device is unspecified). Each block starts with its own on-chip memory
+//   (written bits cleared) and its own pipes and flags (synccheck state reset).
 // Only the first violation is kept (later ones are often its consequences); count() has all.
 #ifndef ASCENDC_MODEL_SANITIZER_H
 #define ASCENDC_MODEL_SANITIZER_H
@@ -30,7 +35,7 @@
 namespace ascendc_model {
 namespace san {
 
-enum : uint32_t { CHECK_MEM = 1, CHECK_INIT = 2, CHECK_SYNC = 4, CHECK_ALL = 7 };
+enum : uint32_t { CHECK_MEM = 1, CHECK_INIT = 2, CHECK_SYNC = 4, CHECK_RACE = 8, CHECK_ALL = 15 };
 // AscendC pipe_t numbering (ascendc_model.h, ascendc-emit's llvm.rs): S V M MTE1 MTE2 MTE3 ALL FIX.
 enum : uint32_t { PIPE_S = 0, PIPE_V = 1, PIPE_M = 2, PIPE_MTE1 = 3, PIPE_MTE2 = 4, PIPE_MTE3 = 5, PIPE_ALL = 6, PIPE_FIX = 7 };
 constexpr uint32_t PIPES = 8;
@@ -48,6 +53,7 @@ struct Region {
     std::string name;
     bool on_chip;
     std::vector<uint8_t> written;  // one byte per byte (on-chip regions only)
+    std::vector<int32_t> writer;   // racecheck: the block that last wrote each byte, -1 (GM only)
 };
 
 struct Range {
@@ -81,6 +87,7 @@ struct State {
     int64_t report_elem = -1;
     uint64_t violations = 0;
     size_t last_region = 0;  // where the previous lookup hit (accesses come in runs)
+    int32_t block = 0;       // the block running (racecheck), set by begin_block()
 };
 
 // One sanitizer per thread: JIT-compiled kernels run the model on the calling thread, and
@@ -101,8 +108,9 @@ inline void begin(uint32_t checks) {
 // Registers a buffer; accesses are resolved to the first region containing them.
 inline void add_region(const void* base, uint64_t bytes, uint32_t elem_bytes, const char* name, bool on_chip) {
     const uintptr_t lo = reinterpret_cast<uintptr_t>(base);
-    Region r{lo, lo + bytes, elem_bytes ? elem_bytes : 1, name ? name : "?", on_chip, {}};
+    Region r{lo, lo + bytes, elem_bytes ? elem_bytes : 1, name ? name : "?", on_chip, {}, {}};
     if (on_chip) r.written.assign(bytes, 0);
+    if (!on_chip && (state().checks & CHECK_RACE)) r.writer.assign(bytes, -1);
     state().regions.push_back(r);
 }
 
@@ -215,6 +223,32 @@ inline void mark_written(void* d, const void* src, uint64_t n) {
     }
 }
 
+// racecheck of a write of [p, p + n) to GM by the current block: the first byte another block
+// wrote is reported with the run of bytes that block wrote, then every byte becomes ours.
+inline void race_write(const void* p, uint64_t n) {
+    if (!on(CHECK_RACE) || n == 0) return;
+    const uintptr_t lo = reinterpret_cast<uintptr_t>(p);
+    const int32_t ri = region_of(lo, lo + n);
+    if (ri < 0) return;
+    Region& r = state().regions[ri];
+    if (r.on_chip || r.writer.empty()) return;
+    const int32_t me = state().block;
+    int32_t* w = r.writer.data() + (lo - r.lo);
+    for (uint64_t i = 0; i < n; ++i) {
+        if (w[i] < 0 || w[i] == me) continue;
+        const int32_t other = w[i];
+        uint64_t j = i;
+        while (j < n && w[j] == other) ++j;
+        const uint64_t first = lo - r.lo + i;
+        char buf[320];
+        std::snprintf(buf, sizeof buf, " in block %d writes %s bytes [%llu, %llu), which block %d wrote too (the blocks of a launch must write disjoint global memory)",
+                      me, r.name.c_str(), (unsigned long long)first, (unsigned long long)(lo - r.lo + j), other);
+        violation("racecheck: " + current() + buf, ri, static_cast<int64_t>(first / r.elem_bytes));
+        break;
+    }
+    std::fill(w, w + n, me);
+}
+
 // ---- the hooks the model's intrinsics call ----------------------------------------------------
 
 // Reads n bytes at s as an operand (initcheck use); false if memcheck failed.
@@ -232,6 +266,7 @@ inline bool def(void* d, uint64_t n) {
     if (!inside(d, n, true)) return false;
     note(state().writes, d, n);
     mark_written(d, nullptr, n);
+    race_write(d, n);
     return true;
 }
 
@@ -297,6 +332,7 @@ inline void copy(void* d, const void* s, uint64_t n) {
         note(state().writes, d, n);
         if (is_gm(d)) check_written(s, n);
         mark_written(d, s, n);
+        race_write(d, n);
     }
     std::memmove(d, s, n);
 }
@@ -443,9 +479,8 @@ inline void barrier(uint32_t pipe) {
     for (uint32_t p = 0; p < PIPES; ++p) s.vc[p] = all;
 }
 
-// Ends the run: flags still set are reported; returns the first violation ("" if none) and
-// turns the sanitizer off.
-inline const char* end() {
+// The end of one block's run: flags still set are reported.
+inline void end_block() {
     State& s = state();
     if (s.checks & CHECK_SYNC)
         for (const auto& f : s.flags)
@@ -456,6 +491,27 @@ inline const char* end() {
                 s.site = f.second.back().second;  // reported at the last SetFlag nothing waited for
                 violation("synccheck: flag left set at kernel exit: " + flag_name("SetFlag", src, dst, id) + buf);
             }
+}
+
+// Block `block` of a multi-core launch starts: the previous block ends (end_block), and the new
+// one gets fresh on-chip memory (nothing written), pipes and flags. GM and its writers persist.
+inline void begin_block(int32_t block) {
+    State& s = state();
+    if (!s.checks) return;
+    end_block();
+    for (Region& r : s.regions)
+        if (r.on_chip) std::fill(r.written.begin(), r.written.end(), 0);
+    for (Clock& c : s.vc) c = Clock{};
+    s.flags.clear();
+    s.history.clear();
+    s.block = block;
+}
+
+// Ends the run: flags still set are reported; returns the first violation ("" if none) and
+// turns the sanitizer off.
+inline const char* end() {
+    State& s = state();
+    end_block();
     s.checks = 0;
     return s.report.c_str();
 }

@@ -97,6 +97,9 @@ extern "C" {
     pub fn ascendc_model_sanitize_violations() -> u64;
     pub fn ascendc_model_sanitize_report_site() -> i32;
     pub fn ascendc_model_sanitize_report_element(region: *mut i32) -> i64;
+    pub fn ascendc_model_set_block(idx: u32, num: u32);
+    pub fn ascendc_model_get_block_idx() -> i64;
+    pub fn ascendc_model_get_block_num() -> i64;
 }
 
 /// Every C ABI function as `(symbol name, address)`, for `mlirExecutionEngineRegisterSymbol`.
@@ -115,6 +118,8 @@ pub fn c_abi_symbols() -> Vec<(&'static str, *const c_void)> {
         ("ascendc_model_pipe_barrier", ascendc_model_pipe_barrier as *const c_void),
         ("ascendc_model_last_error", ascendc_model_last_error as *const c_void),
         ("ascendc_model_sanitize_site", ascendc_model_sanitize_site as *const c_void),
+        ("ascendc_model_get_block_idx", ascendc_model_get_block_idx as *const c_void),
+        ("ascendc_model_get_block_num", ascendc_model_get_block_num as *const c_void),
     ]
 }
 

@@ -272,6 +272,16 @@ extern "C" fn guard_failed(message: *const u8, length: i64, a: i64, b: i64) {
     });
 }
 
+/// Records `text` as the current call's failure unless one is recorded (the racecheck hook of
+/// `crate::blocks` reports through it).
+pub(crate) fn record_failure(text: String) {
+    GUARD_FAILURE.with(|failure| {
+        if let Ok(mut failure) = failure.try_borrow_mut() {
+            failure.get_or_insert(text);
+        }
+    });
+}
+
 /// A JIT-compiled module. `!Send` (it holds raw engine pointers); it does not borrow the MLIR
 /// context or module it was made from.
 pub struct Jit {
@@ -316,6 +326,18 @@ impl Jit {
         unsafe {
             mlir_sys::mlirExecutionEngineRegisterSymbol(engine, name.to_raw(), guard_failed as *const () as *mut c_void)
         };
+        // The block queries of `layout.block_idx` / `layout.block_num` (`crate::blocks`).
+        use layout_passes::lower_to_loops::block::{BLOCK_IDX, BLOCK_NUM};
+        for (symbol, address) in [
+            (BLOCK_IDX, crate::blocks::current_block_idx as *const ()),
+            (BLOCK_NUM, crate::blocks::current_block_num as *const ()),
+            (layout_passes::lower_to_loops::racecheck::HOOK, crate::blocks::gm_write as *const ()),
+        ] {
+            let name = melior::StringRef::new(symbol);
+            // Safety: a valid engine; the functions have the C signatures the lowering declares
+            // (`int64_t (void)`, and the racecheck hook's five `int64_t`).
+            unsafe { mlir_sys::mlirExecutionEngineRegisterSymbol(engine, name.to_raw(), address as *mut c_void) };
+        }
         Ok(Jit { engine, signatures })
     }
 

@@ -10,10 +10,12 @@
 //! - [`Jit`]: an MLIR execution engine with signature-checked calls on [`layout_npy::Array`]s
 //!   (module [`jit`]).
 //! - [`pack`]: host-side packing ND ⇄ frame layouts (NZ, ...) with JIT-compiled load kernels.
+//! - [`blocks`]: multi-core launches (`blockDim` calls over one GM image, seeded order).
 //! - [`diagnostics`]: MLIR diagnostics as located data, rendered `file:line:col: error: ...`.
 //!
 //! Every MLIR object here is `!Send`: use one context per thread.
 
+pub mod blocks;
 pub mod diagnostics;
 pub mod jit;
 pub mod layout_lowering;

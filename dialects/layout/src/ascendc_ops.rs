@@ -69,6 +69,8 @@ pub enum AscendcOpKind {
     SetFlag,
     WaitFlag,
     PipeBarrier,
+    GetBlockIdx,
+    GetBlockNum,
 }
 
 impl AscendcOpKind {
@@ -76,7 +78,7 @@ impl AscendcOpKind {
     pub fn all() -> Vec<AscendcOpKind> {
         let mut out = vec![Self::GlobalTensor, Self::Alloc];
         out.extend(Intrinsic::ALL.map(Self::Intrinsic));
-        out.extend([Self::SetFlag, Self::WaitFlag, Self::PipeBarrier]);
+        out.extend([Self::SetFlag, Self::WaitFlag, Self::PipeBarrier, Self::GetBlockIdx, Self::GetBlockNum]);
         out
     }
 
@@ -89,6 +91,8 @@ impl AscendcOpKind {
             Self::SetFlag => "ascendc.set_flag",
             Self::WaitFlag => "ascendc.wait_flag",
             Self::PipeBarrier => "ascendc.pipe_barrier",
+            Self::GetBlockIdx => "ascendc.get_block_idx",
+            Self::GetBlockNum => "ascendc.get_block_num",
         }
     }
 
@@ -118,6 +122,8 @@ pub enum AscendcOp<'c, 'a> {
     Flag { op: OperationRef<'c, 'a>, set: bool },
     /// `ascendc.pipe_barrier {pipe}`.
     PipeBarrier { op: OperationRef<'c, 'a> },
+    /// `%b = ascendc.get_block_idx()` (`num: false`) / `%n = ascendc.get_block_num()` (`num: true`).
+    Block { op: OperationRef<'c, 'a>, num: bool, result: Value<'c, 'a> },
 }
 
 impl<'c, 'a> AscendcOp<'c, 'a> {
@@ -156,6 +162,8 @@ impl<'c, 'a> AscendcOp<'c, 'a> {
                 AscendcOpKind::SetFlag => AscendcOp::Flag { op, set: true },
                 AscendcOpKind::WaitFlag => AscendcOp::Flag { op, set: false },
                 AscendcOpKind::PipeBarrier => AscendcOp::PipeBarrier { op },
+                AscendcOpKind::GetBlockIdx => AscendcOp::Block { op, num: false, result: result()? },
+                AscendcOpKind::GetBlockNum => AscendcOp::Block { op, num: true, result: result()? },
             })
         })())
     }
@@ -170,7 +178,7 @@ mod tests {
     #[test]
     fn every_irdl_op_has_a_kind() {
         let names = irdl_op_names(crate::ASCENDC_IRDL_SOURCE, "ascendc");
-        assert_eq!(names.len(), 13, "{names:?}");
+        assert_eq!(names.len(), 15, "{names:?}");
         let mut ours: Vec<&str> = AscendcOpKind::all().iter().map(|k| k.name()).collect();
         let mut theirs: Vec<&str> = names.iter().map(String::as_str).collect();
         ours.sort();

@@ -31,12 +31,23 @@ pub enum LayoutOpKind {
     Store,
     Matmul,
     Offset,
+    BlockIdx,
+    BlockNum,
 }
 
 impl LayoutOpKind {
     /// Every kind, in IRDL order.
-    pub const ALL: [LayoutOpKind; 7] =
-        [Self::View, Self::Alloc, Self::Tile, Self::Load, Self::Store, Self::Matmul, Self::Offset];
+    pub const ALL: [LayoutOpKind; 9] = [
+        Self::View,
+        Self::Alloc,
+        Self::Tile,
+        Self::Load,
+        Self::Store,
+        Self::Matmul,
+        Self::Offset,
+        Self::BlockIdx,
+        Self::BlockNum,
+    ];
 
     /// The full op name (`layout.tile`).
     pub fn name(self) -> &'static str {
@@ -48,6 +59,8 @@ impl LayoutOpKind {
             Self::Store => "layout.store",
             Self::Matmul => "layout.matmul",
             Self::Offset => "layout.offset",
+            Self::BlockIdx => "layout.block_idx",
+            Self::BlockNum => "layout.block_num",
         }
     }
 
@@ -71,7 +84,7 @@ impl LayoutOpKind {
                     required: false,
                 },
             ],
-            Self::View | Self::Alloc | Self::Load | Self::Offset => &[],
+            Self::View | Self::Alloc | Self::Load | Self::Offset | Self::BlockIdx | Self::BlockNum => &[],
         }
     }
 }
@@ -128,6 +141,17 @@ pub enum LayoutOp<'c, 'a> {
     },
     /// `%o = layout.offset(%t, coord...)`.
     Offset { op: OperationRef<'c, 'a>, source: Value<'c, 'a>, coord: Vec<Value<'c, 'a>>, result: Value<'c, 'a> },
+    /// `%b = layout.block_idx()` / `%n = layout.block_num()`: which block runs, and how many do.
+    Block { op: OperationRef<'c, 'a>, query: BlockQuery, result: Value<'c, 'a> },
+}
+
+/// What a [`LayoutOp::Block`] asks for (AscendC `GetBlockIdx()` / `GetBlockNum()`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BlockQuery {
+    /// The running block's index, in `[0, blockDim)`.
+    Idx,
+    /// The number of blocks launched (`blockDim`).
+    Num,
 }
 
 impl<'c, 'a> LayoutOp<'c, 'a> {
@@ -147,6 +171,8 @@ impl<'c, 'a> LayoutOp<'c, 'a> {
             Self::Store { .. } => LayoutOpKind::Store,
             Self::Matmul { .. } => LayoutOpKind::Matmul,
             Self::Offset { .. } => LayoutOpKind::Offset,
+            Self::Block { query: BlockQuery::Idx, .. } => LayoutOpKind::BlockIdx,
+            Self::Block { query: BlockQuery::Num, .. } => LayoutOpKind::BlockNum,
         }
     }
 
@@ -159,7 +185,8 @@ impl<'c, 'a> LayoutOp<'c, 'a> {
             | Self::Load { op, .. }
             | Self::Store { op, .. }
             | Self::Matmul { op, .. }
-            | Self::Offset { op, .. } => *op,
+            | Self::Offset { op, .. }
+            | Self::Block { op, .. } => *op,
         }
     }
 }
@@ -251,6 +278,13 @@ fn decode_layout<'c, 'a>(kind: LayoutOpKind, op: OperationRef<'c, 'a>) -> Result
             need(1)?;
             LayoutOp::Offset { op, source: operands[0], coord: operands[1..].to_vec(), result: result()? }
         }
+        LayoutOpKind::BlockIdx | LayoutOpKind::BlockNum => {
+            if !operands.is_empty() {
+                return Err(DecodeError(format!("{name}: takes no operands, got {}", operands.len())));
+            }
+            let query = if kind == LayoutOpKind::BlockIdx { BlockQuery::Idx } else { BlockQuery::Num };
+            LayoutOp::Block { op, query, result: result()? }
+        }
     })
 }
 
@@ -319,7 +353,7 @@ mod tests {
     #[test]
     fn every_irdl_op_has_a_kind() {
         let names = irdl_op_names(crate::IRDL_SOURCE, "layout");
-        assert_eq!(names.len(), 7, "{names:?}");
+        assert_eq!(names.len(), 9, "{names:?}");
         for name in &names {
             let kind = LayoutOpKind::from_name(name).unwrap_or_else(|| panic!("{name} has no LayoutOpKind"));
             assert_eq!(kind.name(), name);
@@ -369,6 +403,31 @@ mod tests {
         }
         use LayoutOpKind as K;
         assert_eq!(kinds, [K::Alloc, K::Tile, K::Offset, K::Load]);
+    }
+
+    #[test]
+    fn block_queries_decode() {
+        let context = create_context().expect("context");
+        let module = parse_source(
+            &context,
+            r#"module {
+                 %b = "layout.block_idx"() : () -> index
+                 %n = "layout.block_num"() : () -> index
+               }"#,
+        )
+        .expect("parse");
+        let ops: Vec<_> = {
+            let mut v = Vec::new();
+            let mut op = module.body().first_operation();
+            while let Some(o) = op {
+                v.push(LayoutOp::decode(o).expect("layout op"));
+                op = o.next_in_block();
+            }
+            v
+        };
+        assert!(matches!(ops[0], Ok(LayoutOp::Block { query: BlockQuery::Idx, .. })));
+        assert!(matches!(ops[1], Ok(LayoutOp::Block { query: BlockQuery::Num, .. })));
+        assert_eq!(ops[1].as_ref().map(|o| o.kind()).ok(), Some(LayoutOpKind::BlockNum));
     }
 
     #[test]

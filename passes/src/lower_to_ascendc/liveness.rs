@@ -50,7 +50,11 @@ pub(super) fn live_ranges(ops: &[OperationRef], position: &HashMap<usize, usize>
         // operands.
         match LayoutOp::decode(*op) {
             Some(Ok(
-                LayoutOp::View { .. } | LayoutOp::Alloc { .. } | LayoutOp::Tile { .. } | LayoutOp::Offset { .. },
+                LayoutOp::View { .. }
+                | LayoutOp::Alloc { .. }
+                | LayoutOp::Tile { .. }
+                | LayoutOp::Offset { .. }
+                | LayoutOp::Block { .. },
             ))
             | None => continue,
             Some(_) => {}

@@ -434,6 +434,22 @@ impl<'c> Lowering<'c> {
                 );
                 Ok(())
             }
+            LayoutOp::Block { query, result: old, .. } => {
+                // GetBlockIdx() / GetBlockNum(): the ascendc op replaces the layout op's value.
+                let name = match query {
+                    layout_dialect::ops::BlockQuery::Idx => "ascendc.get_block_idx",
+                    layout_dialect::ops::BlockQuery::Num => "ascendc.get_block_num",
+                };
+                let new = OperationBuilder::new(name, location)
+                    .add_results(&[Type::index(self.context)])
+                    .build()
+                    .map_err(AscendcError::internal)?;
+                let new = block_of(op)?.insert_operation_before(op, new);
+                let value: Value = new.result(0).map_err(AscendcError::internal)?.into();
+                // Safety: both values are valid and of type index.
+                unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), value.to_raw()) };
+                Ok(())
+            }
             LayoutOp::Offset { .. } => {
                 let t = self.tensor(operand(op, 0)?)?;
                 let prefix = self.fresh("o");

@@ -13,7 +13,7 @@ use melior::{
 };
 use mlir_sys::{MlirType, MlirValue};
 
-use super::{build, describe, guard, initcheck, Lowerer, Tensor};
+use super::{build, describe, guard, initcheck, racecheck, Lowerer, Tensor};
 use crate::error::LoweringError;
 
 /// How an element changes on the way: the Fixpipe conversion the types give, with the store's
@@ -192,6 +192,7 @@ pub(super) fn copy(
     let value = element.apply(l, location, nest.body, loaded)?;
     build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
     initcheck::mark(l, location, nest.body, &dst, offsets[1])?;
+    racecheck::record(l, location, nest.body, name, &dst, offsets[1])?;
 
     // Zero-fill the tail of the last incomplete C0 block of every valid row (NZ) / column (ZN).
     let fill = zero_fill_axis(&src, &dst, region.len());
@@ -210,6 +211,7 @@ pub(super) fn copy(
         let offset = l.emit(location, nest.body, &[dst.address(&nest.ivs)?])?;
         build::store(nest.body, location, zero, dst.buffer, &offset);
         initcheck::mark(l, location, nest.body, &dst, offset[0])?;
+        racecheck::record(l, location, nest.body, name, &dst, offset[0])?;
     }
     if op.result_count() > 0 {
         let layout = crate::tile::written_view(&dst.layout, &se)?;
@@ -282,6 +284,7 @@ fn conv_copy(
     let value = element.apply(l, location, nest.body, loaded)?;
     build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
     initcheck::mark(l, location, nest.body, dst, offsets[1])?;
+    racecheck::record(l, location, nest.body, name, dst, offsets[1])?;
 
     // Zero-fill channels [C, align(C, C0)) of every valid pixel (NCHW/NHWC sources only).
     let channels = &region[1];
@@ -299,6 +302,7 @@ fn conv_copy(
         let offset = l.emit(location, nest.body, &[dst.address(&crd)?])?;
         build::store(nest.body, location, zero, dst.buffer, &offset);
         initcheck::mark(l, location, nest.body, dst, offset[0])?;
+        racecheck::record(l, location, nest.body, name, dst, offset[0])?;
     }
     Ok(())
 }

@@ -497,6 +497,22 @@ pub(super) fn fail_if(
 ) -> Result<(), LoweringError> {
     let module_point = before_function(point)?;
     declare_hook(l, location, module_point)?;
+    let then = build::if_then(location, point, bad);
+    let (pointer, length) = message_global(l, location, then, message)?;
+    let arguments = [pointer, length, a, b].map(build::val);
+    then.insert(func::call(l.context, FlatSymbolRefAttribute::new(l.context, HOOK), &arguments, &[], location));
+    Ok(())
+}
+
+/// A constant global holding `message` (module level) and, at `point`, its address and length
+/// as index values: what the runtime hooks take to name the op.
+pub(super) fn message_global(
+    l: &mut Lowerer,
+    location: Location,
+    point: build::Point,
+    message: &str,
+) -> Result<(MlirValue, MlirValue), LoweringError> {
+    let module_point = before_function(point)?;
     let bytes = message.as_bytes();
     let name = format!("__layout_guard_message_{}", l.fresh());
     let i8_type: Type = IntegerType::new(l.context, 8).into();
@@ -514,7 +530,7 @@ pub(super) fn fail_if(
         None,
         location,
     ));
-    let then = build::if_then(location, point, bad);
+    let then = point;
     let global = then.value(memref::get_global(l.context, &name, message_type, location))?;
     let pointer = then.value(
         OperationBuilder::new("memref.extract_aligned_pointer_as_index", location)
@@ -524,13 +540,11 @@ pub(super) fn fail_if(
             .map_err(|e| LoweringError::Internal(format!("{e}")))?,
     )?;
     let length = build::index_constant(l.context, location, then, bytes.len() as i64)?;
-    let arguments = [pointer, length, a, b].map(build::val);
-    then.insert(func::call(l.context, FlatSymbolRefAttribute::new(l.context, HOOK), &arguments, &[], location));
-    Ok(())
+    Ok((pointer, length))
 }
 
 /// The point before the `func.func` around `point` (in the module body).
-fn before_function(point: build::Point) -> Result<build::Point, LoweringError> {
+pub(super) fn before_function(point: build::Point) -> Result<build::Point, LoweringError> {
     let mut block = point.block();
     loop {
         // Safety: walks up valid blocks and ops.
@@ -573,7 +587,7 @@ fn declare_hook(l: &mut Lowerer, location: Location, module_point: build::Point)
 }
 
 /// Whether the block of `point` has a top-level op with `sym_name = name`.
-fn defines_symbol(point: build::Point, name: &str) -> bool {
+pub(super) fn defines_symbol(point: build::Point, name: &str) -> bool {
     // Safety: iterates the ops of a valid block.
     let mut op = unsafe { mlir_sys::mlirBlockGetFirstOperation(point.block()) };
     while !op.ptr.is_null() {

@@ -13,12 +13,14 @@
 //! per tensor for `layout_runtime::self_check` (`self_check.rs`). After the pass no `layout` op
 //! or type remains.
 
+pub mod block;
 mod buffers;
 mod build;
 mod copy;
 pub mod guard;
 mod initcheck;
 mod matmul;
+pub mod racecheck;
 mod offset;
 pub mod self_check;
 mod tile;
@@ -422,6 +424,7 @@ impl<'c> Lowerer<'c> {
             LayoutOp::Store { op, epilogue, .. } => copy::copy(self, op, decoded.kind().name(), *epilogue),
             LayoutOp::Matmul { op, accumulate, .. } => matmul::matmul(self, op, *accumulate),
             LayoutOp::Offset { op, .. } => offset::offset(self, op),
+            LayoutOp::Block { op, query, .. } => block::block(self, op, *query),
         }
     }
 

@@ -49,6 +49,8 @@ pub(super) fn check_op(op: &OperationRef, c: &mut Checker) {
         LayoutOp::Matmul { .. } => check_matmul(op, location, c),
         LayoutOp::Tile { shape, .. } => check_tile(op, &shape, location, c),
         LayoutOp::Offset { .. } => check_offset(op, location, c),
+        // Operands and the index result are IRDL's; the value is the launch's (any block).
+        LayoutOp::Block { .. } => {}
     }
 }
 

@@ -239,7 +239,7 @@ impl Analysis<'_> {
                 let w = Written { view, lo: vc.corner.clone(), ext: vec![m, n], by: describe(op) };
                 state.insert(vc.root, vec![Some(w)]);
             }
-            LayoutOp::Offset { .. } => {}
+            LayoutOp::Offset { .. } | LayoutOp::Block { .. } => {}
         }
     }
 

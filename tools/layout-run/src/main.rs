@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! layout-run KERNEL.mlir --entry NAME [--input [K=]FILE.npy ...] [--zero K ...] [--arg K=VALUE ...]
-//!            [--seed N] [--out-dir DIR] [--emit=llvm|llvm-dialect] [--time] [--self-check]
-//!            [--backend loops|ascendc-cpp|ascendc-llvm] [--sanitize[=memcheck,initcheck,synccheck]]
+//!            [--seed N] [--block-dim N] [--out-dir DIR] [--emit=llvm|llvm-dialect] [--time] [--self-check]
+//!            [--backend loops|ascendc-cpp|ascendc-llvm] [--sanitize[=memcheck,initcheck,synccheck,racecheck]]
 //! layout-run --compare A.npy B.npy [--tolerance T]
 //! layout-run pack|unpack|bench-pack ...   (host-side packing, src/pack_cmd.rs)
 //! ```
@@ -34,7 +34,10 @@ OPTIONS:
                          arguments in order (repeatable)
   --zero K               Start memref argument K as zeros instead of random values
   --arg K=VALUE          Value of scalar argument K (index, i8-i64, f32, f64)
-  --seed N               Seed of the input generator (default 0)
+  --seed N               Seed of the input generator and of the block order (default 0)
+  --block-dim N          Launch N blocks (AscendC blockDim, default 1): the kernel runs once
+                         per block over the same GM buffers, in a shuffled order drawn from
+                         --seed; layout.block_idx / GetBlockIdx() tell the block (all back ends)
   --out-dir DIR          Where argK.npy files go (default: the current directory)
   --emit=llvm            Print the O2-optimized LLVM IR instead of running
   --emit=llvm-dialect    Print the module lowered to the LLVM dialect instead of running
@@ -48,9 +51,10 @@ OPTIONS:
                          argument or on-chip buffer), initcheck (no read of an on-chip
                          element nothing wrote), synccheck (AscendC back ends: cross-pipe
                          accesses ordered by SetFlag -> WaitFlag, no WaitFlag without a
-                         SetFlag, no flag left set); the first violation is an error at the
-                         op (docs/sanitizer.md). On loops: initcheck in the lowering, and
-                         memcheck is its view and tile checks (always on)
+                         SetFlag, no flag left set), racecheck (no two blocks of a
+                         --block-dim launch write the same GM bytes); the first violation is
+                         an error at the op (docs/sanitizer.md). On loops: initcheck and
+                         racecheck in the lowering, memcheck is its view and tile checks
   --sanitize=CHECKS      Only the listed checks, e.g. --sanitize=memcheck,synccheck
   --self-check           Before running, check every address the layout lowering computes
                          against the layout algebra (every coordinate of every tensor;
@@ -90,6 +94,15 @@ struct Options {
     backend: Option<Backend>,
     /// The model's checks (`ascendc_emit::run::checks`); 0: no sanitizer.
     sanitize: u32,
+    /// `--block-dim`: blocks launched (None: 1).
+    block_dim: Option<u32>,
+}
+
+impl Options {
+    /// The launch of `--block-dim` and `--seed`.
+    fn launch(&self) -> ascendc_run::Launch {
+        ascendc_run::Launch { block_dim: self.block_dim.unwrap_or(1), seed: self.seed }
+    }
 }
 
 /// `text` as the argument number of `--option`.
@@ -139,6 +152,13 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>> {
                 let v = value(inline)?;
                 let expected = "a non-negative integer";
                 options.seed = v.parse().map_err(|_| RunError::BadValue { option: name.into(), value: v, expected })?;
+            }
+            "block-dim" => {
+                let v = value(inline)?;
+                let parsed = v.parse().ok().filter(|&n: &u32| n >= 1);
+                let expected = "a positive integer";
+                options.block_dim =
+                    Some(parsed.ok_or(RunError::BadValue { option: name.into(), value: v, expected })?);
             }
             "out-dir" | "o" => options.out_dir = Some(value(inline)?),
             "emit" => {
@@ -380,7 +400,8 @@ fn run(options: &Options) -> Result<()> {
     // layout-lower-to-loops; crates/layout-runtime/src/layout_lowering.rs).
     let unlowered = options.self_check.then(|| layout_runtime::lower::clone_module(&module));
     // --sanitize: initcheck in the lowering; memcheck is its view and tile checks (always on).
-    let initcheck = options.sanitize & ascendc_run::checks::INIT != 0;
+    // racecheck is part of the same sanitized lowering (`layout_passes::lower_to_loops::racecheck`).
+    let initcheck = options.sanitize & (ascendc_run::checks::INIT | ascendc_run::checks::RACE) != 0;
     layout_runtime::lower_layout_ops_with(&mut module, initcheck).map_err(|e| located(&mut sources, e))?;
     timer.lap("layout lowering");
     if let Some(unlowered) = unlowered {
@@ -424,8 +445,14 @@ fn run(options: &Options) -> Result<()> {
     let result = {
         let mut args = call_args(&mut arrays, scalars);
         let mut result = None;
+        let launch = options.launch();
         for run in 0..options.repeat.max(1) {
-            result = jit.call(entry, &mut args).map_err(|e| match e {
+            // Every block of the launch over the same arrays (`layout_runtime::blocks`).
+            layout_runtime::blocks::run_blocks(launch.block_dim, launch.seed, |_| {
+                result = jit.call(entry, &mut args)?;
+                Ok(())
+            })
+            .map_err(|e| match e {
                 // Already `file:line:col: error: ...`.
                 Error::Contract(text) => RunError::Diagnostics(format!("{text}\n")),
                 other => RunError::Usage(other.to_string()),
@@ -622,8 +649,8 @@ fn run_ascendc(
         let mut args = call_args(&mut arrays, scalars);
         for run in 0..options.repeat.max(1) {
             match &runner {
-                Runner::Cpp(k) => k.call(&mut args),
-                Runner::Llvm(k) => k.call(&mut args, checks),
+                Runner::Cpp(k) => k.call_launch(&mut args, options.launch()),
+                Runner::Llvm(k) => k.call_launch(&mut args, checks, options.launch()),
             }
             .map_err(|d| render(sources, &[d]))?;
             timer.lap(&format!("call @{entry} #{} ({})", run + 1, backend.name()));

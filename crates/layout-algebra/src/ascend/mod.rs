@@ -9,6 +9,7 @@
 //! * [`physical`]: [`physical_shape`], the C-order array a packed buffer is (PyPTO).
 //! * [`mod@target`]: [`Target`] and [`MemorySpace`] (names, alignments, capacities).
 //! * [`legality`]: what each target supports: layouts per space, data paths, cube types.
+//! * [`swizzle`]: multi-core tile schedules ([`TileOrder`]: linear, catlass block swizzle).
 
 pub mod dtype;
 pub mod frame;
@@ -16,6 +17,7 @@ pub mod legality;
 pub mod pack;
 pub mod physical;
 pub mod recognize;
+pub mod swizzle;
 pub mod target;
 pub mod tile;
 
@@ -27,5 +29,6 @@ pub use frame::{
 pub use pack::{PackPlan, HOST_PACKABLE};
 pub use physical::physical_shape;
 pub use recognize::{recognize, Recognized};
+pub use swizzle::{SwizzleDirection, TileOrder};
 pub use target::{MemorySpace, Target};
 pub use tile::tile_layout;
