@@ -1,12 +1,11 @@
 //! The kernel text. Per block: `for t = blockIdx; t < tiles; t += blockNum`, C tile
-//! `(mi, ni) = tile_coord(order, t)` ([`crate::order`]); per C tile, K streamed through L1 in
+//! `(mi, ni)` of the block order (`layout_algebra::ascend::TileOrder::coord`, the one formula); per C tile, K streamed through L1 in
 //! `k1` slices and through L0A/L0B in `k0` slices, every read through the view of what the copy
 //! before it wrote (rule R1); the first slice overwrites L0C, so it is peeled (the K loop may
 //! run zero more times), the rest accumulate; the Fixpipe stores the tile with the epilogue.
 //! Tails in M, N and K are clipped by the layout algebra (tile origins), nothing here.
 
 use crate::error::Result;
-use crate::order::tile_coord;
 use crate::spec::{Dim, GemmSpec, GmLayout};
 use crate::text::Body;
 use crate::tiles;
@@ -89,7 +88,7 @@ pub fn generate(spec: &GemmSpec) -> Result<String> {
     let tiles_v = body.expr(&rows.mul(&cols)?, "tiles");
     body.open(format!("scf.for %t = %bid to {tiles_v} step %bnum"));
     body.symbols.insert("t".into(), "%t".into());
-    let (mi, ni) = tile_coord(spec.order, &SymExpr::sym("t"), &rows, &cols)?;
+    let (mi, ni) = spec.order.coord(&SymExpr::sym("t"), &rows, &cols)?;
     let m0 = body.expr(&mi.mul(&SymExpr::Const(t.m1))?, "m0");
     let n0 = body.expr(&ni.mul(&SymExpr::Const(t.n1))?, "n0");
 

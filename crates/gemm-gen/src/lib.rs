@@ -12,11 +12,11 @@
 
 pub mod error;
 pub mod kernel;
-pub mod order;
 pub mod spec;
 mod text;
 pub mod tiles;
 
 pub use error::{GenError, Result};
 pub use kernel::{describe, generate};
-pub use spec::{Dim, Epilogue, GemmSpec, GmLayout, Order, Tiles};
+pub use layout_algebra::ascend::{SwizzleDirection, TileOrder};
+pub use spec::{Dim, Epilogue, GemmSpec, GmLayout, Tiles};

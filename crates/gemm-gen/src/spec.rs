@@ -3,7 +3,7 @@
 
 use crate::error::{spec, Result};
 use layout_algebra::ascend::legality::matmul_accumulator;
-use layout_algebra::ascend::{ElementType, FramePattern, Target};
+use layout_algebra::ascend::{ElementType, FramePattern, Target, TileOrder};
 
 /// A problem dimension: known when the kernel is generated, or an `index` argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,19 +80,6 @@ pub struct Epilogue {
     pub scale: Option<f32>,
 }
 
-/// The order in which the C tiles are handed out: tile `t` of the `rows × cols` grid of C
-/// tiles goes to block `t mod blockNum` (formula: [`crate::order::tile_coord`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Order {
-    /// Row-major over the grid: `(t / cols, t mod cols)`.
-    #[default]
-    Linear,
-    /// catlass `GemmIdentityBlockSwizzle<offset, direction>`: bands of `offset` tile rows
-    /// walked column by column (`along_n`, direction 0, "Zn") or bands of `offset` tile
-    /// columns walked row by row (direction 1, "Nz"), every other band walked backwards.
-    Swizzle { offset: i64, along_n: bool },
-}
-
 /// L1 and L0 tile sizes: C tiles are `m1 × n1`; K is streamed through L1 in `k1` slices and
 /// through L0A/L0B in `k0` slices; `stages` = 2 double-buffers L1 and L0A/L0B.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,7 +113,8 @@ pub struct GemmSpec {
     pub epilogue: Epilogue,
     pub target: Target,
     pub tiles: Tiles,
-    pub order: Order,
+    /// The order C tiles are handed out in: tile `t` of the grid goes to block `t mod blockNum`.
+    pub order: TileOrder,
 }
 
 impl GemmSpec {
@@ -148,7 +136,7 @@ impl GemmSpec {
                 return Err(spec("output type", format!("the Fixpipe cannot store {} as {}", a.name(), o.name())))
             }
         }
-        if let Order::Swizzle { offset, .. } = self.order {
+        if let TileOrder::Swizzle { offset, .. } = self.order {
             if offset < 1 {
                 return Err(spec("swizzle", format!("offset {offset} is not positive")));
             }

@@ -2,7 +2,7 @@
 
 use crate::error::GemmError;
 use clap::{Parser, ValueEnum};
-use gemm_gen::{Dim, Epilogue, GemmSpec, GmLayout, Order, Tiles};
+use gemm_gen::{Dim, Epilogue, GemmSpec, GmLayout, SwizzleDirection, TileOrder, Tiles};
 use layout_algebra::ascend::{ElementType, Target};
 use std::path::PathBuf;
 
@@ -50,7 +50,7 @@ pub struct Args {
     /// L1 M, N, K and L0 K: `m1,n1,k1,k0` (default: the largest C tile of the menu that fits).
     #[arg(long)]
     pub tiles: Option<String>,
-    /// `linear`, or `swizzle:OFFSET[:m]` (catlass GemmIdentityBlockSwizzle; `:m` = direction 1).
+    /// `linear`, or `swizzle:OFFSET[:zn|:nz]` (catlass GemmIdentityBlockSwizzle direction 0 / 1).
     #[arg(long, default_value = "linear")]
     pub order: String,
     /// The kernel function's name.
@@ -115,15 +115,15 @@ fn parse_tiles(text: &str) -> Result<Tiles, GemmError> {
     }
 }
 
-fn parse_order(text: &str) -> Result<Order, GemmError> {
+/// `linear`, `swizzle:OFFSET` (direction 0, Zn) or `swizzle:OFFSET:nz` (direction 1).
+fn parse_order(text: &str) -> Result<TileOrder, GemmError> {
     let parts: Vec<&str> = text.split(':').collect();
-    let bad = || flag("order", format!("`{text}` is not linear or swizzle:OFFSET[:n|:m]"));
-    match parts[..] {
-        ["linear"] => Ok(Order::Linear),
-        ["swizzle", offset] | ["swizzle", offset, "n"] => {
-            Ok(Order::Swizzle { offset: offset.parse().map_err(|_| bad())?, along_n: true })
-        }
-        ["swizzle", offset, "m"] => Ok(Order::Swizzle { offset: offset.parse().map_err(|_| bad())?, along_n: false }),
-        _ => Err(bad()),
-    }
+    let bad = || flag("order", format!("`{text}` is not linear or swizzle:OFFSET[:zn|:nz]"));
+    let (offset, direction) = match parts[..] {
+        ["linear"] => return Ok(TileOrder::Linear),
+        ["swizzle", offset] | ["swizzle", offset, "zn"] => (offset, SwizzleDirection::Zn),
+        ["swizzle", offset, "nz"] => (offset, SwizzleDirection::Nz),
+        _ => return Err(bad()),
+    };
+    Ok(TileOrder::Swizzle { offset: offset.parse().map_err(|_| bad())?, direction })
 }
