@@ -12,6 +12,7 @@
 
 use ascendc_emit::run;
 mod dynamic_k;
+mod gemm_gen;
 mod multicore;
 
 use layout_npy::random::Rng;
