@@ -9,9 +9,11 @@
 //!   the runtime's JIT after `Jit::register_symbols(ascendc_params::ffi::c_abi_symbols())`.
 //!
 //! Both walk the module once ([`kernel::kernels`]) into the same kernel description.
+//! [`cost`] is a pipe-level cost model of the same description (`layout-run --cost`).
 //! [`run`] runs a kernel through either on the CPU (g++ + the model, or the JIT), optionally
 //! under the model's sanitizer: the driver of `layout-run --backend` and of the tests.
 
+pub mod cost;
 pub mod cpp;
 pub mod error;
 pub mod kernel;
