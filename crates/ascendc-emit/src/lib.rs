@@ -58,6 +58,20 @@ pub fn emit_llvm_ir(module: &Module) -> Result<String, Diag> {
     layout_runtime::compile_to_llvm_ir(&m).map_err(|e| at(e.to_string()))
 }
 
+/// The cost model ([`cost::estimate`]) of the kernel `entry` of a module lowered by
+/// `--layout-lower-to-ascendc`. Errors are located at the op they concern, else at the module.
+pub fn cost_of(module: &Module, entry: &str, inputs: &cost::Inputs) -> Result<cost::Estimate, Diag> {
+    let ks = some_kernels(module)?;
+    let names: Vec<String> = ks.iter().map(|k| format!("@{}", k.name)).collect();
+    let kernel = ks.iter().find(|k| k.name == entry).ok_or_else(|| {
+        at_module(module, format!("no ascendc kernel @{entry} in the module (kernels: {})", names.join(", ")))
+    })?;
+    if let Some(k) = inputs.args.keys().find(|k| !matches!(kernel.params.get(**k), Some(kernel::Param::Index { .. }))) {
+        return Err(at_module(module, format!("argument #{k} of @{entry} is not an index argument")));
+    }
+    cost::estimate(kernel, target_of(module)?, inputs).map_err(|e| e.into_diag(module_position(module)))
+}
+
 /// The kernels of `module`; none is an error (the lowering pass was not run).
 fn some_kernels(module: &Module) -> Result<Vec<kernel::Kernel>, Diag> {
     let ks = kernel::kernels(module)?;
