@@ -25,6 +25,7 @@
 // CHECK:   flags
 // CHECK-NEXT: cube bound: 2 * MACs issued = 33554432 FLOP (f16) on 1 core(s): 2.560 us
 // CHECK-NEXT: cube utilization: {{[0-9.]+}}%
+// CHECK-NEXT: cube peak: 13.107 TFLOP/s per core (f16), 24 cube cores on the target
 // CHECK-NEXT: trace: {{.*}}trace.json
 
 // TRACE: {"otherData":{"note":"layout-opt cost model: a model, not a measurement"},"displayTimeUnit":"ns","traceEvents":[

@@ -19,6 +19,9 @@ pub struct Bound {
     pub seconds: f64,
     /// Bound / predicted time.
     pub utilization: f64,
+    /// Peak cube FLOP/s of one core on `elem`, and the cube cores of the target.
+    pub core_peak_flops: f64,
+    pub target_cores: i64,
 }
 
 /// One pipe's share of the critical path: cycles, and calls per intrinsic.
@@ -112,10 +115,11 @@ pub fn report(
             Some([m, n, k]) => (m.max(0) as u128 * n.max(0) as u128 * k.max(0) as u128, true),
             None => (macs_issued, false),
         };
-        let peak = params.peak_flops(&elem, cores)?;
-        let bound_s = 2.0 * macs as f64 / peak;
+        let core_peak_flops = params.peak_flops(&elem, 1)?;
+        let bound_s = 2.0 * macs as f64 / (core_peak_flops * cores as f64);
         let utilization = if seconds > 0.0 { bound_s / seconds } else { 0.0 };
-        Some(Bound { macs, from_mnk, elem, seconds: bound_s, utilization })
+        let target_cores = params.cube_cores;
+        Some(Bound { macs, from_mnk, elem, seconds: bound_s, utilization, core_peak_flops, target_cores })
     });
     Report {
         kernel: kernel.name.clone(),
@@ -185,7 +189,14 @@ impl fmt::Display for Report {
                     self.cores,
                     us(b.seconds)
                 )?;
-                writeln!(f, "cube utilization: {:.1}%", 100.0 * b.utilization)
+                writeln!(f, "cube utilization: {:.1}%", 100.0 * b.utilization)?;
+                writeln!(
+                    f,
+                    "cube peak: {:.3} TFLOP/s per core ({}), {} cube cores on the target",
+                    b.core_peak_flops / 1e12,
+                    b.elem,
+                    b.target_cores
+                )
             }
             None => writeln!(f, "cube bound: none (no Mmad)"),
         }

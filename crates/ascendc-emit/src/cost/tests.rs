@@ -121,6 +121,7 @@ fn report_busy_path_and_utilization() {
     let text = r.to_string();
     assert!(text.contains("a model, not a measurement"), "{text}");
     assert!(text.contains("cube utilization: 1.6%"), "{text}");
+    assert!(text.contains("cube peak: 13.107 TFLOP/s per core (f16), 24 cube cores on the target"), "{text}");
 }
 
 /// `for i in 0..K step 64 { copy; MTE2 -> M; mmad; M -> MTE2 }` with K argument 2.
