@@ -47,6 +47,10 @@ pub struct Inputs {
     pub mnk: Option<[i64; 3]>,
 }
 
+/// The most blocks the model runs (each block is interpreted when its program depends on
+/// its index).
+pub const MAX_BLOCK_DIM: i64 = 65_535;
+
 /// One model run: the per-block simulations and the report.
 #[derive(Clone, Debug)]
 pub struct Estimate {
@@ -76,8 +80,8 @@ fn issued_macs(instrs: &[Instr]) -> (u128, Option<String>) {
 /// Runs the model of `kernel` on `target`.
 pub fn estimate(kernel: &Kernel, target: Target, inputs: &Inputs) -> Result<Estimate, Located> {
     let params = HardwareParams::of(target);
-    if inputs.block_dim < 1 {
-        let message = format!("block dim {} is not a positive block count", inputs.block_dim);
+    if !(1..=MAX_BLOCK_DIM).contains(&inputs.block_dim) {
+        let message = format!("block dim {} is not a block count in [1, {MAX_BLOCK_DIM}]", inputs.block_dim);
         return Err(EmitError::CostArgument(message).at(None));
     }
     let cores = inputs.block_dim.min(params.cube_cores);

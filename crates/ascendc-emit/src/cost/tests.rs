@@ -227,6 +227,8 @@ fn cores_share_gm_bandwidth() {
     let b = twice.bound.unwrap();
     assert!(close(b.seconds * 1.6e9, 2.0 * 4.0));
     assert!(run(body(), None, 0).is_err());
+    let too_many = run(body(), None, MAX_BLOCK_DIM + 1).unwrap_err();
+    assert!(too_many.to_string().contains("is not a block count in [1, 65535]"), "{too_many}");
 }
 
 #[test]
