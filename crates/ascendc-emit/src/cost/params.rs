@@ -93,6 +93,7 @@ impl HardwareParams {
             Pipe::Mte1 => self.issue_cycles[1],
             Pipe::M => self.issue_cycles[2],
             Pipe::Fix => self.issue_cycles[3],
+            // MTE3 (UB -> GM) is not emitted today; a GM transfer, it is charged as MTE2.
             Pipe::Mte3 => self.issue_cycles[0],
         }
     }
