@@ -22,6 +22,10 @@ layout_opt = os.environ.get(
     "LAYOUT_OPT", os.path.join(target_dir, os.environ.get("LAYOUT_OPT_PROFILE", "debug"), "layout-opt")
 )
 
+layout_run = os.environ.get(
+    "LAYOUT_RUN", os.path.join(target_dir, os.environ.get("LAYOUT_OPT_PROFILE", "debug"), "layout-run")
+)
+
 config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", "/usr/bin:/bin")])
 
 
@@ -32,6 +36,7 @@ def tool(name, path):
 
 config.substitutions.append(("%layout_irdl", os.path.join(repo_root, "dialects", "layout", "layout.irdl.mlir")))
 config.substitutions.append(tool("layout-opt", layout_opt))
+config.substitutions.append(tool("layout-run", layout_run))
 config.substitutions.append(tool("mlir-opt", os.path.join(llvm_bin, "mlir-opt")))
 config.substitutions.append(tool("FileCheck", os.path.join(llvm_bin, "FileCheck")))
 config.substitutions.append(tool("not", os.path.join(llvm_bin, "not")))

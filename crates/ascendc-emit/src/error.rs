@@ -35,6 +35,21 @@ pub enum EmitError {
     /// A buffer whose bytes leave its memory on the target.
     #[error("{buffer}: bytes [{offset}, {end}) are outside {memory}, which holds {capacity} B on {target}")]
     Capacity { buffer: String, offset: i64, end: i64, memory: &'static str, capacity: i64, target: &'static str },
+    /// Cost model: an input it needs is missing or invalid (an index argument, the block count).
+    #[error("cost model: {0}")]
+    CostArgument(String),
+    /// Cost model: a value of the kernel cannot be computed for these inputs.
+    #[error("cost model: {0}")]
+    CostEval(String),
+    /// Cost model: a pipe name it does not know (in an intrinsic's declaration, an event, a barrier).
+    #[error("cost model: unknown pipe in `{0}`")]
+    CostPipe(String),
+    /// Cost model: the pipes wait for each other forever.
+    #[error("cost model: deadlock: {0}")]
+    CostDeadlock(String),
+    /// Cost model: a block's program is longer than the model runs.
+    #[error("cost model: more than {0} instructions in one block")]
+    CostLimit(usize),
 }
 
 impl EmitError {

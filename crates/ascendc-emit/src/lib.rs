@@ -9,9 +9,11 @@
 //!   the runtime's JIT after `Jit::register_symbols(ascendc_params::ffi::c_abi_symbols())`.
 //!
 //! Both walk the module once ([`kernel::kernels`]) into the same kernel description.
+//! [`cost`] is a pipe-level cost model of the same description (`layout-run --cost`).
 //! [`run`] runs a kernel through either on the CPU (g++ + the model, or the JIT), optionally
 //! under the model's sanitizer: the driver of `layout-run --backend` and of the tests.
 
+pub mod cost;
 pub mod cpp;
 pub mod error;
 pub mod kernel;
@@ -54,6 +56,20 @@ pub fn emit_llvm_ir(module: &Module) -> Result<String, Diag> {
     let m = Module::parse(&context, &text)
         .ok_or_else(|| at("internal error: the generated LLVM-form module does not parse".into()))?;
     layout_runtime::compile_to_llvm_ir(&m).map_err(|e| at(e.to_string()))
+}
+
+/// The cost model ([`cost::estimate`]) of the kernel `entry` of a module lowered by
+/// `--layout-lower-to-ascendc`. Errors are located at the op they concern, else at the module.
+pub fn cost_of(module: &Module, entry: &str, inputs: &cost::Inputs) -> Result<cost::Estimate, Diag> {
+    let ks = some_kernels(module)?;
+    let names: Vec<String> = ks.iter().map(|k| format!("@{}", k.name)).collect();
+    let kernel = ks.iter().find(|k| k.name == entry).ok_or_else(|| {
+        at_module(module, format!("no ascendc kernel @{entry} in the module (kernels: {})", names.join(", ")))
+    })?;
+    if let Some(k) = inputs.args.keys().find(|k| !matches!(kernel.params.get(**k), Some(kernel::Param::Index { .. }))) {
+        return Err(at_module(module, format!("argument #{k} of @{entry} is not an index argument")));
+    }
+    cost::estimate(kernel, target_of(module)?, inputs).map_err(|e| e.into_diag(module_position(module)))
 }
 
 /// The kernels of `module`; none is an error (the lowering pass was not run).

@@ -20,8 +20,8 @@ mod copy;
 pub mod guard;
 mod initcheck;
 mod matmul;
-pub mod racecheck;
 mod offset;
+pub mod racecheck;
 pub mod self_check;
 mod tile;
 

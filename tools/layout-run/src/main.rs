@@ -4,6 +4,7 @@
 //! layout-run KERNEL.mlir --entry NAME [--input [K=]FILE.npy ...] [--zero K ...] [--arg K=VALUE ...]
 //!            [--seed N] [--block-dim N] [--out-dir DIR] [--emit=llvm|llvm-dialect] [--time] [--self-check]
 //!            [--backend loops|ascendc-cpp|ascendc-llvm] [--sanitize[=memcheck,initcheck,synccheck,racecheck]]
+//! layout-run KERNEL.mlir --entry NAME --arg K=VALUE ... --cost [--block-dim N] [--mnk M,N,K] [--trace OUT.json]
 //! layout-run --compare A.npy B.npy [--tolerance T]
 //! layout-run pack|unpack|bench-pack ...   (host-side packing, src/pack_cmd.rs)
 //! ```
@@ -59,6 +60,13 @@ OPTIONS:
   --self-check           Before running, check every address the layout lowering computes
                          against the layout algebra (every coordinate of every tensor;
                          index arguments of the entry from --arg); prints a summary
+  --cost                 Do not run: lower with layout-lower-to-ascendc and print the pipe-level
+                         cost model of the kernel (a model, not a measurement; docs/cost-model.md)
+                         for the index arguments given with --arg (no inputs needed): predicted
+                         time, per-pipe busy time, critical path, cube utilization
+  --block-dim N          --cost: blocks launched (default 1)
+  --mnk M,N,K            --cost: the cube bound is 2*M*N*K FLOPs (default: the MACs the Mmads issue)
+  --trace FILE           --cost: also write a Chrome-trace JSON timeline (Perfetto) to FILE
   --compare A.npy B.npy  Compare two arrays (no kernel): print the element count and the
                          max |A - B|; fail when it exceeds --tolerance (default 0)
   --tolerance T          Tolerance of --compare
@@ -94,8 +102,12 @@ struct Options {
     backend: Option<Backend>,
     /// The model's checks (`ascendc_emit::run::checks`); 0: no sanitizer.
     sanitize: u32,
-    /// `--block-dim`: blocks launched (None: 1).
+    /// `--block-dim`: blocks launched, or modelled with `--cost` (None: 1).
     block_dim: Option<u32>,
+    /// `--cost`: the cost model instead of a run.
+    cost: bool,
+    mnk: Option<[i64; 3]>,
+    trace: Option<String>,
 }
 
 impl Options {
@@ -184,6 +196,17 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>> {
                 }
             }
             "self-check" => options.self_check = true,
+            "cost" => options.cost = true,
+            "mnk" => {
+                let v = value(inline)?;
+                let parts: Vec<Option<i64>> = v.split(',').map(|x| x.trim().parse().ok().filter(|n| *n >= 0)).collect();
+                let expected = "M,N,K (three non-negative integers)";
+                match parts[..] {
+                    [Some(m), Some(n), Some(k)] => options.mnk = Some([m, n, k]),
+                    _ => return Err(RunError::BadValue { option: name.into(), value: v, expected }),
+                }
+            }
+            "trace" => options.trace = Some(value(inline)?),
             "compare" => {
                 let a = value(inline)?;
                 let b = args.next().ok_or_else(|| RunError::Usage("'--compare' needs two .npy files".into()))?;
@@ -212,6 +235,16 @@ fn parse_args(args: Vec<String>) -> Result<Option<Options>> {
     }
     if options.entry.is_none() && options.emit.is_none() {
         return Err(RunError::Usage("--entry NAME is required".into()));
+    }
+    if options.cost {
+        if options.emit.is_some() || options.self_check || options.backend.is_some() || options.sanitize != 0 {
+            return Err(RunError::Usage(
+                "--cost models the AscendC kernel instead of running it: no --emit, --self-check, --backend or --sanitize"
+                    .into(),
+            ));
+        }
+    } else if options.mnk.is_some() || options.trace.is_some() {
+        return Err(RunError::Usage("--mnk and --trace apply to --cost".into()));
     }
     let backend = options.backend.unwrap_or(Backend::Loops);
     if backend != Backend::Loops && (options.emit.is_some() || options.self_check) {
@@ -391,6 +424,9 @@ fn run(options: &Options) -> Result<()> {
         }
     };
 
+    if options.cost {
+        return cost(options, &module, &mut sources, &render);
+    }
     let backend = options.backend.unwrap_or(Backend::Loops);
     if backend != Backend::Loops {
         return run_ascendc(options, backend, &module, &mut sources, &render, &mut timer);
@@ -660,6 +696,41 @@ fn run_ascendc(
     timer.lap("outputs");
     for line in lines {
         println!("{line}");
+    }
+    Ok(())
+}
+
+/// `--cost`: layout-lower-to-ascendc, then the cost model of the entry for the `--arg` values;
+/// prints the report (and writes the `--trace` timeline).
+fn cost(
+    options: &Options,
+    module: &melior::ir::Module,
+    sources: &mut Sources,
+    render: &dyn Fn(&mut Sources, &[Diag]) -> RunError,
+) -> Result<()> {
+    let entry = options.entry.as_deref().unwrap_or_default();
+    let mut args = std::collections::HashMap::new();
+    for (k, v) in &options.args {
+        let expected = "an integer (the value of an index argument)";
+        let value = v.parse().map_err(|_| RunError::BadValue { option: "arg".into(), value: v.clone(), expected })?;
+        args.insert(*k, value);
+    }
+    let mut lowered = layout_runtime::lower::clone_module(module);
+    ascendc_run::lower_to_ascendc(&mut lowered).map_err(|e| {
+        if e.diagnostics().is_empty() {
+            RunError::Usage(e.to_string())
+        } else {
+            render(sources, e.diagnostics())
+        }
+    })?;
+    let inputs =
+        ascendc_emit::cost::Inputs { args, block_dim: i64::from(options.block_dim.unwrap_or(1)), mnk: options.mnk };
+    let estimate = ascendc_emit::cost_of(&lowered, entry, &inputs).map_err(|d| render(sources, &[d]))?;
+    print!("{}", estimate.report);
+    if let Some(path) = &options.trace {
+        std::fs::write(path, estimate.chrome_trace())
+            .map_err(|e| RunError::Usage(format!("--trace: cannot write '{path}': {e}")))?;
+        println!("trace: {path}");
     }
     Ok(())
 }

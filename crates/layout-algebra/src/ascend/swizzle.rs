@@ -162,7 +162,11 @@ mod tests {
                         let order = TileOrder::Swizzle { offset, direction };
                         for t in 0..rows * cols {
                             let (m, n) = catlass(t as u64, rows as u64, cols as u64, offset as u64, code);
-                            assert_eq!(order.tile(t, rows, cols).unwrap(), (m as i64, n as i64), "{order:?} {rows}x{cols} {t}");
+                            assert_eq!(
+                                order.tile(t, rows, cols).unwrap(),
+                                (m as i64, n as i64),
+                                "{order:?} {rows}x{cols} {t}"
+                            );
                         }
                     }
                 }

@@ -1,0 +1,219 @@
+//! The interpreter: runs a [`Kernel`]'s statement tree for concrete index arguments and one
+//! block, and writes down what each pipe is given, in program order: intrinsic calls with
+//! their work (bytes moved, MACs), `SetFlag`/`WaitFlag` and `PipeBarrier<PIPE_ALL>`.
+//!
+//! Multi-core: the block index and count are inputs ([`Block`]). A statement that reads them
+//! (AscendC `GetBlockIdx()` / `GetBlockNum()`) is one arm of [`Interp::stmt`] calling
+//! [`Interp::block_value`], which also records that the block's program depends on its index.
+
+use super::work::{work_of, Work};
+use super::Pipe;
+use crate::error::{EmitError, Located};
+use crate::kernel::{Kernel, Kind, KindExt, Param, Stmt, Val};
+use std::collections::HashMap;
+
+/// One thing a pipe's queue holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Instr {
+    /// An intrinsic call on `pipe`.
+    Op { pipe: Pipe, kind: Kind, work: Work },
+    /// `SetFlag<SRC_DST>(id)`: queued on `src`, seen by the `WaitFlag`s of `dst`.
+    Set { src: Pipe, dst: Pipe, event: String, id: i64 },
+    /// `WaitFlag<SRC_DST>(id)`: queued on `dst`.
+    Wait { src: Pipe, dst: Pipe, event: String, id: i64 },
+    /// `PipeBarrier<PIPE_ALL>`: every pipe waits for everything before it.
+    BarrierAll,
+}
+
+/// The block a program is run for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub idx: i64,
+    pub num: i64,
+}
+
+/// Which block value a statement reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockValue {
+    Idx,
+    Num,
+}
+
+/// One block's program, and whether it read its block index (if not, every block's program
+/// is the same and the simulator runs it once).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub instrs: Vec<Instr>,
+    pub reads_block_idx: bool,
+}
+
+/// Programs longer than this are refused (a model run should take seconds, not hours).
+pub const MAX_INSTRS: usize = 50_000_000;
+
+pub struct Interp<'k> {
+    kernel: &'k Kernel,
+    env: HashMap<String, i64>,
+    block: Block,
+    out: Program,
+}
+
+fn err(e: EmitError) -> Located {
+    e.at(None)
+}
+
+/// The pipe named in an event or barrier (`MTE2`, `PIPE_MTE2`).
+pub fn pipe_named(name: &str) -> Option<Pipe> {
+    let name = name.strip_prefix("PIPE_").unwrap_or(name);
+    [Pipe::Mte2, Pipe::Mte1, Pipe::M, Pipe::Fix, Pipe::Mte3].into_iter().find(|p| p.name() == name)
+}
+
+impl<'k> Interp<'k> {
+    /// `args`: the value of index parameter `k` (the kernel's argument number).
+    pub fn new(kernel: &'k Kernel, args: &HashMap<usize, i64>, block: Block) -> Self {
+        let mut env = HashMap::new();
+        for (k, p) in kernel.params.iter().enumerate() {
+            if let (Param::Index { name }, Some(v)) = (p, args.get(&k)) {
+                env.insert(name.clone(), *v);
+            }
+        }
+        Interp { kernel, env, block, out: Program { instrs: Vec::new(), reads_block_idx: false } }
+    }
+
+    /// Runs the whole kernel body.
+    pub fn run(mut self) -> Result<Program, Located> {
+        let body = &self.kernel.body;
+        self.stmts(body)?;
+        Ok(self.out)
+    }
+
+    /// The block index or count (the arm of a block-value statement).
+    pub fn block_value(&mut self, which: BlockValue) -> i64 {
+        match which {
+            BlockValue::Idx => {
+                self.out.reads_block_idx = true;
+                self.block.idx
+            }
+            BlockValue::Num => self.block.num,
+        }
+    }
+
+    fn val(&self, v: &Val) -> Result<i64, Located> {
+        match v {
+            Val::Const(c) => Ok(*c),
+            Val::Var(n) => self.env.get(n).copied().ok_or_else(|| {
+                let arg = self.kernel.params.iter().position(|p| matches!(p, Param::Index { name } if name == n));
+                err(match arg {
+                    Some(k) => EmitError::CostArgument(format!(
+                        "index argument #{k} of @{} has no value (give --arg {k}=VALUE)",
+                        self.kernel.name
+                    )),
+                    None => EmitError::Malformed(format!("value {n} is used before it is defined")),
+                })
+            }),
+        }
+    }
+
+    fn set(&mut self, name: &str, v: i64) {
+        self.env.insert(name.to_string(), v);
+    }
+
+    fn push(&mut self, instr: Instr) -> Result<(), Located> {
+        if self.out.instrs.len() >= MAX_INSTRS {
+            return Err(err(EmitError::CostLimit(MAX_INSTRS)));
+        }
+        self.out.instrs.push(instr);
+        Ok(())
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt]) -> Result<(), Located> {
+        stmts.iter().try_for_each(|s| self.stmt(s))
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<(), Located> {
+        match s {
+            Stmt::Const { name, value } => self.set(name, *value),
+            Stmt::Block { name, num } => {
+                let v = self.block_value(if *num { BlockValue::Num } else { BlockValue::Idx });
+                self.set(name, v);
+            }
+            Stmt::Arith { name, op, a, b } => {
+                let (x, y) = (self.val(a)?, self.val(b)?);
+                let v = op.eval(x, y).ok_or_else(|| {
+                    err(EmitError::CostEval(format!("{name} = {x} {op:?} {y} is undefined (division by zero?)")))
+                })?;
+                self.set(name, v);
+            }
+            Stmt::Cmp { name, pred, a, b } => {
+                let v = pred.eval(self.val(a)?, self.val(b)?);
+                self.set(name, i64::from(v));
+            }
+            Stmt::Select { name, cond, a, b } => {
+                let v = if self.val(cond)? != 0 { self.val(a)? } else { self.val(b)? };
+                self.set(name, v);
+            }
+            Stmt::For { var, lo, hi, step, iter, body, yields, results } => {
+                let (lo, hi, step) = (self.val(lo)?, self.val(hi)?, self.val(step)?);
+                if step <= 0 && lo < hi {
+                    return Err(err(EmitError::CostEval(format!("loop {var} has step {step}: it never ends"))));
+                }
+                let mut carried = Vec::new();
+                for (_, init) in iter {
+                    carried.push(self.val(init)?);
+                }
+                let mut i = lo;
+                while i < hi {
+                    self.set(var, i);
+                    for ((name, _), v) in iter.iter().zip(&carried) {
+                        self.set(name, *v);
+                    }
+                    self.stmts(body)?;
+                    carried = yields.iter().map(|y| self.val(y)).collect::<Result<_, _>>()?;
+                    match i.checked_add(step) {
+                        Some(next) => i = next,
+                        None => break,
+                    }
+                }
+                for (name, v) in results.iter().zip(carried) {
+                    self.set(name, v);
+                }
+            }
+            Stmt::If { cond, results, then_body, then_yields, else_body, else_yields } => {
+                let taken = self.val(cond)? != 0;
+                let (body, yields) = if taken { (then_body, then_yields) } else { (else_body, else_yields) };
+                self.stmts(body)?;
+                let values: Vec<i64> = yields.iter().map(|y| self.val(y)).collect::<Result<_, _>>()?;
+                for (name, v) in results.iter().zip(values) {
+                    self.set(name, v);
+                }
+            }
+            Stmt::Call(c) => {
+                // The pipe is the intrinsic's declaration's (ascendc_params::decl).
+                let declared = c.kind.decl().pipe;
+                let pipe =
+                    pipe_named(declared).ok_or_else(|| EmitError::CostPipe(declared.to_string()).at(c.at.clone()))?;
+                let repeat = self.val(&c.field("repeat")).map_err(|e| e.error.at(c.at.clone()))?;
+                let fields = |name: &str| self.val(&c.field(name)).map_err(|e| e.error.at(c.at.clone()));
+                let work = work_of(self.kernel, c, &fields)?;
+                for _ in 0..repeat.max(0) {
+                    self.push(Instr::Op { pipe, kind: c.kind, work: work.clone() })?;
+                }
+            }
+            Stmt::Flag { set, event, id } => {
+                let pipes = event.split_once('_').and_then(|(s, d)| Some((pipe_named(s)?, pipe_named(d)?)));
+                let (src, dst) = pipes.ok_or_else(|| err(EmitError::CostPipe(event.clone())))?;
+                let (event, id) = (event.clone(), *id);
+                self.push(if *set { Instr::Set { src, dst, event, id } } else { Instr::Wait { src, dst, event, id } })?;
+            }
+            Stmt::Barrier(pipe) => {
+                if pipe == "PIPE_ALL" || pipe == "ALL" {
+                    self.push(Instr::BarrierAll)?;
+                } else if pipe_named(pipe).is_none() {
+                    return Err(err(EmitError::CostPipe(pipe.clone())));
+                }
+                // A barrier on one pipe orders that pipe's own instructions, which run in
+                // program order anyway: no time of its own in the model.
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,153 @@
+//! The pipe simulator: one queue per pipe, each run in program order; the pipes run in
+//! parallel except where a `WaitFlag` waits for its `SetFlag` or a `PipeBarrier<PIPE_ALL>`
+//! waits for everything. Any flag pattern: the k-th `WaitFlag` of an (event, id) consumes
+//! the k-th `SetFlag` of it (double buffering sets flags ahead); a wait nothing ever
+//! satisfies is a deadlock, an error. Durations: [`duration`].
+
+use super::interp::Instr;
+use super::params::HardwareParams;
+use super::work::Work;
+use super::Pipe;
+use crate::error::{EmitError, Located};
+use crate::kernel::Kind;
+use std::collections::HashMap;
+
+/// The pipes, in report order.
+pub const PIPES: [Pipe; 5] = [Pipe::Mte2, Pipe::Mte1, Pipe::M, Pipe::Fix, Pipe::Mte3];
+
+pub fn slot(p: Pipe) -> usize {
+    PIPES.iter().position(|q| *q == p).unwrap_or(0)
+}
+
+/// One executed intrinsic call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub pipe: Pipe,
+    pub kind: Kind,
+    pub start: f64,
+    pub end: f64,
+    /// What it waited for last: the previous call on its pipe, or the call before the
+    /// `SetFlag` (or the barrier) that released it. The chain from the last call is the
+    /// critical path.
+    pub pred: Option<usize>,
+}
+
+/// One block, simulated alone from time 0.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct BlockRun {
+    pub records: Vec<Record>,
+    /// When its last instruction finishes (cycles).
+    pub end: f64,
+}
+
+/// Cycles of one call on `pipe` while `active` cores share GM.
+pub fn duration(params: &HardwareParams, pipe: Pipe, work: &Work, active: i64) -> Result<f64, EmitError> {
+    let issue = params.issue(pipe);
+    Ok(issue
+        + match (pipe, work) {
+            (Pipe::Mte2 | Pipe::Mte3, Work::Bytes(b)) => *b as f64 / params.gm_bytes_per_cycle(active),
+            (Pipe::Mte1, Work::Bytes(b)) => *b as f64 / params.mte1_bytes_per_cycle,
+            (Pipe::Fix, Work::Bytes(b)) => {
+                *b as f64 / params.fix_bytes_per_cycle.min(params.gm_bytes_per_cycle(active))
+            }
+            (Pipe::M, Work::Macs { m, n, k, elem }) => {
+                let macs = params
+                    .macs_per_cycle(elem)
+                    .ok_or_else(|| EmitError::CostEval(format!("the cube model has no rate for {elem}")))?;
+                // One cube step: a 16 x k0 by k0 x 16 fractal pair.
+                let k0 = macs / 256;
+                let steps = |x: i64, unit: i64| ((x.max(0) + unit - 1) / unit) as f64;
+                steps(*m, 16) * steps(*n, 16) * steps(*k, k0)
+            }
+            (pipe, work) => {
+                return Err(EmitError::CostEval(format!("no duration for {work:?} on pipe {}", pipe.name())))
+            }
+        })
+}
+
+type Key = (String, i64);
+
+/// Runs one block's program.
+pub fn simulate(instrs: &[Instr], params: &HardwareParams, active: i64) -> Result<BlockRun, Located> {
+    let at = |e: EmitError| e.at(None);
+    let mut queues: Vec<Vec<usize>> = vec![Vec::new(); PIPES.len()];
+    for (i, instr) in instrs.iter().enumerate() {
+        match instr {
+            Instr::Op { pipe, .. } => queues[slot(*pipe)].push(i),
+            Instr::Set { src, .. } => queues[slot(*src)].push(i),
+            Instr::Wait { dst, .. } => queues[slot(*dst)].push(i),
+            Instr::BarrierAll => queues.iter_mut().for_each(|q| q.push(i)),
+        }
+    }
+    let n = PIPES.len();
+    let mut head = vec![0usize; n];
+    let mut ready = vec![0.0f64; n];
+    let mut why: Vec<Option<usize>> = vec![None; n];
+    let mut sets: HashMap<Key, Vec<(f64, Option<usize>)>> = HashMap::new();
+    let mut consumed: HashMap<Key, usize> = HashMap::new();
+    // Barrier (instruction index) -> pipes arrived, and its release once all have.
+    let mut arrived: HashMap<usize, Vec<bool>> = HashMap::new();
+    let mut released: HashMap<usize, (f64, Option<usize>)> = HashMap::new();
+    let mut run = BlockRun::default();
+    loop {
+        let mut progress = false;
+        for p in 0..n {
+            while let Some(&i) = queues[p].get(head[p]) {
+                match &instrs[i] {
+                    Instr::Op { pipe, kind, work } => {
+                        let d = duration(params, *pipe, work, active).map_err(at)?;
+                        let start = ready[p];
+                        run.records.push(Record { pipe: *pipe, kind: *kind, start, end: start + d, pred: why[p] });
+                        ready[p] = start + d;
+                        why[p] = Some(run.records.len() - 1);
+                    }
+                    Instr::Set { event, id, .. } => {
+                        sets.entry((event.clone(), *id)).or_default().push((ready[p] + params.flag_cycles, why[p]));
+                    }
+                    Instr::Wait { event, id, .. } => {
+                        let key = (event.clone(), *id);
+                        let k = consumed.get(&key).copied().unwrap_or(0);
+                        let Some(&(t, w)) = sets.get(&key).and_then(|s| s.get(k)) else { break };
+                        consumed.insert(key, k + 1);
+                        if t > ready[p] {
+                            ready[p] = t;
+                            why[p] = w;
+                        }
+                    }
+                    Instr::BarrierAll => {
+                        let flags = arrived.entry(i).or_insert_with(|| vec![false; n]);
+                        flags[p] = true;
+                        let all_arrived = flags.iter().all(|a| *a);
+                        let (t, w) = match released.entry(i) {
+                            std::collections::hash_map::Entry::Occupied(e) => *e.get(),
+                            std::collections::hash_map::Entry::Vacant(_) if !all_arrived => break,
+                            std::collections::hash_map::Entry::Vacant(e) => {
+                                // Every pipe is at the barrier: it opens when the last finishes.
+                                let last = (0..n).max_by(|a, b| ready[*a].total_cmp(&ready[*b])).unwrap_or(0);
+                                *e.insert((ready[last], why[last]))
+                            }
+                        };
+                        ready[p] = t;
+                        why[p] = w;
+                    }
+                }
+                head[p] += 1;
+                progress = true;
+            }
+        }
+        if !progress {
+            break;
+        }
+    }
+    if let Some(p) = (0..n).find(|p| head[*p] < queues[*p].len()) {
+        let what = match &instrs[queues[p][head[p]]] {
+            Instr::Wait { event, id, .. } => {
+                format!("WaitFlag<{event}>(EVENT_ID{id}) waits for a SetFlag that never comes")
+            }
+            _ => "PipeBarrier<PIPE_ALL> is never reached by every pipe".to_string(),
+        };
+        return Err(at(EmitError::CostDeadlock(format!("PIPE_{}: {what}", PIPES[p].name()))));
+    }
+    run.end = run.records.iter().map(|r| r.end).fold(0.0, f64::max);
+    Ok(run)
+}

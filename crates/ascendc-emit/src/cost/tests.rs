@@ -1,0 +1,297 @@
+//! Hand-computed kernels against the a2 table (docs/cost-model.md): one 2048 B DataCopy at
+//! min(1.6 TB/s / cores, 256 GB/s) / 1.6 GHz plus 200 issue cycles, one 16x16x64 f16 Mmad =
+//! 4 cube steps plus 20, flags 10 cycles.
+
+use super::interp::{pipe_named, Instr};
+use super::sim::{simulate, PIPES};
+use super::*;
+use crate::kernel::{Buf, Call, Kernel, Kind, KindExt, Param, Stmt, Val};
+use index_simplify::ArithOp;
+
+fn gm(name: &str, elem: &str, param: usize) -> Buf {
+    Buf { name: name.into(), elem: elem.into(), local: None, param: Some(param), layout: String::new(), at: None }
+}
+
+fn local(name: &str, elem: &str, position: &str, size: i64) -> Buf {
+    let local = Some((position.to_string(), 0, size));
+    Buf { name: name.into(), elem: elem.into(), local, param: None, layout: String::new(), at: None }
+}
+
+fn call(kind: Kind, bufs: &[usize], fields: &[(&str, i64)]) -> Stmt {
+    let mut f: HashMap<String, Val> = fields.iter().map(|(k, v)| (k.to_string(), Val::Const(*v))).collect();
+    f.entry("repeat".into()).or_insert(Val::Const(1));
+    Stmt::Call(Call {
+        kind,
+        bufs: bufs.to_vec(),
+        fields: f,
+        bools: HashMap::new(),
+        quant: None,
+        notes: Vec::new(),
+        refs: Vec::new(),
+        at: None,
+    })
+}
+
+/// GM A (f16) -> L1 (buffer 2): 16 x 64 f16 = 2048 B.
+fn copy() -> Stmt {
+    call(Kind::DataCopyNd2Nz, &[2, 0], &[("ndNum", 1), ("nValue", 16), ("dValue", 64)])
+}
+
+/// 16 x 16 x 64 f16 into L0C (buffer 5).
+fn mmad() -> Stmt {
+    call(Kind::Mmad, &[5, 3, 4], &[("m", 16), ("n", 16), ("k", 64)])
+}
+
+fn flag(set: bool, event: &str, id: i64) -> Stmt {
+    Stmt::Flag { set, event: event.into(), id }
+}
+
+fn kernel(body: Vec<Stmt>) -> Kernel {
+    Kernel {
+        name: "k".into(),
+        params: vec![
+            Param::Gm { name: "arg0".into(), elem: "f16".into(), memref: String::new() },
+            Param::Gm { name: "arg1".into(), elem: "f32".into(), memref: String::new() },
+            Param::Index { name: "arg2".into() },
+        ],
+        bufs: vec![
+            gm("arg0Gm", "f16", 0),
+            gm("arg1Gm", "f32", 1),
+            local("a1", "f16", "A1", 2048),
+            local("a2", "f16", "A2", 2048),
+            local("b2", "f16", "B2", 2048),
+            local("co1", "f32", "CO1", 1024),
+        ],
+        body,
+    }
+}
+
+fn run(body: Vec<Stmt>, k: Option<i64>, block_dim: i64) -> Result<Estimate, Located> {
+    let args = k.map(|k| HashMap::from([(2usize, k)])).unwrap_or_default();
+    estimate(&kernel(body), Target::A2, &Inputs { args, block_dim, mnk: None })
+}
+
+fn cycles(body: Vec<Stmt>) -> f64 {
+    run(body, None, 1).unwrap().report.cycles
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-6
+}
+
+#[test]
+fn every_intrinsic_pipe_comes_from_its_declaration() {
+    for k in Kind::ALL {
+        let pipe = pipe_named(k.decl().pipe).expect("a pipe the model knows");
+        assert_eq!(pipe.name(), k.decl().pipe);
+    }
+    assert_eq!(pipe_named(Kind::Mmad.decl().pipe), Some(Pipe::M));
+}
+
+#[test]
+fn one_copy_then_one_mmad_exact_cycles() {
+    // DataCopy 200 + 2048 / 160 = 212.8; flag 10; Mmad 20 + 1 * 1 * 4 = 24.
+    let serial = cycles(vec![copy(), flag(true, "MTE2_M", 0), flag(false, "MTE2_M", 0), mmad()]);
+    assert!(close(serial, 246.8), "{serial}");
+    // Without the flag the cube runs beside MTE2: the copy alone bounds the time.
+    let parallel = cycles(vec![copy(), mmad()]);
+    assert!(close(parallel, 212.8), "{parallel}");
+    assert!(close(serial - parallel, 34.0));
+    // A barrier orders them too, without flag latency.
+    let barrier = cycles(vec![copy(), Stmt::Barrier("PIPE_ALL".into()), mmad()]);
+    assert!(close(barrier, 236.8), "{barrier}");
+    // A barrier on one pipe orders nothing across pipes.
+    assert!(close(cycles(vec![copy(), Stmt::Barrier("PIPE_MTE2".into()), mmad()]), 212.8));
+}
+
+#[test]
+fn report_busy_path_and_utilization() {
+    let e = run(vec![copy(), flag(true, "MTE2_M", 0), flag(false, "MTE2_M", 0), mmad()], None, 1).unwrap();
+    let r = &e.report;
+    assert_eq!(r.busy.iter().map(|b| b.0).collect::<Vec<_>>(), [Pipe::Mte2, Pipe::M]);
+    assert!(close(r.busy[0].1, 212.8) && close(r.busy[1].1, 24.0));
+    assert_eq!(r.path.iter().map(|s| s.pipe).collect::<Vec<_>>(), [Pipe::Mte2, Pipe::M]);
+    assert!(close(r.path_flag_cycles, 10.0));
+    assert_eq!(r.macs_issued, 16 * 16 * 64);
+    // Cube bound: 2 * 16384 FLOP at 2 * 4096 * 1.6e9 FLOP/s = 4 cycles.
+    let b = r.bound.as_ref().unwrap();
+    assert!(close(b.seconds * 1.6e9, 4.0));
+    assert!(close(b.utilization, 4.0 / 246.8));
+    assert!(close(r.seconds, 246.8 / 1.6e9));
+    let text = r.to_string();
+    assert!(text.contains("a model, not a measurement"), "{text}");
+    assert!(text.contains("cube utilization: 1.6%"), "{text}");
+    assert!(text.contains("cube peak: 13.107 TFLOP/s per core (f16), 24 cube cores on the target"), "{text}");
+}
+
+/// `for i in 0..K step 64 { copy; MTE2 -> M; mmad; M -> MTE2 }` with K argument 2.
+fn k_loop() -> Vec<Stmt> {
+    vec![
+        flag(true, "M_MTE2", 0),
+        Stmt::For {
+            var: "i0".into(),
+            lo: Val::Const(0),
+            hi: Val::Var("arg2".into()),
+            step: Val::Const(64),
+            iter: vec![],
+            body: vec![
+                flag(false, "M_MTE2", 0),
+                copy(),
+                flag(true, "MTE2_M", 0),
+                flag(false, "MTE2_M", 0),
+                mmad(),
+                flag(true, "M_MTE2", 0),
+            ],
+            yields: vec![],
+            results: vec![],
+        },
+        flag(false, "M_MTE2", 0),
+    ]
+}
+
+#[test]
+fn more_k_takes_more_time() {
+    let times: Vec<f64> =
+        [64, 128, 1000, 4096].iter().map(|k| run(k_loop(), Some(*k), 1).unwrap().report.cycles).collect();
+    assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
+    // Serial iterations: 10 (the prologue flag) + n * (212.8 + 10 + 24 + 10) - 10.
+    assert!(close(times[0], 256.8), "{times:?}");
+    assert!(close(times[1], 2.0 * 256.8));
+    assert!(close(times[2], 16.0 * 256.8), "1000 / 64 rounds up to 16 iterations");
+    let missing = run(k_loop(), None, 1).unwrap_err();
+    assert!(missing.to_string().contains("give --arg 2=VALUE"), "{missing}");
+}
+
+#[test]
+fn double_buffering_overlaps_copies_with_the_cube() {
+    // Two slices per iteration on event ids 0 and 1, both M -> MTE2 flags set ahead.
+    let body = vec![
+        flag(false, "M_MTE2", 0),
+        copy(),
+        flag(true, "MTE2_M", 0),
+        flag(false, "M_MTE2", 1),
+        copy(),
+        flag(true, "MTE2_M", 1),
+        flag(false, "MTE2_M", 0),
+        mmad(),
+        flag(true, "M_MTE2", 0),
+        flag(false, "MTE2_M", 1),
+        mmad(),
+        flag(true, "M_MTE2", 1),
+    ];
+    let program = |body: Vec<Stmt>, ids: &[i64]| {
+        let mut s: Vec<Stmt> = ids.iter().map(|id| flag(true, "M_MTE2", *id)).collect();
+        s.push(Stmt::For {
+            var: "i0".into(),
+            lo: Val::Const(0),
+            hi: Val::Const(2),
+            step: Val::Const(1),
+            iter: vec![],
+            body,
+            yields: vec![],
+            results: vec![],
+        });
+        s.extend(ids.iter().map(|id| flag(false, "M_MTE2", *id)));
+        s
+    };
+    let double = cycles(program(body, &[0, 1]));
+    // Copies back to back from 10: 10 + 4 * 212.8, then the last flag and Mmad.
+    assert!(close(double, 10.0 + 4.0 * 212.8 + 10.0 + 24.0), "{double}");
+    let single = run(k_loop(), Some(4 * 64), 1).unwrap().report.cycles;
+    assert!(close(single, 4.0 * 256.8));
+    assert!(double < single);
+}
+
+#[test]
+fn a_wait_without_set_is_a_deadlock() {
+    let e = run(vec![flag(false, "MTE2_M", 3), mmad()], None, 1).unwrap_err();
+    assert!(e.to_string().contains("WaitFlag<MTE2_M>(EVENT_ID3) waits for a SetFlag that never comes"), "{e}");
+    // A set later in program order on another pipe releases it.
+    assert!(close(cycles(vec![flag(false, "MTE2_M", 0), mmad(), copy(), flag(true, "MTE2_M", 0)]), 246.8));
+}
+
+#[test]
+fn cores_share_gm_bandwidth() {
+    let body = || vec![copy(), flag(true, "MTE2_M", 0), flag(false, "MTE2_M", 0), mmad()];
+    // Two cores: 800 GB/s each, still above the 256 GB/s port.
+    assert!(close(run(body(), None, 2).unwrap().report.cycles, 246.8));
+    // 24 cores: 1.6e12 / 24 / 1.6e9 = 41.667 B/cycle: 2048 B take 49.152 cycles.
+    let all = run(body(), None, 24).unwrap().report;
+    assert!(close(all.cycles, 200.0 + 49.152 + 34.0), "{}", all.cycles);
+    // 48 blocks: two per core, one after the other.
+    let twice = run(body(), None, 48).unwrap().report;
+    assert_eq!((twice.cores, twice.blocks_per_core), (24, 2));
+    assert!(close(twice.cycles, 2.0 * all.cycles));
+    // The bound counts every block's MACs over the 24 cores.
+    assert_eq!(twice.macs_issued, 48 * 16 * 16 * 64);
+    let b = twice.bound.unwrap();
+    assert!(close(b.seconds * 1.6e9, 2.0 * 4.0));
+    assert!(run(body(), None, 0).is_err());
+    let too_many = run(body(), None, MAX_BLOCK_DIM + 1).unwrap_err();
+    assert!(too_many.to_string().contains("is not a block count in [1, 65535]"), "{too_many}");
+}
+
+#[test]
+fn arithmetic_branches_and_repeat() {
+    // repeat = n - 1 computed in the kernel; a branch picks the copy.
+    let mut c = copy();
+    if let Stmt::Call(call) = &mut c {
+        call.fields.insert("repeat".into(), Val::Var("r".into()));
+    }
+    let body = vec![
+        Stmt::Arith { name: "r".into(), op: ArithOp::SubI, a: Val::Var("arg2".into()), b: Val::Const(1) },
+        Stmt::Cmp { name: "c".into(), pred: crate::kernel::Pred::Sgt, a: Val::Var("r".into()), b: Val::Const(2) },
+        Stmt::If {
+            cond: Val::Var("c".into()),
+            results: vec![],
+            then_body: vec![c],
+            then_yields: vec![],
+            else_body: vec![mmad()],
+            else_yields: vec![],
+        },
+    ];
+    let e = run(body.clone(), Some(4), 1).unwrap();
+    assert!(close(e.report.cycles, 3.0 * 212.8));
+    assert!(close(run(body, Some(2), 1).unwrap().report.cycles, 24.0));
+}
+
+#[test]
+fn pipes_of_a_program() {
+    let program = interp::Interp::new(&kernel(vec![copy(), mmad()]), &HashMap::new(), interp::Block { idx: 0, num: 1 })
+        .run()
+        .unwrap();
+    assert!(!program.reads_block_idx);
+    let pipes: Vec<Pipe> =
+        program.instrs.iter().filter_map(|i| if let Instr::Op { pipe, .. } = i { Some(*pipe) } else { None }).collect();
+    assert_eq!(pipes, [Pipe::Mte2, Pipe::M]);
+    let run = simulate(&program.instrs, &HardwareParams::of(Target::A2), 1).unwrap();
+    assert_eq!(run.records.len(), 2);
+    assert_eq!(PIPES.len(), 5);
+}
+
+#[test]
+fn trace_is_chrome_json_with_every_call() {
+    let e = run(vec![copy(), mmad()], None, 2).unwrap();
+    let json = e.chrome_trace();
+    assert!(json.starts_with("{\"otherData\""));
+    assert_eq!(json.matches("\"ph\":\"X\"").count(), 4, "two calls on each of two cores");
+    assert!(json.contains("\"name\":\"Mmad(MmadParams)\""));
+    assert!(json.contains("\"dur\":0.1330"), "212.8 cycles at 1.6 GHz = 0.133 us: {json}");
+}
+
+/// Every number of the parameter table is the one docs/cost-model.md gives (and cites).
+#[test]
+fn parameter_table_matches_the_docs() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/cost-model.md")).unwrap();
+    for (column, target) in [(2usize, Target::A2), (3, Target::A5)] {
+        for (name, value) in HardwareParams::of(target).rows() {
+            let row = doc
+                .lines()
+                .find(|l| l.starts_with('|') && l.contains(&format!("`{name}`")))
+                .unwrap_or_else(|| panic!("docs/cost-model.md has no row for `{name}`"));
+            let cell = row.split('|').nth(column).unwrap().trim();
+            let documented: f64 = cell.parse().unwrap_or_else(|_| panic!("`{name}`: '{cell}' is not a number"));
+            assert_eq!(documented, value, "`{name}` on {}", target.name());
+        }
+    }
+}
