@@ -31,8 +31,15 @@ fn gemm_through_the_cpp_header_and_the_c_abi() {
 fn c_abi_symbols_are_linked_and_callable() {
     use ascendc_params::ffi;
     let syms = ffi::c_abi_symbols();
-    assert_eq!(syms.len(), 13);
+    assert_eq!(syms.len(), 15);
     assert!(syms.iter().all(|(n, p)| n.starts_with("ascendc_model_") && !p.is_null()));
+    // The launch the drivers set is what GetBlockIdx() / GetBlockNum() read (per thread).
+    unsafe { ffi::ascendc_model_set_block(5, 24) };
+    assert_eq!(unsafe { (ffi::ascendc_model_get_block_idx(), ffi::ascendc_model_get_block_num()) }, (5, 24));
+    let other =
+        std::thread::spawn(|| unsafe { (ffi::ascendc_model_get_block_idx(), ffi::ascendc_model_get_block_num()) });
+    assert_eq!(other.join().unwrap(), (0, 1));
+    unsafe { ffi::ascendc_model_set_block(0, 1) };
     // An unsupported call reports a status and a message instead of aborting.
     let mut dst = [0u8; 512];
     let src = [0u8; 512];

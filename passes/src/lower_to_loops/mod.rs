@@ -10,8 +10,9 @@
 //! reads), out-of-contract values are caught before they become addresses ([`guard`]), and the
 //! input is verified with `layout-verify`'s rules first ([`Options::rules`];
 //! `{host-copies=true}` relaxes two of them). [`Options::self_check`] adds one side function
-//! per tensor for `layout_runtime::self_check` (`self_check.rs`). After the pass no `layout` op
-//! or type remains.
+//! per tensor for `layout_runtime::self_check` (`self_check.rs`). The block queries become
+//! calls the JIT answers ([`block`]); `{sanitize=true}` adds initcheck and racecheck
+//! ([`racecheck`]). After the pass no `layout` op or type remains.
 
 pub mod block;
 mod buffers;

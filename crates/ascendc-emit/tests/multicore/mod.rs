@@ -246,3 +246,20 @@ fn example_schedule_arithmetic_is_the_algebra_formula() {
     }
     assert!(checked > 3000, "{checked}");
 }
+
+/// The order the CPU drivers run blocks in: every block once, the same for a seed, shuffled.
+#[test]
+fn block_order_is_a_seeded_permutation() {
+    use layout_runtime::blocks::block_order;
+    for dim in [0, 1, 2, 3, 24, 100] {
+        for seed in 0..8 {
+            let mut order = block_order(dim, seed);
+            assert_eq!(order, block_order(dim, seed), "deterministic");
+            order.sort_unstable();
+            assert_eq!(order, (0..dim).collect::<Vec<_>>());
+        }
+    }
+    assert!((0..8).any(|s| block_order(24, s)[0] != 0), "block 0 is not always first");
+    assert_ne!(block_order(24, 0), block_order(24, 1));
+    assert_eq!(Launch { block_dim: 24, seed: 3 }.order(), block_order(24, 3));
+}
