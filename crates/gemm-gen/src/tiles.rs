@@ -74,6 +74,28 @@ pub fn candidates(input: ElementType, acc: ElementType, target: Target) -> Vec<T
     out
 }
 
+/// The shapes worth modelling for an `M × N × K` problem (the tuner's menu, a subset of
+/// [`candidates`], small because each costs a lowering and a simulation): the C tiles of the
+/// largest area that fits (no larger than the problem rounded up to a power of two, no
+/// smaller than 64 unless the problem is), L0 K slices of 64 and 128, L1
+/// slices of one, two or four L0 slices, `stages` fixed. Largest C tile first.
+pub fn tuning_menu(input: ElementType, acc: ElementType, target: Target, sizes: [i64; 3], stages: i64) -> Vec<Tiles> {
+    let up = |v: i64| (v.max(1) as u64).next_power_of_two() as i64;
+    let (m, n, k) = (up(sizes[0]).max(16), up(sizes[1]).max(16), up(sizes[2]));
+    let g = k_granule(input);
+    let fits: Vec<Tiles> = candidates(input, acc, target)
+        .into_iter()
+        .filter(|t| t.stages == stages)
+        .filter(|t| t.m1 <= m && t.m1 >= m.min(64) && t.n1 <= n && t.n1 >= n.min(64))
+        .filter(|t| [64, 128].contains(&t.k0) && t.k0 % g == 0 && t.k1 / t.k0 <= 4 && t.k1 <= k.max(t.k0))
+        .collect();
+    let mut areas: Vec<i64> = fits.iter().map(|t| t.m1 * t.n1).collect();
+    areas.sort_unstable_by(|a, b| b.cmp(a));
+    areas.dedup();
+    areas.truncate(1);
+    fits.into_iter().filter(|t| areas.contains(&(t.m1 * t.n1))).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,6 +122,16 @@ mod tests {
         let t = Tiles { m1: 256, n1: 256, k1: 64, k0: 32, stages: 1 };
         assert!(check(&t, E::F16, E::F32, Target::A2).is_err());
         check(&t, E::F16, E::F32, Target::A5).unwrap();
+    }
+
+    #[test]
+    fn the_tuning_menu_is_small_and_fits_the_problem() {
+        let big = tuning_menu(E::F16, E::F32, Target::A2, [4096, 4096, 4096], 1);
+        assert!((4..=24).contains(&big.len()), "{big:?}");
+        assert!(big.contains(&Tiles { m1: 128, n1: 256, k1: 256, k0: 64, stages: 1 }));
+        let skinny = tuning_menu(E::F16, E::F32, Target::A2, [16, 2048, 2048], 1);
+        assert!(skinny.iter().all(|t| t.m1 == 16), "{skinny:?}");
+        assert!(!skinny.is_empty());
     }
 
     #[test]

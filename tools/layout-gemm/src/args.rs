@@ -53,6 +53,16 @@ pub struct Args {
     /// `linear`, or `swizzle:OFFSET[:zn|:nz]` (catlass GemmIdentityBlockSwizzle direction 0 / 1).
     #[arg(long, default_value = "linear")]
     pub order: String,
+    /// Choose the tiles with the cost model for these sizes (`M,N,K`; default: the static
+    /// sizes, needed when any is dynamic). Ignored with --tiles.
+    #[arg(long, value_name = "M,N,K")]
+    pub tune_for: Option<String>,
+    /// Blocks the tiles are chosen for (default: the target's cube cores).
+    #[arg(long)]
+    pub cores: Option<i64>,
+    /// Print the ranking of the tiles (as comments before the kernel).
+    #[arg(long)]
+    pub explain: bool,
     /// The kernel function's name.
     #[arg(long, default_value = "gemm")]
     pub name: String,
@@ -78,6 +88,7 @@ impl Args {
             Some(o) => ElementType::parse(o).map_err(|e| flag("out", e.to_string()))?,
             None => acc,
         };
+        // Without --tiles the tuner replaces these (crate::tune).
         let tiles = match &self.tiles {
             Some(t) => parse_tiles(t)?,
             None => *gemm_gen::tiles::candidates(input, acc, target)
@@ -97,6 +108,24 @@ impl Args {
             target,
             tiles,
             order: parse_order(&self.order)?,
+        })
+    }
+}
+
+impl Args {
+    /// The sizes to tune for: `--tune-for`, else the static sizes; `None` when a size is
+    /// dynamic and no `--tune-for` is given.
+    pub fn tune_sizes(&self, spec: &GemmSpec) -> Result<Option<[i64; 3]>, GemmError> {
+        if let Some(text) = &self.tune_for {
+            let v: Vec<i64> = text.split(',').filter_map(|s| s.trim().parse().ok()).filter(|&v| v > 0).collect();
+            return match v[..] {
+                [m, n, k] => Ok(Some([m, n, k])),
+                _ => Err(flag("tune-for", format!("`{text}` is not M,N,K (three positive integers)"))),
+            };
+        }
+        Ok(match (spec.m, spec.n, spec.k) {
+            (Dim::Static(m), Dim::Static(n), Dim::Static(k)) => Some([m, n, k]),
+            _ => None,
         })
     }
 }

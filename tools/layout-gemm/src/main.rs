@@ -3,13 +3,15 @@
 //!     layout-gemm --m ? --n ? --k ? --dtype f16 --a ND --b DN --target a2 [--tiles 128,256,256,64]
 //!                 [--order swizzle:3] [--emit=mlir|ascendc|ascendc-llvm] [-o FILE]
 //!
-//! The kernel is verified (`layout-verify`) before it is printed; `--emit=ascendc` lowers it
+//! Without `--tiles`, the tiles are chosen by the cost model for the static sizes (or
+//! `--tune-for M,N,K`) on `--cores` blocks. The kernel is verified (`layout-verify`) before it is printed; `--emit=ascendc` lowers it
 //! (`layout-lower-to-ascendc`) and prints the AscendC C++. Errors: `layout-gemm: error: ...`,
 //! exit status 1, no output file written.
 
 mod args;
 mod compile;
 mod error;
+mod tune;
 
 use clap::Parser;
 use error::GemmError;
@@ -23,8 +25,19 @@ fn main() {
 }
 
 fn run(args: &args::Args) -> Result<(), GemmError> {
-    let spec = args.spec()?;
-    let text = gemm_gen::generate(&spec)?;
+    let mut spec = args.spec()?;
+    let mut ranking = String::new();
+    if args.tiles.is_none() {
+        if let Some(sizes) = args.tune_sizes(&spec)? {
+            let (tuned, ranked) = tune::choose(&spec, sizes, args.cores)?;
+            spec = tuned;
+            if args.explain {
+                let cores = args.cores.unwrap_or(ascendc_emit::cost::HardwareParams::of(spec.target).cube_cores);
+                ranking = tune::table(&ranked, sizes, cores, 12);
+            }
+        }
+    }
+    let text = ranking + &gemm_gen::generate(&spec)?;
     let out = compile::checked(&text, args.emit)?;
     match &args.output {
         Some(path) => output_file::write(path, out.as_bytes()).map_err(|e| GemmError::Write(path.clone(), e)),

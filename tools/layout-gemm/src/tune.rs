@@ -1,0 +1,68 @@
+//! Choosing the tiles: every shape of the tuning menu that fits the buffers
+//! (`gemm_gen::tiles::tuning_menu`) is generated, lowered to AscendC and run through the cost
+//! model (`ascendc_emit::cost`, docs/cost-model.md) for the sizes and core count asked for; the
+//! fastest modelled kernel wins (ties: the earlier, larger tile).
+
+use crate::error::GemmError;
+use ascendc_emit::cost::{HardwareParams, Inputs};
+use gemm_gen::{Dim, GemmSpec, Tiles};
+use melior::ir::Module;
+use std::collections::HashMap;
+
+/// One candidate and its modelled time in seconds.
+pub struct Ranked {
+    pub tiles: Tiles,
+    pub seconds: f64,
+    pub utilization: Option<f64>,
+}
+
+/// `spec` with its best tiles for `sizes` (M, N, K) on `cores` blocks; every candidate ranked,
+/// fastest first.
+pub fn choose(spec: &GemmSpec, sizes: [i64; 3], cores: Option<i64>) -> Result<(GemmSpec, Vec<Ranked>), GemmError> {
+    let acc = spec.accumulator()?;
+    let cores = cores.unwrap_or(HardwareParams::of(spec.target).cube_cores);
+    // The index arguments are the dynamic sizes, after A, B and C.
+    let mut args = HashMap::new();
+    for (d, v) in [spec.m, spec.n, spec.k].into_iter().zip(sizes) {
+        if d == Dim::Dynamic {
+            args.insert(3 + args.len(), v);
+        }
+    }
+    let inputs = Inputs { args, block_dim: cores, mnk: Some(sizes) };
+    let context = layout_runtime::create_context()
+        .map_err(|e| GemmError::Kernel { stage: "load the dialects", diags: e.to_string() })?;
+    let mut ranked = Vec::new();
+    for tiles in gemm_gen::tiles::tuning_menu(spec.input, acc, spec.target, sizes, spec.tiles.stages) {
+        let candidate = GemmSpec { tiles, ..spec.clone() };
+        let text = gemm_gen::generate(&candidate)?;
+        let kernel_error = |stage, e: String| GemmError::Kernel { stage, diags: format!("tiles {tiles}: {e}") };
+        let mut module = Module::parse(&context, &text).ok_or_else(|| kernel_error("parse", String::new()))?;
+        ascendc_emit::run::lower_to_ascendc(&mut module)
+            .map_err(|e| kernel_error("lower to AscendC", e.to_string()))?;
+        let estimate = ascendc_emit::cost_of(&module, &spec.name, &inputs)
+            .map_err(|d| kernel_error("run through the cost model", d.message))?;
+        let report = &estimate.report;
+        ranked.push(Ranked {
+            tiles,
+            seconds: report.seconds,
+            utilization: report.bound.as_ref().map(|b| b.utilization),
+        });
+    }
+    // Stable: equal times keep the menu's order (larger C tiles first).
+    ranked.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
+    let best = ranked.first().ok_or_else(|| GemmError::Flag { flag: "tiles", reason: "no tile shape fits".into() })?;
+    Ok((GemmSpec { tiles: best.tiles, ..spec.clone() }, ranked))
+}
+
+/// The ranking as a table (`--explain`), the model's caveat first.
+pub fn table(ranked: &[Ranked], sizes: [i64; 3], cores: i64, limit: usize) -> String {
+    let mut out = format!(
+        "// tiles ranked by the cost model (a model, not a measurement) for M, N, K = {}, {}, {} on {cores} core(s)\n",
+        sizes[0], sizes[1], sizes[2]
+    );
+    for r in ranked.iter().take(limit) {
+        let u = r.utilization.map(|u| format!("{:5.1}%", 100.0 * u)).unwrap_or_else(|| "   - ".into());
+        out.push_str(&format!("//   {:<40} {:>12.3} us  cube {u}\n", r.tiles.to_string(), r.seconds * 1e6));
+    }
+    out
+}
