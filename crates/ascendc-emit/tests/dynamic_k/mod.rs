@@ -325,6 +325,7 @@ fn double_buffered_gemm_exact_everywhere() {
 ///   buffer, MTE1_MTE2 × 2; Mmad → the next LoadData into L0A/L0B, M_MTE1); double-buffered 5:
 ///   those 3 for the second buffers and, for the `scf.if` as one item, 1 MTE1_MTE2 (its
 ///   LoadData → its next DataCopy) and 1 M_MTE1 (its Mmad → its next LoadData): 2 SetFlags each.
+///
 /// Total: 33 SetFlags single-buffered, 40 double-buffered.
 /// Nothing else changes: no flag orders slice k's Mmad before slice k + 1's DataCopy (no
 /// M_MTE2 at all), and the loop's distinct carried pairs get distinct event ids.
