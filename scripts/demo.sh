@@ -43,6 +43,15 @@ target/debug/layout-run examples/gemm_dynamic_k.mlir --entry gemm_dynamic_k \
   --arg 3=200 --arg 4=136 --arg 5=200 --out-dir "$run_dir/dynamic_k" | grep -E '^arg2'
 target/debug/layout-run --compare "$run_dir/ref_k200/arg2.npy" "$run_dir/dynamic_k/arg2.npy" --tolerance 0
 echo
+echo "== layout-run examples/gemm_double_buffer.mlir --backend ascendc-cpp --sanitize"
+echo "   (the same GEMM double-buffered, as layout-multi-buffer writes it: second L1/L0A/L0B buffers,"
+echo "    two K slices per iteration; the emitted AscendC C++ on the CPU model under the sanitizer)"
+mkdir -p "$run_dir/double_buffer"
+target/debug/layout-run examples/gemm_double_buffer.mlir --entry gemm_double_buffer --backend ascendc-cpp --sanitize \
+  --input 0="$run_dir/ref_k200/arg0.npy" --input 1="$run_dir/ref_k200/arg1.npy" --input 2="$run_dir/ref_k200/arg3.npy" \
+  --arg 3=200 --arg 4=136 --arg 5=200 --out-dir "$run_dir/double_buffer" | grep -E '^arg2'
+target/debug/layout-run --compare "$run_dir/ref_k200/arg2.npy" "$run_dir/double_buffer/arg2.npy" --tolerance 0
+echo
 echo "== layout-opt --layout-lower-to-ascendc --emit=ascendc examples/ascendc/gemm_f16_a5.mlir"
 echo "   (the AscendC kernel for Ascend 950: every parameter derived from the layouts and checked"
 echo "    against its field; the tests compile it with g++ against the CPU model of the intrinsics"

@@ -13,6 +13,7 @@ pub mod index_arith;
 pub mod ir;
 pub mod lower_to_ascendc;
 pub mod lower_to_loops;
+pub mod multi_buffer;
 pub mod simplify_offsets;
 pub mod tile;
 pub mod verify;
@@ -47,6 +48,12 @@ pub const PASSES: &[PassInfo] = &[
         argument: fold::ARGUMENT,
         description: fold::DESCRIPTION,
         create: fold::create,
+        create_with_options: None,
+    },
+    PassInfo {
+        argument: multi_buffer::ARGUMENT,
+        description: multi_buffer::DESCRIPTION,
+        create: multi_buffer::create,
         create_with_options: None,
     },
     PassInfo {

@@ -203,6 +203,13 @@ fn func_tree<'c, 'a>(func: OperationRef<'c, 'a>) -> Result<TreeOf<'c, 'a>, (meli
     Ok(Some((tree(body, &mut resources)?, body)))
 }
 
+/// The program tree [`sync::synchronize`] sees for `func` (its flags, if already inserted, are
+/// not items): for tests that replay the schedule.
+#[cfg(test)]
+pub(super) fn program(func: OperationRef) -> Vec<sync::Item> {
+    func_tree(func).ok().flatten().map(|(t, _)| t.items).unwrap_or_default()
+}
+
 /// DOT of the sync graph of every function with ascendc ops.
 pub fn sync_graphs(root: OperationRef) -> Vec<String> {
     let mut out = Vec::new();

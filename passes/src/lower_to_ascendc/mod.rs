@@ -40,6 +40,8 @@ pub mod sync;
 
 #[cfg(test)]
 mod chain_tests;
+#[cfg(test)]
+mod overlap_tests;
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;

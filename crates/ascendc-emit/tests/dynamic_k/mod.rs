@@ -33,6 +33,8 @@ struct Variant {
     /// The problem's M and N.
     m: usize,
     n: usize,
+    /// Double-buffered by `layout-multi-buffer` before every back end.
+    double: bool,
 }
 
 impl Variant {
@@ -46,7 +48,8 @@ impl Variant {
 
     fn name(&self) -> String {
         let l = |dn: bool| if dn { "dn" } else { "nd" };
-        format!("gemm_dk_{}_{}_a{}_b{}_{}x{}", self.target, self.ab, l(self.a_dn), l(self.b_dn), self.m, self.n)
+        let db = if self.double { "_db" } else { "" };
+        format!("gemm_dk_{}_{}_a{}_b{}_{}x{}{db}", self.target, self.ab, l(self.a_dn), l(self.b_dn), self.m, self.n)
     }
 
     /// The kernel: examples/gemm_dynamic_k.mlir with the element types, GM layouts and the
@@ -126,6 +129,9 @@ fn run(v: Variant, ks: &[usize], full: bool) -> Result<(), String> {
     let name = v.name();
     let context = layout_runtime::create_context().unwrap();
     let mut module = Module::parse(&context, &source).expect("parse");
+    if v.double {
+        multi_buffered(&context, &mut module);
+    }
     lowered(&context, &mut module)?;
     let cases: Cases = ks
         .iter()
@@ -150,6 +156,9 @@ fn run(v: Variant, ks: &[usize], full: bool) -> Result<(), String> {
     // Safety: the model's C ABI functions have exactly the declared signatures.
     unsafe { llvm_jit.register_symbols(&ascendc_params::ffi::c_abi_symbols()) };
     let mut loops_module = Module::parse(&context, &source).unwrap();
+    if v.double {
+        multi_buffered(&context, &mut loops_module);
+    }
     layout_runtime::lower_layout_ops(&mut loops_module).unwrap_or_else(|e| panic!("{name}: loop lowering: {e}"));
     let loops_jit = Jit::new(&loops_module).unwrap_or_else(|e| panic!("{name}: jit (loops): {e}"));
     for (k, (inputs, scalars, want)) in ks.iter().zip(&cases) {
@@ -172,6 +181,17 @@ fn assert_exact(name: &str, (n, k): (usize, usize), way: &str, got: &Array, want
 /// located error of an unsupported one).
 fn run_all(variants: &[Variant], ks: &[usize], full: bool) -> Vec<(Variant, Result<(), String>)> {
     variants.iter().map(|v| (*v, run(*v, ks, full))).collect()
+}
+
+/// `layout-multi-buffer` (issue 12 item 2): exactly the K loop is rewritten.
+fn multi_buffered(context: &melior::Context, module: &mut Module) {
+    context.get_or_load_dialect("scf");
+    let rewritten = layout_passes::multi_buffer::multi_buffer(module.as_operation());
+    assert!(
+        matches!(rewritten, Ok(1)),
+        "layout-multi-buffer: {:?}",
+        rewritten.map_err(|e| e.into_iter().map(|(_, e)| e).collect::<Vec<_>>())
+    );
 }
 
 /// `layout-lower-to-ascendc`, with the diagnostics as the error.
@@ -212,7 +232,7 @@ fn variants() -> Vec<Variant> {
         for ab in ["f16", "bf16", "i8", "f32"] {
             for a_dn in [false, true] {
                 for b_dn in [false, true] {
-                    out.push(Variant { target, ab, a_dn, b_dn, m: M, n: N });
+                    out.push(Variant { target, ab, a_dn, b_dn, m: M, n: N, double: false });
                 }
             }
         }
@@ -264,10 +284,105 @@ fn dynamic_k_gemm_matrix() {
 #[test]
 fn dynamic_k_gemm_example_blocks() {
     let vs = [
-        Variant { target: "a2", ab: "f16", a_dn: false, b_dn: false, m: 150, n: 300 },
-        Variant { target: "a5", ab: "bf16", a_dn: true, b_dn: true, m: 150, n: 300 },
+        Variant { target: "a2", ab: "f16", a_dn: false, b_dn: false, m: 150, n: 300, double: false },
+        Variant { target: "a5", ab: "bf16", a_dn: true, b_dn: true, m: 150, n: 300, double: false },
     ];
     for (v, r) in run_all(&vs, &[200], true) {
         r.unwrap_or_else(|e| panic!("{}: {e}", v.name()));
+    }
+}
+
+/// Issue 12 item 2: the double-buffered kernel (`layout-multi-buffer` on the example) exact on
+/// all three back ends with the sanitizer on, for K with an even and an odd number of 64-wide
+/// slices (1: only the peeled slice; 63, 64: one; 65: two, the loop's `scf.if` false; 200: four;
+/// 1000: sixteen), M and N with tails, on a2 and a5; and the example's 128 × 256 blocks.
+#[test]
+fn double_buffered_gemm_exact_everywhere() {
+    const DOUBLE_KS: [usize; 6] = [1, 63, 64, 65, 200, 1000];
+    let small = [
+        Variant { target: "a2", ab: "f16", a_dn: false, b_dn: false, m: M, n: N, double: true },
+        Variant { target: "a5", ab: "bf16", a_dn: true, b_dn: false, m: M, n: N, double: true },
+    ];
+    for (v, r) in run_all(&small, &DOUBLE_KS, false) {
+        r.unwrap_or_else(|e| panic!("{}: {e}", v.name()));
+    }
+    let full = [
+        Variant { target: "a2", ab: "f16", a_dn: false, b_dn: false, m: 150, n: 300, double: true },
+        Variant { target: "a5", ab: "f16", a_dn: false, b_dn: true, m: 150, n: 300, double: true },
+    ];
+    for (v, r) in run_all(&full, &[65, 200], true) {
+        r.unwrap_or_else(|e| panic!("{}: {e}", v.name()));
+    }
+}
+
+/// The SetFlag/WaitFlag count of the emitted C++, per HardEvent, double- vs single-buffered
+/// (a2 f16, the example's blocks). Every SetFlag has its WaitFlag. The double-buffered K loop
+/// adds exactly what its second slice (under `scf.if`) needs:
+/// - inside the `scf.if`, its own slice's pairs: DataCopy → LoadData for A and B (2 ×
+///   MTE2_MTE1) and LoadData → Mmad (1 × MTE1_M), as in the first slice;
+/// - loop-carried (each a SetFlag in the body plus one before the loop, and their WaitFlags):
+///   single-buffered the loop has 3 (LoadData A / B → the next DataCopy into the same L1
+///   buffer, MTE1_MTE2 × 2; Mmad → the next LoadData into L0A/L0B, M_MTE1); double-buffered 5:
+///   those 3 for the second buffers and, for the `scf.if` as one item, 1 MTE1_MTE2 (its
+///   LoadData → its next DataCopy) and 1 M_MTE1 (its Mmad → its next LoadData): 2 SetFlags each.
+///
+/// Total: 33 SetFlags single-buffered, 40 double-buffered.
+/// Nothing else changes: no flag orders slice k's Mmad before slice k + 1's DataCopy (no
+/// M_MTE2 at all), and the loop's distinct carried pairs get distinct event ids.
+#[test]
+fn double_buffered_flag_count() {
+    let count = |double: bool| {
+        let v = Variant { target: "a2", ab: "f16", a_dn: false, b_dn: false, m: 150, n: 300, double };
+        let context = layout_runtime::create_context().unwrap();
+        let mut module = Module::parse(&context, &v.kernel()).expect("parse");
+        if double {
+            multi_buffered(&context, &mut module);
+        }
+        lowered(&context, &mut module).unwrap();
+        let cpp = ascendc_emit::emit_cpp(&module).unwrap();
+        let mut per_event = std::collections::BTreeMap::<String, (usize, usize)>::new();
+        for (set, call) in
+            [(true, "AscendC::SetFlag<AscendC::HardEvent::"), (false, "AscendC::WaitFlag<AscendC::HardEvent::")]
+        {
+            for piece in cpp.split(call).skip(1) {
+                let event = piece.split('>').next().unwrap().to_string();
+                let e = per_event.entry(event).or_default();
+                if set {
+                    e.0 += 1
+                } else {
+                    e.1 += 1
+                }
+            }
+        }
+        assert!(per_event.values().all(|(s, w)| s == w), "{per_event:?}");
+        (per_event.into_iter().map(|(e, (s, _))| (e, s)).collect::<std::collections::BTreeMap<_, _>>(), cpp)
+    };
+    let (single, _) = count(false);
+    let (double, cpp) = count(true);
+    let delta: Vec<(String, i64)> = double
+        .iter()
+        .map(|(e, &d)| (e.clone(), d as i64 - single.get(e).copied().unwrap_or(0) as i64))
+        .filter(|(_, d)| *d != 0)
+        .collect();
+    // In-slice pairs of the scf.if: MTE2_MTE1 + 2, MTE1_M + 1; its two carried pairs: MTE1_MTE2
+    // and M_MTE1 + 2 each (the SetFlag in the body and the one before the loop).
+    let want: Vec<(String, i64)> = [("MTE1_M", 1), ("MTE1_MTE2", 2), ("MTE2_MTE1", 2), ("M_MTE1", 2)]
+        .iter()
+        .map(|(e, d)| (e.to_string(), *d))
+        .collect();
+    assert_eq!(delta, want, "single {single:?}, double {double:?}");
+    assert_eq!(double.values().sum::<usize>(), 40, "{double:?}");
+    assert!(!double.contains_key("M_MTE2"), "{cpp}");
+    // The K loop's carried pairs: MTE1_MTE2 ids 3, 4 (second L1 buffers of A, B) and 5 (first
+    // buffers, the scf.if), M_MTE1 ids 3 and 4: each buffer its own event id.
+    let k_loop = &cpp[cpp.find("for (int64_t i2").unwrap()..];
+    for id in [
+        "MTE1_MTE2>(EVENT_ID3)",
+        "MTE1_MTE2>(EVENT_ID4)",
+        "MTE1_MTE2>(EVENT_ID5)",
+        "M_MTE1>(EVENT_ID3)",
+        "M_MTE1>(EVENT_ID4)",
+    ] {
+        assert!(k_loop.contains(&format!("WaitFlag<AscendC::HardEvent::{id}")), "{id} in {k_loop}");
     }
 }
