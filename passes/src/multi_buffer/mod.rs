@@ -106,9 +106,10 @@ pub fn multi_buffer<'c>(root: OperationRef<'c, '_>) -> Result<usize, Vec<(Locati
     let target = target_of(root).map_err(|(location, e)| vec![(location, MultiBufferError::Target(e.to_string()))])?;
     let mut failures = Vec::new();
     let mut done = 0;
+    let mut seconds = std::collections::HashMap::new();
     for c in &candidates {
         let checked = budget::check(target, c).map_err(MultiBufferError::from);
-        match checked.and_then(|()| rewrite::rewrite(c)) {
+        match checked.and_then(|()| rewrite::rewrite(c, &mut seconds)) {
             Ok(()) => done += 1,
             Err(e) => failures.push((c.for_op.location(), e)),
         }

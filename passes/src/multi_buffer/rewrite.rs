@@ -22,7 +22,14 @@ fn internal(e: impl std::fmt::Display) -> MultiBufferError {
     MultiBufferError::Internal(e.to_string())
 }
 
-pub(super) fn rewrite<'c>(c: &Candidate<'c, '_>) -> Result<(), MultiBufferError> {
+/// `seconds`: the second buffer of each original alloc already doubled by an earlier loop (key:
+/// the original's result), shared so that loops over the same buffer (a peeled first K slice
+/// and the K loop) do not each add one: the second buffers live in the whole function, like
+/// the originals.
+pub(super) fn rewrite<'c>(
+    c: &Candidate<'c, '_>,
+    seconds: &mut HashMap<usize, Value<'c, 'c>>,
+) -> Result<(), MultiBufferError> {
     let for_op = c.for_op;
     let context = for_op.context();
     // Safety: the context outlives the pass run.
@@ -39,6 +46,11 @@ pub(super) fn rewrite<'c>(c: &Candidate<'c, '_>) -> Result<(), MultiBufferError>
     // Second buffers, right after the originals; the first half of each iteration uses them.
     let mut map: HashMap<usize, Value> = HashMap::new();
     for alloc in &c.streamed {
+        let original = key(alloc.result(0).map_err(internal)?.into());
+        if let Some(second) = seconds.get(&original) {
+            map.insert(original, *second);
+            continue;
+        }
         // Safety: cloning a valid op and inserting the clone after it in its own block.
         let copy = unsafe {
             let copy = mlir_sys::mlirOperationClone(alloc.to_raw());
@@ -46,7 +58,10 @@ pub(super) fn rewrite<'c>(c: &Candidate<'c, '_>) -> Result<(), MultiBufferError>
             mlir_sys::mlirBlockInsertOwnedOperationAfter(block, alloc.to_raw(), copy);
             OperationRef::from_raw(copy)
         };
-        map.insert(key(alloc.result(0).map_err(internal)?.into()), copy.result(0).map_err(internal)?.into());
+        // Safety: the clone lives in the function as long as the pass runs.
+        let second: Value<'c, 'c> = unsafe { Value::from_raw(copy.result(0).map_err(internal)?.to_raw()) };
+        map.insert(original, second);
+        seconds.insert(original, second);
     }
 
     // The body's ops (without the yield), cloned in front of themselves.

@@ -47,12 +47,17 @@ pub struct Args {
     /// a2 (Atlas A2/A3) or a5 (Ascend 950).
     #[arg(long, default_value = "a2")]
     pub target: String,
-    /// L1 M, N, K and L0 K: `m1,n1,k1,k0` (default: the largest C tile of the menu that fits).
+    /// L1 M, N, K and L0 K, and the stages: `m1,n1,k1,k0[,stages]` (default: chosen by the
+    /// cost model, see --tune-for; stages 2 runs layout-multi-buffer on the kernel).
     #[arg(long)]
     pub tiles: Option<String>,
     /// `linear`, or `swizzle:OFFSET[:zn|:nz]` (catlass GemmIdentityBlockSwizzle direction 0 / 1).
     #[arg(long, default_value = "linear")]
     pub order: String,
+    /// Buffers per streamed operand when the tiles are chosen (1, or 2 = double-buffered L1 and
+    /// L0A/L0B); default: the tuner tries both, the untuned default is 2.
+    #[arg(long)]
+    pub stages: Option<i64>,
     /// Choose the tiles with the cost model for these sizes (`M,N,K`; default: the static
     /// sizes, needed when any is dynamic). Ignored with --tiles.
     #[arg(long, value_name = "M,N,K")]
@@ -91,9 +96,13 @@ impl Args {
         // Without --tiles the tuner replaces these (crate::tune).
         let tiles = match &self.tiles {
             Some(t) => parse_tiles(t)?,
-            None => *gemm_gen::tiles::candidates(input, acc, target)
-                .first()
-                .ok_or_else(|| flag("tiles", "no tile shape fits"))?,
+            None => {
+                let menu = gemm_gen::tiles::candidates(input, acc, target);
+                *menu
+                    .iter()
+                    .find(|t| t.stages == self.stages.unwrap_or(2))
+                    .ok_or_else(|| flag("tiles", "no tile shape fits"))?
+            }
         };
         Ok(GemmSpec {
             name: self.name.clone(),

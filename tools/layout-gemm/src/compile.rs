@@ -6,8 +6,9 @@ use layout_runtime::diagnostics::{Capture, Sources, UNNAMED_INPUT};
 use melior::ir::Module;
 use melior::pass::PassManager;
 
-/// `text` verified (`layout-verify`), then printed as `emit` asks.
-pub fn checked(text: &str, emit: Emit) -> Result<String, GemmError> {
+/// `text` verified (`layout-verify`), double-buffered by `layout-multi-buffer` when `stages` is
+/// 2 (and verified again), then printed as `emit` asks.
+pub fn checked(text: &str, stages: i64, emit: Emit) -> Result<String, GemmError> {
     let context = layout_runtime::create_context()
         .map_err(|e| GemmError::Kernel { stage: "load the dialects", diags: e.to_string() })?;
     let capture = Capture::new(&context, UNNAMED_INPUT);
@@ -25,8 +26,21 @@ pub fn checked(text: &str, emit: Emit) -> Result<String, GemmError> {
     if !run(&mut module, layout_passes::verify::create()) {
         return Err(kernel_error("verify", &capture));
     }
+    if stages == 2 {
+        if !run(&mut module, layout_passes::multi_buffer::create()) {
+            return Err(kernel_error("double-buffer", &capture));
+        }
+        if !run(&mut module, layout_passes::verify::create()) {
+            return Err(kernel_error("verify after layout-multi-buffer", &capture));
+        }
+    }
     if emit == Emit::Mlir {
-        return Ok(text.to_string());
+        if stages == 1 {
+            return Ok(text.to_string());
+        }
+        // The pass's output, under the generator's header comments.
+        let header: String = text.lines().take_while(|l| l.starts_with("//")).map(|l| format!("{l}\n")).collect();
+        return Ok(format!("{header}{}\n", module.as_operation()));
     }
     if !run(&mut module, layout_passes::lower_to_ascendc::create()) {
         return Err(kernel_error("lower to AscendC", &capture));

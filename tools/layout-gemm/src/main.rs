@@ -29,7 +29,7 @@ fn run(args: &args::Args) -> Result<(), GemmError> {
     let mut ranking = String::new();
     if args.tiles.is_none() {
         if let Some(sizes) = args.tune_sizes(&spec)? {
-            let (tuned, ranked) = tune::choose(&spec, sizes, args.cores)?;
+            let (tuned, ranked) = tune::choose(&spec, sizes, args.cores, args.stages)?;
             spec = tuned;
             if args.explain {
                 let cores = args.cores.unwrap_or(ascendc_emit::cost::HardwareParams::of(spec.target).cube_cores);
@@ -38,7 +38,7 @@ fn run(args: &args::Args) -> Result<(), GemmError> {
         }
     }
     let text = ranking + &gemm_gen::generate(&spec)?;
-    let out = compile::checked(&text, args.emit)?;
+    let out = compile::checked(&text, spec.tiles.stages, args.emit)?;
     match &args.output {
         Some(path) => output_file::write(path, out.as_bytes()).map_err(|e| GemmError::Write(path.clone(), e)),
         None => {

@@ -16,9 +16,14 @@ pub struct Ranked {
     pub utilization: Option<f64>,
 }
 
-/// `spec` with its best tiles for `sizes` (M, N, K) on `cores` blocks; every candidate ranked,
-/// fastest first.
-pub fn choose(spec: &GemmSpec, sizes: [i64; 3], cores: Option<i64>) -> Result<(GemmSpec, Vec<Ranked>), GemmError> {
+/// `spec` with its best tiles for `sizes` (M, N, K) on `cores` blocks, double-buffered or not
+/// (`stages`: both when `None`); every candidate ranked, fastest first.
+pub fn choose(
+    spec: &GemmSpec,
+    sizes: [i64; 3],
+    cores: Option<i64>,
+    stages: Option<i64>,
+) -> Result<(GemmSpec, Vec<Ranked>), GemmError> {
     let acc = spec.accumulator()?;
     let cores = cores.unwrap_or(HardwareParams::of(spec.target).cube_cores);
     // The index arguments are the dynamic sizes, after A, B and C.
@@ -32,11 +37,18 @@ pub fn choose(spec: &GemmSpec, sizes: [i64; 3], cores: Option<i64>) -> Result<(G
     let context = layout_runtime::create_context()
         .map_err(|e| GemmError::Kernel { stage: "load the dialects", diags: e.to_string() })?;
     let mut ranked = Vec::new();
-    for tiles in gemm_gen::tiles::tuning_menu(spec.input, acc, spec.target, sizes, spec.tiles.stages) {
+    let stages = stages.map_or(vec![2, 1], |s| vec![s]);
+    let menu = stages.iter().flat_map(|&s| gemm_gen::tiles::tuning_menu(spec.input, acc, spec.target, sizes, s));
+    for tiles in menu {
         let candidate = GemmSpec { tiles, ..spec.clone() };
         let text = gemm_gen::generate(&candidate)?;
         let kernel_error = |stage, e: String| GemmError::Kernel { stage, diags: format!("tiles {tiles}: {e}") };
         let mut module = Module::parse(&context, &text).ok_or_else(|| kernel_error("parse", String::new()))?;
+        if tiles.stages == 2 {
+            let pm = melior::pass::PassManager::new(&context);
+            pm.add_pass(layout_passes::multi_buffer::create());
+            pm.run(&mut module).map_err(|_| kernel_error("double-buffer", String::new()))?;
+        }
         ascendc_emit::run::lower_to_ascendc(&mut module)
             .map_err(|e| kernel_error("lower to AscendC", e.to_string()))?;
         let estimate = ascendc_emit::cost_of(&module, &spec.name, &inputs)

@@ -1,6 +1,7 @@
 //! Kernels written by the GEMM generator (crates/gemm-gen, issue 12 item 4): a matrix of specs
 //! (targets, input types, A/B layouts ND/DN/NZ, static and dynamic sizes, one- and two-level K,
-//! block orders, epilogues) at small sizes with tails in M, N and K, each run on the three back
+//! single and double buffers (`layout-multi-buffer`, as layout-gemm runs it), block orders,
+//! epilogues) at small sizes with tails in M, N and K, each run on the three back
 //! ends for blockDim ∈ {1, 3, 24} (blocks in a seeded shuffled order over one GM image), every
 //! sanitizer check on (racecheck included), and compared with a plain-loop reference: exact for
 //! f32/i32 results, the reference rounded once to f16/bf16 (round to nearest even) otherwise.
@@ -44,6 +45,13 @@ fn matrix() -> Vec<(GemmSpec, [usize; 3])> {
     let mut s = spec("gg_a2_f16_nd_nd", Target::A2, E::F16, E::F32, (Nd, Nd));
     s.order = zn(2);
     out.push((s, [150, 200, 200]));
+    let mut s = spec("gg_a2_f16_nd_nd_double", Target::A2, E::F16, E::F32, (Nd, Nd));
+    s.tiles.stages = 2;
+    out.push((s, [150, 200, 300]));
+    let mut s = spec("gg_a5_f16_dn_nd_double_one_level", Target::A5, E::F16, E::F32, (Dn, Nd));
+    s.tiles = Tiles { m1: 64, n1: 64, k1: 64, k0: 64, stages: 2 };
+    s.order = nz(2);
+    out.push((s, [100, 150, 200]));
     let mut s = spec("gg_a2_f16_dn_dn_static", Target::A2, E::F16, E::F32, (Dn, Dn));
     (s.m, s.n, s.k) = (Dim::Static(100), Dim::Static(130), Dim::Static(72));
     s.tiles = Tiles { m1: 32, n1: 64, k1: 64, k0: 64, stages: 1 };
@@ -151,13 +159,23 @@ fn generated_gemms_are_exact_on_every_back_end_and_block_count() {
         let scalars: Vec<i64> =
             [(s.m, m), (s.n, n), (s.k, k)].iter().filter(|(d, _)| *d == Dim::Dynamic).map(|&(_, v)| v as i64).collect();
 
-        let mut lowered = Module::parse(&context, &text).expect("parse");
+        let parse = || {
+            let mut module = Module::parse(&context, &text).expect("parse");
+            if s.tiles.stages == 2 {
+                // What layout-gemm does for 2 stages.
+                let pm = melior::pass::PassManager::new(&context);
+                pm.add_pass(layout_passes::multi_buffer::create());
+                pm.run(&mut module).unwrap_or_else(|_| panic!("{name}: layout-multi-buffer"));
+            }
+            module
+        };
+        let mut lowered = parse();
         run::lower_to_ascendc(&mut lowered).unwrap_or_else(|e| panic!("{name}: layout-lower-to-ascendc: {e}\n{text}"));
         let cpp = run::CppKernel::build(&lowered, &name, Some(&scratch(&name)), checks::ALL)
             .unwrap_or_else(|e| panic!("{name}: C++ + model: {e}"));
         let llvm =
             run::LlvmKernel::build(&context, &lowered, &name).unwrap_or_else(|e| panic!("{name}: LLVM form: {e}"));
-        let mut loops_module = Module::parse(&context, &text).unwrap();
+        let mut loops_module = parse();
         layout_runtime::lower_layout_ops_with(&mut loops_module, true).unwrap_or_else(|e| panic!("{name}: loops: {e}"));
         let loops = Jit::new(&loops_module).unwrap_or_else(|e| panic!("{name}: jit (loops): {e}"));
         for (seed, block_dim) in BLOCK_DIMS.into_iter().enumerate() {
