@@ -22,13 +22,7 @@
 //!   to stderr.
 //!
 //! Which intrinsic each (layout op, source layout, destination layout, target) becomes:
-//! docs/ascendc-derivation.md §1.1.
-//!
-//! A parameter that does not fit its field, or a misaligned address, is an error at the op
-//! (`ParamError` text: instruction, field, value, range); where the hardware allows,
-//! `ascendc-params` splits instead (more than 255 fractals per `LoadData`, GM row strides above
-//! 65535 on a2). `layout.tile` ops disappear (their layouts become offsets and extents);
-//! `layout.offset` becomes index arithmetic.
+//! docs/ascendc-derivation.md §1.1; parameter errors and splits, tiles and offsets: §1.
 
 pub mod build;
 pub mod error;
