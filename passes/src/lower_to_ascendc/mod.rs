@@ -40,7 +40,7 @@ use std::rc::Rc;
 
 use ascendc_params::{Buffer, Operand, Target};
 use layout_algebra::{ascend::ElementType, Layout, SymExpr};
-use layout_dialect::{tensor_layout::layout_strings, types::target_of, MemorySpace};
+use layout_dialect::{tensor_layout::layout_strings, types::target_of, LayoutCache, MemorySpace};
 use melior::{
     dialect::DialectHandle,
     ir::{
@@ -209,6 +209,7 @@ pub fn lower(root: OperationRef) -> Result<(), LowerFailure> {
         b1,
         counter: 0,
         coord_symbols: HashMap::new(),
+        layouts: LayoutCache::new(),
     };
     let mut errors = Vec::new();
     for op in &ops {
@@ -255,6 +256,8 @@ struct Lowering<'c> {
     counter: usize,
     /// The symbol of each dynamic tile coordinate value (keyed by the value).
     coord_symbols: HashMap<usize, String>,
+    /// Each `!layout.tensor` type parsed and resolved once (renamed per value).
+    layouts: LayoutCache,
 }
 
 type Result<T, E = AscendcError> = std::result::Result<T, E>;
@@ -287,10 +290,10 @@ impl<'c> Lowering<'c> {
         match decoded {
             LayoutOp::View { .. } | LayoutOp::Alloc { .. } => {
                 let result: Value = result(op)?;
-                let ty =
-                    tensor_of(result).ok_or_else(|| AscendcError::IrShape("result is not a !layout.tensor".into()))?;
+                let not_tensor = || AscendcError::IrShape("result is not a !layout.tensor".into());
+                let ty = self.layouts.tensor_type(result.r#type()).ok_or_else(not_tensor)?;
                 let prefix = self.fresh("v");
-                let resolved = ty.resolve_with_prefix(&prefix)?;
+                let resolved = self.layouts.resolve_with_prefix(result.r#type(), &prefix).ok_or_else(not_tensor)??;
                 let (layout_text, origin_text) = layout_strings(&resolved.layout);
                 let cute = format!("{layout_text} origin {origin_text}");
                 let mut binds = Vec::new();
