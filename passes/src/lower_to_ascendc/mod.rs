@@ -62,7 +62,7 @@ use crate::{
     emit_error,
     error::LoweringError,
     external::{self, PassId},
-    ir::{constant_int, defining_op, tensor_of},
+    ir::{constant_int, defining_op},
 };
 use layout_dialect::ops::LayoutOp;
 
@@ -190,10 +190,11 @@ pub fn lower(root: OperationRef) -> Result<(), LowerFailure> {
         Err((location, e)) => return Err(report(location, AscendcError::Unsupported(e.to_string()))),
     };
     // L1 buffers read by loads into L0B are B1, the others A1.
+    let mut layouts = LayoutCache::new();
     let mut b1: HashSet<usize> = HashSet::new();
     for op in &ops {
         if let Some(Ok(LayoutOp::Load { src, dst, .. })) = LayoutOp::decode(*op) {
-            if tensor_of(dst).is_some_and(|t| t.space == MemorySpace::L0b.name()) {
+            if layouts.tensor_type(dst.r#type()).is_some_and(|t| t.space == MemorySpace::L0b.name()) {
                 if let Some(r) = root_of(src) {
                     b1.insert(r);
                 }
@@ -209,7 +210,7 @@ pub fn lower(root: OperationRef) -> Result<(), LowerFailure> {
         b1,
         counter: 0,
         coord_symbols: HashMap::new(),
-        layouts: LayoutCache::new(),
+        layouts,
     };
     let mut errors = Vec::new();
     for op in &ops {
