@@ -70,6 +70,24 @@ module attributes {layout.target = #layout.target<"a2">} {
 
 // -----
 
+// Index arithmetic is on index values only: an i1 `arith.andi` (a conjunction of conditions) is
+// not read as index arithmetic.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @conjunction(%n: index, %m: index) {
+    %c0 = arith.constant 0 : index
+    %p = arith.cmpi sgt, %n, %c0 : index
+    %q = arith.cmpi sgt, %m, %c0 : index
+    // CHECK: emit-errors.mlir:[[@LINE+2]]:10: error: @conjunction: arith.andi on i1 is not emitted (only index values)
+    // STDIN: <stdin>:[[@LINE+1]]:10: error: @conjunction: arith.andi on i1
+    %b = arith.andi %p, %q : i1
+    scf.if %b {
+    }
+    return
+  }
+}
+
+// -----
+
 // Loop-carried values and branch results are index values only.
 module attributes {layout.target = #layout.target<"a2">} {
   func.func @carried(%n: index) {

@@ -7,23 +7,15 @@
 //! simplified with the enclosing loops' facts). So every back end gets the same ops for the same
 //! expression under the same facts, and the C++ and LLVM forms print what it chose.
 //!
-//! Op choice ([`choose`]), exact under the facts (`lo(a)` = the proven lower bound of `a`,
-//! `c` = a positive constant right operand):
-//!
-//! | expression | op |
-//! |---|---|
-//! | `a + b`, `a - b`, `a * b`, `min`, `max`, `a << k`, `a & m` | `addi subi muli minsi maxsi shli andi` |
-//! | `a floordiv 2^k`, `a mod 2^k`, `lo(a) ≥ 0` | `shrui a, k`, `andi a, 2^k − 1` |
-//! | `a floordiv c`, `a mod c`, `lo(a) ≥ 0` | `divui`, `remui` |
-//! | `a floordiv b` otherwise | `floordivsi` |
-//! | `a mod b` otherwise | `a − floordivsi(a, b) · b` |
-//! | `a >> k` | `shrui` if `lo(a) ≥ 0`, else `shrsi` |
+//! Op choice ([`choose`]): each node gets the op that computes it exactly under the facts
+//! (`lo(a)` = the proven lower bound of `a`): `a floordiv 2^k` with `lo(a) ≥ 0` is `shrui`,
+//! `a mod c` with `lo(a) ≥ 0` is `remui`, and without a proof the floor ops are emitted as such,
+//! never a truncating `divsi` for a `floordiv`. The full table: docs/index-simplification.md §9.
 //!
 //! The facts are those of `index_simplify` ([`Facts`]): what the IR proves of the bound values
 //! (`simplify_offsets::facts::value_fact`: loop ranges and steps, `memref.dim ≥ 0`, the
 //! lowering's `maxsi(size, 0)` clamps), plus what a caller's contract adds (the AscendC
-//! lowering's standing `[0, 2^40)` of sizes and coordinates). Without a proof the floor ops are
-//! emitted as such: never a truncating `divsi` for a `floordiv`.
+//! lowering's standing `[0, 2^40)` of sizes and coordinates).
 //!
 //! Equal sub-expressions are emitted once: shared ones (`Rc`) always, equal small ones by value
 //! (see [`STRUCTURAL_CACHE_NODES`]).

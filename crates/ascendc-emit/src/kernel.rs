@@ -374,6 +374,17 @@ fn region_block<'c, 'a>(op: &OperationRef<'c, 'a>, r: usize) -> Result<Option<Bl
 }
 
 /// Whether every result of `op` is an `index` value (`iter_args` and `scf.if` results).
+/// Checks that every operand of `op` is an `index` value.
+fn index_operands(op: &OperationRef, what: &str) -> Result<()> {
+    for i in 0..op.operand_count() {
+        let ty = op.operand(i).map_err(malformed)?.r#type();
+        if !ty.is_index() {
+            return Err(EmitError::Unsupported(format!("{what} on {ty} is not emitted (only index values)")));
+        }
+    }
+    Ok(())
+}
+
 fn index_results(op: &OperationRef, what: &str) -> Result<()> {
     for i in 0..op.result_count() {
         let ty = op.result(i).map_err(malformed)?.r#type();
@@ -450,6 +461,9 @@ impl Walker {
         let name = name_of(&op);
         let result = || -> Result<Value> { op.result(0).map(Into::into).map_err(malformed) };
         if let Some(arith) = ArithOp::from_name(&name) {
+            // Index arithmetic only: an `i1` `arith.andi` is no condition the printers know.
+            index_operands(&op, &name)?;
+            index_results(&op, &name)?;
             let a = self.operand(&op, 0)?;
             let b = self.operand(&op, 1)?;
             if let (Val::Const(x), Val::Const(y)) = (&a, &b) {

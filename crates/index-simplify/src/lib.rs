@@ -1,16 +1,12 @@
 //! # index-simplify
 //!
 //! Removes `floordiv`/`mod` from index and offset arithmetic with range facts, using an
-//! e-graph ([`egg`]). No MLIR dependency: a pass converts its `arith` ops to an [`IndexExpr`],
-//! calls [`simplify`], and rebuilds ops from [`SimplifyReport::expr`] with an
-//! [`IndexVisitor`]. Layout formulas from `layout-algebra` come in as
-//! [`layout_algebra::SymExpr`] through the one conversion, `IndexExpr::from(&sym)` (sharing
-//! kept; [`from_sym_exprs`] for several at once), and go back with [`IndexExpr::to_sym_expr`].
-//! [`ArithOp`] lists the `arith` index ops a pass reads and writes and when each computes an
-//! [`Op`].
-//!
-//! Semantics (floor division, identities over ℤ), the [`Facts`], the [`analysis`], the
-//! [`rules`], the bounds of [`SimplifyOptions`] and the [`cost`] model: docs/index-simplification.md.
+//! e-graph ([`egg`]). No MLIR dependency: a pass converts its `arith` ops to an [`IndexExpr`]
+//! ([`ArithOp`] says which op computes which [`Op`]), calls [`simplify`], and rebuilds ops from
+//! [`SimplifyReport::expr`] with an [`IndexVisitor`]. Layout formulas ([`layout_algebra::SymExpr`])
+//! cross the one boundary `IndexExpr::from(&sym)` / [`IndexExpr::to_sym_expr`] ([`from_sym_exprs`]
+//! keeps sharing). Semantics, [`Facts`], [`analysis`], [`rules`], the bounds of
+//! [`SimplifyOptions`] and the [`cost`] model: docs/index-simplification.md.
 //!
 //! NZ rows, `r mod 16 * 16 + r floordiv 16 * 256`, are `r * 16` for every `r` (R1s); a
 //! tile-local row `i + 16·t` with `i ∈ [0, 15]` has fractal `t` (D2) and row `i` (M1, M0):

@@ -12,7 +12,7 @@
 
 use crate::{lower::print_module, Error, Jit, StridedMemRef};
 use layout_algebra::{
-    ascend::{frame_c0, frame_layout, ElementType, FramePattern, ALL_FRAME_PATTERNS},
+    ascend::{check_packable, frame_c0, frame_layout, ElementType, FramePattern},
     Layout,
 };
 use layout_dialect::tensor_layout::layout_strings;
@@ -20,12 +20,9 @@ use layout_npy::{Array, Data, ElemType};
 use melior::{ir::Module, pass::PassManager, Context};
 use std::{collections::HashMap, fmt};
 
-/// The layouts [`Packer`] packs into: the plain matrix patterns ND, DN, NDExt, DNExt, NZ, ZN, ZZ,
-/// NN, which lead [`ALL_FRAME_PATTERNS`] (L0C, the MX scale and the conv patterns follow).
-pub const PACKABLE: [FramePattern; 8] = match ALL_FRAME_PATTERNS.first_chunk() {
-    Some(first) => *first,
-    None => unreachable!(),
-};
+/// The layouts [`Packer`] packs into: the one list of the algebra (`ascend::PACKABLE`), which
+/// the MLIR-free `PackPlan` of the Python package checks too.
+pub use layout_algebra::ascend::PACKABLE;
 
 /// Errors of packing.
 #[derive(Debug)]
@@ -122,14 +119,7 @@ impl PackSpec {
 
     /// Checks the spec and returns the static packed layout (origin = the dims).
     pub fn layout(&self) -> Result<Layout, PackError> {
-        if !PACKABLE.contains(&self.pattern) {
-            let names: Vec<&str> = PACKABLE.iter().map(|p| p.name()).collect();
-            return input(format!(
-                "layout {} cannot be packed on the host (supported: {})",
-                self.pattern.name(),
-                names.join(", ")
-            ));
-        }
+        check_packable(self.pattern).map_err(|e| PackError::Input(e.to_string()))?;
         if !matches!(
             kernel_elem(self.elem),
             ElemType::F16

@@ -1,7 +1,8 @@
 //! `docs/dialect.md` stays in sync with the dialect definitions and the verifier: every op,
 //! type and attribute of the two IRDL files and every rule of `layout-verify` has a section
 //! there, and every section names one that exists. Also: every `docs/<file>.md §X.Y` citation
-//! in the repository points at a section heading that exists.
+//! in the repository points at a section heading that exists, and every Rust module preamble
+//! is at most 25 lines.
 //!
 //! Plain text checks (no MLIR context), so they run with this crate's unit tests.
 
@@ -40,12 +41,16 @@ fn irdl_names(irdl: &str) -> BTreeSet<String> {
     names
 }
 
-/// Rule ids of the verifier's rule list (`//! - T1 ...` lines of `passes/src/verify/mod.rs`).
+/// Rule ids of the verifier's rule table (the `("T1", ...)` lines of `ALL_RULES` in
+/// `passes/src/verify/mod.rs`).
 fn rule_ids(verify_mod: &str) -> BTreeSet<String> {
     verify_mod
         .lines()
-        .filter_map(|l| l.strip_prefix("//! - "))
-        .filter_map(|l| l.split_whitespace().next())
+        .skip_while(|l| !l.starts_with("pub const ALL_RULES"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("];"))
+        .filter_map(|l| l.trim_start().strip_prefix("(\""))
+        .filter_map(|l| l.split('"').next())
         .filter(|id| is_rule_id(id))
         .map(str::to_string)
         .collect()
@@ -117,7 +122,13 @@ fn the_parsers_see_an_added_op_or_rule() {
     assert_eq!(rules, BTreeSet::from(["T1".to_string(), "V2".to_string()]));
     assert!(!doc.contains("dyn"), "a rule heading's code words are not op names");
     assert_eq!(
-        rule_ids("//! - T1 a\n//! - T12 b\n//! - the rest\n// - X9 not a doc line"),
+        rule_ids(concat!(
+            "(\"X9\", \"before the table\"),\n",
+            "pub const ALL_RULES: [(&str, &str); 3] = [\n",
+            "    (\"T1\", \"a\"),\n    (\"T12\", \"b \\\"quoted\\\"\"),\n    (\"the\", \"rest\"),\n",
+            "];\n",
+            "(\"X8\", \"after it\"),\n"
+        )),
         BTreeSet::from(["T1".into(), "T12".into()])
     );
 }
@@ -186,6 +197,52 @@ fn every_docs_section_citation_in_the_repository_exists() {
         }
     }
     assert!(broken.is_empty(), "citations of sections that do not exist:\n{}", broken.join("\n"));
+}
+
+/// Longest module preamble (the `//!` block that opens a file), in lines; the detail goes to
+/// `docs/`.
+const MAX_PREAMBLE_LINES: usize = 25;
+
+/// Lines of the inner doc comment that opens a Rust file: its `//!` lines before the first item
+/// (blank lines, `//` comments and `#![...]` attributes may stand among them).
+fn preamble_lines(source: &str) -> usize {
+    source
+        .lines()
+        .map(str::trim_start)
+        .take_while(|l| l.is_empty() || l.starts_with("//") || l.starts_with("#!"))
+        .filter(|l| l.starts_with("//!"))
+        .count()
+}
+
+#[test]
+fn every_rust_module_preamble_is_short() {
+    let root = repo_root();
+    let mut files = Vec::new();
+    repository_files(&root, &mut files);
+    let mut long = Vec::new();
+    let mut rust_files = 0;
+    for file in files.iter().filter(|f| f.extension().is_some_and(|x| x == "rs")) {
+        rust_files += 1;
+        let Ok(text) = std::fs::read_to_string(file) else { continue };
+        let n = preamble_lines(&text);
+        if n > MAX_PREAMBLE_LINES {
+            long.push(format!("{}: {n} lines", file.strip_prefix(&root).unwrap_or(file).display()));
+        }
+    }
+    assert!(rust_files > 100, "only {rust_files} Rust files found under {}", root.display());
+    assert!(
+        long.is_empty(),
+        "module preambles longer than {MAX_PREAMBLE_LINES} lines (move the detail into docs/):\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn preamble_parser() {
+    assert_eq!(preamble_lines("//! a\n//!\n\n// plain\n#![allow(x)]\n//! b\nuse x;\n//! c\n"), 3);
+    assert_eq!(preamble_lines("use x;\n//! a\n"), 0);
+    assert_eq!(preamble_lines(&"//! x\n".repeat(26)), 26);
+    assert_eq!(preamble_lines(&read("dialects/layout/src/doc_sync.rs")), 7);
 }
 
 #[test]

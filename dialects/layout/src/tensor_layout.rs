@@ -19,7 +19,9 @@ use layout_algebra::{
     parse::{parse_dyn_layout, parse_dyn_tuple, DynTuple},
     IndexValue, Layout, SymExpr, Tuple,
 };
+use std::collections::HashMap;
 use std::fmt;
+use std::rc::Rc;
 
 /// Prefix of the symbols that stand for `?` leaves (`d0`, `d1`, ...).
 pub const DEFAULT_PREFIX: &str = "d";
@@ -107,6 +109,43 @@ impl TensorLayout {
     /// `layout.tile` take.
     pub fn rank(&self) -> usize {
         self.layout.rank()
+    }
+
+    /// The same layout with its symbols renamed `{prefix}0, {prefix}1, ...` in binding order:
+    /// what [`TensorType::resolve_with_prefix`] gives, from a resolution made once (the
+    /// [`crate::LayoutCache`]). Sub-expressions shared in `self` stay shared (the index emitter
+    /// writes a shared one once).
+    pub fn with_symbol_prefix(&self, prefix: &str) -> Result<TensorLayout> {
+        let names: HashMap<&str, SymExpr> =
+            self.symbols.iter().enumerate().map(|(i, s)| (s.as_str(), SymExpr::sym(&format!("{prefix}{i}")))).collect();
+        let mut shared = HashMap::new();
+        let mut rename = |e: &SymExpr| Ok::<_, LayoutTypeError>(renamed(e, &names, &mut shared));
+        let l = &self.layout;
+        let (shape, stride, origin) =
+            (l.shape().map(&mut rename)?, l.stride().map(&mut rename)?, l.origin().map(&mut rename)?);
+        let layout = Layout::with_origin(shape, stride, origin).map_err(|e| LayoutTypeError(e.to_string()))?;
+        let symbols = (0..self.symbols.len()).map(|i| format!("{prefix}{i}")).collect();
+        Ok(TensorLayout { layout, symbols, ..self.clone() })
+    }
+}
+
+/// `e` with the symbols of `names` replaced, each shared node (`Rc`) rebuilt once.
+fn renamed(e: &SymExpr, names: &HashMap<&str, SymExpr>, shared: &mut HashMap<*const SymExpr, Rc<SymExpr>>) -> SymExpr {
+    match e {
+        SymExpr::Const(_) => e.clone(),
+        SymExpr::Sym(name) => names.get(name.as_ref()).cloned().unwrap_or_else(|| e.clone()),
+        SymExpr::Bin(op, a, b) => {
+            let mut child = |c: &Rc<SymExpr>| {
+                if let Some(done) = shared.get(&Rc::as_ptr(c)) {
+                    return done.clone();
+                }
+                let done = Rc::new(renamed(c, names, shared));
+                shared.insert(Rc::as_ptr(c), done.clone());
+                done
+            };
+            let (a, b) = (child(a), child(b));
+            SymExpr::Bin(*op, a, b)
+        }
     }
 }
 

@@ -22,13 +22,7 @@
 //!   to stderr.
 //!
 //! Which intrinsic each (layout op, source layout, destination layout, target) becomes:
-//! docs/ascendc-derivation.md §1.1.
-//!
-//! A parameter that does not fit its field, or a misaligned address, is an error at the op
-//! (`ParamError` text: instruction, field, value, range); where the hardware allows,
-//! `ascendc-params` splits instead (more than 255 fractals per `LoadData`, GM row strides above
-//! 65535 on a2). `layout.tile` ops disappear (their layouts become offsets and extents);
-//! `layout.offset` becomes index arithmetic.
+//! docs/ascendc-derivation.md §1.1; parameter errors and splits, tiles and offsets: §1.
 
 pub mod build;
 pub mod error;
@@ -48,7 +42,7 @@ use std::rc::Rc;
 
 use ascendc_params::{Buffer, Operand, Target};
 use layout_algebra::{ascend::ElementType, Layout, SymExpr};
-use layout_dialect::{tensor_layout::layout_strings, types::target_of, MemorySpace};
+use layout_dialect::{tensor_layout::layout_strings, types::target_of, LayoutCache, MemorySpace};
 use melior::{
     dialect::DialectHandle,
     ir::{
@@ -70,7 +64,7 @@ use crate::{
     emit_error,
     error::LoweringError,
     external::{self, PassId},
-    ir::{constant_int, defining_op, tensor_of},
+    ir::{constant_int, defining_op},
 };
 use layout_dialect::ops::LayoutOp;
 
@@ -198,10 +192,11 @@ pub fn lower(root: OperationRef) -> Result<(), LowerFailure> {
         Err((location, e)) => return Err(report(location, AscendcError::Unsupported(e.to_string()))),
     };
     // L1 buffers read by loads into L0B are B1, the others A1.
+    let mut layouts = LayoutCache::new();
     let mut b1: HashSet<usize> = HashSet::new();
     for op in &ops {
         if let Some(Ok(LayoutOp::Load { src, dst, .. })) = LayoutOp::decode(*op) {
-            if tensor_of(dst).is_some_and(|t| t.space == MemorySpace::L0b.name()) {
+            if layouts.tensor_type(dst.r#type()).is_some_and(|t| t.space == MemorySpace::L0b.name()) {
                 if let Some(r) = root_of(src) {
                     b1.insert(r);
                 }
@@ -217,6 +212,7 @@ pub fn lower(root: OperationRef) -> Result<(), LowerFailure> {
         b1,
         counter: 0,
         coord_symbols: HashMap::new(),
+        layouts,
     };
     let mut errors = Vec::new();
     for op in &ops {
@@ -263,6 +259,8 @@ struct Lowering<'c> {
     counter: usize,
     /// The symbol of each dynamic tile coordinate value (keyed by the value).
     coord_symbols: HashMap<usize, String>,
+    /// Each `!layout.tensor` type parsed and resolved once (renamed per value).
+    layouts: LayoutCache,
 }
 
 type Result<T, E = AscendcError> = std::result::Result<T, E>;
@@ -295,10 +293,10 @@ impl<'c> Lowering<'c> {
         match decoded {
             LayoutOp::View { .. } | LayoutOp::Alloc { .. } => {
                 let result: Value = result(op)?;
-                let ty =
-                    tensor_of(result).ok_or_else(|| AscendcError::IrShape("result is not a !layout.tensor".into()))?;
+                let not_tensor = || AscendcError::IrShape("result is not a !layout.tensor".into());
+                let ty = self.layouts.tensor_type(result.r#type()).ok_or_else(not_tensor)?;
                 let prefix = self.fresh("v");
-                let resolved = ty.resolve_with_prefix(&prefix)?;
+                let resolved = self.layouts.resolve_with_prefix(result.r#type(), &prefix).ok_or_else(not_tensor)??;
                 let (layout_text, origin_text) = layout_strings(&resolved.layout);
                 let cute = format!("{layout_text} origin {origin_text}");
                 let mut binds = Vec::new();

@@ -1,40 +1,20 @@
 //! Pipe synchronization: the dependency graph of the data movements and cube ops, and the
 //! minimal `SetFlag`/`WaitFlag` pairs (MLIR-free, so it is unit-tested on small programs).
 //!
-//! Model. AscendC pipes run in parallel; each pipe executes its own instructions in program
-//! order (so two ops on one pipe need no flag). Pipes: MTE2 (GM→L1), MTE1 (L1→L0A/L0B),
-//! M (Mmad), FIX (L0C→GM), MTE3 (L1→GM). An op reads and writes *resources* (buffers: one id
-//! per on-chip allocation or GM tensor). Op `u` on pipe P must finish before op `v` on pipe
-//! Q ≠ P when `v` follows `u` and they touch one resource with at least one write
-//! (read-after-write, write-after-read, write-after-write): `SetFlag<P_Q>` right after `u`,
-//! `WaitFlag<P_Q>` right before `v`.
+//! Model: each pipe (MTE2, MTE1, M, FIX, MTE3) runs its own instructions in order; op `u` on
+//! pipe P must finish before a later op `v` on pipe Q ≠ P when they touch one resource (a byte
+//! range of a buffer) and one of them writes it: `SetFlag<P_Q>` after `u`, `WaitFlag<P_Q>`
+//! before `v`.
 //!
-//! Graph (one per block, petgraph `DiGraph`): nodes are (item, pipe) — an item is an op or a
-//! whole loop (a loop is summarized per pipe, so an outer op syncs with the loop as a unit:
-//! flags before/after the loop); edges are the *pipe-order* edges (consecutive nodes of one
-//! pipe, free) and the *dependence* edges. A dependence edge `u → v` is **redundant** when `v`
-//! is reachable from `u` through another first edge (`u → w ⇝ v`, `w ≠ v`): the flags of that
-//! path already order them (set/wait pairs compose, and pipe order is transitive). The graph is
-//! a DAG, so this is its transitive reduction restricted to dependence edges, and the result is
-//! unique. Only the remaining edges get flags.
+//! Per block, a petgraph `DiGraph` of (item, pipe) nodes, where an item is an op, a loop or an
+//! `scf.if` summarized per pipe, with pipe-order and dependence edges. Only the dependence edges
+//! no other path implies (the transitive reduction restricted to them, unique on this DAG) get
+//! flags. Loop bodies add loop-carried edges (checked over two consecutive iterations), flagged
+//! in the body plus a prologue `SetFlag` and an epilogue `WaitFlag`; each `scf.if` region is its
+//! own block, and every pair is balanced on every path. Event ids: interval colouring in
+//! program order, at most 8 per HardEvent.
 //!
-//! Loops: a loop body is analysed as its own block, plus **loop-carried** dependences from an
-//! op of iteration k to an op of iteration k+1 (`v` not after `u` in the body), checked for
-//! redundancy in the graph of two consecutive iterations (so an edge implied through the
-//! next iteration's pipe order or other flags is dropped). A carried edge gets its `SetFlag`
-//! after `u` and `WaitFlag` before `v` inside the body, plus one `SetFlag` before the loop (so
-//! the first iteration does not wait forever) and one `WaitFlag` after it (consuming the last
-//! iteration's flag) — the usual AscendC prologue/epilogue.
-//!
-//! Branches (`scf.if`): each region is analysed as its own block (no carried dependences); from
-//! the enclosing block an `scf.if` is one item summarized per pipe over both regions, like a
-//! loop, so a dependence between it and an outer op puts its flags before or after the whole
-//! `scf.if`. No flag is ever set in one branch and waited outside it (or the other way round):
-//! every set/wait pair is balanced on every path, whichever branch runs.
-//!
-//! Event ids: per HardEvent, each pair lives from its `SetFlag` to its `WaitFlag` (a carried
-//! pair: the whole loop); ids are assigned by interval colouring in program order, at most 8
-//! (`EVENT_ID0..7`) per HardEvent.
+//! The algorithm in full, with the reasons: docs/ascendc-derivation.md §10.1.
 
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;

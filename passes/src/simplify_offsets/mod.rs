@@ -4,8 +4,7 @@
 //! One file per concern:
 //! * [`reader`]: trees of `index` `arith` ops → [`IndexExpr`] (exact readings only; anything
 //!   else is an atom, a symbol);
-//! * [`facts`]: ranges and congruences of atoms (`scf.for` induction variables from their
-//!   bounds and step, `memref.dim ≥ 0`; nothing for arguments);
+//! * [`facts`]: ranges and congruences of atoms (loop variables, `memref.dim ≥ 0`);
 //! * the simplified expression is written back with the one index emitter,
 //!   [`crate::index_arith::IndexEmitter`], under the same facts.
 //!
@@ -19,16 +18,11 @@
 //!    root's op and replaces the root's uses — anything else stays byte-for-byte as it was;
 //! 4. erases the ops of rewritten trees that became dead.
 //!
-//! Resources: the reader memoizes one operator per value and builds only the roots' trees, one
-//! at a time; a tree is at most [`reader::MAX_TREE_NODES`] operators (shared sub-trees counted
-//! at each use), and a value past that budget is *split off* (kept as computed, read as an atom
-//! by its users). So time and memory are linear in the number of ops (100,000 chained `addi`:
-//! about 2 s and 120 MB in a release build, `scripts/stress-pipelines`).
-//! `layout-simplify-offsets-remarks` is the same pass printing a
-//! `file:line:col: remark: ...` line to stderr at every split value.
+//! Time and memory are linear in the number of ops: trees are bounded and a value past the
+//! budget is split off (read as an atom); `layout-simplify-offsets-remarks` reports each split.
+//! Details: docs/index-simplification.md §3.
 //!
-//! It runs after the lowerings that emit address arithmetic (`layout-lower-to-loops`), see the
-//! default pipeline of `layout-opt`.
+//! It runs after the lowerings that emit address arithmetic (docs/index-simplification.md §1).
 
 pub mod facts;
 pub mod reader;

@@ -6,25 +6,12 @@
 //! a shift by a non-constant). Each atom becomes a symbol; the facts about it (loop ranges,
 //! `memref.dim ≥ 0`) are gathered by [`super::facts`] the first time it is met.
 //!
-//! Exactness of each reading (floor semantics of [`IndexExpr`]; index arithmetic is assumed not
-//! to overflow, as everywhere in `index-simplify`):
-//!
-//! | op | read as | condition |
-//! |---|---|---|
-//! | `addi` `subi` `muli` `minsi` `maxsi` | `+ - * min max` | none |
-//! | `andi` | `&` (two's complement) | none |
-//! | `divsi a, c` / `remsi a, c` | `a floordiv c` / `a mod c` | `c > 0` constant, `a ≥ 0` proven |
-//! | `divui a, c` / `remui a, c` | same | `c > 0` constant, `a ≥ 0` proven (so `a < 2^63`) |
-//! | `floordivsi a, c` | `a floordiv c` | `c > 0` constant |
-//! | `ceildivsi a, c` | `(a + c − 1) floordiv c` | `c > 0` constant |
-//! | `shli a, k` | `a << k` | constant `0 ≤ k ≤ 62` |
-//! | `shrui a, k` | `a >> k` | constant `0 ≤ k ≤ 63`, `a ≥ 0` proven |
-//! | `shrsi a, k` | `a >> k` | constant `0 ≤ k ≤ 63` |
-//! | `arith.constant` | the constant | integer attribute |
-//!
-//! Anything else is an atom, so the reading never claims more than the op computes. Which op
-//! computes which operator, and when, is `index_simplify::ArithOp::computes` (the list the
-//! emitter writes from); the table adds the constant operands the analysis needs.
+//! Each reading is exact (floor semantics of [`IndexExpr`]; index arithmetic is assumed not to
+//! overflow, as everywhere in `index-simplify`): the table of ops, readings and conditions is
+//! docs/index-simplification.md §3. Anything else is an atom, so the reading never claims more
+//! than the op computes. Which op computes which operator, and when, is
+//! `index_simplify::ArithOp::computes` (the list the emitter writes from); the reader adds the
+//! constant operands the analysis needs.
 
 use std::collections::HashMap;
 

@@ -3,35 +3,7 @@
 //! breaks the rule). Every lowering runs them on its input first ([`verify_with`]); the
 //! relaxations [`Rules::host_copies`] and [`Rules::any_c0`] are for host-side programs only.
 //!
-//! The rules (each with its meaning and an example error in docs/dialect.md, a case in
-//! `filecheck/verify/verify-errors.mlir`; `layout_dialect::doc_sync` reads this list): M in
-//! `mod.rs`, T in `types.rs`, the others in `ops.rs`.
-//!
-//! - M1 target attribute
-//! - T1 memory space
-//! - T2 element type
-//! - T3 layout and origin syntax and well-formedness
-//! - T4 layout legal for the space and target
-//! - T5 C0 of explicit fractal layouts
-//! - A1 known attributes of each op
-//! - V1 view in gm, alloc on chip
-//! - V2 one `dyn` operand per `?`
-//! - V3 constant `dyn` operands give a valid type
-//! - V4 memref element type and size
-//! - L1 data path and direction
-//! - L2 legal layout pair
-//! - L3 element types of a copy
-//! - L4 extents of a copy
-//! - L5 store epilogues (relu, scale)
-//! - X1 matmul operand spaces
-//! - X2 matmul element types
-//! - X3 matmul extents
-//! - G1 tile operands and attribute
-//! - G2 tile result type agrees with the algebra
-//! - G3 fractal-aligned tiles
-//! - O1 offset coordinates
-//! - W1 `written` result of load and matmul
-//! - R1 reads inside the latest write (valid regions)
+//! The rules: [`ALL_RULES`].
 
 mod ops;
 mod types;
@@ -55,6 +27,38 @@ use melior::{
 };
 
 use crate::external::{self, PassId};
+
+/// Every rule, as (id, what it checks). Each has its meaning and an example error in
+/// docs/dialect.md and a case in `filecheck/verify/verify-errors.mlir`; `layout_dialect::doc_sync`
+/// reads this table (one `("ID", ...)` line per rule). M is checked in `mod.rs`, T in `types.rs`,
+/// R in `valid.rs`, the others in `ops.rs`.
+pub const ALL_RULES: [(&str, &str); 25] = [
+    ("M1", "target attribute"),
+    ("T1", "memory space"),
+    ("T2", "element type"),
+    ("T3", "layout and origin syntax and well-formedness"),
+    ("T4", "layout legal for the space and target"),
+    ("T5", "C0 of explicit fractal layouts"),
+    ("A1", "known attributes of each op"),
+    ("V1", "view in gm, alloc on chip"),
+    ("V2", "one `dyn` operand per `?`"),
+    ("V3", "constant `dyn` operands give a valid type"),
+    ("V4", "memref element type and size"),
+    ("L1", "data path and direction"),
+    ("L2", "legal layout pair"),
+    ("L3", "element types of a copy"),
+    ("L4", "extents of a copy"),
+    ("L5", "store epilogues (relu, scale)"),
+    ("X1", "matmul operand spaces"),
+    ("X2", "matmul element types"),
+    ("X3", "matmul extents"),
+    ("G1", "tile operands and attribute"),
+    ("G2", "tile result type agrees with the algebra"),
+    ("G3", "fractal-aligned tiles"),
+    ("O1", "offset coordinates"),
+    ("W1", "`written` result of load and matmul"),
+    ("R1", "reads inside the latest write (valid regions)"),
+];
 
 pub const ARGUMENT: &str = "layout-verify";
 pub const DESCRIPTION: &str =

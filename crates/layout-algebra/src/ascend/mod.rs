@@ -26,7 +26,7 @@ pub use frame::{
     capacity, conv_coordinate, conv_logical_extents, frame, frame_c0, frame_layout, FramePattern, ALL_FRAME_PATTERNS,
     FRACTAL_ROWS, L0C_C0, MX_SCALE_K0,
 };
-pub use pack::{PackPlan, HOST_PACKABLE};
+pub use pack::{check_packable, PackPlan, PACKABLE};
 pub use physical::physical_shape;
 pub use recognize::{recognize, Recognized};
 pub use swizzle::{SwizzleDirection, TileOrder};

@@ -13,11 +13,26 @@ use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 /// The patterns packed on the host: ND, DN, NDExt, DNExt, NZ, ZN, ZZ, NN (the plain matrix
-/// patterns leading [`ALL_FRAME_PATTERNS`]; L0C, scales and convolutions follow them).
-pub const HOST_PACKABLE: [FramePattern; 8] = match ALL_FRAME_PATTERNS.first_chunk() {
+/// patterns leading [`ALL_FRAME_PATTERNS`]; L0C, scales and convolutions follow them). The one
+/// list: [`PackPlan`], `layout_runtime::Packer` (hence `layout-run pack`) and the Python
+/// package all read it.
+pub const PACKABLE: [FramePattern; 8] = match ALL_FRAME_PATTERNS.first_chunk() {
     Some(first) => *first,
     None => unreachable!(),
 };
+
+/// Checks that `pattern` is one of [`PACKABLE`]; the error lists them.
+pub fn check_packable(pattern: FramePattern) -> Result<()> {
+    if PACKABLE.contains(&pattern) {
+        return Ok(());
+    }
+    let names: Vec<&str> = PACKABLE.iter().map(|p| p.name()).collect();
+    Err(AlgebraError::Invalid(format!(
+        "layout {} cannot be packed on the host (supported: {})",
+        pattern.name(),
+        names.join(", ")
+    )))
+}
 
 /// Largest ND array packed (elements), so that every offset and buffer length fits.
 const MAX_ELEMENTS: i64 = 1 << 40;
@@ -39,14 +54,7 @@ pub struct PackPlan {
 impl PackPlan {
     /// The plan for `pattern` with inner size `c0` over `dims` = `[M, N]` or `[B, M, N]`.
     pub fn new(pattern: FramePattern, c0: i64, dims: &[usize]) -> Result<PackPlan> {
-        if !HOST_PACKABLE.contains(&pattern) {
-            let names: Vec<&str> = HOST_PACKABLE.iter().map(|p| p.name()).collect();
-            return Err(AlgebraError::Invalid(format!(
-                "layout {} cannot be packed on the host (supported: {})",
-                pattern.name(),
-                names.join(", ")
-            )));
-        }
+        check_packable(pattern)?;
         let (batch, rows, cols) = match *dims {
             [m, n] => (1, m, n),
             [b, m, n] => (b, m, n),
