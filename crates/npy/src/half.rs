@@ -1,6 +1,7 @@
-//! IEEE binary16 (`f16`) and bfloat16 (`bf16`) as bit patterns, with conversions to and from
-//! `f32` written out bit by bit (no dependency). `f32 → f16/bf16` rounds to nearest, ties to
-//! even; NaNs stay NaNs (quiet, sign kept); overflow gives ±infinity. `f16/bf16 → f32` is exact.
+//! IEEE binary16 (`f16`) and bfloat16 (`bf16`) as bit patterns, converted to and from `f32` by
+//! the `half` crate. `f32 → f16/bf16` rounds to nearest, ties to even; NaNs stay NaNs (quiet,
+//! sign kept); overflow gives ±infinity. `f16/bf16 → f32` is exact. The tests check all 65536
+//! patterns of each against definitions written here independently (f64 arithmetic).
 
 /// An IEEE 754 binary16 value, stored as its bits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -26,7 +27,7 @@ impl F16 {
         f16_bits_to_f32(self.0)
     }
     pub fn is_nan(self) -> bool {
-        self.0 & 0x7c00 == 0x7c00 && self.0 & 0x03ff != 0
+        ::half::f16::from_bits(self.0).is_nan()
     }
 }
 
@@ -41,10 +42,10 @@ impl Bf16 {
         Bf16(f32_to_bf16_bits(value))
     }
     pub fn to_f32(self) -> f32 {
-        f32::from_bits((self.0 as u32) << 16)
+        ::half::bf16::from_bits(self.0).to_f32()
     }
     pub fn is_nan(self) -> bool {
-        self.0 & 0x7f80 == 0x7f80 && self.0 & 0x007f != 0
+        ::half::bf16::from_bits(self.0).is_nan()
     }
 }
 
@@ -62,86 +63,17 @@ impl std::fmt::Display for Bf16 {
 
 /// Exact widening of binary16 bits to `f32`.
 pub fn f16_bits_to_f32(bits: u16) -> f32 {
-    let sign = ((bits as u32) & 0x8000) << 16;
-    let exponent = ((bits >> 10) & 0x1f) as u32;
-    let mantissa = (bits & 0x03ff) as u32;
-    let magnitude = match exponent {
-        0 if mantissa == 0 => 0,
-        0 => {
-            // Subnormal: mantissa * 2^-24, normalised for f32.
-            let shift = mantissa.leading_zeros() - 21; // bring the top bit to position 10
-            let normalised = (mantissa << shift) & 0x03ff;
-            let f32_exponent = 127 - 15 + 1 - shift;
-            (f32_exponent << 23) | (normalised << 13)
-        }
-        0x1f => 0x7f80_0000 | (mantissa << 13) | if mantissa != 0 { 0x0040_0000 } else { 0 },
-        _ => ((exponent + 127 - 15) << 23) | (mantissa << 13),
-    };
-    f32::from_bits(sign | magnitude)
-}
-
-/// Shifts `value` right by `shift` bits, rounding to nearest with ties to even.
-fn shift_round_even(value: u32, shift: u32) -> u32 {
-    if shift == 0 {
-        return value;
-    }
-    if shift >= 32 {
-        return 0; // everything shifted out is below half of the last kept bit (callers ensure)
-    }
-    let kept = value >> shift;
-    let rest = value & ((1u32 << shift) - 1);
-    let half = 1u32 << (shift - 1);
-    if rest > half || (rest == half && kept & 1 == 1) {
-        kept + 1
-    } else {
-        kept
-    }
+    ::half::f16::from_bits(bits).to_f32()
 }
 
 /// `f32` to binary16 bits, round to nearest even.
 pub fn f32_to_f16_bits(value: f32) -> u16 {
-    let bits = value.to_bits();
-    let sign = ((bits >> 16) & 0x8000) as u16;
-    let exponent = ((bits >> 23) & 0xff) as i32;
-    let mantissa = bits & 0x007f_ffff;
-    if exponent == 0xff {
-        // Infinity or NaN (quiet, keep the top payload bits).
-        let payload = if mantissa != 0 { 0x0200 | (mantissa >> 13) as u16 } else { 0 };
-        return sign | 0x7c00 | payload;
-    }
-    let unbiased = exponent - 127;
-    if unbiased > 15 {
-        return sign | 0x7c00;
-    }
-    if unbiased >= -14 {
-        // Normal range: 10 kept mantissa bits; a carry may bump the exponent (even to infinity,
-        // which the bit layout handles: 0x7bff + 1 = 0x7c00).
-        let combined = (((unbiased + 15) as u32) << 23) | mantissa; // exponent:mantissa
-        return sign | shift_round_even(combined, 13) as u16;
-    }
-    // Subnormal or zero in f16: value = m * 2^-24 with the implicit bit made explicit.
-    if unbiased < -25 {
-        return sign; // below half of the smallest subnormal (2^-25): rounds to zero
-    }
-    let significand = mantissa | 0x0080_0000; // 24 bits, value = significand * 2^(unbiased-23)
-                                              // We want significand * 2^(unbiased - 23 + 24) = significand >> (-unbiased - 1).
-    let shift = (-unbiased - 1) as u32; // 14..=24
-    sign | shift_round_even(significand, shift) as u16
+    ::half::f16::from_f32(value).to_bits()
 }
 
 /// `f32` to bfloat16 bits, round to nearest even.
 pub fn f32_to_bf16_bits(value: f32) -> u16 {
-    let bits = value.to_bits();
-    if bits & 0x7fff_ffff > 0x7f80_0000 {
-        // NaN: keep sign and top payload, force quiet.
-        return ((bits >> 16) as u16) | 0x0040;
-    }
-    // Rounding the 32-bit pattern works across the whole range: a carry out of the mantissa
-    // increments the exponent, and the largest finite values round up to infinity.
-    let sign = bits & 0x8000_0000;
-    let magnitude = bits & 0x7fff_ffff;
-    let rounded = shift_round_even(magnitude, 16);
-    ((sign >> 16) | rounded) as u16
+    ::half::bf16::from_f32(value).to_bits()
 }
 
 #[cfg(test)]
@@ -166,10 +98,11 @@ mod tests {
         for bits in 0..=u16::MAX {
             let value = f16_bits_to_f32(bits);
             let reference = f16_reference(bits);
+            assert_eq!(F16(bits).is_nan(), reference.is_nan(), "{bits:#06x}");
             if reference.is_nan() {
                 assert!(value.is_nan(), "{bits:#06x}");
                 let back = f32_to_f16_bits(value);
-                assert!(F16(back).is_nan(), "{bits:#06x} -> {back:#06x}");
+                assert!(f16_reference(back).is_nan(), "{bits:#06x} -> {back:#06x}");
                 assert_eq!(back & 0x8000, bits & 0x8000);
             } else {
                 assert_eq!(value as f64, reference, "{bits:#06x}");
@@ -253,11 +186,17 @@ mod tests {
     #[test]
     fn every_bf16_widens_exactly_and_rounds_to_nearest_even() {
         for bits in 0..=u16::MAX {
+            // The definition: bf16 is the upper half of an f32.
+            let defined = f32::from_bits((bits as u32) << 16);
             let value = Bf16(bits).to_f32();
-            if value.is_nan() {
-                assert!(Bf16(f32_to_bf16_bits(value)).is_nan());
+            if defined.is_nan() {
+                assert!(value.is_nan() && Bf16(bits).is_nan(), "{bits:#06x}");
+                let back = f32_to_bf16_bits(value);
+                assert!(f32::from_bits((back as u32) << 16).is_nan(), "{bits:#06x} -> {back:#06x}");
                 continue;
             }
+            assert!(!Bf16(bits).is_nan(), "{bits:#06x}");
+            assert_eq!(value.to_bits(), defined.to_bits(), "{bits:#06x}");
             assert_eq!(f32_to_bf16_bits(value), bits, "{bits:#06x}");
             // The midpoint to the next pattern (same sign) rounds to the even one of the two.
             let next = bits.wrapping_add(1);

@@ -15,6 +15,7 @@ pub mod dtype;
 pub mod frame;
 pub mod legality;
 pub mod pack;
+mod pack_copy;
 pub mod physical;
 pub mod recognize;
 pub mod swizzle;
@@ -26,7 +27,7 @@ pub use frame::{
     capacity, conv_coordinate, conv_logical_extents, frame, frame_c0, frame_layout, FramePattern, ALL_FRAME_PATTERNS,
     FRACTAL_ROWS, L0C_C0, MX_SCALE_K0,
 };
-pub use pack::{check_packable, PackPlan, PACKABLE};
+pub use pack::{auto_threads, check_packable, PackPlan, PACKABLE, PARALLEL_BYTES};
 pub use physical::physical_shape;
 pub use recognize::{recognize, Recognized};
 pub use swizzle::{SwizzleDirection, TileOrder};

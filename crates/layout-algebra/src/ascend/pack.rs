@@ -5,9 +5,11 @@
 //! compiler; this module is its MLIR-free reference: element `(b, i, j)` of a row-major
 //! `[B, M, N]` array goes to `b·cosize(L) + L(i, j)` with `L = frame_layout(pattern, c0, [M, N])`
 //! (the batch form `(B, L):(capacity(L), …)` of docs/layout-spec.md §A.5.1); padding is zero.
-//! Elements are moved as opaque values of any `Copy` type (f16/bf16 as their 16-bit patterns).
+//! Elements are moved as opaque values of any `Copy` type (f16/bf16 as their 16-bit patterns),
+//! in runs and tiles ([`super::pack_copy`]), on several threads for large arrays.
 
 use super::frame::{frame_layout, FramePattern, ALL_FRAME_PATTERNS};
+use super::pack_copy::{pack_matrix, unpack_matrix, CopyShape, Matrix};
 use crate::error::{AlgebraError, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -37,6 +39,18 @@ pub fn check_packable(pattern: FramePattern) -> Result<()> {
 /// Largest ND array packed (elements), so that every offset and buffer length fits.
 const MAX_ELEMENTS: i64 = 1 << 40;
 
+/// ND bytes from which [`PackPlan::pack_into`] and [`PackPlan::unpack_into`] use every core:
+/// below it a thread costs more than it saves.
+pub const PARALLEL_BYTES: usize = 2 << 20;
+
+/// The threads for an array of `bytes`: 1 below [`PARALLEL_BYTES`], else the machine's cores.
+pub fn auto_threads(bytes: usize) -> usize {
+    if bytes < PARALLEL_BYTES {
+        return 1;
+    }
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Where every element of one `M × N` matrix goes: `L(i, j) = rows[i] + cols[j]` (the layout
 /// function is the sum of its modes'), and the packed length of one matrix.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,6 +63,7 @@ pub struct PackPlan {
     pub matrix_len: usize,
     row_offsets: Vec<usize>,
     col_offsets: Vec<usize>,
+    copy: CopyShape,
 }
 
 impl PackPlan {
@@ -83,7 +98,12 @@ impl PackPlan {
         };
         let row_offsets = mode_offsets(0, rows)?;
         let col_offsets = mode_offsets(1, cols)?;
-        Ok(PackPlan { layout, batch, rows, cols, matrix_len, row_offsets, col_offsets })
+        let last = row_offsets.iter().max().zip(col_offsets.iter().max()).map(|(r, c)| r + c);
+        if last.is_none_or(|l| l >= matrix_len) {
+            return Err(AlgebraError::Invalid(format!("internal: {layout} has offsets beyond its cosize")));
+        }
+        let copy = CopyShape::new(&row_offsets, &col_offsets);
+        Ok(PackPlan { layout, batch, rows, cols, matrix_len, row_offsets, col_offsets, copy })
     }
 
     /// Elements of the ND array (`B·M·N`).
@@ -96,37 +116,92 @@ impl PackPlan {
         self.batch * self.matrix_len
     }
 
-    /// Packs the row-major `nd` into `packed` (whose padding is set to `zero`).
-    pub fn pack_into<T: Copy>(&self, nd: &[T], packed: &mut [T], zero: T) -> Result<()> {
+    /// Packs the row-major `nd` into `packed` (whose padding is set to `zero`), on
+    /// [`auto_threads`] threads.
+    pub fn pack_into<T: Copy + Send + Sync>(&self, nd: &[T], packed: &mut [T], zero: T) -> Result<()> {
+        self.pack_into_with(nd, packed, zero, auto_threads(std::mem::size_of_val(nd)))
+    }
+
+    /// [`Self::pack_into`] on at most `threads` threads.
+    pub fn pack_into_with<T: Copy + Send + Sync>(
+        &self,
+        nd: &[T],
+        packed: &mut [T],
+        zero: T,
+        threads: usize,
+    ) -> Result<()> {
         self.check_lengths(nd.len(), packed.len())?;
-        if self.packed_len() > self.nd_len() {
-            packed.fill(zero);
-        }
-        for b in 0..self.batch {
-            let (src, dst) = (&nd[b * self.rows * self.cols..], &mut packed[b * self.matrix_len..]);
-            for (i, row) in self.row_offsets.iter().enumerate() {
-                let line = &src[i * self.cols..(i + 1) * self.cols];
-                for (value, col) in line.iter().zip(&self.col_offsets) {
-                    dst[row + col] = *value;
+        let padded = self.packed_len() > self.nd_len();
+        let matrix = self.matrix();
+        let per_batch = self.rows * self.cols;
+        let batches = nd.chunks(per_batch).zip(packed.chunks_mut(self.matrix_len));
+        if self.batch >= threads.max(2) {
+            // One share of whole matrices per thread.
+            let shares = threads.min(self.batch);
+            let mut work: Vec<Vec<(&[T], &mut [T])>> = (0..shares).map(|_| Vec::new()).collect();
+            for (b, pair) in batches.enumerate() {
+                work[b * shares / self.batch].push(pair);
+            }
+            std::thread::scope(|scope| {
+                for share in work {
+                    let matrix = &matrix;
+                    scope.spawn(move || {
+                        for (src, dst) in share {
+                            pack_matrix(matrix, src, dst, zero, padded, 1);
+                        }
+                    });
                 }
+            });
+        } else {
+            for (src, dst) in batches {
+                pack_matrix(&matrix, src, dst, zero, padded, threads);
             }
         }
         Ok(())
     }
 
-    /// Unpacks `packed` into the row-major `nd`.
-    pub fn unpack_into<T: Copy>(&self, packed: &[T], nd: &mut [T]) -> Result<()> {
+    /// Unpacks `packed` into the row-major `nd`, on [`auto_threads`] threads.
+    pub fn unpack_into<T: Copy + Send + Sync>(&self, packed: &[T], nd: &mut [T]) -> Result<()> {
+        self.unpack_into_with(packed, nd, auto_threads(std::mem::size_of_val(nd)))
+    }
+
+    /// [`Self::unpack_into`] on at most `threads` threads.
+    pub fn unpack_into_with<T: Copy + Send + Sync>(&self, packed: &[T], nd: &mut [T], threads: usize) -> Result<()> {
         self.check_lengths(nd.len(), packed.len())?;
-        for b in 0..self.batch {
-            let (src, dst) = (&packed[b * self.matrix_len..], &mut nd[b * self.rows * self.cols..]);
-            for (i, row) in self.row_offsets.iter().enumerate() {
-                let line = &mut dst[i * self.cols..(i + 1) * self.cols];
-                for (value, col) in line.iter_mut().zip(&self.col_offsets) {
-                    *value = src[row + col];
+        let matrix = self.matrix();
+        let per_batch = self.rows * self.cols;
+        let batches = packed.chunks(self.matrix_len).zip(nd.chunks_mut(per_batch));
+        if self.batch >= threads.max(2) {
+            let shares = threads.min(self.batch);
+            let mut work: Vec<Vec<(&[T], &mut [T])>> = (0..shares).map(|_| Vec::new()).collect();
+            for (b, pair) in batches.enumerate() {
+                work[b * shares / self.batch].push(pair);
+            }
+            std::thread::scope(|scope| {
+                for share in work {
+                    let matrix = &matrix;
+                    scope.spawn(move || {
+                        for (src, dst) in share {
+                            unpack_matrix(matrix, src, dst, 1);
+                        }
+                    });
                 }
+            });
+        } else {
+            for (src, dst) in batches {
+                unpack_matrix(&matrix, src, dst, threads);
             }
         }
         Ok(())
+    }
+
+    /// The offset of element `(i, j)` of a matrix in its packed buffer (`L(i, j)`).
+    pub fn offset(&self, i: usize, j: usize) -> usize {
+        self.row_offsets[i] + self.col_offsets[j]
+    }
+
+    fn matrix(&self) -> Matrix<'_> {
+        Matrix { rows: &self.row_offsets, cols: &self.col_offsets, shape: &self.copy }
     }
 
     fn check_lengths(&self, nd: usize, packed: usize) -> Result<()> {
@@ -179,6 +254,77 @@ mod tests {
         let mut back = vec![0u32; nd.len()];
         plan.unpack_into(&packed, &mut back).unwrap();
         assert_eq!(back, nd);
+    }
+
+    /// Element `(b, i, j)` by the definition: `crd_to_offset` of the batch layout of
+    /// `frame_layout(pattern, c0, [B, M, N])` at its origin coordinate (no plan tables).
+    fn defined_offset(layout: &Layout, idx: &[i64]) -> usize {
+        let crd = layout.origin().unflatten(idx).unwrap();
+        layout.crd_to_offset(&crd).unwrap() as usize
+    }
+
+    /// Every packable layout x element type (by C0 and width) x odd shape (tails in both dims,
+    /// single rows/columns, batches, one shape above a worker's step) x 1..3 threads: the
+    /// blocked copies put every element where the layout says, zero the rest, and unpack back.
+    #[test]
+    fn blocked_copies_agree_with_crd_to_offset_on_odd_shapes() {
+        use crate::ascend::{frame_c0, ElementType};
+        fn check<T: Copy + Send + Sync + PartialEq + std::fmt::Debug + From<u8>>(
+            pattern: FramePattern,
+            c0: i64,
+            dims: &[usize],
+            value: impl Fn(usize) -> T,
+        ) {
+            let batch_dims: Vec<i64> = match *dims {
+                [m, n] => vec![1, m as i64, n as i64],
+                [b, m, n] => vec![b as i64, m as i64, n as i64],
+                _ => unreachable!(),
+            };
+            let layout = frame_layout(pattern, c0, &batch_dims).unwrap();
+            let plan = PackPlan::new(pattern, c0, dims).unwrap();
+            let (b, m, n) = (batch_dims[0] as usize, batch_dims[1] as usize, batch_dims[2] as usize);
+            let nd: Vec<T> = (0..b * m * n).map(&value).collect();
+            let mut want = vec![T::from(0); plan.packed_len()];
+            for x in 0..b {
+                for i in 0..m {
+                    for j in 0..n {
+                        want[defined_offset(&layout, &[x as i64, i as i64, j as i64])] = nd[(x * m + i) * n + j];
+                    }
+                }
+            }
+            for threads in [1, 2, 3] {
+                let mut packed = vec![T::from(0xA5); plan.packed_len()];
+                plan.pack_into_with(&nd, &mut packed, T::from(0), threads).unwrap();
+                let at = (0..want.len()).find(|&k| packed[k] != want[k]);
+                assert_eq!(at, None, "{pattern} c0={c0} {dims:?} threads={threads}: first wrong offset");
+                let mut back = vec![T::from(0xA5); nd.len()];
+                plan.unpack_into_with(&packed, &mut back, threads).unwrap();
+                assert!(back == nd, "{pattern} c0={c0} {dims:?} threads={threads}: unpack(pack(x)) != x");
+            }
+        }
+        let shapes: [&[usize]; 9] =
+            [&[1, 1], &[1, 37], &[37, 1], &[17, 33], &[33, 47], &[2, 19, 35], &[5, 3, 70], &[16, 64], &[300, 700]];
+        let mut cases = 0;
+        for pattern in PACKABLE {
+            for elem in [ElementType::F16, ElementType::BF16, ElementType::F32, ElementType::I8] {
+                let c0 = frame_c0(pattern, elem).unwrap();
+                for dims in shapes {
+                    // Values that differ in every byte's position: a misplaced element shows.
+                    match elem.bits() {
+                        8 => check::<u8>(pattern, c0, dims, |k| (k % 251) as u8 + 1),
+                        16 => check::<u16>(pattern, c0, dims, |k| (k % 65521) as u16 + 1),
+                        _ => check::<u32>(pattern, c0, dims, |k| k as u32 + 1),
+                    }
+                    cases += 1;
+                }
+            }
+            // The explicit C0s of the runtime's packer: 16, and 2 (NN as the MX scale, even rows).
+            check::<u16>(pattern, 16, &[34, 40], |k| k as u16 + 1);
+            if pattern == NN {
+                check::<u8>(pattern, 2, &[2, 18, 21], |k| (k % 200) as u8 + 1);
+            }
+        }
+        assert_eq!(cases, 8 * 4 * 9);
     }
 
     #[test]
