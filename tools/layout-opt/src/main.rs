@@ -33,6 +33,8 @@ struct Options {
     print_generic: bool,
     print_debuginfo: bool,
     print_ir_after_all: bool,
+    /// `--mlir-timing`: MLIR's per-pass wall-time report (stderr, when the pass manager ends).
+    timing: bool,
     pipeline: Option<String>,
     /// `--default-pipeline`: run [`pipeline::default_pipeline`].
     default_pipeline: bool,
@@ -69,6 +71,7 @@ OPTIONS:
 {EMIT_KINDS}  --mlir-print-op-generic       Print operations in generic form
   --mlir-print-debuginfo        Print locations
   --mlir-print-ir-after-all     Print the IR after each pass (to stderr)
+  --mlir-timing                 Print each pass's wall time (to stderr, like mlir-opt)
   --help                        This text
 
 PASSES (each also a flag, e.g. --layout-verify; flags run in command-line order):
@@ -140,6 +143,10 @@ fn parse_args(args: Vec<String>) -> Result<Parsed, OptError> {
             "mlir-print-ir-after-all" => {
                 flag(&value)?;
                 options.print_ir_after_all = true
+            }
+            "mlir-timing" => {
+                flag(&value)?;
+                options.timing = true
             }
             "pass-pipeline" => {
                 let text = match value {
@@ -331,6 +338,11 @@ fn run() -> ExitCode {
             flags: OperationPrintingFlags::new(),
             tree_printing_path: PathBuf::new(),
         });
+    }
+
+    if options.timing {
+        // Safety: a live pass manager; MLIR prints the report when it is destroyed.
+        unsafe { mlir_sys::mlirPassManagerEnableTiming(manager.to_raw()) };
     }
 
     let mut outputs = Vec::new();
