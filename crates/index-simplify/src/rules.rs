@@ -7,7 +7,7 @@
 //! the e-graph and inserted with each term peeled to the front, the shape the binary
 //! `(+ (* ?x ?c1) ?y)` patterns need (docs/index-simplification.md §7).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use egg::{Applier, Id, Pattern, PatternAst, Rewrite, Subst, Symbol, Var};
 
@@ -354,6 +354,16 @@ fn r2(cx: &mut Cx) -> Option<Id> {
     let c = cx.pk("?c1")?.checked_mul(cx.pk("?c2")?)?;
     let x = cx.id("?x")?;
     Some(cx.op_k(Op::FloorMod, x, c))
+}
+
+/// [`rule_set`], built once per process: building it parses every pattern and allocates every
+/// rewrite, which cost more than saturating a typical offset expression (issue 14), and the
+/// rules are immutable (egg keeps the scheduler's per-rule state in the `Runner`).
+pub fn shared_rule_set(bit_ops: bool) -> &'static [RuleDef] {
+    static WITH_BIT_OPS: OnceLock<Vec<RuleDef>> = OnceLock::new();
+    static WITHOUT_BIT_OPS: OnceLock<Vec<RuleDef>> = OnceLock::new();
+    let cell = if bit_ops { &WITH_BIT_OPS } else { &WITHOUT_BIT_OPS };
+    cell.get_or_init(|| rule_set(bit_ops))
 }
 
 /// Names and descriptions of all rules (including P1/P2).

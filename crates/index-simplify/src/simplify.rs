@@ -11,7 +11,7 @@ use crate::cost::{expr_cost, OpCost};
 use crate::expr::{IndexExpr, Op};
 use crate::facts::Facts;
 use crate::normalize::{normalize, normalize_for_output};
-use crate::rules::{rule_set, RuleDef};
+use crate::rules::{rule_set, shared_rule_set, RuleDef};
 
 /// Limits and switches. The defaults keep one offset expression well under a millisecond to a
 /// few milliseconds; every limit that stops a run is reported in [`SimplifyReport::bound_hit`].
@@ -241,10 +241,13 @@ pub fn simplify_with(expr: &IndexExpr, facts: &Facts, opts: &SimplifyOptions) ->
         return SimplifyReport::unchanged(expr, StopReason::InputTooDeep { depth, limit: opts.max_depth }, start);
     }
     let mut report = SimplifyReport::unchanged(expr, StopReason::NotRun, start);
-    let mut rules = rule_set(opts.bit_ops);
-    if opts.unsound_rule_for_tests {
-        rules.extend(crate::rules::unsound_rule_for_tests());
-    }
+    let with_unsound_rule: Vec<RuleDef>;
+    let rules = if opts.unsound_rule_for_tests {
+        with_unsound_rule = rule_set(opts.bit_ops).into_iter().chain(crate::rules::unsound_rule_for_tests()).collect();
+        &with_unsound_rule
+    } else {
+        shared_rule_set(opts.bit_ops)
+    };
     let mut best = expr.clone();
     let mut best_cost = report.cost_before;
     let consider = |cand: IndexExpr, best: &mut IndexExpr, best_cost: &mut usize| {
@@ -259,7 +262,7 @@ pub fn simplify_with(expr: &IndexExpr, facts: &Facts, opts: &SimplifyOptions) ->
     let mut cur = normalize(expr);
     let mut first_bound: Option<StopReason> = None;
     for _ in 0..opts.rounds {
-        let round = run_round(&cur, facts, opts, &rules);
+        let round = run_round(&cur, facts, opts, rules);
         report.rounds += 1;
         report.iterations += round.iterations;
         report.nodes = report.nodes.max(round.egraph.total_number_of_nodes());

@@ -12,6 +12,7 @@
 //! (`error: line N: input is not valid UTF-8`), and nesting deeper than
 //! `layout_algebra::parse::MAX_NESTING` brackets is a `column N` error, not a stack overflow.
 
+mod cli;
 mod error;
 mod expr;
 mod functions;
@@ -31,6 +32,7 @@ fn help() -> String {
         \x20      layout-calc table EXPR    print the offset grid of a rank-2 layout\n\
         \x20      layout-calc svg EXPR      the same grid as SVG (fractal blocks, padding, origin)\n\n\
          values: 37  (1,(2,3))  SHAPE:STRIDE  SHAPE:STRIDE origin ORIGIN  names (NZ, f16, _)\n\
+         flags: --help, --version, --completions SHELL (bash, zsh, fish, elvish, powershell)\n\
          example: crd2offset(((4,2),(4,3)):((4,16),(1,32)),(1,5))  ->  37\n\nfunctions:\n",
     );
     let width = functions::FUNCTIONS.iter().map(|f| f.usage.len()).max().unwrap_or(0);
@@ -57,13 +59,19 @@ fn print_result(out: &mut impl Write, r: Result<Value, CalcError>) -> io::Result
 }
 
 fn run() -> io::Result<bool> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    if args.iter().any(|a| a == "-h" || a == "--help") {
-        write!(out, "{}", help())?;
-        return Ok(true);
-    }
+    let args = match cli::parse(std::env::args().skip(1).collect(), &help()) {
+        cli::Request::Evaluate(args) => args,
+        cli::Request::Print(text) => {
+            write!(out, "{text}")?;
+            return Ok(true);
+        }
+        cli::Request::Mistake(message) => {
+            eprintln!("layout-calc: error: {message}");
+            return Ok(false);
+        }
+    };
     let picture: Option<fn(&layout_algebra::Layout) -> layout_algebra::Result<String>> =
         match args.first().map(String::as_str) {
             Some("table") => Some(layout_algebra::picture::table),

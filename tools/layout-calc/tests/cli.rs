@@ -235,3 +235,21 @@ fn svg_draws_cells_blocks_and_origin() {
     assert_eq!(code, 1);
     assert!(out.contains("run `layout-calc svg EXPR`"), "{out}");
 }
+
+/// The clap flags: version, completions, a misspelled flag with clap's suggestion (on stderr,
+/// exit 1), and expressions that start with `-` still evaluated, not taken for flags.
+#[test]
+fn command_line_flags() {
+    let (out, code) = calc_args(&["--version"]);
+    assert_eq!((out.trim(), code), (concat!("layout-calc ", env!("CARGO_PKG_VERSION")), 0));
+    let (out, code) = calc_args(&["--completions", "bash"]);
+    assert!(code == 0 && out.contains("_layout__calc()") && out.contains("--completions"), "{out}");
+    let out = Command::new(env!("CARGO_BIN_EXE_layout-calc")).arg("--verson").output().expect("run layout-calc");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("unexpected argument '--verson'") && stderr.contains("'--version'"), "{stderr}");
+    let (out, code) = calc_args(&["-3", "crd2offset(((4,2),(4,3)):((4,16),(1,32)),(1,5))"]);
+    assert_eq!((out.as_str(), code), ("-3\n37\n", 0));
+    let (out, _) = calc_args(&["--help"]);
+    assert!(out.contains("usage: layout-calc EXPR") && out.contains("--completions SHELL"), "{out}");
+}

@@ -41,11 +41,6 @@ impl Emit {
             OptError::UnknownEmit { kind: text.to_string(), known: names.join(", ") }
         })
     }
-
-    /// The `--help` lines.
-    pub fn help() -> String {
-        KINDS.iter().map(|(name, _, help)| format!("                                  {name:<8} {help}\n")).collect()
-    }
 }
 
 /// The O2 LLVM IR of `module` (which may still contain layout ops). On failure, the located
@@ -69,13 +64,22 @@ pub fn llvm_ir(module: &mut Module) -> Result<String, Vec<Diag>> {
 }
 
 /// `--emit=ascendc` / `--emit=ascendc-llvm` of a module lowered by `--layout-lower-to-ascendc`;
-/// an error is located at the op that cannot be emitted, else at the module.
-pub fn ascendc(module: &Module, kind: Emit) -> Result<String, Vec<Diag>> {
+/// an error is located at the op that cannot be emitted, else at the module. When the
+/// pipeline had no lowering (`lowered` false), an error about a layout op names the flag to add.
+pub fn ascendc(module: &Module, kind: Emit, lowered: bool) -> Result<String, Vec<Diag>> {
     let emitted = match kind {
         Emit::AscendCLlvm => ascendc_emit::emit_llvm_ir(module),
         _ => ascendc_emit::emit_cpp(module),
     };
-    emitted.map_err(|diag| vec![diag])
+    emitted.map_err(|mut diag| {
+        if !lowered && diag.message.contains("cannot emit `layout.") {
+            diag.message.push_str(&format!(
+                "; add --{} before --emit to lower the layout ops",
+                crate::pipeline::LOWER_TO_ASCENDC
+            ));
+        }
+        vec![diag]
+    })
 }
 
 fn module_position(module: &Module) -> Option<Position> {

@@ -11,14 +11,14 @@ pub enum OptError {
     #[error("{0}")]
     Usage(String),
 
-    #[error("unknown option '{0}' (see --help)")]
-    UnknownOption(String),
+    /// `suggestion`: the closest known option, when one is close.
+    #[error("unknown option '{option}'{}", suggestion_text(.suggestion))]
+    UnknownOption { option: String, suggestion: Option<String> },
 
-    #[error("option '--{option}' takes no value (got '{value}')")]
-    TakesNoValue { option: String, value: String },
-
-    #[error("more than one input file given ('{0}')")]
-    SecondInput(String),
+    /// Not an error: text to print on stdout before exiting successfully (`--help`,
+    /// `--version`).
+    #[error("{0}")]
+    Display(String),
 
     /// `--emit=KIND` with a kind not in `emit::KINDS` (`known`: their names, comma-separated).
     #[error("--emit: unknown kind '{kind}' (expected one of: {known})")]
@@ -37,10 +37,10 @@ pub enum OptError {
     /// MLIR rejected a run of upstream passes (`message`: the first line of its error, when it
     /// gave one).
     #[error("{}", match .message {
-        Some(m) => format!("in pass pipeline: {m} (see --help for the passes layout-opt knows)"),
+        Some(m) => format!("in pass pipeline: {m}{} (see --help for the passes layout-opt knows)", did_you_mean(.suggestion)),
         None => format!("invalid pass pipeline '{}'", .pipeline),
     })]
-    UpstreamPipeline { pipeline: String, message: Option<String> },
+    UpstreamPipeline { pipeline: String, message: Option<String>, suggestion: Option<String> },
 
     #[error("pass '{0}' takes no options")]
     TakesNoOptions(String),
@@ -65,6 +65,14 @@ pub enum OptError {
     WriteStdout(#[source] io::Error),
 }
 
+fn did_you_mean(suggestion: &Option<String>) -> String {
+    suggestion.as_ref().map_or_else(String::new, |s| format!("; did you mean '{s}'?"))
+}
+
+fn suggestion_text(suggestion: &Option<String>) -> String {
+    suggestion.as_ref().map_or_else(|| " (see --help)".to_string(), |s| format!("; did you mean '{s}'?"))
+}
+
 pub type Result<T, E = OptError> = std::result::Result<T, E>;
 
 #[cfg(test)]
@@ -81,6 +89,7 @@ mod tests {
         let upstream = |message: Option<&str>| OptError::UpstreamPipeline {
             pipeline: "bogus".into(),
             message: message.map(String::from),
+            suggestion: None,
         };
         assert_eq!(upstream(None).to_string(), "invalid pass pipeline 'bogus'");
         assert_eq!(

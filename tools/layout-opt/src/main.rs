@@ -3,15 +3,17 @@
 //! Thin by design: argument parsing and wiring; the dialect lives in `dialects/layout`, the
 //! passes in `passes/`. See README.md for usage and measurements.
 
+mod cli;
 mod diagnostics;
 mod emit;
 mod error;
 mod pipeline;
+mod suggest;
 mod upstream;
 
 use error::OptError;
 use layout_dialect::types::StringLiterals;
-use layout_runtime::{Capture, Diag, Sources};
+use layout_runtime::{diagnostics::Severity, Capture, Diag, Sources};
 use melior::{
     ir::operation::{OperationLike, OperationPrintingFlags},
     pass::{PassIrPrintingOptions, PassManager},
@@ -23,169 +25,6 @@ use std::{
 };
 
 const SPLIT_MARKER: &str = "// -----";
-
-#[derive(Default)]
-struct Options {
-    input: Option<String>,
-    output: Option<String>,
-    split_input_file: bool,
-    verify_diagnostics: bool,
-    print_generic: bool,
-    print_debuginfo: bool,
-    print_ir_after_all: bool,
-    pipeline: Option<String>,
-    /// `--default-pipeline`: run [`pipeline::default_pipeline`].
-    default_pipeline: bool,
-    /// Pass flags in command-line order.
-    pass_flags: Vec<String>,
-    /// `--emit=KIND` (see `emit.rs`).
-    emit: emit::Emit,
-}
-
-enum Parsed {
-    Run(Options),
-    Help,
-    PrintDefaultPipeline,
-}
-
-fn usage() -> String {
-    let mut text = String::from(
-        "OVERVIEW: layout-opt: parse, verify and transform layout-dialect MLIR (mlir-opt conventions)
-
-USAGE: layout-opt [options] [<input file> | -]
-
-OPTIONS:
-  -o <file>                     Output file ('-' = stdout, default); written atomically, and
-                                not at all when an error occurs
-  --split-input-file            Split the input on '// -----' and process each chunk
-                                separately (diagnostics keep the original line numbers)
-  --verify-diagnostics          Check diagnostics against 'expected-error@+1 {{...}}' comments
-                                (error|warning|note|remark; @+N, @-N, @above, @below, @unknown)
-  --pass-pipeline=<pipeline>    e.g. 'builtin.module(layout-verify,canonicalize,func.func(cse))'
-  --default-pipeline            Run the default pipeline (verify, fold, lower to loops,
-                                simplify offsets, clean up; printed by --print-default-pipeline)
-  --print-default-pipeline      Print the default pipeline's text and exit
-  --emit=<kind>                 What to print after the passes:
-{EMIT_KINDS}  --mlir-print-op-generic       Print operations in generic form
-  --mlir-print-debuginfo        Print locations
-  --mlir-print-ir-after-all     Print the IR after each pass (to stderr)
-  --help                        This text
-
-PASSES (each also a flag, e.g. --layout-verify; flags run in command-line order):
-",
-    )
-    .replace("{EMIT_KINDS}", &emit::Emit::help());
-    for info in layout_passes::PASSES {
-        text.push_str(&format!("  --{:<28} {}\n", info.argument, info.description));
-    }
-    for (name, description, _) in upstream::PASSES {
-        text.push_str(&format!("  --{name:<28} {description}\n"));
-    }
-    text
-}
-
-fn parse_args(args: Vec<String>) -> Result<Parsed, OptError> {
-    let mut options = Options::default();
-    let mut args = args.into_iter();
-    let mut positional_only = false;
-    while let Some(arg) = args.next() {
-        if positional_only || arg == "-" || !arg.starts_with('-') {
-            if options.input.replace(arg.clone()).is_some() {
-                return Err(OptError::SecondInput(arg));
-            }
-            continue;
-        }
-        if arg == "--" {
-            positional_only = true;
-            continue;
-        }
-        if arg == "-o" {
-            options.output = Some(args.next().ok_or_else(|| OptError::Usage("'-o' needs a file name".into()))?);
-            continue;
-        }
-        if let Some(file) = arg.strip_prefix("-o").filter(|f| !f.starts_with('-') && !f.is_empty()) {
-            options.output = Some(file.trim_start_matches('=').to_string());
-            continue;
-        }
-        // mlir-opt accepts long options with one or two dashes.
-        let long = arg.trim_start_matches('-');
-        let (name, value) = match long.split_once('=') {
-            Some((name, value)) => (name, Some(value.to_string())),
-            None => (long, None),
-        };
-        let flag = |value: &Option<String>| -> Result<(), OptError> {
-            match value {
-                None => Ok(()),
-                Some(v) => Err(OptError::TakesNoValue { option: name.to_string(), value: v.clone() }),
-            }
-        };
-        match name {
-            "help" | "h" => return Ok(Parsed::Help),
-            "split-input-file" => {
-                flag(&value)?;
-                options.split_input_file = true
-            }
-            "verify-diagnostics" => {
-                flag(&value)?;
-                options.verify_diagnostics = true
-            }
-            "mlir-print-op-generic" => {
-                flag(&value)?;
-                options.print_generic = true
-            }
-            "mlir-print-debuginfo" => {
-                flag(&value)?;
-                options.print_debuginfo = true
-            }
-            "mlir-print-ir-after-all" => {
-                flag(&value)?;
-                options.print_ir_after_all = true
-            }
-            "pass-pipeline" => {
-                let text = match value {
-                    Some(v) => v,
-                    None => args.next().ok_or_else(|| OptError::Usage("'--pass-pipeline' needs a pipeline".into()))?,
-                };
-                if options.pipeline.replace(text).is_some() {
-                    return Err(OptError::Usage("'--pass-pipeline' given twice".into()));
-                }
-            }
-            "default-pipeline" => {
-                flag(&value)?;
-                options.default_pipeline = true
-            }
-            "print-default-pipeline" => {
-                flag(&value)?;
-                return Ok(Parsed::PrintDefaultPipeline);
-            }
-            "emit" => {
-                let kind =
-                    value.as_deref().ok_or_else(|| OptError::Usage("'--emit' needs a kind: --emit=KIND".into()))?;
-                options.emit = emit::Emit::parse(kind)?;
-            }
-            "allow-unregistered-dialect" => {
-                return Err(OptError::Usage("'--allow-unregistered-dialect' is not supported: every op must be registered, so a misspelled op name is an error".into()))
-            }
-            _ if layout_passes::find(name).is_some() || upstream::is_upstream(name) => {
-                flag(&value)?;
-                options.pass_flags.push(name.to_string());
-            }
-            _ => return Err(OptError::UnknownOption(arg)),
-        }
-    }
-    if options.pipeline.is_some() && !options.pass_flags.is_empty() {
-        return Err(OptError::Usage("'--pass-pipeline' cannot be combined with pass flags".into()));
-    }
-    if options.default_pipeline && (options.pipeline.is_some() || !options.pass_flags.is_empty()) {
-        return Err(OptError::Usage(
-            "'--default-pipeline' cannot be combined with '--pass-pipeline' or pass flags".into(),
-        ));
-    }
-    if options.default_pipeline {
-        options.pipeline = Some(pipeline::default_pipeline());
-    }
-    Ok(Parsed::Run(options))
-}
 
 /// A piece of the input: its text and the line (1-based) where it starts in the file.
 struct Chunk {
@@ -246,6 +85,30 @@ fn too_deep(text: &str) -> Option<(usize, usize)> {
     None
 }
 
+/// `diag`, named after its input, with a "did you mean" note when it is about a misspelled op.
+fn with_op_suggestion(diag: Diag, display: &str) -> Diag {
+    let mut diag = diag.name_input(display);
+    if let Some(op) = suggest::op_for_unregistered(&diag.message) {
+        let note = Diag {
+            severity: Severity::Note,
+            position: diag.position.clone(),
+            message: format!("did you mean '{op}'?"),
+            notes: Vec::new(),
+        };
+        diag.notes.push(note);
+    }
+    diag
+}
+
+/// Writes `bytes` to stdout and exits: success, or an error (not a panic) when stdout is closed.
+fn print_out(bytes: &[u8]) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => fail_with(OptError::WriteStdout(error)),
+    }
+}
+
 fn fail(message: &str) -> ExitCode {
     eprintln!("layout-opt: error: {message}");
     ExitCode::FAILURE
@@ -264,49 +127,59 @@ fn main() -> ExitCode {
 }
 
 fn run() -> ExitCode {
-    let options = match parse_args(std::env::args().skip(1).collect()) {
-        Ok(Parsed::Run(options)) => options,
-        Ok(Parsed::Help) => {
-            print!("{}", usage());
-            return ExitCode::SUCCESS;
-        }
-        Ok(Parsed::PrintDefaultPipeline) => {
-            println!("{}", pipeline::default_pipeline());
-            return ExitCode::SUCCESS;
-        }
+    let options = match cli::parse(std::env::args().skip(1).collect()) {
+        Ok(options) => options,
+        Err(OptError::Display(text)) => return print_out(text.as_bytes()),
+        Err(error) => return fail_with(error),
+    };
+    if options.print_default_pipeline {
+        return print_out(format!("{}\n", pipeline::default_pipeline()).as_bytes());
+    }
+    if options.list_passes {
+        let list: String = cli::pass_names().map(|(name, description)| format!("{name:<32} {description}\n")).collect();
+        return print_out(list.as_bytes());
+    }
+    if let Some(shell) = options.completions {
+        let mut script = Vec::new();
+        clap_complete::generate(shell, &mut cli::command(), "layout-opt", &mut script);
+        return print_out(&script);
+    }
+    let emit_kind = match options.emit.as_deref().map(emit::Emit::parse).transpose() {
+        Ok(kind) => kind.unwrap_or_default(),
         Err(error) => return fail_with(error),
     };
 
-    // Pipeline: explicit text, or the pass flags in order.
-    let elements = match &options.pipeline {
+    // Pipeline: explicit text, the default one, or the pass flags in order.
+    let text = options.pass_pipeline.clone().or_else(|| options.default_pipeline.then(pipeline::default_pipeline));
+    let elements = match &text {
         Some(text) => match pipeline::parse(text) {
             Ok(elements) => elements,
             Err(error) => return fail_with(error),
         },
-        None => options
-            .pass_flags
-            .iter()
-            .map(|name| pipeline::Element::Pass { name: name.clone(), options: None })
-            .collect(),
+        None => options.pass_flags.clone(),
     };
 
-    // Input.
-    let input = options.input.clone().unwrap_or_else(|| "-".into());
-    let (display, bytes) = if input == "-" {
-        let mut bytes = Vec::new();
-        if let Err(error) = std::io::stdin().read_to_end(&mut bytes) {
-            return fail_with(OptError::ReadStdin(error));
-        }
-        ("<stdin>".to_string(), bytes)
-    } else {
-        match std::fs::read(&input) {
-            Ok(bytes) => (input.clone(), bytes),
-            Err(source) => return fail_with(OptError::OpenInput { path: input.clone(), source }),
-        }
-    };
-    let text = String::from_utf8_lossy(&bytes).into_owned();
+    // Inputs.
+    let mut inputs = Vec::new();
     let mut sources = Sources::mlir_opt();
-    sources.add(&display, &text);
+    let names = if options.inputs.is_empty() { vec!["-".to_string()] } else { options.inputs.clone() };
+    for input in names {
+        let (display, bytes) = if input == "-" {
+            let mut bytes = Vec::new();
+            if let Err(error) = std::io::stdin().read_to_end(&mut bytes) {
+                return fail_with(OptError::ReadStdin(error));
+            }
+            ("<stdin>".to_string(), bytes)
+        } else {
+            match std::fs::read(&input) {
+                Ok(bytes) => (input.clone(), bytes),
+                Err(source) => return fail_with(OptError::OpenInput { path: input.clone(), source }),
+            }
+        };
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        sources.add(&display, &text);
+        inputs.push((input, display, text));
+    }
 
     // Context, diagnostics, passes.
     upstream::register();
@@ -316,7 +189,7 @@ fn run() -> ExitCode {
     };
     // LLVM dialect and translations for --emit=llvm.
     layout_runtime::prepare_context(&context);
-    let captured = Capture::new(&context, &display);
+    let captured = Capture::new(&context, layout_runtime::diagnostics::UNNAMED_INPUT);
     let manager = PassManager::new(&context);
     if let Err(error) = pipeline::add_to(manager.as_operation_pass_manager().to_raw(), &elements) {
         return fail_with(error);
@@ -333,13 +206,22 @@ fn run() -> ExitCode {
         });
     }
 
+    if options.timing {
+        // Safety: a live pass manager; MLIR prints the report when it is destroyed.
+        unsafe { mlir_sys::mlirPassManagerEnableTiming(manager.to_raw()) };
+    }
+
     let mut outputs = Vec::new();
     let mut all_ok = true;
     let mut report = String::new();
+    let lowers_to_ascendc = elements.iter().any(|e| e.names_pass(pipeline::LOWER_TO_ASCENDC));
     // Whole files are parsed from disk so locations carry the path; chunks and stdin are
     // parsed from text padded with newlines so line numbers stay those of the file.
-    let from_file = input != "-" && !options.split_input_file;
-    for chunk in split(&text, options.split_input_file) {
+    let chunks = inputs.iter().flat_map(|(input, display, text)| {
+        let from_file = input != "-" && !options.split_input_file;
+        split(text, options.split_input_file).into_iter().map(move |chunk| (input, display, from_file, chunk))
+    });
+    for (input, display, from_file, chunk) in chunks {
         captured.take();
         if let Some((line, column)) = too_deep(&chunk.text) {
             report.push_str(&format!(
@@ -350,7 +232,7 @@ fn run() -> ExitCode {
             continue;
         }
         let module = if from_file {
-            layout_dialect::parse_file(&context, &input)
+            layout_dialect::parse_file(&context, input)
         } else {
             let padded = "\n".repeat(chunk.first_line - 1) + &chunk.text;
             layout_dialect::parse_source(&context, &padded)
@@ -359,10 +241,12 @@ fn run() -> ExitCode {
         let mut printed = None;
         if let Some(mut module) = module {
             ok = manager.run(&mut module).is_ok();
-            let emitted = match options.emit {
+            let emitted = match emit_kind {
                 _ if !ok => None,
                 emit::Emit::Llvm => Some(emit::llvm_ir(&mut module)),
-                emit::Emit::AscendC | emit::Emit::AscendCLlvm => Some(emit::ascendc(&module, options.emit)),
+                emit::Emit::AscendC | emit::Emit::AscendCLlvm => {
+                    Some(emit::ascendc(&module, emit_kind, lowers_to_ascendc))
+                }
                 emit::Emit::Mlir => None,
             };
             if let Some(emitted) = emitted {
@@ -370,7 +254,7 @@ fn run() -> ExitCode {
                     Ok(text) => printed = Some(text),
                     Err(diags) => {
                         for diag in diags {
-                            sources.render(&emit::locate(diag, &display, chunk.first_line), &mut report);
+                            sources.render(&emit::locate(diag, display, chunk.first_line), &mut report);
                         }
                         ok = false;
                     }
@@ -400,14 +284,14 @@ fn run() -> ExitCode {
                 ));
             }
         }
-        let diags = captured.take();
+        let diags: Vec<Diag> = captured.take().into_iter().map(|diag| diag.name_input(display)).collect();
         if options.verify_diagnostics {
-            let failures = diagnostics::verify(&diags, &chunk.text, chunk.first_line, &display, &mut sources);
+            let failures = diagnostics::verify(&diags, &chunk.text, chunk.first_line, display, &mut sources);
             ok = failures.is_empty();
             report.push_str(&failures);
         } else {
             for diag in &diags {
-                sources.render(diag, &mut report);
+                sources.render(&with_op_suggestion(diag.clone(), display), &mut report);
             }
             ok &= !diags.iter().any(Diag::is_error);
         }
@@ -450,8 +334,8 @@ fn run() -> ExitCode {
 mod tests {
     use super::*;
 
-    fn args(list: &[&str]) -> Result<Parsed, OptError> {
-        parse_args(list.iter().map(|s| s.to_string()).collect())
+    fn args(list: &[&str]) -> Result<cli::Options, OptError> {
+        cli::parse(list.iter().map(|s| s.to_string()).collect())
     }
 
     #[test]
@@ -463,15 +347,23 @@ mod tests {
 
     #[test]
     fn argument_parsing() {
-        let Ok(Parsed::Run(o)) = args(&["-split-input-file", "--layout-verify", "x.mlir", "--cse", "-o", "out"]) else {
-            panic!("parse")
-        };
+        let o =
+            args(&["-split-input-file", "--layout-verify", "x.mlir", "--cse", "-o", "out", "y.mlir"]).expect("parse");
         assert!(o.split_input_file);
-        assert_eq!(o.pass_flags, vec!["layout-verify", "cse"]);
+        let names: Vec<String> = o.pass_flags.iter().map(|e| pipeline::render(std::slice::from_ref(e))).collect();
+        assert_eq!(names, vec!["builtin.module(layout-verify)", "builtin.module(cse)"]);
         assert_eq!(o.output.as_deref(), Some("out"));
-        assert!(args(&["--bogus"]).is_err());
-        assert!(args(&["a", "b"]).is_err());
+        assert_eq!(o.inputs, vec!["x.mlir", "y.mlir"]);
+        let o = args(&["-ofile", "--layout-simplify-offsets=prove=true"]).expect("parse");
+        assert_eq!(o.output.as_deref(), Some("file"));
+        assert_eq!(pipeline::render(&o.pass_flags), "builtin.module(layout-simplify-offsets{prove=true})");
+        let Err(OptError::UnknownOption { option, suggestion }) = args(&["-layout-verfy"]) else {
+            panic!("misspelled")
+        };
+        assert_eq!((option.as_str(), suggestion.as_deref()), ("--layout-verfy", Some("--layout-verify")));
+        assert!(matches!(args(&["--bogus"]), Err(OptError::UnknownOption { suggestion: None, .. })));
         assert!(args(&["--cse", "--pass-pipeline=builtin.module(cse)"]).is_err());
-        assert!(matches!(args(&["--help"]), Ok(Parsed::Help)));
+        assert!(matches!(args(&["--help"]), Err(OptError::Display(_))));
+        assert!(matches!(args(&["--version"]), Err(OptError::Display(_))));
     }
 }

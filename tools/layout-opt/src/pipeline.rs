@@ -29,6 +29,14 @@ impl Element {
         }
     }
 
+    /// Whether this element is, or contains, the pass `name`.
+    pub fn names_pass(&self, name: &str) -> bool {
+        match self {
+            Element::Pass { name: own, .. } => own == name,
+            Element::Nested { elements, .. } => elements.iter().any(|e| e.names_pass(name)),
+        }
+    }
+
     fn render(&self, out: &mut String) {
         match self {
             Element::Pass { name, options } => {
@@ -59,6 +67,9 @@ fn render_list(elements: &[Element], out: &mut String) {
 /// The lowering pass whose address arithmetic `layout-simplify-offsets` cleans up; part of the
 /// default pipeline as soon as it is registered in `layout_passes::PASSES`.
 pub const LOWER_TO_LOOPS: &str = "layout-lower-to-loops";
+
+/// The lowering `--emit=ascendc` needs.
+pub const LOWER_TO_ASCENDC: &str = "layout-lower-to-ascendc";
 
 /// The default pipeline (`layout-opt --default-pipeline`):
 ///
@@ -201,7 +212,13 @@ fn add_upstream(manager: MlirOpPassManager, text: &str) -> Result<()> {
         let first = message.lines().next().unwrap_or("");
         let first = first.split_once("error: ").map_or(first, |(_, m)| m).trim();
         let message = (!first.is_empty()).then(|| first.to_string());
-        Err(OptError::UpstreamPipeline { pipeline: text.to_string(), message })
+        // "'canonicalise' does not refer to a registered pass ...": suggest the closest pass.
+        let unknown = first.strip_prefix('\'').and_then(|rest| rest.split_once('\'')).map(|(name, _)| name);
+        let suggestion = unknown
+            .filter(|_| first.contains("does not refer to a registered pass"))
+            .and_then(|name| crate::suggest::closest(name, crate::cli::pass_names().map(|(n, _)| n)))
+            .map(str::to_string);
+        Err(OptError::UpstreamPipeline { pipeline: text.to_string(), message, suggestion })
     } else {
         Ok(())
     }
@@ -251,7 +268,7 @@ pub fn add_to(manager: MlirOpPassManager, elements: &[Element]) -> Result<()> {
 
 /// Renders elements back to pipeline text (for tests).
 #[cfg(test)]
-pub fn render(elements: &[Element]) -> String {
+pub(crate) fn render(elements: &[Element]) -> String {
     let mut out = String::from("builtin.module(");
     render_list(elements, &mut out);
     out.push(')');
