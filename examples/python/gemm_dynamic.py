@@ -32,7 +32,8 @@ def gemm(target="a2"):
 
 
 if __name__ == "__main__":
-    target, backend = (sys.argv[1:] + ["a2", "loops"][len(sys.argv) - 1:])[:2]
+    target = sys.argv[1] if len(sys.argv) > 1 else "a2"
+    backend = sys.argv[2] if len(sys.argv) > 2 else "loops"
     rng = np.random.default_rng(0)
     A = rng.uniform(-1, 1, (200, 200)).astype(np.float16)
     B = rng.uniform(-1, 1, (200, 136)).astype(np.float16)
