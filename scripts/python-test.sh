@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the `layout_opt` wheel (python/, maturin, release) and runs its pytest suite.
+# Builds the `layout_opt` wheel (python/, maturin, dev profile) and runs its pytest suite.
 #
 # The tools live in target/py-venv (scripts/python-venv.sh, also run by bootstrap.sh); the
 # wheel goes to target/wheels and is installed into the same venv.
@@ -10,11 +10,16 @@ ROOT=$PWD
 VENV=$ROOT/target/py-venv
 bash scripts/python-venv.sh
 
-# Its own target dir: the PyO3 crate is a separate workspace (python/Cargo.toml).
-export CARGO_TARGET_DIR=$ROOT/target/python
+# The PyO3 crate is a separate workspace (python/Cargo.toml) but links the compiler (passes,
+# layout-runtime, ascendc-emit, MLIR 22): a dev build into the root target dir reuses what
+# `make build` compiled where the crate graphs agree (python/Cargo.lock starts from the root lock,
+# python/Cargo.toml repeats the root's dev profile): mlir-sys, the costly one, is shared; crates
+# whose features unify differently in the two workspaces (melior, the passes) are built again. Run from the root, so that
+# .cargo/config.toml's MLIR/LLVM prefixes apply. `--strip` drops the line tables from the wheel.
+export CARGO_TARGET_DIR=$ROOT/target
 rm -rf "$ROOT/target/wheels"
-"$VENV/bin/maturin" build --quiet --release --manifest-path python/Cargo.toml --interpreter "$VENV/bin/python" \
-  --out "$ROOT/target/wheels"
+"$VENV/bin/maturin" build --quiet --profile dev --strip --manifest-path python/Cargo.toml \
+  --interpreter "$VENV/bin/python" --out "$ROOT/target/wheels"
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps \
   "$ROOT"/target/wheels/layout_opt-*.whl
 

@@ -5,11 +5,14 @@
 //! * [`layout`]: the `Layout` class (callable, printed as `layout-calc` prints it, pictures).
 //! * [`functions`]: the CuTe algebra under pycute's names, and the Ascend functions.
 //! * [`pack`]: `pack`/`unpack` of numpy arrays by the layout function.
+//! * [`compiler`]: the kernel DSL's back end (verify, print, AscendC C++, run on the CPU),
+//!   linking the MLIR passes; its errors are `layout_opt.CompileError`.
 //!
 //! Errors are `layout_opt.LayoutError` (a `ValueError`) carrying the algebra's message; a Rust
 //! panic is caught at the boundary ([`guard`]) and becomes a `LayoutError` too, never a
 //! `PanicException`.
 
+mod compiler;
 mod convert;
 mod functions;
 mod layout;
@@ -79,5 +82,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<layout::PyLayout>()?;
     functions::register(m)?;
     pack::register(m)?;
+    compiler::register(m)?;
     Ok(())
 }
