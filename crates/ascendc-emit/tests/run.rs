@@ -18,6 +18,8 @@ use layout_runtime::{Arg, Array, Data, Diag, ElemType, Jit};
 use melior::ir::{operation::OperationLike, Module};
 use std::path::{Path, PathBuf};
 
+#[path = "run/cube_edges.rs"]
+mod cube_edges;
 #[path = "run/epilogue.rs"]
 mod epilogue;
 mod sanitizer;
