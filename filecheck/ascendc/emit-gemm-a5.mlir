@@ -72,6 +72,7 @@
 // CHECK-NEXT: p4.n = 32;
 // CHECK-NEXT: p4.k = 56;
 // CHECK: p4.cmatrixInitVal = true;  // C = A x B (overwrite L0C)
-// CHECK: AscendC::Mmad(co1[0], a2[0], b2[0], p4);
+// CHECK-NEXT: p4.disableGemv = true;  // no GEMV mode
+// CHECK-NEXT: AscendC::Mmad(co1[0], a2[0], b2[0], p4);
 // CHECK: AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(arg2Gm[0], co1[0], p5);
 // CHECK-NEXT: AscendC::PipeBarrier<PIPE_ALL>();

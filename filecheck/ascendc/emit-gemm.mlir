@@ -34,6 +34,8 @@
 // A2-NEXT: p4.m = 48;
 // A2-NEXT: p4.n = 32;
 // A2-NEXT: p4.k = 56;
+// The 2201 MmadParams has no disableGemv (arch 3510 only).
+// A2-NOT: disableGemv
 // A2: AscendC::Mmad(co1[0], a2[0], b2[0], p4);
 // A2-NEXT: AscendC::SetFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);
 // A2-NEXT: AscendC::WaitFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);

@@ -74,6 +74,7 @@ fn arith_text(op: ArithOp, a: String, b: String) -> String {
 
 struct Printer<'k> {
     k: &'k Kernel,
+    target: Target,
     out: String,
     calls: usize,
 }
@@ -189,7 +190,7 @@ impl Printer<'_> {
             self.line(depth, &format!("//   {k}: {v}"));
         }
         self.line(depth, &format!("AscendC::{} {p};", c.kind.struct_name()));
-        for f in decl.printed_fields() {
+        for f in decl.printed_fields(self.target) {
             let value = if let Some(b) = c.bools.get(f.name) {
                 b.to_string()
             } else if f.source == Source::Quant {
@@ -248,7 +249,7 @@ fn hardware(position: &str) -> &'static str {
 
 /// Prints one kernel.
 pub fn kernel(k: &Kernel, target: Target) -> Result<String, Located> {
-    let mut p = Printer { k, out: String::new(), calls: 0 };
+    let mut p = Printer { k, target, out: String::new(), calls: 0 };
     let params: Vec<String> = k
         .params
         .iter()

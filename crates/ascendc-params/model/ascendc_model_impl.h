@@ -303,6 +303,9 @@ inline int32_t mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, ui
     if (p.isBias || p.cmatrixSource || p.enSsparse || p.enWinogradA || p.enWinogradB || p.fmOffset != 0)
         return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Mmad: bias, sparse, winograd and fmOffset are not modelled");
     const uint64_t eb = dtype_bytes(ab_dtype), c0 = C0_BYTES / eb, frac = 16 * c0;
+    // Arch 3510: m = 1 with disableGemv false is GEMV mode, A read as K contiguous elements
+    // (AscendC "Mmad" / GEMV pages; docs/ascendc-derivation.md §7).
+    const bool gemv = target != ASCENDC_MODEL_ARCH_A2 && p.m == 1 && !p.disableGemv;
     const uint64_t m1 = (p.m + 15u) / 16u, k1 = (p.k + c0 - 1) / c0, n1 = (p.n + 15u) / 16u;
     const uint8_t* A = static_cast<const uint8_t*>(a);
     const uint8_t* B = static_cast<const uint8_t*>(b);
@@ -319,8 +322,9 @@ inline int32_t mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, ui
             bool defined = true;
             for (uint64_t kk = 0; kk < p.k; ++kk) {
                 const uint64_t in_a = (i % 16) * c0 + kk % c0;
-                const uint64_t aoff = target == ASCENDC_MODEL_ARCH_A2 ? (i / 16) * k1 * frac + (kk / c0) * frac + in_a   // ZZ
-                                                                      : (kk / c0) * m1 * frac + (i / 16) * frac + in_a;  // NZ
+                const uint64_t aoff = gemv ? kk  // GEMV: the 1 x K row is contiguous
+                                      : target == ASCENDC_MODEL_ARCH_A2 ? (i / 16) * k1 * frac + (kk / c0) * frac + in_a   // ZZ
+                                                                        : (kk / c0) * m1 * frac + (i / 16) * frac + in_a;  // NZ
                 const uint64_t boff = (kk / c0) * n1 * frac + (j / 16) * frac + (j % 16) * c0 + kk % c0;  // ZN
                 if (!san::operand_elem(A + aoff * eb, eb, defined) || !san::operand_elem(B + boff * eb, eb, defined)) continue;
                 if (is_int) {

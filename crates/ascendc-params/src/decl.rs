@@ -200,12 +200,19 @@ pub struct IntrinsicDecl {
     pub omit: &'static [&'static str],
     /// Meanings that differ from the struct's for this call.
     pub meanings: &'static [(&'static str, &'static str)],
+    /// Fields only the arch-3510 (a5) struct has: not printed for a2, 0 in its ABI struct.
+    pub a5_only: &'static [&'static str],
 }
 
 impl IntrinsicDecl {
-    /// The fields the C++ printer writes, in order: all but the fixed and omitted ones.
-    pub fn printed_fields(&self) -> impl Iterator<Item = &'static FieldDecl> + '_ {
-        self.params.fields.iter().filter(|f| f.source != Source::Fixed && !self.omit.contains(&f.name))
+    /// The fields the C++ printer writes for `target`, in order: all but the fixed and omitted
+    /// ones, and the a5-only ones on a2.
+    pub fn printed_fields(&self, target: Target) -> impl Iterator<Item = &'static FieldDecl> + '_ {
+        self.params.fields.iter().filter(move |f| {
+            f.source != Source::Fixed
+                && !self.omit.contains(&f.name)
+                && (target == Target::A5 || !self.a5_only.contains(&f.name))
+        })
     }
 
     /// The meaning of `field` for this call (before value-dependent variants).
@@ -409,6 +416,8 @@ params! {
         cmatrixSource: bool = flag(cmatrix_source), full, "", "C comes from L0C";
         cmatrixInitVal: bool = flag(cmatrix_init_val), full, "", "C += A x B (accumulate into L0C)",
             True => "C = A x B (overwrite L0C)";
+        disableGemv: bool = flag(disable_gemv), full, "", "GEMV mode allowed (an m = 1 A is read as one contiguous row)",
+            True => "no GEMV mode: an m = 1 A is read from its NZ fractal like any other m (the 3510 default is false)";
     }
 }
 
@@ -451,6 +460,7 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
         omit: &[],
         meanings: &[],
+        a5_only: &[],
     },
     IntrinsicDecl {
         op: "ascendc.data_copy",
@@ -464,6 +474,7 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         abi_args: &[Dst, Src, Params, Arch],
         omit: &[],
         meanings: &[],
+        a5_only: &[],
     },
     IntrinsicDecl {
         op: "ascendc.load_data_2d",
@@ -477,6 +488,7 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
         omit: &[],
         meanings: &[],
+        a5_only: &[],
     },
     IntrinsicDecl {
         op: "ascendc.load_data_2d_v2",
@@ -490,6 +502,7 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
         omit: &[],
         meanings: &[],
+        a5_only: &[],
     },
     IntrinsicDecl {
         op: "ascendc.load_data_with_transpose",
@@ -503,6 +516,7 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
         omit: &[],
         meanings: &[],
+        a5_only: &[],
     },
     IntrinsicDecl {
         op: "ascendc.mmad",
@@ -516,6 +530,7 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         abi_args: &[Dst, Src, Src, Dtype(1), Dtype(0), Params, Arch],
         omit: &[],
         meanings: &[],
+        a5_only: &["disableGemv"],
     },
     IntrinsicDecl {
         op: "ascendc.fixpipe",
@@ -529,6 +544,7 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         abi_args: &[Dst, Src, Dtype(0), Dtype(1), Params, Arch],
         omit: &["isChannelSplit"],
         meanings: &[],
+        a5_only: &[],
     },
     IntrinsicDecl {
         op: "ascendc.fixpipe_nz",
@@ -545,6 +561,7 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
             ("nSize", "columns to store: valid extent of the destination rounded up to its C0 (whole 32 B blocks)"),
             ("dstStride", "stride(dst, c_out) / C0: distance between destination column blocks, in 32 B"),
         ],
+        a5_only: &[],
     },
 ];
 

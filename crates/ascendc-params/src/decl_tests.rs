@@ -178,9 +178,11 @@ fn to_c_converts_every_field() {
         cmatrix_source: false,
         cmatrix_init_val: true,
         k_direction_align: false,
+        disable_gemv: true,
     };
     let c = p.to_c().unwrap();
     assert_eq!((c.m, c.n, c.k, c.cmatrixInitVal, c.isBias, c.fmOffset), (40, 24, 56, true, false, 0));
+    assert!(c.disableGemv);
     let big = crate::MmadParams { m: 70000, ..p };
     assert!(matches!(big.to_c(), Err(crate::ParamError::FieldOverflow { field: "m", value: 70000, .. })));
 }
@@ -190,13 +192,17 @@ fn every_op_is_declared_once_and_printed_fields_have_a_meaning() {
     for (i, d) in INTRINSICS.iter().enumerate() {
         assert_eq!(by_op(d.op).map(|x| x.abi_function), Some(d.abi_function));
         assert!(INTRINSICS[..i].iter().all(|e| e.op != d.op && e.abi_function != d.abi_function));
-        for f in d.printed_fields() {
+        for f in d.printed_fields(Target::A5) {
             assert!(!d.meaning(f).is_empty(), "{}.{} has no meaning", d.params.cpp, f.name);
         }
     }
     let nd = by_op("ascendc.fixpipe").unwrap();
-    assert!(nd.printed_fields().all(|f| f.name != "isChannelSplit"));
-    assert_eq!(by_op("ascendc.mmad").unwrap().printed_fields().count(), 7);
+    assert!(nd.printed_fields(Target::A5).all(|f| f.name != "isChannelSplit"));
+    let mmad = by_op("ascendc.mmad").unwrap();
+    assert_eq!(mmad.printed_fields(Target::A2).count(), 7);
+    // disableGemv exists only in the arch-3510 MmadParams.
+    assert_eq!(mmad.printed_fields(Target::A5).count(), 8);
+    assert!(mmad.printed_fields(Target::A2).all(|f| f.name != "disableGemv"));
 }
 
 const CPP_API: &str = include_str!("../model/ascendc_model.h");

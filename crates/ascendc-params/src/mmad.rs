@@ -12,8 +12,9 @@ use crate::target::{Buffer, Target};
 /// AscendC `MmadParams`: `m, n, k` (`uint16_t`, documented range [0, 4095], the **real** tile
 /// sizes), `isBias`, `fmOffset` (`int32_t`), `enSsparse`, `enWinogradA/B`, `unitFlag`
 /// (`uint8_t`), `kDirectionAlign`, `cmatrixSource` (false = L0C), `cmatrixInitVal` (**true =
-/// overwrite C, false = accumulate**). Constructor order in the samples:
-/// `{m, n, k, unitFlag, cmatrixSource, cmatrixInitVal}`.
+/// overwrite C, false = accumulate**), and on arch 3510 (a5) `disableGemv` (default false: an
+/// m = 1 Mmad runs in GEMV mode and reads A as one contiguous row). Constructor order in the
+/// samples: `{m, n, k, unitFlag, cmatrixSource, cmatrixInitVal}`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MmadParams<V = i64> {
     pub m: V,
@@ -23,6 +24,9 @@ pub struct MmadParams<V = i64> {
     pub cmatrix_source: bool,
     pub cmatrix_init_val: bool,
     pub k_direction_align: bool,
+    /// a5: `disableGemv = true`, so an m = 1 A is read from its NZ fractal as the layouts say
+    /// (catlass sets it on every a5 Mmad); always false on a2, whose struct has no such field.
+    pub disable_gemv: bool,
 }
 
 const MMAD: &str = "Mmad(MmadParams)";
@@ -97,6 +101,7 @@ pub fn mmad<V: IndexValue>(
         cmatrix_source: false,
         cmatrix_init_val: !accumulate,
         k_direction_align: false,
+        disable_gemv: target == Target::A5,
     };
     let zero = V::constant(0);
     let eab = i64::from(ab.bits() / 8);

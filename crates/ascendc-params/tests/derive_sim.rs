@@ -634,3 +634,56 @@ fn fixpipe_nz2nz_f32_channel_split_and_f16_tails() {
         assert_eq!((p.n_size, p.m_size), (32, 48));
     }
 }
+
+/// a5 `disableGemv`: an Mmad with m = 1 runs in GEMV mode unless `disableGemv` is true, and
+/// GEMV reads A as K contiguous elements instead of row 0 of its NZ fractals. The derivation
+/// sets it on a5 (and passes the padded m = 16); here m is forced to the real 1, as a kernel
+/// passing real sizes (catlass) does: with the derived `disableGemv = true` the product is
+/// right, with the 3510 default (false) the model reads the contiguous row and gets another one.
+#[test]
+fn a5_mmad_with_m_1_needs_disable_gemv() {
+    let t = ElementType::F16;
+    let (k, n) = (40i64, 24i64);
+    let a_l0 = frame(FramePattern::NZ, t, &[1, k]).unwrap();
+    let b_l0 = frame(FramePattern::ZN, t, &[k, n]).unwrap();
+    let c_l0 = frame(FramePattern::L0C, ElementType::F32, &[1, n]).unwrap();
+    let mut a0 = vec![0u8; a_l0.cosize().unwrap() as usize * 2];
+    let mut b0 = vec![0u8; b_l0.cosize().unwrap() as usize * 2];
+    let av = |x: i64| (x * 5 % 7) - 3;
+    let bv = |x: i64, c: i64| ((x * 3 + c * 11) % 9) - 4;
+    // Every element of A's buffer gets a value: row 0 of the fractals holds A, the others
+    // (what GEMV would read at offsets 16..K) hold other numbers.
+    for i in 0..a_l0.cosize().unwrap() as usize {
+        set(&mut a0, t, i, half_bits(((i * 13 % 11) as f32) - 5.0) as u32);
+    }
+    for x in 0..k {
+        set(&mut a0, t, off(&a_l0, 0, x), half_bits(av(x) as f32) as u32);
+        for c in 0..n {
+            set(&mut b0, t, off(&b_l0, x, c), half_bits(bv(x, c) as f32) as u32);
+        }
+    }
+    let d =
+        mmad(&Operand::new(&c_l0), &Operand::new(&a_l0), &Operand::new(&b_l0), t, ElementType::F32, Target::A5, false)
+            .unwrap();
+    let Intrinsic::Mmad(p) = &d.instrs[0].intrinsic else { panic!() };
+    assert!(p.disable_gemv, "a5 Mmad must disable GEMV");
+    let a2 = frame(FramePattern::ZZ, t, &[1, k]).unwrap();
+    let d2 =
+        mmad(&Operand::new(&c_l0), &Operand::new(&a2), &Operand::new(&b_l0), t, ElementType::F32, Target::A2, false);
+    let Intrinsic::Mmad(p2) = &d2.unwrap().instrs[0].intrinsic else { panic!() };
+    assert!(!p2.disable_gemv, "a2 MmadParams has no disableGemv");
+    let run = |disable_gemv: bool| -> Vec<i64> {
+        let mut instr = d.instrs[0].clone();
+        instr.intrinsic = Intrinsic::Mmad(MmadParams { m: 1, disable_gemv, ..p.clone() });
+        let mut c0 = vec![0u8; c_l0.cosize().unwrap() as usize * 4];
+        execute(&instr, &mut c0, &[&a0, &b0], &[ElementType::F32, t, t], Target::A5).unwrap();
+        (0..n).map(|c| f32::from_bits(get(&c0, ElementType::F32, off(&c_l0, 0, c))) as i64).collect()
+    };
+    let want: Vec<i64> = (0..n).map(|c| (0..k).map(|x| av(x) * bv(x, c)).sum()).collect();
+    assert_eq!(run(true), want);
+    // GEMV: A[0][x] is the buffer's element x.
+    let a_at = |i: usize| (0..k).find(|&x| off(&a_l0, 0, x) == i).map_or((i * 13 % 11) as i64 - 5, av);
+    let gemv: Vec<i64> = (0..n).map(|c| (0..k).map(|x| a_at(x as usize) * bv(x, c)).sum()).collect();
+    assert_ne!(gemv, want);
+    assert_eq!(run(false), gemv, "GEMV mode reads A as one contiguous row");
+}

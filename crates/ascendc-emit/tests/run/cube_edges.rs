@@ -1,8 +1,9 @@
 //! Cube edge cases through the three back ends against references written here: a matmul into
 //! L0C sub-tiles whose layouts differ from the one Mmad infers only on modes of extent 1
-//! (`Layout::same_function`, issue 11 item 9).
+//! (`Layout::same_function`), and m = 1 GEMMs on a5, where Mmad must set `disableGemv`
+//! (issue 11 item 9).
 
-use super::{three_ways, values, Case};
+use super::{check_gemm, gemm_kernel, lower, three_ways, values, Case, Gemm};
 use ascendc_emit::run;
 use layout_npy::random::Rng;
 use layout_runtime::{Array, ElemType};
@@ -85,5 +86,26 @@ fn matmul_into_l0c_subtiles_with_unit_mode_strides() {
             let want = if stored { (0..32).map(|k| a.get_f64(r * 32 + k) * b.get_f64(k * 32 + c)).sum() } else { 0.0 };
             assert_eq!(got[r * 32 + c], want, "C[{r}][{c}]");
         }
+    }
+}
+
+/// m = 1 on a5: the product is right on every back end (the model runs an m = 1 Mmad with
+/// `disableGemv = false` in GEMV mode), and the emitted C++ sets `disableGemv = true` on a5 only
+/// (the 2201 `MmadParams` has no such field).
+#[test]
+fn gemm_with_one_row_sets_disable_gemv_on_a5() {
+    for (name, g) in [
+        ("gemm_m1_a5_dn", Gemm { m: 1, n: 24, k: 40, b_dn: true }),
+        ("gemm_m1_a5_nd", Gemm { m: 1, n: 17, k: 33, b_dn: false }),
+    ] {
+        check_gemm(name, "a5", g, "f16", "f32", "f32");
+    }
+    for (target, set) in [("a5", true), ("a2", false)] {
+        let g = Gemm { m: 1, n: 24, k: 40, b_dn: true };
+        let context = layout_runtime::create_context().unwrap();
+        let module = lower(&context, &gemm_kernel("m1", target, &g, "f16", "f32", "f32"));
+        let cpp = ascendc_emit::emit_cpp(&module).unwrap();
+        assert_eq!(cpp.contains(".disableGemv = true;"), set, "{target}:\n{cpp}");
+        assert_eq!(cpp.contains("disableGemv"), set, "{target}: the 2201 MmadParams has no disableGemv");
     }
 }
