@@ -39,8 +39,10 @@
 // A2: AscendC::Mmad(co1[0], a2[0], b2[0], p4);
 // A2-NEXT: AscendC::SetFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);
 // A2-NEXT: AscendC::WaitFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);
+// A2: AscendC::FixpipeParamsV220 p5;
 // A2: p5.srcStride = 48;
 // A2: p5.quantPre = AscendC::QuantMode_t::NoQuant;
+// A2: p5.ndNum = 1;
 // A2: AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(arg2Gm[0], co1[0], p5);
 // A2-NEXT: AscendC::PipeBarrier<PIPE_ALL>();
 

@@ -193,7 +193,7 @@ fn every_op_is_declared_once_and_printed_fields_have_a_meaning() {
         assert_eq!(by_op(d.op).map(|x| x.abi_function), Some(d.abi_function));
         assert!(INTRINSICS[..i].iter().all(|e| e.op != d.op && e.abi_function != d.abi_function));
         for f in d.printed_fields(Target::A5) {
-            assert!(!d.meaning(f).is_empty(), "{}.{} has no meaning", d.params.cpp, f.name);
+            assert!(!d.meaning(f, Target::A5).is_empty(), "{}.{} has no meaning", d.params.cpp, f.name);
         }
     }
     let nd = by_op("ascendc.fixpipe").unwrap();
@@ -203,6 +203,16 @@ fn every_op_is_declared_once_and_printed_fields_have_a_meaning() {
     // disableGemv exists only in the arch-3510 MmadParams.
     assert_eq!(mmad.printed_fields(Target::A5).count(), 8);
     assert!(mmad.printed_fields(Target::A2).all(|f| f.name != "disableGemv"));
+    // The a5 Fixpipe struct is FixpipeParamsArch3510<format>: the ND fields live in `params`
+    // (NZ2ND) or do not exist (NZ2NZ, `params` is a uint8_t).
+    let nz = by_op("ascendc.fixpipe_nz").unwrap();
+    assert_eq!(nd.struct_name(Target::A2), "FixpipeParamsV220");
+    assert_eq!(nd.struct_name(Target::A5), "FixpipeParamsArch3510<AscendC::CO2Layout::ROW_MAJOR>");
+    assert_eq!(nz.struct_name(Target::A5), "FixpipeParamsArch3510<AscendC::CO2Layout::NZ>");
+    let nd_num = nd.params.field("ndNum").unwrap();
+    assert_eq!((nd.member(nd_num, Target::A2), nd.member(nd_num, Target::A5)), ("ndNum", "params.ndNum"));
+    assert!(nz.printed_fields(Target::A5).all(|f| !f.name.contains("Nd")));
+    assert!(nz.printed_fields(Target::A2).any(|f| f.name == "ndNum"));
 }
 
 const CPP_API: &str = include_str!("../model/ascendc_model.h");

@@ -613,14 +613,20 @@ fn check_fixpipe_nz(
 #[test]
 fn fixpipe_nz2nz_f32_channel_split_and_f16_tails() {
     for target in [Target::A2, Target::A5] {
+        // dstStride between destination column blocks: 32 B blocks (C0 elements) on a2
+        // (FixpipeParamsV220), elements on a5 (FixpipeParamsArch3510).
+        let unit = |c0: i64| if target == Target::A5 { c0 } else { 1 };
         // f32 GM NZ 40x20 (C0 = 8): ((16,3),(8,3)):((8,128),(1,384)); whole tensor, m and n tails.
         let gm = frame(FramePattern::NZ, ElementType::F32, &[40, 20]).unwrap();
         let p = check_fixpipe_nz(&gm, (40, 20), [40, 20], [0, 0], ElementType::F32, target);
-        assert_eq!((p.n_size, p.m_size, p.src_stride, p.dst_stride, p.is_channel_split), (24, 40, 48, 48, true));
+        assert_eq!(
+            (p.n_size, p.m_size, p.src_stride, p.dst_stride, p.is_channel_split),
+            (24, 40, 48, 48 * unit(8), true)
+        );
         // f32 tile (32,16) at (32,8) of a 70x30 NZ: tails in both modes (rows 38, cols 22 → 24).
         let gm = frame(FramePattern::NZ, ElementType::F32, &[70, 30]).unwrap();
         let p = check_fixpipe_nz(&gm, (70, 30), [32, 16], [32, 8], ElementType::F32, target);
-        assert_eq!((p.n_size, p.m_size, p.dst_stride), (16, 32, 80));
+        assert_eq!((p.n_size, p.m_size, p.dst_stride), (16, 32, 80 * unit(8)));
         let p = check_fixpipe_nz(&gm, (70, 30), [32, 24], [64, 16], ElementType::F32, target);
         assert_eq!((p.n_size, p.m_size), (16, 6));
         // f16 (F322F16, C0 = 16): tile (32,48) at (96,48) of 100x70: 4 rows, 22 cols → nSize 32.
@@ -628,7 +634,7 @@ fn fixpipe_nz2nz_f32_channel_split_and_f16_tails() {
         let p = check_fixpipe_nz(&gm, (100, 70), [32, 48], [96, 48], ElementType::F16, target);
         assert_eq!(
             (p.n_size, p.m_size, p.src_stride, p.dst_stride, p.quant_pre, p.is_channel_split),
-            (32, 4, 32, 112, QuantMode::F322F16, false)
+            (32, 4, 32, 112 * unit(16), QuantMode::F322F16, false)
         );
         let p = check_fixpipe_nz(&gm, (100, 70), [48, 32], [16, 0], ElementType::F16, target);
         assert_eq!((p.n_size, p.m_size), (32, 48));
