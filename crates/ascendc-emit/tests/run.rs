@@ -22,6 +22,8 @@ use std::path::{Path, PathBuf};
 mod cube_edges;
 #[path = "run/epilogue.rs"]
 mod epilogue;
+#[path = "run/legal_pairs.rs"]
+mod legal_pairs;
 mod sanitizer;
 
 const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
