@@ -72,6 +72,12 @@
 // CHECK-NEXT: p4.n = 32;
 // CHECK-NEXT: p4.k = 56;
 // CHECK: p4.cmatrixInitVal = true;  // C = A x B (overwrite L0C)
-// CHECK: AscendC::Mmad(co1[0], a2[0], b2[0], p4);
+// CHECK-NEXT: p4.disableGemv = true;  // no GEMV mode
+// CHECK-NEXT: AscendC::Mmad(co1[0], a2[0], b2[0], p4);
+// The arch-3510 Fixpipe struct, its ND fields in `params` (Nz2NdParams).
+// CHECK: AscendC::FixpipeParamsArch3510<AscendC::CO2Layout::ROW_MAJOR> p5;
+// CHECK: p5.params.ndNum = 1;
+// CHECK-NEXT: p5.params.srcNdStride = 0;
+// CHECK-NEXT: p5.params.dstNdStride = 0;
 // CHECK: AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(arg2Gm[0], co1[0], p5);
 // CHECK-NEXT: AscendC::PipeBarrier<PIPE_ALL>();

@@ -34,11 +34,15 @@
 // A2-NEXT: p4.m = 48;
 // A2-NEXT: p4.n = 32;
 // A2-NEXT: p4.k = 56;
+// The 2201 MmadParams has no disableGemv (arch 3510 only).
+// A2-NOT: disableGemv
 // A2: AscendC::Mmad(co1[0], a2[0], b2[0], p4);
 // A2-NEXT: AscendC::SetFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);
 // A2-NEXT: AscendC::WaitFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);
+// A2: AscendC::FixpipeParamsV220 p5;
 // A2: p5.srcStride = 48;
 // A2: p5.quantPre = AscendC::QuantMode_t::NoQuant;
+// A2: p5.ndNum = 1;
 // A2: AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(arg2Gm[0], co1[0], p5);
 // A2-NEXT: AscendC::PipeBarrier<PIPE_ALL>();
 

@@ -370,6 +370,19 @@ module attributes {layout.target = #layout.target<"a2">} {
 }
 
 // -----
+// L2: NZ2DN out of L0C exists on Ascend 950, but no back end of the AscendC path lowers it:
+// the verifier rejects it there too (docs/layout-spec.md §D.2), so it never fails later.
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @f(%m: memref<256xf32>) {
+    %g = "layout.view"(%m) : (memref<256xf32>) -> !layout.tensor<f32, "gm", "DN", "(16,16)">
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
+    // expected-error@+1 {{layout.store: no l0c L0C -> gm DN copy on target "a5"; legal pairs: L0C->ND, L0C->NDExt, L0C->NZ, L0C->NC1HWC0, L0C->NHWC, L0C->NCHW}}
+    "layout.store"(%c, %g) : (!layout.tensor<f32, "l0c", "NZ", "(16,16)">, !layout.tensor<f32, "gm", "DN", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
 // L2: a general strided GM view is no frame pattern, so it cannot feed the cube.
 module attributes {layout.target = #layout.target<"a2">} {
   func.func @f(%m: memref<1024xf16>) {

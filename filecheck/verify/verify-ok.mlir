@@ -46,8 +46,8 @@ module attributes {layout.target = #layout.target<"a5">} {
     "layout.load"(%b1, %b0) : (!layout.tensor<i8, "l1", "NZ", "(64,32)">, !layout.tensor<i8, "l0b", "ZN", "(64,32)">) -> ()
     %c0 = "layout.alloc"() : () -> !layout.tensor<i32, "l0c", "zN", "(32,32)">
     "layout.matmul"(%a0, %b0, %c0) {accumulate = false} : (!layout.tensor<i8, "l0a", "NZ", "(32,64)">, !layout.tensor<i8, "l0b", "ZN", "(64,32)">, !layout.tensor<i32, "l0c", "zN", "(32,32)">) -> ()
-    %o = "layout.view"(%mo) : (memref<1024xi32>) -> !layout.tensor<i32, "gm", "DN", "(32,32)">
-    "layout.store"(%c0, %o) : (!layout.tensor<i32, "l0c", "zN", "(32,32)">, !layout.tensor<i32, "gm", "DN", "(32,32)">) -> ()
+    %o = "layout.view"(%mo) : (memref<1024xi32>) -> !layout.tensor<i32, "gm", "ND", "(32,32)">
+    "layout.store"(%c0, %o) : (!layout.tensor<i32, "l0c", "zN", "(32,32)">, !layout.tensor<i32, "gm", "ND", "(32,32)">) -> ()
     %u = "layout.alloc"() : () -> !layout.tensor<f16, "ub", "ND", "(32,32)">
     "layout.store"(%c0, %u) {scale = 5.000000e-01 : f32} : (!layout.tensor<i32, "l0c", "zN", "(32,32)">, !layout.tensor<f16, "ub", "ND", "(32,32)">) -> ()
     %ge = "layout.view"(%m4) : (memref<512xf8E4M3FN>) -> !layout.tensor<f8E4M3FN, "gm", "ND", "(16,32)">

@@ -74,6 +74,7 @@ fn arith_text(op: ArithOp, a: String, b: String) -> String {
 
 struct Printer<'k> {
     k: &'k Kernel,
+    target: Target,
     out: String,
     calls: usize,
 }
@@ -188,12 +189,13 @@ impl Printer<'_> {
         let transposed = c.notes.iter().any(|(k, _)| k == "transposed");
         let decl = c.kind.decl();
         let what = decl.summary_transposed.filter(|_| transposed).unwrap_or(decl.summary);
-        self.line(depth, &format!("// {} {what}", c.kind.struct_name()));
+        let struct_name = decl.struct_name(self.target);
+        self.line(depth, &format!("// {struct_name} {what}"));
         for (k, v) in &c.notes {
             self.line(depth, &format!("//   {k}: {v}"));
         }
-        self.line(depth, &format!("AscendC::{} {p};", c.kind.struct_name()));
-        for f in decl.printed_fields() {
+        self.line(depth, &format!("AscendC::{struct_name} {p};"));
+        for f in decl.printed_fields(self.target) {
             let value = if let Some(b) = c.bools.get(f.name) {
                 b.to_string()
             } else if f.source == Source::Quant {
@@ -206,9 +208,9 @@ impl Printer<'_> {
                 When::Transposed => transposed,
                 When::IfTranspose => c.bools.get("ifTranspose") == Some(&true),
             };
-            let why = f.variants.iter().find(|(w, _)| holds(w)).map_or(decl.meaning(f), |(_, text)| text);
+            let why = f.variants.iter().find(|(w, _)| holds(w)).map_or(decl.meaning(f, self.target), |(_, text)| text);
             let comment = if why.is_empty() { String::new() } else { format!("  // {why}") };
-            self.line(depth, &format!("{p}.{} = {value};{comment}", f.name));
+            self.line(depth, &format!("{p}.{} = {value};{comment}", decl.member(f, self.target)));
         }
         let repeat = c.field("repeat");
         let looped = repeat != Val::Const(1);
@@ -252,7 +254,7 @@ fn hardware(position: &str) -> &'static str {
 
 /// Prints one kernel.
 pub fn kernel(k: &Kernel, target: Target) -> Result<String, Located> {
-    let mut p = Printer { k, out: String::new(), calls: 0 };
+    let mut p = Printer { k, target, out: String::new(), calls: 0 };
     let params: Vec<String> = k
         .params
         .iter()

@@ -98,8 +98,6 @@ pub use layout_dialect::ascendc_ops::Intrinsic as Kind;
 pub trait KindExt {
     /// The intrinsic's declaration (`ascendc_params::decl::INTRINSICS`): fields, meanings, C ABI.
     fn decl(self) -> &'static IntrinsicDecl;
-    /// The AscendC parameter struct.
-    fn struct_name(self) -> &'static str;
     /// The fields of the C ABI struct (`ascendc_model_abi.h`), in order, with their LLVM types
     /// (`bool` is `i8`). Fields the kernel does not set are 0.
     fn abi_fields(self) -> Vec<(&'static str, &'static str)>;
@@ -109,10 +107,6 @@ impl KindExt for Kind {
     fn decl(self) -> &'static IntrinsicDecl {
         // Every intrinsic's op is declared (test `every_kind_is_declared`).
         decl::by_op(self.name()).expect("every ascendc op the emitter reads is declared in ascendc_params::decl")
-    }
-
-    fn struct_name(self) -> &'static str {
-        self.decl().params.cpp
     }
 
     fn abi_fields(self) -> Vec<(&'static str, &'static str)> {

@@ -21,8 +21,12 @@ use layout_runtime::{Arg, Array, Data, Diag, ElemType, Jit};
 use melior::ir::{operation::OperationLike, Module};
 use std::path::{Path, PathBuf};
 
+#[path = "run/cube_edges.rs"]
+mod cube_edges;
 #[path = "run/epilogue.rs"]
 mod epilogue;
+#[path = "run/legal_pairs.rs"]
+mod legal_pairs;
 mod sanitizer;
 
 const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
@@ -366,6 +370,17 @@ fn check_gemm_nz(name: &str, target: &str, g: Gemm, out: &str) {
         }
     }
     assert!(cpp.contains("AscendC::CFG_NZ>"), "{name}: no CFG_NZ Fixpipe\n{cpp}");
+    // The parameter struct of the target (asc-devkit kernel_struct_fixpipe.h): 2201
+    // FixpipeParamsV220 with dstStride in 32 B blocks, 3510 FixpipeParamsArch3510<CO2Layout::NZ>
+    // with dstStride in elements and no ND fields.
+    let (decl, dst_stride) = match target {
+        "a5" => ("AscendC::FixpipeParamsArch3510<AscendC::CO2Layout::NZ> p", m1 * 16 * c0),
+        _ => ("AscendC::FixpipeParamsV220 p", m1 * 16),
+    };
+    let fixpipe = &cpp[cpp.find(decl).unwrap_or_else(|| panic!("{name}: no {decl}\n{cpp}"))..];
+    let fixpipe = &fixpipe[..fixpipe.find("AscendC::Fixpipe<").unwrap()];
+    assert!(fixpipe.contains(&format!(".dstStride = {dst_stride};")), "{name}: dstStride\n{fixpipe}");
+    assert_eq!(fixpipe.contains("ndNum"), target == "a2", "{name}: ND fields\n{fixpipe}");
     assert_eq!(cpp.contains(".isChannelSplit = true;"), out == "f32", "{name}: isChannelSplit\n{cpp}");
 }
 

@@ -9,7 +9,8 @@
 // to nearest even); AscendC::GlobalTensor / LocalTensor (pointer + element offset, operator[]
 // shifts); LocalMemAllocator<Hardware::L1|L0A|L0B|L0C> (bump allocation in static arenas with
 // the hardware alignment: 32 B, 512 B, 512 B, 64 B); the parameter structs Nd2NzParams,
-// DataCopyParams, LoadData2DParams, LoadData2DParamsV2, LoadData2dTransposeParams, MmadParams, FixpipeParamsV220 (field
+// DataCopyParams, LoadData2DParams, LoadData2DParamsV2, LoadData2dTransposeParams, MmadParams, FixpipeParamsV220,
+// FixpipeParamsArch3510<CO2Layout> (arch 3510) (field
 // order of the AscendC constructors); DataCopy, LoadData, Mmad, Fixpipe (CFG_ROW_MAJOR = NZ2ND);
 // SetFlag / WaitFlag / PipeBarrier (checked by the sanitizer, ascendc_model_sanitizer.h; each call
 // records its source line as the sanitizer's site); InitSocState, GetBlockIdx (0).
@@ -242,6 +243,38 @@ struct FixpipeParamsV220 : ascendc_model_fixpipe_params_v220 {
 };
 
 enum class CO2Layout { NZ, ROW_MAJOR, COLUMN_MAJOR };
+
+// Arch 3510: FixpipeParamsArch3510<format> (asc-devkit kernel_struct_fixpipe.h); the NZ2ND
+// matrix count and strides are members of `params` (Nz2NdParams), NZ2NZ has a uint8_t there,
+// and NZ2NZ dstStride counts elements. Converted to the C ABI struct, which holds every field.
+struct Nz2NdParams { uint16_t ndNum = 1; uint16_t srcNdStride = 0; uint32_t dstNdStride = 0; };
+template <CO2Layout F> struct TransformParams { using PARAMS = uint8_t; };
+template <> struct TransformParams<CO2Layout::ROW_MAJOR> { using PARAMS = Nz2NdParams; };
+template <CO2Layout F = CO2Layout::ROW_MAJOR>
+struct FixpipeParamsArch3510 {
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint16_t srcStride = 0;
+    uint32_t dstStride = 0;
+    QuantMode_t quantPre = NoQuant;
+    uint64_t deqScalar = 0;
+    bool reluEn = false;
+    uint8_t unitFlag = 0;
+    uint8_t dualDstCtl = 0;
+    bool subBlockId = false;
+    typename TransformParams<F>::PARAMS params{};
+    bool isChannelSplit = false;
+    ascendc_model_fixpipe_params_v220 Abi() const {
+        ascendc_model_fixpipe_params_v220 a{};
+        a.nSize = nSize; a.mSize = mSize; a.srcStride = srcStride; a.dstStride = dstStride; a.reluEn = reluEn;
+        a.quantPre = static_cast<uint32_t>(quantPre); a.deqScalar = deqScalar; a.unitFlag = unitFlag;
+        a.isChannelSplit = isChannelSplit; a.ndNum = 1;
+        if constexpr (F == CO2Layout::ROW_MAJOR) {
+            a.ndNum = params.ndNum; a.srcNdStride = params.srcNdStride; a.dstNdStride = params.dstNdStride;
+        }
+        return a;
+    }
+};
 struct FixpipeConfig { CO2Layout format; };
 inline constexpr FixpipeConfig CFG_NZ{CO2Layout::NZ};
 inline constexpr FixpipeConfig CFG_ROW_MAJOR{CO2Layout::ROW_MAJOR};
@@ -322,6 +355,17 @@ __aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>&
         return;
     }
     model::Check(ascendc_model::fixpipe_nz2nd(dst.GetPhyAddr(), src.GetPhyAddr(), model::DType<T>::code, model::DType<U>::code, p, model::Target()));
+}
+template <class T, class U, const FixpipeConfig& config = CFG_ROW_MAJOR, CO2Layout F>
+__aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsArch3510<F>& p, uint32_t line = __builtin_LINE()) {
+    static_assert(F == config.format, "FixpipeParamsArch3510<format> must match the CFG_* format");
+    if (model::Target() != ASCENDC_MODEL_ARCH_A5) {
+        model::Check(ascendc_model::fail(ASCENDC_MODEL_E_INVALID, "Fixpipe: FixpipeParamsArch3510 is the arch-3510 struct"));
+        return;
+    }
+    FixpipeParamsV220 q;
+    static_cast<ascendc_model_fixpipe_params_v220&>(q) = p.Abi();
+    Fixpipe<T, U, config>(dst, src, q, line);
 }
 
 }  // namespace AscendC

@@ -111,7 +111,8 @@ typedef struct ascendc_model_load_data_2d_transpose_params {
 } ascendc_model_load_data_2d_transpose_params;
 
 /* AscendC MmadParams. cmatrixInitVal: true = C starts at 0 (overwrite), false = accumulate
- * into L0C (cmatrixSource false). */
+ * into L0C (cmatrixSource false). disableGemv (arch 3510 only; ignored on 2201): false = an
+ * m = 1 Mmad runs in GEMV mode and reads A as K contiguous elements. */
 typedef struct ascendc_model_mmad_params {
     uint16_t m;
     uint16_t n;
@@ -125,6 +126,7 @@ typedef struct ascendc_model_mmad_params {
     bool kDirectionAlign;
     bool cmatrixSource;
     bool cmatrixInitVal;
+    bool disableGemv;
 } ascendc_model_mmad_params;
 
 /* AscendC FixpipeParamsV220 {nSize, mSize, srcStride, dstStride, reluEn, quantPre, deqScalar,

@@ -54,8 +54,10 @@
 //   (sign- and order-preserving) conversion gives the same bits, which is what we do.
 // * Fixpipe NZ2NZ (CFG_NZ): with W = 16 destination columns per block, or W = 8 with
 //   isChannelSplit (f32 -> f32 only), for block b < nSize/W, row j < mSize, c < W, column
-//   col = b*W + c: the element goes to byte b*dstStride*32 + (j*W + c)*sizeof(dst) of dst, from
-//   src[(col/16)*srcStride*16 + j*16 + col%16]; nSize must be a multiple of W.
+//   col = b*W + c: the element goes to byte b*dstStride*U + (j*W + c)*sizeof(dst) of dst, from
+//   src[(col/16)*srcStride*16 + j*16 + col%16]; nSize must be a multiple of W. U = 32 B on 2201
+//   (FixpipeParamsV220: "单位为datablock（32字节）"), U = sizeof(dst) on 3510
+//   (FixpipeParamsArch3510: "dstStride的单位为element"; asc-devkit Fixpipe API page).
 //   Sources: the CCE intrinsic doc of the L0C -> OUT copy (hiascend cceintrinsicapi
 //   "cceapi_0100": plain copy "dst_block_addr = dst_temp_n_addr + k*dst_stride*32", row j at
 //   "j*16*sizeof(DST_element)", and "f32 通道切分": each 16x16 fractal split into two 16x8
@@ -320,6 +322,9 @@ inline int32_t mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, ui
     if (p.isBias || p.cmatrixSource || p.enSsparse || p.enWinogradA || p.enWinogradB || p.fmOffset != 0)
         return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Mmad: bias, sparse, winograd and fmOffset are not modelled");
     const uint64_t eb = dtype_bytes(ab_dtype), c0 = C0_BYTES / eb, frac = 16 * c0;
+    // Arch 3510: m = 1 with disableGemv false is GEMV mode, A read as K contiguous elements
+    // (AscendC "Mmad" / GEMV pages; docs/ascendc-derivation.md §7).
+    const bool gemv = target != ASCENDC_MODEL_ARCH_A2 && p.m == 1 && !p.disableGemv;
     const uint64_t m1 = (p.m + 15u) / 16u, k1 = (p.k + c0 - 1) / c0, n1 = (p.n + 15u) / 16u;
     const uint8_t* A = static_cast<const uint8_t*>(a);
     const uint8_t* B = static_cast<const uint8_t*>(b);
@@ -336,8 +341,9 @@ inline int32_t mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, ui
             bool defined = true;
             for (uint64_t kk = 0; kk < p.k; ++kk) {
                 const uint64_t in_a = (i % 16) * c0 + kk % c0;
-                const uint64_t aoff = target == ASCENDC_MODEL_ARCH_A2 ? (i / 16) * k1 * frac + (kk / c0) * frac + in_a   // ZZ
-                                                                      : (kk / c0) * m1 * frac + (i / 16) * frac + in_a;  // NZ
+                const uint64_t aoff = gemv ? kk  // GEMV: the 1 x K row is contiguous
+                                      : target == ASCENDC_MODEL_ARCH_A2 ? (i / 16) * k1 * frac + (kk / c0) * frac + in_a   // ZZ
+                                                                        : (kk / c0) * m1 * frac + (i / 16) * frac + in_a;  // NZ
                 const uint64_t boff = (kk / c0) * n1 * frac + (j / 16) * frac + (j % 16) * c0 + kk % c0;  // ZN
                 if (!san::operand_elem(A + aoff * eb, eb, defined) || !san::operand_elem(B + boff * eb, eb, defined)) continue;
                 if (is_int) {
@@ -436,12 +442,14 @@ inline int32_t fixpipe_nz2nz(void* dst, const void* src, uint32_t dst_dtype, uin
     uint8_t* d = static_cast<uint8_t*>(dst);
     const uint8_t* s = static_cast<const uint8_t*>(src);
     const uint32_t db = dtype_bytes(dst_dtype);
+    // dstStride between destination column blocks: 32 B units on 2201, elements on 3510.
+    const uint64_t block = (uint64_t)p.dstStride * (target == ASCENDC_MODEL_ARCH_A2 ? 32 : db);
     for (uint64_t b = 0; b < p.nSize / w; ++b)
         for (uint64_t j = 0; j < p.mSize; ++j)
             for (uint64_t c = 0; c < w; ++c) {
                 const uint64_t col = b * w + c;
                 const uint64_t so = (col / 16) * (uint64_t)p.srcStride * 16 + j * 16 + col % 16;
-                fixpipe_element(d + b * (uint64_t)p.dstStride * 32 + (j * w + c) * db, s, so, dst_dtype, src_dtype, p);
+                fixpipe_element(d + b * block + (j * w + c) * db, s, so, dst_dtype, src_dtype, p);
             }
     return ASCENDC_MODEL_OK;
 }

@@ -200,17 +200,57 @@ pub struct IntrinsicDecl {
     pub omit: &'static [&'static str],
     /// Meanings that differ from the struct's for this call.
     pub meanings: &'static [(&'static str, &'static str)],
+    /// Fields only the arch-3510 (a5) struct has: not printed for a2, 0 in its ABI struct.
+    pub a5_only: &'static [&'static str],
+    /// How the arch-3510 C++ API spells this call, where it differs from 2201's (the C ABI
+    /// struct stays the same: it holds every field).
+    pub a5: Option<&'static Arch3510>,
+}
+
+/// The arch-3510 (a5) spelling of a call whose parameter struct differs from the 2201 one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Arch3510 {
+    /// The C++ struct (`FixpipeParamsArch3510<AscendC::CO2Layout::ROW_MAJOR>`).
+    pub cpp: &'static str,
+    /// Fields that are members of a sub-struct there: `(field, member path)`.
+    pub members: &'static [(&'static str, &'static str)],
+    /// Fields the 3510 struct does not have (their ABI value is the default).
+    pub omit: &'static [&'static str],
+    /// Meanings that differ from the 2201 ones (other units).
+    pub meanings: &'static [(&'static str, &'static str)],
 }
 
 impl IntrinsicDecl {
-    /// The fields the C++ printer writes, in order: all but the fixed and omitted ones.
-    pub fn printed_fields(&self) -> impl Iterator<Item = &'static FieldDecl> + '_ {
-        self.params.fields.iter().filter(|f| f.source != Source::Fixed && !self.omit.contains(&f.name))
+    /// The fields the C++ printer writes for `target`, in order: all but the fixed and omitted
+    /// ones, the a5-only ones on a2 and the ones the 3510 struct lacks on a5.
+    pub fn printed_fields(&self, target: Target) -> impl Iterator<Item = &'static FieldDecl> + '_ {
+        let a5_omit = self.a5.filter(|_| target == Target::A5).map_or(&[][..], |a| a.omit);
+        self.params.fields.iter().filter(move |f| {
+            f.source != Source::Fixed
+                && !self.omit.contains(&f.name)
+                && !a5_omit.contains(&f.name)
+                && (target == Target::A5 || !self.a5_only.contains(&f.name))
+        })
     }
 
-    /// The meaning of `field` for this call (before value-dependent variants).
-    pub fn meaning(&self, field: &FieldDecl) -> &'static str {
-        self.meanings.iter().find(|(n, _)| *n == field.name).map_or(field.meaning, |(_, m)| m)
+    /// The C++ parameter struct on `target`.
+    pub fn struct_name(&self, target: Target) -> &'static str {
+        match self.a5 {
+            Some(a) if target == Target::A5 => a.cpp,
+            _ => self.params.cpp,
+        }
+    }
+
+    /// The C++ member that holds `field` on `target` (`params.ndNum` in the 3510 Fixpipe).
+    pub fn member(&self, field: &FieldDecl, target: Target) -> &'static str {
+        let a5 = self.a5.filter(|_| target == Target::A5);
+        a5.and_then(|a| a.members.iter().find(|(n, _)| *n == field.name)).map_or(field.name, |(_, m)| m)
+    }
+
+    /// The meaning of `field` for this call on `target` (before value-dependent variants).
+    pub fn meaning(&self, field: &FieldDecl, target: Target) -> &'static str {
+        let a5 = self.a5.filter(|_| target == Target::A5).map_or(&[][..], |a| a.meanings);
+        a5.iter().chain(self.meanings).find(|(n, _)| *n == field.name).map_or(field.meaning, |(_, m)| m)
     }
 
     /// `llvm.func @name(args) -> i32`.
@@ -409,6 +449,8 @@ params! {
         cmatrixSource: bool = flag(cmatrix_source), full, "", "C comes from L0C";
         cmatrixInitVal: bool = flag(cmatrix_init_val), full, "", "C += A x B (accumulate into L0C)",
             True => "C = A x B (overwrite L0C)";
+        disableGemv: bool = flag(disable_gemv), full, "", "GEMV mode allowed (an m = 1 A is read as one contiguous row)",
+            True => "no GEMV mode: an m = 1 A is read from its NZ fractal like any other m (the 3510 default is false)";
     }
 }
 
@@ -420,7 +462,8 @@ params! {
         mSize: u16 = int(m_size), [1, 65535], "elements", "rows to store: valid extent of the destination (origin)";
         srcStride: u16 = int(src_stride), full, "16 L0C elements (C0_Size)",
             "stride(L0C, c_out) / stride(L0C, r_in): rows of a column block, rounded up to 16";
-        dstStride: u32 = int(dst_stride), full, "elements (NZ2ND), 32 B (NZ2NZ)", "GM row stride in elements (NZ2ND)";
+        dstStride: u32 = int(dst_stride), full, "elements (NZ2ND), 32 B (NZ2NZ on 2201), elements (NZ2NZ on 3510)",
+            "GM row stride in elements (NZ2ND)";
         reluEn: bool = flag(relu_en), full, "", "no ReLU",
             True => "ReLU (layout.store relu = true): results below zero become +0";
         quantPre: u32 = quant(quant_pre), full, "", "conversion of the L0C accumulator to the GM element type";
@@ -451,6 +494,8 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
         omit: &[],
         meanings: &[],
+        a5_only: &[],
+        a5: None,
     },
     IntrinsicDecl {
         op: "ascendc.data_copy",
@@ -464,6 +509,8 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         abi_args: &[Dst, Src, Params, Arch],
         omit: &[],
         meanings: &[],
+        a5_only: &[],
+        a5: None,
     },
     IntrinsicDecl {
         op: "ascendc.load_data_2d",
@@ -477,6 +524,8 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
         omit: &[],
         meanings: &[],
+        a5_only: &[],
+        a5: None,
     },
     IntrinsicDecl {
         op: "ascendc.load_data_2d_v2",
@@ -490,6 +539,8 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
         omit: &[],
         meanings: &[],
+        a5_only: &[],
+        a5: None,
     },
     IntrinsicDecl {
         op: "ascendc.load_data_with_transpose",
@@ -503,6 +554,8 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
         omit: &[],
         meanings: &[],
+        a5_only: &[],
+        a5: None,
     },
     IntrinsicDecl {
         op: "ascendc.mmad",
@@ -516,6 +569,8 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         abi_args: &[Dst, Src, Src, Dtype(1), Dtype(0), Params, Arch],
         omit: &[],
         meanings: &[],
+        a5_only: &["disableGemv"],
+        a5: None,
     },
     IntrinsicDecl {
         op: "ascendc.fixpipe",
@@ -529,6 +584,8 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         abi_args: &[Dst, Src, Dtype(0), Dtype(1), Params, Arch],
         omit: &["isChannelSplit"],
         meanings: &[],
+        a5_only: &[],
+        a5: Some(&FIXPIPE_ROW_MAJOR_3510),
     },
     IntrinsicDecl {
         op: "ascendc.fixpipe_nz",
@@ -545,8 +602,29 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
             ("nSize", "columns to store: valid extent of the destination rounded up to its C0 (whole 32 B blocks)"),
             ("dstStride", "stride(dst, c_out) / C0: distance between destination column blocks, in 32 B"),
         ],
+        a5_only: &[],
+        a5: Some(&FIXPIPE_NZ_3510),
     },
 ];
+
+/// Arch 3510 Fixpipe with NZ2ND: `FixpipeParamsArch3510<CO2Layout::ROW_MAJOR>`, whose ND
+/// matrix count and strides are the members of `params` (`Nz2NdParams`); asc-devkit
+/// `include/basic_api/kernel_struct_fixpipe.h` (docs/ascendc-derivation.md §8).
+pub static FIXPIPE_ROW_MAJOR_3510: Arch3510 = Arch3510 {
+    cpp: "FixpipeParamsArch3510<AscendC::CO2Layout::ROW_MAJOR>",
+    members: &[("ndNum", "params.ndNum"), ("srcNdStride", "params.srcNdStride"), ("dstNdStride", "params.dstNdStride")],
+    omit: &[],
+    meanings: &[],
+};
+
+/// Arch 3510 Fixpipe with NZ2NZ: `FixpipeParamsArch3510<CO2Layout::NZ>`; `params` is a
+/// `uint8_t` there (no ND fields) and `dstStride` counts elements, not 32 B blocks.
+pub static FIXPIPE_NZ_3510: Arch3510 = Arch3510 {
+    cpp: "FixpipeParamsArch3510<AscendC::CO2Layout::NZ>",
+    members: &[],
+    omit: &["ndNum", "srcNdStride", "dstNdStride"],
+    meanings: &[("dstStride", "stride(dst, c_out): distance between destination column blocks, in elements")],
+};
 
 #[cfg(test)]
 #[path = "decl_tests.rs"]

@@ -178,9 +178,11 @@ fn to_c_converts_every_field() {
         cmatrix_source: false,
         cmatrix_init_val: true,
         k_direction_align: false,
+        disable_gemv: true,
     };
     let c = p.to_c().unwrap();
     assert_eq!((c.m, c.n, c.k, c.cmatrixInitVal, c.isBias, c.fmOffset), (40, 24, 56, true, false, 0));
+    assert!(c.disableGemv);
     let big = crate::MmadParams { m: 70000, ..p };
     assert!(matches!(big.to_c(), Err(crate::ParamError::FieldOverflow { field: "m", value: 70000, .. })));
 }
@@ -190,13 +192,27 @@ fn every_op_is_declared_once_and_printed_fields_have_a_meaning() {
     for (i, d) in INTRINSICS.iter().enumerate() {
         assert_eq!(by_op(d.op).map(|x| x.abi_function), Some(d.abi_function));
         assert!(INTRINSICS[..i].iter().all(|e| e.op != d.op && e.abi_function != d.abi_function));
-        for f in d.printed_fields() {
-            assert!(!d.meaning(f).is_empty(), "{}.{} has no meaning", d.params.cpp, f.name);
+        for f in d.printed_fields(Target::A5) {
+            assert!(!d.meaning(f, Target::A5).is_empty(), "{}.{} has no meaning", d.params.cpp, f.name);
         }
     }
     let nd = by_op("ascendc.fixpipe").unwrap();
-    assert!(nd.printed_fields().all(|f| f.name != "isChannelSplit"));
-    assert_eq!(by_op("ascendc.mmad").unwrap().printed_fields().count(), 7);
+    assert!(nd.printed_fields(Target::A5).all(|f| f.name != "isChannelSplit"));
+    let mmad = by_op("ascendc.mmad").unwrap();
+    assert_eq!(mmad.printed_fields(Target::A2).count(), 7);
+    // disableGemv exists only in the arch-3510 MmadParams.
+    assert_eq!(mmad.printed_fields(Target::A5).count(), 8);
+    assert!(mmad.printed_fields(Target::A2).all(|f| f.name != "disableGemv"));
+    // The a5 Fixpipe struct is FixpipeParamsArch3510<format>: the ND fields live in `params`
+    // (NZ2ND) or do not exist (NZ2NZ, `params` is a uint8_t).
+    let nz = by_op("ascendc.fixpipe_nz").unwrap();
+    assert_eq!(nd.struct_name(Target::A2), "FixpipeParamsV220");
+    assert_eq!(nd.struct_name(Target::A5), "FixpipeParamsArch3510<AscendC::CO2Layout::ROW_MAJOR>");
+    assert_eq!(nz.struct_name(Target::A5), "FixpipeParamsArch3510<AscendC::CO2Layout::NZ>");
+    let nd_num = nd.params.field("ndNum").unwrap();
+    assert_eq!((nd.member(nd_num, Target::A2), nd.member(nd_num, Target::A5)), ("ndNum", "params.ndNum"));
+    assert!(nz.printed_fields(Target::A5).all(|f| !f.name.contains("Nd")));
+    assert!(nz.printed_fields(Target::A2).any(|f| f.name == "ndNum"));
 }
 
 const CPP_API: &str = include_str!("../model/ascendc_model.h");

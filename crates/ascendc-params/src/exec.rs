@@ -44,7 +44,7 @@ fn code(t: ElementType) -> Result<u32, ExecError> {
 /// Bytes each operand of one call touches from its start: `[dst, srcs...]`. Checked
 /// arithmetic (the algebra's `i64` domain): a parameter whose footprint leaves `i64` is an
 /// error, never a wrapped length that would pass the bounds check.
-fn footprints(intr: &Intrinsic<i64>, types: &[ElementType]) -> Result<Vec<i64>, ExecError> {
+fn footprints(intr: &Intrinsic<i64>, types: &[ElementType], target: Target) -> Result<Vec<i64>, ExecError> {
     let eb = |i: usize| i64::from(types[i].bits() / 8);
     // `(n - 1) * step`, the offset of the last of `n` blocks.
     let last = |n: i64, step: i64| n.sub(&1)?.mul(&step);
@@ -128,10 +128,12 @@ fn footprints(intr: &Intrinsic<i64>, types: &[ElementType]) -> Result<Vec<i64>, 
             if p.m_size == 0 || p.n_size == 0 {
                 return Ok(vec![0, 0]);
             }
-            // destination blocks of w columns, 32·dstStride B apart, rows w·sizeof apart
+            // destination blocks of w columns, dstStride·U B apart (U = 32 B on a2, the
+            // element size on a5), rows w·sizeof apart
             let w = if p.is_channel_split { 8 } else { 16 };
+            let unit = if target == Target::A2 { 32 } else { eb(0) };
             vec![
-                last(p.n_size.ceil_div(&w)?, p.dst_stride.mul(&32)?)?.add(&p.m_size.mul(&w)?.mul(&eb(0))?)?,
+                last(p.n_size.ceil_div(&w)?, p.dst_stride.mul(&unit)?)?.add(&p.m_size.mul(&w)?.mul(&eb(0))?)?,
                 last(p.n_size.ceil_div(&16)?, p.src_stride.mul(&16)?)?.add(&p.m_size.mul(&16)?)?.mul(&eb(1))?,
             ]
         }
@@ -153,7 +155,7 @@ pub fn execute(
     if srcs.len() != nsrc || types.len() != nsrc + 1 || instr.srcs.len() != nsrc {
         return Err(ExecError::Arity { function, want: nsrc + 1, want_srcs: nsrc });
     }
-    let fp = footprints(&instr.intrinsic, types)?;
+    let fp = footprints(&instr.intrinsic, types, target)?;
     let arch = target.arch();
     for i in 0..instr.repeat.max(0) {
         let mut starts = Vec::with_capacity(nsrc + 1);

@@ -217,7 +217,8 @@ pub fn l0c_to_gm_nd_with<V: IndexValue>(
 /// destination must have 32-B rows (C0 = 32 / sizeof(out): f16/bf16 C0 = 16, f32 C0 = 8 with
 /// channel split), rows contiguous across row blocks (`stride(r_out) = 16·C0`), and
 /// `dstStride = stride(dst, c_out) / C0` (units of 32 B, as catlass `stride(3) / (32 /
-/// sizeof)`). i32 → i32 with C0 = 8 would need channel split, which the doc gives for f32 only:
+/// sizeof)`); on arch 3510 (`FixpipeParamsArch3510<CO2Layout::NZ>`) `dstStride` is the same
+/// distance in elements, `stride(dst, c_out)`. i32 → i32 with C0 = 8 would need channel split, which the doc gives for f32 only:
 /// unsupported.
 ///
 /// `mSize` = the destination's valid rows (rows are exact); `nSize` = the valid columns rounded
@@ -240,7 +241,7 @@ pub fn l0c_to_gm_nz_with<V: IndexValue>(
     src: &Operand<V>,
     dst: &Operand<V>,
     (acc, out): (ElementType, ElementType),
-    _target: Target,
+    target: Target,
     epilogue: Epilogue,
 ) -> Result<Derived<V>> {
     let quant = quant_mode(FIXPIPE_NZ, acc, out, epilogue.scale)?;
@@ -281,7 +282,12 @@ pub fn l0c_to_gm_nz_with<V: IndexValue>(
         })?;
     }
     ck.exact_div("dst col coordinate", &dst.coord[1], d.c0, "destination C0")?;
-    let dst_stride = ck.exact_div("dstStride", &d.stride[3], d.c0, "C0 (32 B)")?;
+    // 2201 (`FixpipeParamsV220`) counts 32 B blocks, 3510 (`FixpipeParamsArch3510`) elements
+    // (docs/ascendc-derivation.md §9).
+    let dst_stride = match target {
+        Target::A2 => ck.exact_div("dstStride", &d.stride[3], d.c0, "C0 (32 B)")?,
+        Target::A5 => d.stride[3].clone(),
+    };
     let sizes = (dst.extent(1)?.align_to(&c0)?, dst.extent(0)?, src_stride, dst_stride);
     single_fixpipe(ck, (src, dst), acc, sizes, (quant, epilogue), split, Intrinsic::FixpipeNz2Nz)
 }

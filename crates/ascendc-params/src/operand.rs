@@ -109,17 +109,8 @@ fn degenerate_match<V: IndexValue>(layout: &Layout<V>, pattern: FramePattern) ->
     let c0 = leaf(layout.shape(), &[pattern.c0_axis()?, 0]).ok()?.as_constant()?;
     let rows = layout.mode(0).ok()?.size().ok()?.as_constant()?;
     let cols = layout.mode(1).ok()?.size().ok()?.as_constant()?;
-    let want = frame_layout(pattern, c0, &[rows, cols]).ok()?;
-    let (shape, stride) = (layout.shape().leaves(), layout.stride().leaves());
-    let (wshape, wstride) = (want.shape().leaves(), want.stride().leaves());
-    let same = shape.len() == wshape.len()
-        && stride.len() == wstride.len()
-        && shape
-            .iter()
-            .zip(&wshape)
-            .zip(stride.iter().zip(&wstride))
-            .all(|((s, ws), (d, wd))| s.as_constant() == Some(*ws) && (*ws == 1 || d.as_constant() == Some(*wd)));
-    same.then_some((pattern, c0))
+    let want = frame_layout(pattern, c0, &[V::constant(rows), V::constant(cols)]).ok()?;
+    layout.same_function(&want).then_some((pattern, c0))
 }
 
 /// A flat rank-2 row-major layout `(rows, cols) : (ld, 1)` (ND).

@@ -613,14 +613,20 @@ fn check_fixpipe_nz(
 #[test]
 fn fixpipe_nz2nz_f32_channel_split_and_f16_tails() {
     for target in [Target::A2, Target::A5] {
+        // dstStride between destination column blocks: 32 B blocks (C0 elements) on a2
+        // (FixpipeParamsV220), elements on a5 (FixpipeParamsArch3510).
+        let unit = |c0: i64| if target == Target::A5 { c0 } else { 1 };
         // f32 GM NZ 40x20 (C0 = 8): ((16,3),(8,3)):((8,128),(1,384)); whole tensor, m and n tails.
         let gm = frame(FramePattern::NZ, ElementType::F32, &[40, 20]).unwrap();
         let p = check_fixpipe_nz(&gm, (40, 20), [40, 20], [0, 0], ElementType::F32, target);
-        assert_eq!((p.n_size, p.m_size, p.src_stride, p.dst_stride, p.is_channel_split), (24, 40, 48, 48, true));
+        assert_eq!(
+            (p.n_size, p.m_size, p.src_stride, p.dst_stride, p.is_channel_split),
+            (24, 40, 48, 48 * unit(8), true)
+        );
         // f32 tile (32,16) at (32,8) of a 70x30 NZ: tails in both modes (rows 38, cols 22 → 24).
         let gm = frame(FramePattern::NZ, ElementType::F32, &[70, 30]).unwrap();
         let p = check_fixpipe_nz(&gm, (70, 30), [32, 16], [32, 8], ElementType::F32, target);
-        assert_eq!((p.n_size, p.m_size, p.dst_stride), (16, 32, 80));
+        assert_eq!((p.n_size, p.m_size, p.dst_stride), (16, 32, 80 * unit(8)));
         let p = check_fixpipe_nz(&gm, (70, 30), [32, 24], [64, 16], ElementType::F32, target);
         assert_eq!((p.n_size, p.m_size), (16, 6));
         // f16 (F322F16, C0 = 16): tile (32,48) at (96,48) of 100x70: 4 rows, 22 cols → nSize 32.
@@ -628,9 +634,62 @@ fn fixpipe_nz2nz_f32_channel_split_and_f16_tails() {
         let p = check_fixpipe_nz(&gm, (100, 70), [32, 48], [96, 48], ElementType::F16, target);
         assert_eq!(
             (p.n_size, p.m_size, p.src_stride, p.dst_stride, p.quant_pre, p.is_channel_split),
-            (32, 4, 32, 112, QuantMode::F322F16, false)
+            (32, 4, 32, 112 * unit(16), QuantMode::F322F16, false)
         );
         let p = check_fixpipe_nz(&gm, (100, 70), [48, 32], [16, 0], ElementType::F16, target);
         assert_eq!((p.n_size, p.m_size), (32, 48));
     }
+}
+
+/// a5 `disableGemv`: an Mmad with m = 1 runs in GEMV mode unless `disableGemv` is true, and
+/// GEMV reads A as K contiguous elements instead of row 0 of its NZ fractals. The derivation
+/// sets it on a5 (and passes the padded m = 16); here m is forced to the real 1, as a kernel
+/// passing real sizes (catlass) does: with the derived `disableGemv = true` the product is
+/// right, with the 3510 default (false) the model reads the contiguous row and gets another one.
+#[test]
+fn a5_mmad_with_m_1_needs_disable_gemv() {
+    let t = ElementType::F16;
+    let (k, n) = (40i64, 24i64);
+    let a_l0 = frame(FramePattern::NZ, t, &[1, k]).unwrap();
+    let b_l0 = frame(FramePattern::ZN, t, &[k, n]).unwrap();
+    let c_l0 = frame(FramePattern::L0C, ElementType::F32, &[1, n]).unwrap();
+    let mut a0 = vec![0u8; a_l0.cosize().unwrap() as usize * 2];
+    let mut b0 = vec![0u8; b_l0.cosize().unwrap() as usize * 2];
+    let av = |x: i64| (x * 5 % 7) - 3;
+    let bv = |x: i64, c: i64| ((x * 3 + c * 11) % 9) - 4;
+    // Every element of A's buffer gets a value: row 0 of the fractals holds A, the others
+    // (what GEMV would read at offsets 16..K) hold other numbers.
+    for i in 0..a_l0.cosize().unwrap() as usize {
+        set(&mut a0, t, i, half_bits(((i * 13 % 11) as f32) - 5.0) as u32);
+    }
+    for x in 0..k {
+        set(&mut a0, t, off(&a_l0, 0, x), half_bits(av(x) as f32) as u32);
+        for c in 0..n {
+            set(&mut b0, t, off(&b_l0, x, c), half_bits(bv(x, c) as f32) as u32);
+        }
+    }
+    let d =
+        mmad(&Operand::new(&c_l0), &Operand::new(&a_l0), &Operand::new(&b_l0), t, ElementType::F32, Target::A5, false)
+            .unwrap();
+    let Intrinsic::Mmad(p) = &d.instrs[0].intrinsic else { panic!() };
+    assert!(p.disable_gemv, "a5 Mmad must disable GEMV");
+    let a2 = frame(FramePattern::ZZ, t, &[1, k]).unwrap();
+    let d2 =
+        mmad(&Operand::new(&c_l0), &Operand::new(&a2), &Operand::new(&b_l0), t, ElementType::F32, Target::A2, false);
+    let Intrinsic::Mmad(p2) = &d2.unwrap().instrs[0].intrinsic else { panic!() };
+    assert!(!p2.disable_gemv, "a2 MmadParams has no disableGemv");
+    let run = |disable_gemv: bool| -> Vec<i64> {
+        let mut instr = d.instrs[0].clone();
+        instr.intrinsic = Intrinsic::Mmad(MmadParams { m: 1, disable_gemv, ..p.clone() });
+        let mut c0 = vec![0u8; c_l0.cosize().unwrap() as usize * 4];
+        execute(&instr, &mut c0, &[&a0, &b0], &[ElementType::F32, t, t], Target::A5).unwrap();
+        (0..n).map(|c| f32::from_bits(get(&c0, ElementType::F32, off(&c_l0, 0, c))) as i64).collect()
+    };
+    let want: Vec<i64> = (0..n).map(|c| (0..k).map(|x| av(x) * bv(x, c)).sum()).collect();
+    assert_eq!(run(true), want);
+    // GEMV: A[0][x] is the buffer's element x.
+    let a_at = |i: usize| (0..k).find(|&x| off(&a_l0, 0, x) == i).map_or((i * 13 % 11) as i64 - 5, av);
+    let gemv: Vec<i64> = (0..n).map(|c| (0..k).map(|x| a_at(x as usize) * bv(x, c)).sum()).collect();
+    assert_ne!(gemv, want);
+    assert_eq!(run(false), gemv, "GEMV mode reads A as one contiguous row");
 }

@@ -141,6 +141,35 @@ impl<T: IndexValue> Layout<T> {
         self.with_new_origin(self.origin.unflatten(&clipped)?)
     }
 
+    /// The leaf pairs that must be equal for `self` and `other` to be the same function of
+    /// coordinates ([`Self::same_function`]): every shape leaf pair, and the stride pair of each
+    /// leaf whose extent is not the constant 1 (a mode of extent 1 only takes coordinate 0, so
+    /// its stride is never multiplied by anything but 0). `None` when the shapes are not
+    /// congruent: `(16,1)` and `16` take different coordinates (a nested one and an integer),
+    /// so they are different functions even though they reach the same offsets. The origin is
+    /// not part of the function (it is the valid region, compared separately where it matters).
+    /// For symbolic layouts the caller decides each pair (e.g. as an assumption).
+    pub fn function_pairs(&self, other: &Layout<T>) -> Option<Vec<(T, T)>> {
+        if !self.shape.congruent(&other.shape) {
+            return None;
+        }
+        let one = |v: &T| v.as_constant() == Some(1);
+        let shapes = self.shape.leaves().into_iter().zip(other.shape.leaves());
+        let strides = self.leaf_modes().into_iter().zip(other.leaf_modes());
+        let mut pairs: Vec<(T, T)> = shapes.collect();
+        pairs.extend(strides.filter(|((s, _), (t, _))| !one(s) && !one(t)).map(|((_, d), (_, e))| (d, e)));
+        Some(pairs)
+    }
+
+    /// Whether the two layouts are the same function: congruent shapes with equal leaves, and
+    /// equal strides on every leaf of extent other than 1, at any depth of nesting (example:
+    /// `((16,2),(16,1)):((16,256),(1,512))` and `((16,2),(16,1)):((16,256),(1,1024))`).
+    /// Symbolic leaves compare structurally, so a dynamic extent that may be 1 keeps its stride.
+    /// Origins are ignored (see [`Self::function_pairs`]).
+    pub fn same_function(&self, other: &Layout<T>) -> bool {
+        self.function_pairs(other).is_some_and(|pairs| pairs.iter().all(|(x, y)| x == y))
+    }
+
     /// Flattened shape and stride (depth ≤ 1), default origin.
     pub fn flatten(&self) -> Result<Self> {
         Self::new(self.shape.flatten(), self.stride.flatten())

@@ -751,3 +751,69 @@ fn overflow_never_panics() {
         let _ = raked_product(&b, &a);
     }
 }
+
+/// `Layout::same_function` against the definition: two layouts are the same function when they
+/// take the same coordinates (congruent shapes with equal leaves) and map every one of them to
+/// the same offset. The second layout re-draws some strides (often on extent-1 leaves, where
+/// any stride is the same function) and sometimes a shape leaf or the nesting; every index of
+/// the domain is compared.
+#[test]
+fn same_function_is_equality_of_offsets() {
+    let mut rng = Rng::new(31);
+    let (mut equal_with_other_strides, mut differ_on_strides, mut differ_on_shape) = (0, 0, 0);
+    for _ in 0..4000 {
+        let a = random_layout(&mut rng, Strides::Mixed);
+        let (mut shape, mut stride) = (a.shape().leaves(), a.stride().leaves());
+        for (s, d) in shape.iter().zip(stride.iter_mut()) {
+            if rng.percent(if *s == 1 { 70 } else { 15 }) {
+                *d = rng.range(0, 40);
+            }
+        }
+        let reshaped = rng.percent(10);
+        if reshaped {
+            let i = rng.below(shape.len());
+            shape[i] = rng.range(1, 6);
+        }
+        let nested = rng.percent(8);
+        let structure = if nested { Tuple::Tuple(vec![a.shape().clone()]) } else { a.shape().clone() };
+        let b = Layout::new(structure.unflatten(&shape).unwrap(), structure.unflatten(&stride).unwrap()).unwrap();
+        let brute = !nested && a.shape() == b.shape() && offsets(&a) == offsets(&b);
+        assert_eq!(a.same_function(&b), brute, "{a} vs {b}");
+        assert_eq!(b.same_function(&a), brute, "{b} vs {a} (symmetry)");
+        // The origin is not part of the function.
+        let clipped = a.with_new_origin(a.origin().map(&mut |_| Ok::<i64, ()>(0)).unwrap()).unwrap();
+        assert!(a.same_function(&clipped), "{a} vs {clipped}");
+        match (brute, a.stride() == b.stride()) {
+            (true, false) => equal_with_other_strides += 1,
+            (false, _) if a.shape() == b.shape() => differ_on_strides += 1,
+            (false, _) => differ_on_shape += 1,
+            _ => {}
+        }
+    }
+    assert!(
+        equal_with_other_strides > 200 && differ_on_strides > 200 && differ_on_shape > 200,
+        "{equal_with_other_strides} {differ_on_strides} {differ_on_shape}"
+    );
+}
+
+/// The reproducer: an L0C sub-tile whose column-block stride (on a mode of extent 1)
+/// is the parent's, not the one Mmad infers; symbolic leaves compare structurally.
+#[test]
+fn same_function_ignores_strides_of_unit_modes() {
+    let tile = layout_algebra::parse_layout("((16,2),(16,1)):((16,256),(1,1024))").unwrap();
+    let mmad = layout_algebra::parse_layout("((16,2),(16,1)):((16,256),(1,512))").unwrap();
+    assert!(tile.same_function(&mmad) && tile != mmad);
+    let wider = layout_algebra::parse_layout("((16,2),(16,2)):((16,256),(1,1024))").unwrap();
+    let wider_mmad = layout_algebra::parse_layout("((16,2),(16,2)):((16,256),(1,512))").unwrap();
+    assert!(!wider.same_function(&wider_mmad));
+    let flat = layout_algebra::parse_layout("(16,1):(1,7)").unwrap();
+    assert!(!flat.same_function(&layout_algebra::parse_layout("16:1").unwrap()), "nesting is part of the domain");
+    use layout_algebra::SymExpr;
+    let t = |xs: [SymExpr; 2]| Tuple::Tuple(xs.into_iter().map(Tuple::Int).collect());
+    let (m, one) = (SymExpr::sym("m"), SymExpr::Const(1));
+    let sym = Layout::new(t([m.clone(), one.clone()]), t([SymExpr::Const(16), SymExpr::Const(3)])).unwrap();
+    let other = Layout::new(t([m.clone(), one]), t([SymExpr::Const(16), SymExpr::Const(5)])).unwrap();
+    let pairs = sym.function_pairs(&other).unwrap();
+    assert_eq!(pairs.len(), 3, "a dynamic extent keeps its stride pair, the unit one drops: {pairs:?}");
+    assert!(sym.same_function(&other));
+}

@@ -47,11 +47,14 @@ fn fields(intr: &Intrinsic<SymExpr>) -> (&'static str, Vec<(&'static str, SymExp
         Intrinsic::Mmad(p) => (
             "ascendc.mmad",
             ints(&p.fields()),
-            vec![
+            [
                 format!("cmatrixSource = {}", p.cmatrix_source),
                 format!("cmatrixInitVal = {}", p.cmatrix_init_val),
                 format!("kDirectionAlign = {}", p.k_direction_align),
-            ],
+            ]
+            .into_iter()
+            .chain(p.disable_gemv.then(|| "disableGemv = true".to_string()))
+            .collect(),
         ),
         Intrinsic::FixpipeNz2Nd(p) => (
             "ascendc.fixpipe",

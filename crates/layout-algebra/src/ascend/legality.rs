@@ -100,7 +100,10 @@ pub fn direction(src: MemorySpace, dst: MemorySpace, target: Target) -> Result<D
 /// * l1 → l0a: a2 NZ/ZN/NN → ZZ (zN→zZ, transposed nZ→zZ, nN→zZ); a5 NZ/ZN/NN/NC1HWC0 → NZ;
 /// * l1 → l0b: NZ/ZN/ZZ → ZN;
 /// * l1 → l0a_scale: ZZ → ZZ; l1 → l0b_scale: NN → NN;
-/// * l0c → gm (Fixpipe): L0C → ND, NDExt, NZ, NC1HWC0, NHWC, NCHW; a5 also DN, DNExt (NZ2DN);
+/// * l0c → gm (Fixpipe): L0C → ND, NDExt, NZ, NC1HWC0, NHWC, NCHW. Not a5's L0C → DN, DNExt
+///   (NZ2DN, `Fixpipe<CFG_COLUMN_MAJOR>` with `Nz2DnParams`): the hardware has it, but the
+///   AscendC back end does not lower it, and every accepted pair must lower on every back end
+///   (docs/layout-spec.md §D.2), so it is a verifier error until it is lowered;
 /// * l0c → l1: L0C → NZ; l0c → ub (a5): L0C → ND, NDExt, DN, DNExt, NZ;
 /// * l1 → ub (a5): ND → ND, DN → DN, NZ → NZ; l1 → gm and ub → gm: same layout.
 pub fn legal_pairs(src: MemorySpace, dst: MemorySpace, target: Target) -> Vec<(FramePattern, FramePattern)> {
@@ -148,12 +151,7 @@ pub fn legal_pairs(src: MemorySpace, dst: MemorySpace, target: Target) -> Vec<(F
         (S::L1, S::L0b) => out = vec![(NZ, ZN), (ZN, ZN), (ZZ, ZN)],
         (S::L1, S::L0aScale) => out = same(&[ZZ]),
         (S::L1, S::L0bScale) => out = same(&[NN]),
-        (S::L0c, S::Gm) => {
-            out = [ND, NDExt, NZ, NC1HWC0, NHWC, NCHW].iter().map(|d| (L0C, *d)).collect();
-            if a5 {
-                out.extend([(L0C, DN), (L0C, DNExt)]);
-            }
-        }
+        (S::L0c, S::Gm) => out = [ND, NDExt, NZ, NC1HWC0, NHWC, NCHW].iter().map(|d| (L0C, *d)).collect(),
         (S::L0c, S::L1) => out.push((L0C, NZ)),
         (S::L0c, S::Ub) if a5 => out = [ND, NDExt, DN, DNExt, NZ].iter().map(|d| (L0C, *d)).collect(),
         (S::L1, S::Ub) if a5 => out = same(&[ND, DN, NZ]),
@@ -165,11 +163,13 @@ pub fn legal_pairs(src: MemorySpace, dst: MemorySpace, target: Target) -> Vec<(F
 }
 
 /// The element types of `dst` a copy from `src` element type may produce: the same type, and
-/// for stores out of l0c the Fixpipe conversions (f32 → f16/bf16, i32 → f16/i8).
+/// for stores out of l0c the Fixpipe conversions (f32 → f16/bf16, i32 → f16). The hardware
+/// also has i32 → i8 (REQ8), but it needs quantization parameters no op carries and no back
+/// end lowers, so it is not accepted (every accepted conversion lowers everywhere).
 pub fn copy_element_types(src_space: MemorySpace, src: ElementType) -> Vec<ElementType> {
     match (src_space, src) {
         (S::L0c, E::F32) => vec![E::F32, E::F16, E::BF16],
-        (S::L0c, E::I32) => vec![E::I32, E::F16, E::I8],
+        (S::L0c, E::I32) => vec![E::I32, E::F16],
         (_, t) => vec![t],
     }
 }
