@@ -57,9 +57,11 @@ pub struct Report {
     pub bound: Option<Bound>,
 }
 
-/// The name of an intrinsic in the report (`DataCopy(Nd2NzParams)`).
-pub fn call_name(kind: Kind) -> String {
-    format!("{}({})", kind.decl().function, kind.struct_name())
+/// The name of an intrinsic in the report (`DataCopy(Nd2NzParams)`): its parameter struct is
+/// the target's (`FixpipeParamsArch3510` on a5).
+pub fn call_name(kind: Kind, target: ascendc_params::Target) -> String {
+    let decl = kind.decl();
+    format!("{}({})", decl.function, decl.struct_name(target))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -167,7 +169,9 @@ impl fmt::Display for Report {
         }
         writeln!(f, "critical path (slowest core):")?;
         for share in &self.path {
-            let calls: Vec<String> = share.calls.iter().map(|(k, n)| format!("{} x{n}", call_name(*k))).collect();
+            let target = ascendc_params::Target::from_name(self.target).unwrap_or(ascendc_params::Target::A2);
+            let calls: Vec<String> =
+                share.calls.iter().map(|(k, n)| format!("{} x{n}", call_name(*k, target))).collect();
             writeln!(
                 f,
                 "  {:<5} {:>14}  {:5.1}%  {}",

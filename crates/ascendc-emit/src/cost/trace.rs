@@ -44,7 +44,7 @@ impl Estimate {
                 let _ = write!(
                     out,
                     "{{\"ph\":\"X\",\"name\":\"{}\",\"cat\":\"{}\",\"pid\":{core},\"tid\":{},\"ts\":{:.4},\"dur\":{:.4},\"args\":{{\"block\":{b}}}}}",
-                    call_name(rec.kind),
+                    call_name(rec.kind, self.params.target),
                     rec.pipe.name(),
                     slot(rec.pipe),
                     us(offset[core] + rec.start),
