@@ -197,7 +197,8 @@ fn epilogue(spec: &GemmSpec) -> String {
         attrs.push("relu = true".to_string());
     }
     if let Some(s) = spec.epilogue.scale {
-        attrs.push(format!("scale = {s:e} : f32"));
+        // Nine significant digits round-trip every f32; MLIR float literals need the point.
+        attrs.push(format!("scale = {s:.8e} : f32"));
     }
     if attrs.is_empty() {
         String::new()

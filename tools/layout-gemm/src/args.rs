@@ -96,12 +96,16 @@ impl Args {
         // Without --tiles the tuner replaces these (crate::tune).
         let tiles = match &self.tiles {
             Some(t) => parse_tiles(t)?,
+            // The fixed tiles where they fit, else the largest C tile of the menu.
             None => {
+                let stages = self.stages.unwrap_or(2);
+                let fixed = Tiles { m1: 128, n1: 256, k1: 256, k0: 64, stages };
                 let menu = gemm_gen::tiles::candidates(input, acc, target);
-                *menu
-                    .iter()
-                    .find(|t| t.stages == self.stages.unwrap_or(2))
-                    .ok_or_else(|| flag("tiles", "no tile shape fits"))?
+                if menu.contains(&fixed) {
+                    fixed
+                } else {
+                    *menu.iter().find(|t| t.stages == stages).ok_or_else(|| flag("tiles", "no tile shape fits"))?
+                }
             }
         };
         Ok(GemmSpec {

@@ -38,7 +38,12 @@ pub fn choose(
         .map_err(|e| GemmError::Kernel { stage: "load the dialects", diags: e.to_string() })?;
     let mut ranked = Vec::new();
     let stages = stages.map_or(vec![2, 1], |s| vec![s]);
-    let menu = stages.iter().flat_map(|&s| gemm_gen::tiles::tuning_menu(spec.input, acc, spec.target, sizes, s));
+    let mut menu: Vec<Tiles> =
+        stages.iter().flat_map(|&s| gemm_gen::tiles::tuning_menu(spec.input, acc, spec.target, sizes, s)).collect();
+    // The untuned default is always a candidate, so tuning is never worse than not tuning.
+    if !menu.contains(&spec.tiles) {
+        menu.push(spec.tiles);
+    }
     for tiles in menu {
         let candidate = GemmSpec { tiles, ..spec.clone() };
         let text = gemm_gen::generate(&candidate)?;
