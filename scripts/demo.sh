@@ -52,6 +52,17 @@ target/debug/layout-run examples/gemm_double_buffer.mlir --entry gemm_double_buf
   --arg 3=200 --arg 4=136 --arg 5=200 --out-dir "$run_dir/double_buffer" | grep -E '^arg2'
 target/debug/layout-run --compare "$run_dir/ref_k200/arg2.npy" "$run_dir/double_buffer/arg2.npy" --tolerance 0
 echo
+echo "== layout-gemm --m ? --n ? --k ? --order swizzle:2, run on 24 blocks (--block-dim 24 --sanitize)"
+echo "   (the generator's multi-core GEMM, tiles L1 (128,256,256) / L0 K 64, double-buffered; C tiles"
+echo "    over the blocks in catlass's swizzled order; the blocks run in a shuffled order over one GM"
+echo "    image under every sanitizer check, racecheck included)"
+mkdir -p "$run_dir/generated"
+target/debug/layout-gemm --m '?' --n '?' --k '?' --order swizzle:2 -o "$run_dir/generated/gemm.mlir"
+target/debug/layout-run "$run_dir/generated/gemm.mlir" --entry gemm --backend ascendc-cpp --sanitize --block-dim 24 \
+  --input 0="$run_dir/ref_k200/arg0.npy" --input 1="$run_dir/ref_k200/arg1.npy" --input 2="$run_dir/ref_k200/arg3.npy" \
+  --arg 3=200 --arg 4=136 --arg 5=200 --out-dir "$run_dir/generated" | grep -E '^arg2'
+target/debug/layout-run --compare "$run_dir/ref_k200/arg2.npy" "$run_dir/generated/arg2.npy" --tolerance 0
+echo
 echo "== layout-opt --layout-lower-to-ascendc --emit=ascendc examples/ascendc/gemm_f16_a5.mlir"
 echo "   (the AscendC kernel for Ascend 950: every parameter derived from the layouts and checked"
 echo "    against its field; the tests compile it with g++ against the CPU model of the intrinsics"
