@@ -71,4 +71,8 @@ __all__ = [
     # the kernel DSL
     "CompileError", "DSLError", "Index", "Kernel", "Tensor", "alloc", "block_idx", "block_num", "else_", "if_",
     "kernel", "load", "matmul", "store",
+    # the GEMM generator
+    "Gemm", "gemm",
 ]
+
+from .gemm import Gemm, gemm  # noqa: E402 -- after the DSL it builds on

@@ -7,6 +7,7 @@
 //! same library functions as `layout-opt` and `layout-run` (`layout_passes::verify`,
 //! `layout_runtime`, `ascendc_emit::run`), and hands plain data back.
 
+mod gemm;
 mod run;
 
 use layout_runtime::{diagnostics::UNNAMED_INPUT, Capture, Diag, Sources};
@@ -137,7 +138,8 @@ fn ascendc(text: String) -> PyResult<String> {
 /// sanitizer checks `sanitize` (0: none); returns the bytes of every memref argument after the
 /// call, in argument order.
 #[pyfunction]
-#[pyo3(signature = (text, entry, backend, sanitize, inputs))]
+#[pyo3(signature = (text, entry, backend, sanitize, inputs, block_dim = 1, seed = 0))]
+#[allow(clippy::too_many_arguments)]
 fn run_kernel(
     py: Python<'_>,
     text: String,
@@ -145,9 +147,38 @@ fn run_kernel(
     backend: String,
     sanitize: u32,
     inputs: Vec<Input>,
+    block_dim: u32,
+    seed: u64,
 ) -> PyResult<Vec<pyo3::Py<pyo3::types::PyBytes>>> {
-    let outputs = py.detach(move || on_driver_thread(move || run::run(&text, &entry, &backend, sanitize, inputs)))?;
+    if block_dim == 0 {
+        return Err(CompileError::new_err("block_dim must be at least 1"));
+    }
+    let launch = ascendc_emit::run::Launch { block_dim, seed };
+    let outputs =
+        py.detach(move || on_driver_thread(move || run::run(&text, &entry, &backend, sanitize, launch, inputs)))?;
     Ok(outputs.iter().map(|bytes| pyo3::types::PyBytes::new(py, bytes).unbind()).collect())
+}
+
+/// The MLIR of a generated GEMM (`layout_opt.gemm`; crates/gemm-gen).
+#[pyfunction]
+#[pyo3(signature = (name, sizes, dtype, out, a, b, target, tiles, swizzle, relu, scale))]
+#[allow(clippy::too_many_arguments)]
+fn gemm_source(
+    py: Python<'_>,
+    name: String,
+    sizes: [Option<i64>; 3],
+    dtype: String,
+    out: Option<String>,
+    a: String,
+    b: String,
+    target: String,
+    tiles: Option<[i64; 5]>,
+    swizzle: Option<(i64, String)>,
+    relu: bool,
+    scale: Option<f32>,
+) -> PyResult<String> {
+    let request = gemm::Request { name, sizes, dtype, out, a, b, target, tiles, swizzle, relu, scale };
+    Ok(py.detach(move || on_driver_thread(move || gemm::source(&request)))?)
 }
 
 /// The sanitizer's checks of a `layout-run --sanitize=` list (`memcheck,initcheck,synccheck`).
@@ -162,6 +193,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(print_module, m)?)?;
     m.add_function(wrap_pyfunction!(ascendc, m)?)?;
     m.add_function(wrap_pyfunction!(run_kernel, m)?)?;
+    m.add_function(wrap_pyfunction!(gemm_source, m)?)?;
     m.add_function(wrap_pyfunction!(sanitizer_checks, m)?)?;
     m.add("SANITIZE_ALL", ascendc_emit::run::checks::ALL)?;
     Ok(())

@@ -162,11 +162,12 @@ class Kernel:
         """The AscendC C++ of the kernel (layout-lower-to-ascendc, --emit=ascendc)."""
         return _native.ascendc(self.source())
 
-    def __call__(self, *arrays, backend="loops", sanitize=None, **sizes):
+    def __call__(self, *arrays, backend="loops", sanitize=None, block_dim=1, seed=0, **sizes):
         """Runs the kernel on the CPU and returns the arrays its stores write (one array, or a
         tuple in parameter order). Tensors in parameter order, positionally or by name; `Index`
         sizes by name (or inferred from the ND arrays' shapes). `backend`: loops, ascendc-cpp,
-        ascendc-llvm; `sanitize`: True (all checks) or "memcheck,initcheck,synccheck"."""
+        ascendc-llvm; `sanitize`: True (all checks) or "memcheck,initcheck,synccheck,racecheck";
+        `block_dim` blocks run in a `seed`ed shuffled order over the same arrays."""
         if backend not in BACKENDS:
             raise DSLError(f"unknown back end '{backend}' ({', '.join(BACKENDS)})")
         checks = 0 if not sanitize else _native.SANITIZE_ALL if sanitize is True else _native.sanitizer_checks(sanitize)
@@ -203,7 +204,7 @@ class Kernel:
                                if not inferred else f"{self.name}: the arrays disagree on {p}: {sorted(inferred)}")
             scalars.append(int(value))
         inputs = [to_input(given[p], a.dtype, p) for p, a in tensors] + scalars
-        outputs = _native.run_kernel(text, self.name, backend, checks, inputs)
+        outputs = _native.run_kernel(text, self.name, backend, checks, inputs, block_dim, seed)
         results = {p: from_bytes(raw, given[p], a.dtype) for (p, a), raw in zip(tensors, outputs)}
         written = [results[p] for p in self.outputs] or [results[p] for p, _ in tensors]
         return written[0] if len(written) == 1 else tuple(written)

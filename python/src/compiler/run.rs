@@ -78,8 +78,16 @@ fn call_args<'a>(signature: &Signature, arrays: &'a mut [Option<Array>], inputs:
         .collect()
 }
 
-/// Runs `entry`; the bytes of every memref argument afterwards.
-pub(crate) fn run(text: &str, entry: &str, backend: &str, sanitize: u32, inputs: Vec<Input>) -> Result<Vec<Vec<u8>>> {
+/// Runs `entry` on `launch.block_dim` blocks (in the launch's seeded order, over one GM image);
+/// the bytes of every memref argument afterwards.
+pub(crate) fn run(
+    text: &str,
+    entry: &str,
+    backend: &str,
+    sanitize: u32,
+    launch: ascendc_run::Launch,
+    inputs: Vec<Input>,
+) -> Result<Vec<Vec<u8>>> {
     let backend = Backend::parse(backend)
         .ok_or_else(|| CompilerError::Usage(format!("unknown back end '{backend}' ({})", Backend::NAMES)))?;
     if backend == Backend::Loops && sanitize & checks::SYNC != 0 && sanitize != checks::ALL {
@@ -103,17 +111,18 @@ pub(crate) fn run(text: &str, entry: &str, backend: &str, sanitize: u32, inputs:
             layout_runtime::lower_to_llvm_dialect(&mut lowered).map_err(runtime_error)?;
             let jit = Jit::from_llvm_dialect(&lowered, signatures).map_err(runtime_error)?;
             let mut args = call_args(&signature, &mut arrays, &inputs);
-            jit.call(entry, &mut args).map_err(runtime_error)?;
+            layout_runtime::blocks::call_blocks(&jit, entry, &mut args, launch.block_dim, launch.seed)
+                .map_err(runtime_error)?;
         }
         _ => {
             ascendc_run::lower_to_ascendc(&mut module).map_err(runtime_error)?;
             let mut args = call_args(&signature, &mut arrays, &inputs);
             if backend == Backend::AscendcCpp {
                 let kernel = ascendc_run::CppKernel::build(&module, entry, None, sanitize).map_err(|d| render(&[d]))?;
-                kernel.call(&mut args).map_err(|d| render(&[d]))?;
+                kernel.call_launch(&mut args, launch).map_err(|d| render(&[d]))?;
             } else {
                 let kernel = ascendc_run::LlvmKernel::build(&context, &module, entry).map_err(|d| render(&[d]))?;
-                kernel.call(&mut args, sanitize).map_err(|d| render(&[d]))?;
+                kernel.call_launch(&mut args, sanitize, launch).map_err(|d| render(&[d]))?;
             }
         }
     }
