@@ -20,11 +20,11 @@
 // CHECK: %bid = "layout.block_idx"() : () -> index
 // CHECK: %bnum = "layout.block_num"() : () -> index
 // The grid: ceil(M / 64) rows, ceil(300 / 128) = 3 columns (folded).
-// CHECK: %rows_2 = arith.floordivsi %rows_1, %c64 : index
+// CHECK: %rows_2 = arith.divsi %rows_1, %c64 : index
 // CHECK: %tiles = arith.muli %rows_2, %c3 : index
 // CHECK: scf.for %t = %bid to %tiles step %bnum {
 // The swizzle's band: offset 2 times 3 columns.
-// CHECK: arith.floordivsi %t, %c6 : index
+// CHECK: arith.divsi %t, %c6 : index
 // CHECK: "layout.matmul"(%a0v, %b0v, %acc) {accumulate = false}
 // CHECK: %kv = arith.minsi %c128, %K : index
 // CHECK: scf.for %kk = %c64 to %kv step %c64 {

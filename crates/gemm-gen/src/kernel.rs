@@ -50,7 +50,11 @@ pub fn generate(spec: &GemmSpec) -> Result<String> {
         |l: GmLayout, ty: &str| if l == GmLayout::Nz { format!("memref<?x{ty}>") } else { format!("memref<?x?x{ty}>") };
     let (ma, mb, mc) = (memref(spec.a, inp), memref(spec.b, inp), memref(GmLayout::Nd, out));
     let mut params = vec![format!("%A: {ma}"), format!("%B: {mb}"), format!("%C: {mc}")];
+    // The sizes are extents (>= 0), task indices start at blockIdx >= 0, and every divisor is a
+    // tile size or a band of at least one tile inside the task loop: truncating division is the
+    // floor division of the formulas.
     let mut body = Body::default();
+    body.non_negative_division = true;
     let mut size = |name: &str, d: Dim, body: &mut Body| -> SymExpr {
         match d {
             Dim::Static(v) => SymExpr::Const(v),

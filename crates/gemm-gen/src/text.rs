@@ -17,6 +17,10 @@ pub struct Body {
     known: Vec<HashMap<SymExpr, String>>,
     /// SSA value of each symbol a `SymExpr` may mention.
     pub symbols: HashMap<String, String>,
+    /// Every division of the body has a non-negative dividend and a positive divisor, so
+    /// floor division and remainder are `arith.divsi`/`arith.remsi` (truncation agrees with the
+    /// floor there), which print as plain `/` and `%` in the AscendC C++.
+    pub non_negative_division: bool,
 }
 
 impl Body {
@@ -60,7 +64,7 @@ impl Body {
         match e {
             SymExpr::Const(v) => self.constant(*v),
             SymExpr::Sym(s) => self.symbols.get(&**s).cloned().unwrap_or_else(|| panic!("unbound symbol {s}")),
-            SymExpr::Bin(BinOp::FloorMod, a, b) => {
+            SymExpr::Bin(BinOp::FloorMod, a, b) if !self.non_negative_division => {
                 // a - floordiv(a, b) * b, through `expr` so the quotient is shared.
                 let q = Rc::new(SymExpr::Bin(BinOp::FloorDiv, a.clone(), b.clone()));
                 let p = Rc::new(SymExpr::Bin(BinOp::Mul, q, b.clone()));
@@ -86,10 +90,12 @@ impl Body {
             BinOp::Add => "addi",
             BinOp::Sub => "subi",
             BinOp::Mul => "muli",
+            BinOp::FloorDiv if self.non_negative_division => "divsi",
+            BinOp::FloorMod if self.non_negative_division => "remsi",
             BinOp::FloorDiv => "floordivsi",
             BinOp::Min => "minsi",
             BinOp::Max => "maxsi",
-            BinOp::FloorMod => unreachable!("expanded by `expr`"),
+            BinOp::FloorMod => unreachable!("expanded by `expr` unless divisions are non-negative"),
         };
         let out = self.fresh(hint);
         self.line(format!("{out} = arith.{name} {a}, {b} : index"));
