@@ -4,7 +4,7 @@
 //! `main.cpp` (an AscendCL host launcher: aclInit, aclrtSetDevice, aclrtCreateStream,
 //! aclrtMalloc + aclrtMemcpy of each GM argument read from `DIR/inK.bin`, the `<<<blockDim,
 //! nullptr, stream>>>` launch, aclrtSynchronizeStream, copy back to `DIR/outK.bin`) and a
-//! `CMakeLists.txt` in the single-source ASC style of the asc-devkit examples.
+//! `CMakeLists.txt` in the single-source ASC style of the asc-devkit examples (docs/gemm-generator.md §8).
 //! CANN is not installed here: the device build is unchecked. What is checked (tests): the same
 //! main.cpp compiles with g++ against `host/` (`kernel_operator.h` and the `acl/acl.h` shim,
 //! which defines `LAYOUT_OPT_HOST_MODEL` and makes the launch one call per block on the model)
@@ -101,7 +101,7 @@ fn main_cpp(k: &Kernel) -> String {
 fn cmake(k: &Kernel, arch: u32) -> String {
     let mut c = banner("#", "CMake project");
     c.push_str(&format!(
-        "cmake_minimum_required(VERSION 3.16)\nfind_package(ASC REQUIRED HINTS $ENV{{ASCEND_INSTALL_PATH}}/compiler/tikcpp/ascendc_kernel_cmake)\nproject({0} LANGUAGES ASC CXX)\n\nadd_executable({0} main.cpp)\n# main.cpp holds device code (kernel.cpp) and the <<<>>> launch: compile it as ASC.\nset_source_files_properties(main.cpp PROPERTIES LANGUAGE ASC)\ntarget_link_libraries({0} PRIVATE ascendcl)\ntarget_compile_options({0} PRIVATE $<$<COMPILE_LANGUAGE:ASC>:--npu-arch=dav-{arch}>)\n",
+        "cmake_minimum_required(VERSION 3.16)\nfind_package(ASC REQUIRED HINTS $ENV{{ASCEND_INSTALL_PATH}}/compiler/tikcpp/ascendc_kernel_cmake)\nproject({0} LANGUAGES ASC CXX)\n\nadd_executable({0} main.cpp)\n# main.cpp holds device code (kernel.cpp) and the <<<>>> launch: compile it as ASC (the\n# samples name such a file NAME.asc; the property is meant to do the same, unchecked).\nset_source_files_properties(main.cpp PROPERTIES LANGUAGE ASC)\ntarget_compile_options({0} PRIVATE $<$<COMPILE_LANGUAGE:ASC>:--npu-arch=dav-{arch}>)\n",
         k.name
     ));
     c
