@@ -5,6 +5,10 @@
 // RUN: FileCheck %s --check-prefix=KERNEL --input-file %t/kernel.cpp
 // RUN: FileCheck %s --check-prefix=MAIN --input-file %t/main.cpp
 // RUN: FileCheck %s --check-prefix=CMAKE --input-file %t/CMakeLists.txt
+// RUN: rm -rf %t.dyn && layout-gemm --m ? --n 64 --k ? --tiles 64,64,64,64,1 --project %t.dyn > /dev/null
+// RUN: FileCheck %s --check-prefix=TILING --input-file %t.dyn/tiling.h
+// RUN: FileCheck %s --check-prefix=DYN --input-file %t.dyn/kernel.cpp
+// RUN: FileCheck %s --check-prefix=DYNMAIN --input-file %t.dyn/main.cpp
 // RUN: not layout-gemm --m 64 --n 64 --k 64 --tiles 64,64,64,64,1 --project /dev/null/project 2>&1 | FileCheck %s --check-prefix=ERR
 
 // The printed output is still what --emit asks (the MLIR kernel by default).
@@ -34,6 +38,25 @@
 // MAIN-NEXT: CHECK_ACL(aclrtSynchronizeStream(stream));
 // MAIN: ACL_MEMCPY_DEVICE_TO_HOST
 // MAIN: CHECK_ACL(aclFinalize());
+
+// With dynamic M and K, the two index parameters travel in a tiling struct (by value).
+// TILING: NOT compiled or run on an NPU here
+// TILING: struct gemmTiling {
+// TILING-NEXT: int64_t arg3;
+// TILING-NEXT: int64_t arg4;
+// TILING-NEXT: };
+// DYN: #include "kernel_operator.h"
+// DYN-NEXT: #include "tiling.h"
+// DYN: extern "C" __global__ __aicore__ void gemm(GM_ADDR arg0, GM_ADDR arg1, GM_ADDR arg2, gemmTiling tiling)
+// DYN-NEXT: {
+// DYN-NEXT: KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+// DYN-NEXT: const int64_t arg3 = tiling.arg3;
+// DYN-NEXT: const int64_t arg4 = tiling.arg4;
+// DYN-NEXT: AscendC::InitSocState();
+// DYNMAIN: gemmTiling tiling{};
+// DYNMAIN: tiling.arg3 = (int64_t)std::strtoll(argv[3], nullptr, 10);
+// DYNMAIN: tiling.arg4 = (int64_t)std::strtoll(argv[4], nullptr, 10);
+// DYNMAIN: gemm<<<blockDim, nullptr, stream>>>((GM_ADDR)dev0, (GM_ADDR)dev1, (GM_ADDR)dev2, tiling);
 
 // CMAKE: NOT compiled or run on an NPU here
 // CMAKE: find_package(ASC REQUIRED

@@ -1,6 +1,7 @@
 //! A CANN project around one emitted kernel (issue 12 item 5, `layout-gemm --project DIR`):
 //! `kernel.cpp` (the `--emit=ascendc` kernel, declared cube-only with
-//! `KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY)` as the asc-devkit kernel samples do),
+//! `KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY)` as the asc-devkit kernel samples do; its
+//! `index` parameters replaced by one by-value tiling struct declared in `tiling.h`),
 //! `main.cpp` (an AscendCL host launcher: aclInit, aclrtSetDevice, aclrtCreateStream,
 //! aclrtMalloc + aclrtMemcpy of each GM argument read from `DIR/inK.bin`, the `<<<blockDim,
 //! nullptr, stream>>>` launch, aclrtSynchronizeStream, copy back to `DIR/outK.bin`) and a
@@ -29,18 +30,59 @@ fn banner(comment: &str, what: &str) -> String {
     .collect()
 }
 
-/// `kernel.cpp`: the translation unit with the cube-only declaration first in each kernel body.
-fn kernel_cpp(cpp: &str) -> String {
+/// The kernel's `index` parameters, passed in one tiling struct (as the AscendC programming
+/// guide's Add sample passes its tiling: by value, after the GM addresses).
+fn scalars(k: &Kernel) -> Vec<&str> {
+    k.params.iter().filter_map(|p| if let Param::Index { name } = p { Some(name.as_str()) } else { None }).collect()
+}
+
+fn tiling_type(k: &Kernel) -> String {
+    format!("{}Tiling", k.name)
+}
+
+/// `tiling.h`: one `int64_t` field per scalar parameter, named as the parameter.
+fn tiling_h(k: &Kernel) -> String {
+    let mut t = banner("//", "Tiling struct");
+    let fields: String = scalars(k).iter().map(|s| format!("    int64_t {s};\n")).collect();
+    t.push_str(&format!("#pragma once\n#include <cstdint>\n\nstruct {} {{\n{fields}}};\n", tiling_type(k)));
+    t
+}
+
+/// `kernel.cpp`: the translation unit with the kernel's scalars taken from the tiling struct and
+/// the cube-only declaration first in the body.
+fn kernel_cpp(cpp: &str, k: &Kernel) -> String {
     let mut out = banner("//", "AscendC kernel");
+    let signature = format!("extern \"C\" __global__ __aicore__ void {}(", k.name);
+    let mut gm: Vec<String> = k
+        .params
+        .iter()
+        .filter_map(|p| if let Param::Gm { name, .. } = p { Some(format!("GM_ADDR {name}")) } else { None })
+        .collect();
+    gm.push(format!("{} tiling", tiling_type(k)));
     let mut after_signature = false;
     for line in cpp.lines() {
+        if line.starts_with(&signature) && !scalars(k).is_empty() {
+            out.push_str(&format!("{signature}{})\n", gm.join(", ")));
+            after_signature = true;
+            continue;
+        }
         out.push_str(line);
         out.push('\n');
+        if line == "#include \"kernel_operator.h\"" && !scalars(k).is_empty() {
+            out.push_str("#include \"tiling.h\"\n");
+        }
+        if line.starts_with(&signature) {
+            after_signature = true;
+            continue;
+        }
         if after_signature && line == "{" {
             // Only the cube pipes are used (no vector unit): start the kernel on AIC cores only.
             out.push_str("    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);\n");
+            for s in scalars(k) {
+                out.push_str(&format!("    const int64_t {s} = tiling.{s};\n"));
+            }
         }
-        after_signature = line.starts_with("extern \"C\" __global__ __aicore__ void ");
+        after_signature = false;
     }
     out
 }
@@ -64,6 +106,9 @@ fn main_cpp(k: &Kernel) -> String {
         3 + scalars.len()
     ));
     m.push_str("    CHECK_ACL(aclInit(nullptr));\n    const int32_t deviceId = 0;\n    CHECK_ACL(aclrtSetDevice(deviceId));\n    aclrtStream stream = nullptr;\n    CHECK_ACL(aclrtCreateStream(&stream));\n");
+    if !scalars.is_empty() {
+        m.push_str(&format!("    {} tiling{{}};\n", tiling_type(k)));
+    }
     let mut call = Vec::new();
     let mut next_scalar = 3;
     for (i, p) in k.params.iter().enumerate() {
@@ -76,13 +121,13 @@ fn main_cpp(k: &Kernel) -> String {
                 call.push(format!("(GM_ADDR)dev{i}"));
             }
             Param::Index { name } => {
-                m.push_str(&format!(
-                    "    const int64_t {name} = (int64_t)std::strtoll(argv[{next_scalar}], nullptr, 10);\n"
-                ));
+                m.push_str(&format!("    tiling.{name} = (int64_t)std::strtoll(argv[{next_scalar}], nullptr, 10);\n"));
                 next_scalar += 1;
-                call.push(name.clone());
             }
         }
+    }
+    if !scalars.is_empty() {
+        call.push("tiling".into());
     }
     let (name, args) = (&k.name, call.join(", "));
     m.push_str(&format!(
@@ -120,7 +165,12 @@ pub fn files(module: &Module, entry: &str) -> Result<Vec<(&'static str, String)>
     let target = crate::target_of(module)?;
     let cpp = crate::cpp::translation_unit(std::slice::from_ref(k), target)
         .map_err(|e| e.into_diag(crate::module_position(module)))?;
-    Ok(vec![("kernel.cpp", kernel_cpp(&cpp)), ("main.cpp", main_cpp(k)), ("CMakeLists.txt", cmake(k, target.arch()))])
+    let mut files = vec![("kernel.cpp", kernel_cpp(&cpp, k))];
+    if !scalars(k).is_empty() {
+        files.push(("tiling.h", tiling_h(k)));
+    }
+    files.extend([("main.cpp", main_cpp(k)), ("CMakeLists.txt", cmake(k, target.arch()))]);
+    Ok(files)
 }
 
 /// Writes [`files`] into `dir` (created).

@@ -6,7 +6,7 @@
 //! Without `--tiles`, the tiles are chosen by the cost model for the static sizes (or
 //! `--tune-for M,N,K`) on `--cores` blocks. The kernel is verified (`layout-verify`) before it is printed; `--emit=ascendc` lowers it
 //! (`layout-lower-to-ascendc`) and prints the AscendC C++; `--project DIR` also writes the
-//! lowered kernel's CANN project (kernel.cpp, main.cpp, CMakeLists.txt) to DIR. Errors: `layout-gemm: error: ...`,
+//! lowered kernel's CANN project (kernel.cpp, tiling.h for dynamic sizes, main.cpp, CMakeLists.txt) to DIR. Errors: `layout-gemm: error: ...`,
 //! exit status 1, no output file written.
 
 mod args;

@@ -1,6 +1,6 @@
 //! `ascendc_emit::project` (issue 12 item 5): the CANN project of a generated GEMM. The files'
-//! contents are checked (the cube-only declaration inside the kernel, the `<<<>>>` launch with
-//! every argument, the ASC CMake project), and the very main.cpp written is compiled with g++
+//! contents are checked (the cube-only declaration inside the kernel, M, N, K through the tiling
+//! struct, the `<<<>>>` launch with every argument, the ASC CMake project), and the very main.cpp written is compiled with g++
 //! against the host shims (`host/kernel_operator.h`, `host/acl/acl.h`) and the CPU model, run on
 //! 3 blocks with dynamic sizes (tails in M, N and K; A ND, B DN), and compared exactly with a plain reference
 //! (integer-valued f32 operands, so every summation order gives the same result).
@@ -47,18 +47,29 @@ fn generated_project_launcher_runs_the_gemm_on_the_model() {
     let kernel = std::fs::read_to_string(dir.join("kernel.cpp")).unwrap();
     let main = std::fs::read_to_string(dir.join("main.cpp")).unwrap();
     let cmake = std::fs::read_to_string(dir.join("CMakeLists.txt")).unwrap();
-    for (name, t) in [("kernel.cpp", &kernel), ("main.cpp", &main), ("CMakeLists.txt", &cmake)] {
+    let tiling = std::fs::read_to_string(dir.join("tiling.h")).unwrap();
+    for (name, t) in [("kernel.cpp", &kernel), ("main.cpp", &main), ("CMakeLists.txt", &cmake), ("tiling.h", &tiling)] {
         assert!(t.lines().take(3).any(|l| l.contains("NOT compiled or run on an NPU here")), "{name} banner:\n{t}");
     }
-    // The declaration is the first statement of the kernel body.
-    let sig = kernel.find("extern \"C\" __global__ __aicore__ void deploy_gemm(").expect("signature");
-    let body = &kernel[sig..];
-    let after_brace = body.split_once("\n{\n").expect("body").1;
-    assert!(after_brace.starts_with("    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);\n"), "{kernel}");
-    assert_eq!(kernel.matches("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);").count(), 1);
-    // Three GM buffers then M, N, K, in the kernel's parameter order.
+    // M, N, K (the index parameters) come in the tiling struct; the declaration is the first
+    // statement of the kernel body.
     assert!(
-        main.contains("deploy_gemm<<<blockDim, nullptr, stream>>>((GM_ADDR)dev0, (GM_ADDR)dev1, (GM_ADDR)dev2, "),
+        tiling.contains("struct deploy_gemmTiling {\n    int64_t arg3;\n    int64_t arg4;\n    int64_t arg5;\n};"),
+        "{tiling}"
+    );
+    assert!(kernel.contains("#include \"kernel_operator.h\"\n#include \"tiling.h\"\n"), "{kernel}");
+    let sig = "extern \"C\" __global__ __aicore__ void deploy_gemm(GM_ADDR arg0, GM_ADDR arg1, GM_ADDR arg2, deploy_gemmTiling tiling)\n{\n";
+    let at = kernel.find(sig).unwrap_or_else(|| panic!("signature:\n{kernel}"));
+    let body = &kernel[at + sig.len()..];
+    let head = "    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);\n    const int64_t arg3 = tiling.arg3;\n    const int64_t arg4 = tiling.arg4;\n    const int64_t arg5 = tiling.arg5;\n    AscendC::InitSocState();\n";
+    assert!(body.starts_with(head), "{kernel}");
+    assert_eq!(kernel.matches("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);").count(), 1);
+    // The three GM buffers, then the tiling struct filled from the command line.
+    assert!(main.contains("    tiling.arg3 = (int64_t)std::strtoll(argv[3], nullptr, 10);\n"), "{main}");
+    assert!(
+        main.contains(
+            "deploy_gemm<<<blockDim, nullptr, stream>>>((GM_ADDR)dev0, (GM_ADDR)dev1, (GM_ADDR)dev2, tiling);"
+        ),
         "{main}"
     );
     assert_eq!(main.matches("ACL_MEMCPY_HOST_TO_DEVICE").count(), 3);
