@@ -24,4 +24,10 @@ using AscendC::EVENT_ID6;
 using AscendC::EVENT_ID7;
 using AscendC::PIPE_ALL;
 
+// The kernel-type declaration of a deployable kernel (`ascendc_emit::project`): on the device it
+// tells the runtime which cores to start; the model has only the one core kind it runs.
+#ifndef KERNEL_TASK_TYPE_DEFAULT
+#define KERNEL_TASK_TYPE_DEFAULT(type) ((void)0)
+#endif
+
 #endif

@@ -15,6 +15,7 @@ mod cost;
 mod dynamic_k;
 mod gemm_gen;
 mod multicore;
+mod project;
 
 use layout_npy::random::Rng;
 use layout_runtime::{Arg, Array, Data, Diag, ElemType, Jit};

@@ -76,6 +76,10 @@ pub struct Args {
     /// Write here instead of stdout (atomically: nothing on error).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// Also write the kernel's CANN project here: kernel.cpp, tiling.h, main.cpp (AscendCL launcher),
+    /// CMakeLists.txt (docs/gemm-generator.md; not buildable without CANN, unchecked here).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
 }
 
 fn flag(flag: &'static str, reason: impl Into<String>) -> GemmError {

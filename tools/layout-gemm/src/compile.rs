@@ -5,10 +5,12 @@ use crate::error::GemmError;
 use layout_runtime::diagnostics::{Capture, Sources, UNNAMED_INPUT};
 use melior::ir::Module;
 use melior::pass::PassManager;
+use std::path::Path;
 
 /// `text` verified (`layout-verify`), double-buffered by `layout-multi-buffer` when `stages` is
-/// 2 (and verified again), then printed as `emit` asks.
-pub fn checked(text: &str, stages: i64, emit: Emit) -> Result<String, GemmError> {
+/// 2 (and verified again), then printed as `emit` asks; with `project` = (kernel name, DIR), the
+/// lowered kernel's CANN project is also written to DIR (`ascendc_emit::project`).
+pub fn checked(text: &str, stages: i64, emit: Emit, project: Option<(&str, &Path)>) -> Result<String, GemmError> {
     let context = layout_runtime::create_context()
         .map_err(|e| GemmError::Kernel { stage: "load the dialects", diags: e.to_string() })?;
     let capture = Capture::new(&context, UNNAMED_INPUT);
@@ -34,25 +36,34 @@ pub fn checked(text: &str, stages: i64, emit: Emit) -> Result<String, GemmError>
             return Err(kernel_error("verify after layout-multi-buffer", &capture));
         }
     }
-    if emit == Emit::Mlir {
+    let mlir = (emit == Emit::Mlir).then(|| {
         if stages == 1 {
-            return Ok(text.to_string());
+            return text.to_string();
         }
         // The pass's output, under the generator's header comments.
         let header: String = text.lines().take_while(|l| l.starts_with("//")).map(|l| format!("{l}\n")).collect();
-        return Ok(format!("{header}{}\n", module.as_operation()));
+        format!("{header}{}\n", module.as_operation())
+    });
+    if let (Some(out), None) = (&mlir, project) {
+        return Ok(out.clone());
     }
     if !run(&mut module, layout_passes::lower_to_ascendc::create()) {
         return Err(kernel_error("lower to AscendC", &capture));
     }
-    let printed = match emit {
-        Emit::Ascendc => ascendc_emit::emit_cpp(&module),
-        Emit::AscendcLlvm => ascendc_emit::emit_llvm_ir(&module),
-        Emit::Mlir => unreachable!(),
+    let rendered = |stage: &'static str| {
+        move |d| {
+            let mut sources = Sources::default();
+            sources.add(UNNAMED_INPUT, text);
+            GemmError::Kernel { stage, diags: sources.render_all(&[d]) }
+        }
     };
-    printed.map_err(|d| {
-        let mut sources = Sources::default();
-        sources.add(UNNAMED_INPUT, text);
-        GemmError::Kernel { stage: "print", diags: sources.render_all(&[d]) }
-    })
+    let print_error = rendered("print");
+    if let Some((name, dir)) = project {
+        ascendc_emit::project::write(&module, name, dir).map_err(rendered("write its CANN project"))?;
+    }
+    match (emit, mlir) {
+        (_, Some(out)) => Ok(out),
+        (Emit::Ascendc, None) => ascendc_emit::emit_cpp(&module).map_err(print_error),
+        (_, None) => ascendc_emit::emit_llvm_ir(&module).map_err(print_error),
+    }
 }

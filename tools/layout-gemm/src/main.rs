@@ -1,11 +1,12 @@
 //! `layout-gemm`: the GEMM generator's command line (docs/gemm-generator.md).
 //!
 //!     layout-gemm --m ? --n ? --k ? --dtype f16 --a ND --b DN --target a2 [--tiles 128,256,256,64]
-//!                 [--order swizzle:3] [--emit=mlir|ascendc|ascendc-llvm] [-o FILE]
+//!                 [--order swizzle:3] [--emit=mlir|ascendc|ascendc-llvm] [-o FILE] [--project DIR]
 //!
 //! Without `--tiles`, the tiles are chosen by the cost model for the static sizes (or
 //! `--tune-for M,N,K`) on `--cores` blocks. The kernel is verified (`layout-verify`) before it is printed; `--emit=ascendc` lowers it
-//! (`layout-lower-to-ascendc`) and prints the AscendC C++. Errors: `layout-gemm: error: ...`,
+//! (`layout-lower-to-ascendc`) and prints the AscendC C++; `--project DIR` also writes the
+//! lowered kernel's CANN project (kernel.cpp, tiling.h for dynamic sizes, main.cpp, CMakeLists.txt) to DIR. Errors: `layout-gemm: error: ...`,
 //! exit status 1, no output file written.
 
 mod args;
@@ -38,7 +39,8 @@ fn run(args: &args::Args) -> Result<(), GemmError> {
         }
     }
     let text = ranking + &gemm_gen::generate(&spec)?;
-    let out = compile::checked(&text, spec.tiles.stages, args.emit)?;
+    let project = args.project.as_deref().map(|dir| (spec.name.as_str(), dir));
+    let out = compile::checked(&text, spec.tiles.stages, args.emit, project)?;
     match &args.output {
         Some(path) => output_file::write(path, out.as_bytes()).map_err(|e| GemmError::Write(path.clone(), e)),
         None => {
