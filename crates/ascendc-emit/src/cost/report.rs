@@ -36,7 +36,7 @@ pub struct PathShare {
 pub struct Report {
     pub kernel: String,
     pub part: &'static str,
-    pub target: &'static str,
+    pub target: ascendc_params::Target,
     pub clock_hz: f64,
     pub block_dim: i64,
     pub cores: i64,
@@ -126,7 +126,7 @@ pub fn report(
     Report {
         kernel: kernel.name.clone(),
         part: params.part,
-        target: params.target.name(),
+        target: params.target,
         clock_hz: params.clock_hz,
         block_dim: inputs.block_dim,
         cores,
@@ -156,7 +156,7 @@ impl fmt::Display for Report {
             "cost model of @{} (a model, not a measurement; parameters and sources: docs/cost-model.md)",
             self.kernel
         )?;
-        writeln!(f, "target: {} = {}, {:.2} GHz", self.target, self.part, self.clock_hz / 1e9)?;
+        writeln!(f, "target: {} = {}, {:.2} GHz", self.target.name(), self.part, self.clock_hz / 1e9)?;
         writeln!(
             f,
             "blocks: {} on {} core(s), {} block(s) on the slowest core; {} intrinsic calls per block",
@@ -169,9 +169,8 @@ impl fmt::Display for Report {
         }
         writeln!(f, "critical path (slowest core):")?;
         for share in &self.path {
-            let target = ascendc_params::Target::from_name(self.target).unwrap_or(ascendc_params::Target::A2);
             let calls: Vec<String> =
-                share.calls.iter().map(|(k, n)| format!("{} x{n}", call_name(*k, target))).collect();
+                share.calls.iter().map(|(k, n)| format!("{} x{n}", call_name(*k, self.target))).collect();
             writeln!(
                 f,
                 "  {:<5} {:>14}  {:5.1}%  {}",
