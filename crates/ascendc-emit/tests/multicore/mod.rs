@@ -26,21 +26,12 @@ fn example() -> String {
 /// The example with 64 × 64 C tiles (and 64 × 64 A/B slices): 8 times fewer padded MACs in the
 /// model, and a 3 × 4 tile grid at M = 150, N = 200.
 fn small_kernel() -> String {
-    let mut small = example();
-    for (from, to) in [
-        ("128, 64", "64, 64"),
-        ("64, 256", "64, 64"),
-        ("128, 256", "64, 64"),
-        ("(128,64)", "(64,64)"),
-        ("(64,256)", "(64,64)"),
-        ("(128,256)", "(64,64)"),
+    let constants = [
         ("%c128 = arith.constant 128 : index", "%c128 = arith.constant 64 : index"),
         ("%c256 = arith.constant 256 : index", "%c256 = arith.constant 64 : index"),
-    ] {
-        assert!(small.contains(from), "examples/gemm_multicore.mlir changed shape ({from}): update the template");
-        small = small.replace(from, to);
-    }
-    small
+    ];
+    let pairs: Vec<(&str, &str)> = super::SMALL_BLOCKS.iter().chain(&constants).copied().collect();
+    super::substituted(&example(), "examples/gemm_multicore.mlir", &pairs)
 }
 
 /// (offset, direction) kernel arguments of a schedule.
