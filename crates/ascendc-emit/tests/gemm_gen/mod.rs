@@ -128,7 +128,8 @@ fn reference(s: &GemmSpec, a: &Array, b: &Array, [m, n, k]: [usize; 3]) -> Vec<f
                 ElementType::BF16 => Bf16::from_f32(x as f32).to_f32() as f64,
                 _ => x,
             };
-            if s.epilogue.relu && !(x > 0.0) {
+            // ReLU makes every result that is not > 0 (NaN included) +0.
+            if s.epilogue.relu && (x.is_nan() || x <= 0.0) {
                 x = 0.0;
             }
             c[i * n + j] = x;
