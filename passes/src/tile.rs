@@ -9,6 +9,7 @@
 use crate::error::LoweringError;
 use layout_algebra::{ascend::tile_layout, AlgebraError, IndexValue, Layout, SymExpr, Tuple};
 use layout_dialect::{LayoutTypeError, TensorLayout, TensorType};
+use melior::ir::Value;
 
 /// Symbol prefix for the parent's `?` leaves (`p0`, `p1`, ...).
 pub const PARENT_PREFIX: &str = "p";
@@ -72,6 +73,59 @@ pub fn tile_of(
         parent_corner.iter().zip(local).map(|(p, c)| add_coordinates(p, c)).collect::<Result<Vec<_>, _>>()?
     };
     Ok(PlacedTile { layout, corner })
+}
+
+/// The one handler of a `layout.tile` op, shared by both lowerings: its coordinate operands as
+/// algebra values (constants where the IR has them, else `symbol(i, value)`, the symbol the
+/// calling lowering binds to the value), the rank check, the placement ([`tile_of`]: a tile of
+/// a tile sits at the sum of the corners) and, when `declared` is given, the check that the
+/// result type claims nothing the algebra contradicts (layout-verify G2). Returns the placed
+/// tile and the local coordinates.
+pub fn lower_tile<'c, 'a>(
+    parent: &Layout<SymExpr>,
+    parent_corner: &[SymExpr],
+    shape: &[i64],
+    coordinates: impl IntoIterator<Item = Value<'c, 'a>>,
+    mut symbol: impl FnMut(usize, Value<'c, 'a>) -> SymExpr,
+    declared: Option<&Layout<SymExpr>>,
+) -> Result<(PlacedTile, Vec<SymExpr>), LoweringError> {
+    let local: Vec<SymExpr> = coordinates
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| crate::ir::constant_int(v).map_or_else(|| symbol(i, v), SymExpr::Const))
+        .collect();
+    if local.len() != parent_corner.len() || shape.len() != local.len() {
+        return Err(LoweringError::Contract(format!(
+            "layout.tile: {} coordinates and {} extents for a parent with {} origin extents ({parent}); batched layouts cannot be tiled",
+            local.len(),
+            shape.len(),
+            parent_corner.len(),
+        )));
+    }
+    let placed = tile_of(parent, parent_corner, shape, &local).map_err(|e| e.in_op("layout.tile"))?;
+    if let Some(declared) = declared {
+        check_declared(declared, &placed.layout).map_err(|e| {
+            LoweringError::Contract(format!("layout.tile: the result type disagrees with the layout algebra: {e}"))
+        })?;
+    }
+    Ok((placed, local))
+}
+
+/// The offset of local coordinate `local` of a tile placed at `corner` (one per origin leaf):
+/// `crd_to_offset(layout, corner + local)`, the coordinate structured like the origin (a tile's
+/// layout applies to the whole tensor's coordinates). `local` all zero gives the tile's base
+/// offset. `what` names the tensor in an error.
+pub fn address(
+    layout: &Layout<SymExpr>,
+    corner: &[SymExpr],
+    local: &[SymExpr],
+    what: &str,
+) -> Result<SymExpr, LoweringError> {
+    use layout_algebra::sym::BinOp;
+    let global =
+        corner.iter().zip(local).map(|(c, l)| SymExpr::bin(BinOp::Add, c, l)).collect::<Result<Vec<_>, _>>()?;
+    let crd = layout.origin().unflatten(&global)?;
+    layout.crd_to_offset(&crd).map_err(LoweringError::algebra_in(format!("address of {what}")))
 }
 
 /// `a + b` for corner coordinates, which are sums of constants and coordinate symbols: kept in
