@@ -310,6 +310,48 @@ mod tests {
         );
     }
 
+    /// The shared handler on IR values: constants become constants, only the dynamic
+    /// coordinate asks the lowering for its symbol, a tile of a tile sits at the sum of the
+    /// corners, and a declared type the algebra contradicts is an error.
+    #[test]
+    fn lower_tile_reads_the_coordinates_and_places_a_tile_of_a_tile() {
+        use melior::ir::{block::BlockLike, operation::OperationLike, RegionLike};
+        let context = layout_dialect::create_context().unwrap();
+        let source = "func.func @f(%i: index) {\n  %c16 = arith.constant 16 : index\n  %c32 = arith.constant 32 : index\n  return\n}";
+        let module = layout_dialect::parse_source(&context, source).expect("parse");
+        let func = module.body().first_operation().expect("func");
+        let body = func.region(0).unwrap().first_block().unwrap();
+        let i: Value = body.argument(0).unwrap().into();
+        let c16: Value = body.first_operation().unwrap().result(0).unwrap().into();
+        let c32: Value = body.first_operation().unwrap().next_in_block().unwrap().result(0).unwrap().into();
+        let root = TensorType::new("f16", "gm", "ND", "(64,64)").resolve().unwrap();
+        let zero = [SymExpr::Const(0), SymExpr::Const(0)];
+        let asked = std::cell::RefCell::new(Vec::new());
+        let symbol = |k: usize, _: Value| {
+            asked.borrow_mut().push(k);
+            SymExpr::sym("x")
+        };
+        let (t1, local) = lower_tile(&root.layout, &zero, &[48, 32], [c16, c32], &symbol, None).unwrap();
+        assert_eq!(local, [SymExpr::Const(16), SymExpr::Const(32)]);
+        let (t2, local) = lower_tile(&t1.layout, &t1.corner, &[32, 16], [i, c16], &symbol, None).unwrap();
+        assert_eq!(*asked.borrow(), [0], "only the dynamic coordinate gets a symbol");
+        assert_eq!(local, [SymExpr::sym("x"), SymExpr::Const(16)]);
+        assert_eq!(t2.corner[0].to_string(), "x + 16");
+        assert_eq!(t2.corner[1], SymExpr::Const(48));
+        // Row x + 16 + 1, column 48 + 2 of the root: (x + 17) * 64 + 50.
+        let offset = address(&t2.layout, &t2.corner, &[SymExpr::Const(1), SymExpr::Const(2)], "t2").unwrap();
+        let at = |x: i64| offset.eval(&[("x".into(), x)].into_iter().collect()).unwrap();
+        assert_eq!((at(0), at(5)), (17 * 64 + 50, 22 * 64 + 50));
+        let declared = TensorType::new("f16", "gm", "(32,16):(32,1)", "(?,16)").resolve().unwrap();
+        let wrong = lower_tile(&t1.layout, &t1.corner, &[32, 16], [i, c16], &symbol, Some(&declared.layout));
+        assert_eq!(
+            wrong.unwrap_err().to_string(),
+            "layout.tile: the result type disagrees with the layout algebra: stride leaf 0 is 32 but the tile's is 64"
+        );
+        let rank = lower_tile(&t1.layout, &t1.corner, &[32], [i], &symbol, None).unwrap_err();
+        assert!(rank.to_string().contains("1 coordinates and 1 extents for a parent with 2 origin extents"), "{rank}");
+    }
+
     #[test]
     fn offsets() {
         let nz = TensorType::new("f16", "l1", "NZ", "(100,100)").resolve().unwrap();
