@@ -198,4 +198,55 @@ mod tests {
             assert_eq!(Kind::from_name(name), None, "{name}");
         }
     }
+
+    /// Decoding real ops: operands, the predicate, an `i1` true read as 1, the loop's carried
+    /// values, both regions of an `scf.if`, and an unknown op named in its error.
+    #[test]
+    fn ops_decode_with_their_operands() {
+        use melior::ir::{block::BlockLike, operation::OperationLike, RegionLike};
+        let context = layout_dialect::create_context().unwrap();
+        let source = r#"func.func @f(%n: index) -> index {
+  %t = arith.constant true
+  %c2 = arith.constant 2 : index
+  %lt = arith.cmpi slt, %n, %c2 : index
+  %s = arith.select %lt, %n, %c2 : index
+  %r = scf.for %i = %c2 to %n step %c2 iter_args(%acc = %s) -> (index) {
+    %d = arith.floordivsi %acc, %i : index
+    scf.yield %d : index
+  }
+  %x = arith.xori %n, %c2 : index
+  %q = scf.if %t -> (index) {
+    scf.yield %r : index
+  } else {
+    scf.yield %x : index
+  }
+  return %q : index
+}"#;
+        let module = layout_dialect::parse_source(&context, source).expect("parse");
+        let func = module.body().first_operation().expect("func");
+        let mut ops = Vec::new();
+        let mut next = func.region(0).unwrap().first_block().unwrap().first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            ops.push(UpstreamOp::decode(op));
+        }
+        assert!(matches!(ops[0], Ok(UpstreamOp::Arith(ArithView::Constant { value: 1, .. }))), "{:?}", ops[0]);
+        assert!(matches!(ops[1], Ok(UpstreamOp::Arith(ArithView::Constant { value: 2, .. }))), "{:?}", ops[1]);
+        let Ok(UpstreamOp::Arith(ArithView::CmpI { pred, lhs, .. })) = &ops[2] else { panic!("{:?}", ops[2]) };
+        assert_eq!((*pred, lhs.is_block_argument()), (Pred::Slt, true));
+        let Ok(UpstreamOp::Arith(ArithView::Select { on_true, .. })) = &ops[3] else { panic!("{:?}", ops[3]) };
+        assert!(on_true.is_block_argument());
+        let Ok(UpstreamOp::Scf(ScfView::For { inits, body, results, .. })) = &ops[4] else { panic!("{:?}", ops[4]) };
+        assert_eq!((inits.len(), body.argument_count(), results.len()), (1, 2, 1));
+        let inner = UpstreamOp::decode(body.first_operation().unwrap());
+        assert!(matches!(inner, Ok(UpstreamOp::Arith(ArithView::Binary { op: ArithOp::FloorDivSI, .. }))), "{inner:?}");
+        assert!(matches!(UpstreamOp::decode(body.terminator().unwrap()), Ok(UpstreamOp::Scf(ScfView::Yield))));
+        assert!(matches!(&ops[5], Err(EmitError::UnsupportedOp(name)) if name == "arith.xori"), "{:?}", ops[5]);
+        let Ok(UpstreamOp::Scf(ScfView::If { then_block, else_block, results, .. })) = &ops[6] else {
+            panic!("{:?}", ops[6])
+        };
+        assert_eq!((then_block.is_some(), else_block.is_some(), results.len()), (true, true, 1));
+        assert!(matches!(ops[7], Ok(UpstreamOp::Return)));
+        assert_eq!(ops.len(), 8);
+    }
 }
