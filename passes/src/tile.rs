@@ -9,6 +9,7 @@
 use crate::error::LoweringError;
 use layout_algebra::{ascend::tile_layout, AlgebraError, IndexValue, Layout, SymExpr, Tuple};
 use layout_dialect::{LayoutTypeError, TensorLayout, TensorType};
+use melior::ir::Value;
 
 /// Symbol prefix for the parent's `?` leaves (`p0`, `p1`, ...).
 pub const PARENT_PREFIX: &str = "p";
@@ -72,6 +73,59 @@ pub fn tile_of(
         parent_corner.iter().zip(local).map(|(p, c)| add_coordinates(p, c)).collect::<Result<Vec<_>, _>>()?
     };
     Ok(PlacedTile { layout, corner })
+}
+
+/// The one handler of a `layout.tile` op, shared by both lowerings: its coordinate operands as
+/// algebra values (constants where the IR has them, else `symbol(i, value)`, the symbol the
+/// calling lowering binds to the value), the rank check, the placement ([`tile_of`]: a tile of
+/// a tile sits at the sum of the corners) and, when `declared` is given, the check that the
+/// result type claims nothing the algebra contradicts (layout-verify G2). Returns the placed
+/// tile and the local coordinates.
+pub fn lower_tile<'c, 'a>(
+    parent: &Layout<SymExpr>,
+    parent_corner: &[SymExpr],
+    shape: &[i64],
+    coordinates: impl IntoIterator<Item = Value<'c, 'a>>,
+    mut symbol: impl FnMut(usize, Value<'c, 'a>) -> SymExpr,
+    declared: Option<&Layout<SymExpr>>,
+) -> Result<(PlacedTile, Vec<SymExpr>), LoweringError> {
+    let local: Vec<SymExpr> = coordinates
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| crate::ir::constant_int(v).map_or_else(|| symbol(i, v), SymExpr::Const))
+        .collect();
+    if local.len() != parent_corner.len() || shape.len() != local.len() {
+        return Err(LoweringError::Contract(format!(
+            "layout.tile: {} coordinates and {} extents for a parent with {} origin extents ({parent}); batched layouts cannot be tiled",
+            local.len(),
+            shape.len(),
+            parent_corner.len(),
+        )));
+    }
+    let placed = tile_of(parent, parent_corner, shape, &local).map_err(|e| e.in_op("layout.tile"))?;
+    if let Some(declared) = declared {
+        check_declared(declared, &placed.layout).map_err(|e| {
+            LoweringError::Contract(format!("layout.tile: the result type disagrees with the layout algebra: {e}"))
+        })?;
+    }
+    Ok((placed, local))
+}
+
+/// The offset of local coordinate `local` of a tile placed at `corner` (one per origin leaf):
+/// `crd_to_offset(layout, corner + local)`, the coordinate structured like the origin (a tile's
+/// layout applies to the whole tensor's coordinates). `local` all zero gives the tile's base
+/// offset. `what` names the tensor in an error.
+pub fn address(
+    layout: &Layout<SymExpr>,
+    corner: &[SymExpr],
+    local: &[SymExpr],
+    what: &str,
+) -> Result<SymExpr, LoweringError> {
+    use layout_algebra::sym::BinOp;
+    let global =
+        corner.iter().zip(local).map(|(c, l)| SymExpr::bin(BinOp::Add, c, l)).collect::<Result<Vec<_>, _>>()?;
+    let crd = layout.origin().unflatten(&global)?;
+    layout.crd_to_offset(&crd).map_err(LoweringError::algebra_in(format!("address of {what}")))
 }
 
 /// `a + b` for corner coordinates, which are sums of constants and coordinate symbols: kept in
@@ -254,6 +308,48 @@ mod tests {
             matches!(rank, LoweringError::Algebra(AlgebraError::Incompatible { what: "tile_layout", .. })),
             "{rank:?}"
         );
+    }
+
+    /// The shared handler on IR values: constants become constants, only the dynamic
+    /// coordinate asks the lowering for its symbol, a tile of a tile sits at the sum of the
+    /// corners, and a declared type the algebra contradicts is an error.
+    #[test]
+    fn lower_tile_reads_the_coordinates_and_places_a_tile_of_a_tile() {
+        use melior::ir::{block::BlockLike, operation::OperationLike, RegionLike};
+        let context = layout_dialect::create_context().unwrap();
+        let source = "func.func @f(%i: index) {\n  %c16 = arith.constant 16 : index\n  %c32 = arith.constant 32 : index\n  return\n}";
+        let module = layout_dialect::parse_source(&context, source).expect("parse");
+        let func = module.body().first_operation().expect("func");
+        let body = func.region(0).unwrap().first_block().unwrap();
+        let i: Value = body.argument(0).unwrap().into();
+        let c16: Value = body.first_operation().unwrap().result(0).unwrap().into();
+        let c32: Value = body.first_operation().unwrap().next_in_block().unwrap().result(0).unwrap().into();
+        let root = TensorType::new("f16", "gm", "ND", "(64,64)").resolve().unwrap();
+        let zero = [SymExpr::Const(0), SymExpr::Const(0)];
+        let asked = std::cell::RefCell::new(Vec::new());
+        let symbol = |k: usize, _: Value| {
+            asked.borrow_mut().push(k);
+            SymExpr::sym("x")
+        };
+        let (t1, local) = lower_tile(&root.layout, &zero, &[48, 32], [c16, c32], &symbol, None).unwrap();
+        assert_eq!(local, [SymExpr::Const(16), SymExpr::Const(32)]);
+        let (t2, local) = lower_tile(&t1.layout, &t1.corner, &[32, 16], [i, c16], &symbol, None).unwrap();
+        assert_eq!(*asked.borrow(), [0], "only the dynamic coordinate gets a symbol");
+        assert_eq!(local, [SymExpr::sym("x"), SymExpr::Const(16)]);
+        assert_eq!(t2.corner[0].to_string(), "x + 16");
+        assert_eq!(t2.corner[1], SymExpr::Const(48));
+        // Row x + 16 + 1, column 48 + 2 of the root: (x + 17) * 64 + 50.
+        let offset = address(&t2.layout, &t2.corner, &[SymExpr::Const(1), SymExpr::Const(2)], "t2").unwrap();
+        let at = |x: i64| offset.eval(&[("x".into(), x)].into_iter().collect()).unwrap();
+        assert_eq!((at(0), at(5)), (17 * 64 + 50, 22 * 64 + 50));
+        let declared = TensorType::new("f16", "gm", "(32,16):(32,1)", "(?,16)").resolve().unwrap();
+        let wrong = lower_tile(&t1.layout, &t1.corner, &[32, 16], [i, c16], &symbol, Some(&declared.layout));
+        assert_eq!(
+            wrong.unwrap_err().to_string(),
+            "layout.tile: the result type disagrees with the layout algebra: stride leaf 0 is 32 but the tile's is 64"
+        );
+        let rank = lower_tile(&t1.layout, &t1.corner, &[32], [i], &symbol, None).unwrap_err();
+        assert!(rank.to_string().contains("1 coordinates and 1 extents for a parent with 2 origin extents"), "{rank}");
     }
 
     #[test]

@@ -15,6 +15,7 @@ use melior::ir::{
 use std::collections::HashMap;
 
 pub use crate::error::{EmitError, Located};
+use crate::ops::{is_function, ArithView, ScfView, UpstreamOp};
 
 /// An integer: a constant or a named index value (a condition is an `i1` value: 0 or 1).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -319,10 +320,6 @@ fn array(attr: Attribute) -> Vec<Attribute> {
     }
 }
 
-fn name_of(op: &OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
-}
-
 fn key(v: Value) -> usize {
     v.to_raw().ptr as usize
 }
@@ -360,11 +357,6 @@ type Result<T, E = EmitError> = std::result::Result<T, E>;
 
 fn malformed(e: impl std::fmt::Display) -> EmitError {
     EmitError::Malformed(e.to_string())
-}
-
-/// The region `r` of `op`'s first block (`None` for an empty region).
-fn region_block<'c, 'a>(op: &OperationRef<'c, 'a>, r: usize) -> Result<Option<BlockRef<'c, 'a>>> {
-    Ok(op.region(r).map_err(malformed)?.first_block())
 }
 
 /// Whether every result of `op` is an `index` value (`iter_args` and `scf.if` results).
@@ -452,82 +444,84 @@ impl Walker {
         if let Some(decoded) = AscendcOp::decode(op) {
             return self.ascendc_op(decoded?, out);
         }
-        let name = name_of(&op);
-        let result = || -> Result<Value> { op.result(0).map(Into::into).map_err(malformed) };
-        if let Some(arith) = ArithOp::from_name(&name) {
-            // Index arithmetic only: an `i1` `arith.andi` is no condition the printers know.
-            index_operands(&op, &name)?;
-            index_results(&op, &name)?;
-            let a = self.operand(&op, 0)?;
-            let b = self.operand(&op, 1)?;
-            if let (Val::Const(x), Val::Const(y)) = (&a, &b) {
-                if let Some(c) = arith.eval(*x, *y) {
-                    self.consts.insert(key(result()?), c);
-                    return Ok(());
-                }
-            }
-            let n = self.define(result()?, "v");
-            out.push(Stmt::Arith { name: n, op: arith, a, b });
-            return Ok(());
+        match UpstreamOp::decode(op)? {
+            UpstreamOp::Arith(arith) => self.arith_op(&op, arith, out),
+            UpstreamOp::Scf(scf) => self.scf_op(&op, scf, out),
+            UpstreamOp::Return => Ok(()),
         }
-        match name.as_str() {
-            "arith.constant" => {
-                let value = op.attribute("value").ok().and_then(int).ok_or_else(|| {
-                    EmitError::Unsupported("arith.constant: only integer constants are emitted".into())
-                })?;
-                let r = result()?;
-                // `true` of i1 reads as -1: conditions are 0 or 1.
-                let value = if r.r#type().to_string() == "i1" { i64::from(value != 0) } else { value };
-                self.consts.insert(key(r), value);
+    }
+
+    /// An `arith` op: constants and arithmetic on constants fold, the rest are statements.
+    fn arith_op(&mut self, op: &OperationRef, arith: ArithView, out: &mut Vec<Stmt>) -> Result<()> {
+        match arith {
+            ArithView::Binary { op: binary, lhs, rhs, result } => {
+                // Index arithmetic only: an `i1` `arith.andi` is no condition the printers know.
+                let name = binary.name();
+                index_operands(op, name)?;
+                index_results(op, name)?;
+                let (a, b) = (self.val(lhs)?, self.val(rhs)?);
+                if let (Val::Const(x), Val::Const(y)) = (&a, &b) {
+                    if let Some(c) = binary.eval(*x, *y) {
+                        self.consts.insert(key(result), c);
+                        return Ok(());
+                    }
+                }
+                let n = self.define(result, "v");
+                out.push(Stmt::Arith { name: n, op: binary, a, b });
             }
-            "arith.index_cast" => {
-                let a = self.operand(&op, 0)?;
-                let n = self.define(result()?, "v");
+            ArithView::Constant { value, result } => {
+                self.consts.insert(key(result), value);
+            }
+            ArithView::IndexCast { input, result } => {
+                let a = self.val(input)?;
+                let n = self.define(result, "v");
                 out.push(Stmt::Arith { name: n, op: ArithOp::AddI, a, b: Val::Const(0) });
             }
-            "arith.cmpi" => {
-                let code = op.attribute("predicate").ok().and_then(int);
-                let pred = code
-                    .and_then(Pred::from_code)
-                    .ok_or_else(|| EmitError::Malformed(format!("arith.cmpi: predicate {code:?} is not known")))?;
-                let (a, b) = (self.operand(&op, 0)?, self.operand(&op, 1)?);
+            ArithView::CmpI { pred, lhs, rhs, result } => {
+                let (a, b) = (self.val(lhs)?, self.val(rhs)?);
                 if let (Val::Const(x), Val::Const(y)) = (&a, &b) {
-                    self.consts.insert(key(result()?), i64::from(pred.eval(*x, *y)));
+                    self.consts.insert(key(result), i64::from(pred.eval(*x, *y)));
                     return Ok(());
                 }
-                let n = self.define(result()?, "cond");
+                let n = self.define(result, "cond");
                 out.push(Stmt::Cmp { name: n, pred, a, b });
             }
-            "arith.select" => {
-                index_results(&op, "arith.select")?;
-                let cond = self.operand(&op, 0)?;
-                let (a, b) = (self.operand(&op, 1)?, self.operand(&op, 2)?);
-                let r = result()?;
+            ArithView::Select { cond, on_true, on_false, result } => {
+                index_results(op, "arith.select")?;
+                let cond = self.val(cond)?;
+                let (a, b) = (self.val(on_true)?, self.val(on_false)?);
                 match (cond, a, b) {
                     (Val::Const(c), a, b) => match if c != 0 { a } else { b } {
                         Val::Const(v) => {
-                            self.consts.insert(key(r), v);
+                            self.consts.insert(key(result), v);
                         }
                         Val::Var(n) => {
-                            self.names.insert(key(r), n);
+                            self.names.insert(key(result), n);
                         }
                     },
                     (cond, a, b) => {
-                        let n = self.define(r, "v");
+                        let n = self.define(result, "v");
                         out.push(Stmt::Select { name: n, cond, a, b });
                     }
                 }
             }
-            "scf.for" => {
-                let lo = self.operand(&op, 0)?;
-                let hi = self.operand(&op, 1)?;
-                let step = self.operand(&op, 2)?;
-                index_results(&op, "scf.for iter_args")?;
-                let body = region_block(&op, 0)?.ok_or_else(|| EmitError::Malformed("scf.for without body".into()))?;
+        }
+        Ok(())
+    }
+
+    /// An `scf` op: loops and conditionals with their regions (a `scf.yield` is read by the
+    /// region that ends with it).
+    fn scf_op(&mut self, op: &OperationRef, scf: ScfView, out: &mut Vec<Stmt>) -> Result<()> {
+        match scf {
+            ScfView::For { lower, upper, step, inits, body, results: carried_out } => {
+                let lo = self.val(lower)?;
+                let hi = self.val(upper)?;
+                let step = self.val(step)?;
+                index_results(op, "scf.for iter_args")?;
                 let var = self.define(body.argument(0).map_err(malformed)?.into(), "i");
                 let mut iter = Vec::new();
-                for k in 0..op.result_count() {
-                    let init = self.operand(&op, 3 + k)?;
+                for (k, init) in inits.into_iter().enumerate() {
+                    let init = self.val(init)?;
                     let carried = self.define(body.argument(1 + k).map_err(malformed)?.into(), "v");
                     iter.push((carried, init));
                 }
@@ -539,18 +533,15 @@ impl Walker {
                         yields.len()
                     )));
                 }
-                let mut results = Vec::new();
-                for k in 0..op.result_count() {
-                    results.push(self.define(op.result(k).map_err(malformed)?.into(), "v"));
-                }
+                let results = carried_out.into_iter().map(|r| self.define(r, "v")).collect();
                 out.push(Stmt::For { var, lo, hi, step, iter, body: inner, yields, results });
             }
-            "scf.if" => {
-                index_results(&op, "scf.if result")?;
-                let cond = self.operand(&op, 0)?;
-                let (then_body, then_yields) = self.region(region_block(&op, 0)?)?;
-                let (else_body, else_yields) = self.region(region_block(&op, 1)?)?;
-                let n = op.result_count();
+            ScfView::If { cond, then_block, else_block, results: values } => {
+                index_results(op, "scf.if result")?;
+                let cond = self.val(cond)?;
+                let (then_body, then_yields) = self.region(then_block)?;
+                let (else_body, else_yields) = self.region(else_block)?;
+                let n = values.len();
                 if then_yields.len() != n || (n > 0 && else_yields.len() != n) {
                     return Err(EmitError::Malformed(format!(
                         "scf.if: {n} results but the regions yield {} and {} values",
@@ -558,14 +549,10 @@ impl Walker {
                         else_yields.len()
                     )));
                 }
-                let mut results = Vec::new();
-                for k in 0..op.result_count() {
-                    results.push(self.define(op.result(k).map_err(malformed)?.into(), "v"));
-                }
+                let results = values.into_iter().map(|r| self.define(r, "v")).collect();
                 out.push(Stmt::If { cond, results, then_body, then_yields, else_body, else_yields });
             }
-            "scf.yield" | "func.return" => {}
-            _ => return Err(EmitError::UnsupportedOp(name)),
+            ScfView::Yield => {}
         }
         Ok(())
     }
@@ -723,7 +710,7 @@ pub fn kernels(module: &melior::ir::Module) -> std::result::Result<Vec<Kernel>, 
     let mut next = module.body().first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
-        if name_of(&op) != "func.func" {
+        if !is_function(&op) {
             continue;
         }
         let at_function = |message: String| Diag::error(position_of(op.location(), UNNAMED_INPUT), message);

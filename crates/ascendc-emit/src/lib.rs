@@ -18,6 +18,7 @@ pub mod cpp;
 pub mod error;
 pub mod kernel;
 pub mod llvm;
+pub mod ops;
 pub mod project;
 pub mod run;
 

@@ -29,6 +29,8 @@ mod epilogue;
 #[path = "run/legal_pairs.rs"]
 mod legal_pairs;
 mod sanitizer;
+#[path = "run/tile_of_tile.rs"]
+mod tile_of_tile;
 
 const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
 

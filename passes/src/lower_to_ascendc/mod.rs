@@ -405,21 +405,23 @@ impl<'c> Lowering<'c> {
                 }
                 let prefix = self.fresh("t");
                 let mut binds = Vec::new();
-                let mut coord = Vec::new();
-                for (i, v) in coord_values.into_iter().enumerate() {
-                    coord.push(match constant_int(v) {
-                        Some(c) => SymExpr::Const(c),
-                        None => {
-                            // One symbol per value: a chain of tiles at `%k` sums `%k` into one
-                            // term of its corner (`tile::tile_of`), not one term per tile.
-                            let s = self.coord_symbols.entry(key(v)).or_insert_with(|| format!("{prefix}{i}")).clone();
-                            binds.push((s.clone(), v));
-                            SymExpr::sym(&s)
-                        }
-                    });
-                }
-                // The corner in the whole tensor: the parent's plus the local one.
-                let placed = crate::tile::tile_of(&parent.layout, &parent.coord, &shape, &coord)?;
+                let coord_symbols = &mut self.coord_symbols;
+                // One symbol per value: a chain of tiles at `%k` sums `%k` into one term of its
+                // corner (`tile::tile_of`), not one term per tile. No declared-type check here:
+                // the verifier made it (G2), and the views of L0 operands carry the layout Mmad
+                // infers (`cube_operand`), not the declared one.
+                let (placed, _) = crate::tile::lower_tile(
+                    &parent.layout,
+                    &parent.coord,
+                    &shape,
+                    coord_values,
+                    |i, v| {
+                        let s = coord_symbols.entry(key(v)).or_insert_with(|| format!("{prefix}{i}")).clone();
+                        binds.push((s.clone(), v));
+                        SymExpr::sym(&s)
+                    },
+                    None,
+                )?;
                 let [row, col]: [SymExpr; 2] =
                     placed.corner.try_into().map_err(|_| AscendcError::internal("rank-2 tile corner"))?;
                 let result: Value = result(op)?;

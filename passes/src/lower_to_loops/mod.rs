@@ -319,8 +319,8 @@ impl Tensor {
         self.layout.origin().leaves()
     }
 
-    /// The address of local coordinate `local` (one per origin leaf):
-    /// `crd_to_offset(layout, coord + local)` with the coordinate structured like the origin.
+    /// The address of local coordinate `local` (one per origin leaf): [`crate::tile::address`],
+    /// `crd_to_offset(layout, coord + local)`.
     pub fn address(&self, local: &[SymExpr]) -> Result<SymExpr, LoweringError> {
         if local.len() != self.coord.len() {
             return Err(LoweringError::Internal(format!(
@@ -330,9 +330,7 @@ impl Tensor {
                 self.coord.len()
             )));
         }
-        let global = self.coord.iter().zip(local).map(|(c, l)| build::add(c, l)).collect::<Result<Vec<_>, _>>()?;
-        let crd = self.layout.origin().unflatten(&global)?;
-        self.layout.crd_to_offset(&crd).map_err(LoweringError::algebra_in(format!("address of {}", self.name)))
+        crate::tile::address(&self.layout, &self.coord, local, &self.name)
     }
 
     /// Per origin leaf, the padded extent of the shape it covers (the self-check domain).
