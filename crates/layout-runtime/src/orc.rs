@@ -39,6 +39,10 @@ impl Orc {
     /// An LLJIT for the host that resolves undefined symbols in the process, with `object`
     /// (an ELF relocatable object for the host) added but not linked yet.
     pub(crate) fn with_object(object: &[u8]) -> Result<Orc> {
+        // LLJIT finds the host's target by its triple (a cache hit compiles nothing that would
+        // have registered it).
+        inkwell::targets::Target::initialize_native(&inkwell::targets::InitializationConfig::default())
+            .map_err(Error::Llvm)?;
         let mut jit: LLVMOrcLLJITRef = std::ptr::null_mut();
         // Safety: the builder is consumed by LLVMOrcCreateLLJIT; on success `jit` is owned by
         // the returned Orc and disposed in Drop.
