@@ -188,10 +188,14 @@ fn clap_error(error: clap::Error) -> RunError {
     let context = |kind| error.get(kind).map(|value| value.to_string());
     match error.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => RunError::Display(error.to_string()),
-        ErrorKind::UnknownArgument => RunError::UnknownOption {
-            option: context(ContextKind::InvalidArg).unwrap_or_default(),
-            suggestion: context(ContextKind::SuggestedArg),
-        },
+        ErrorKind::UnknownArgument => {
+            let option = context(ContextKind::InvalidArg).unwrap_or_default();
+            // clap reports a second positional argument the same way.
+            if !option.starts_with('-') {
+                return RunError::Usage(format!("more than one kernel file given ('{option}')"));
+            }
+            RunError::UnknownOption { option, suggestion: context(ContextKind::SuggestedArg) }
+        }
         _ => {
             // clap's text without its usage and "For more information" lines, on one line.
             let text = error.render().to_string();
