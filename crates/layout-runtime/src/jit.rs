@@ -3,7 +3,7 @@
 //! ```text
 //! let context = layout_runtime::create_context()?;
 //! let module = layout_dialect::parse_file(&context, "gemm.mlir").unwrap();
-//! let jit = Jit::new(&module)?;                       // lowers a copy, creates the engine
+//! let jit = Jit::new(&module)?;                       // lowers a copy, compiles (or loads the cached object)
 //! let (mut a, mut b) = (rng.array(F32, &[m, k]), rng.array(F32, &[k, n]));
 //! let mut c = Array::zeros(F32, &[m, n]);
 //! jit.call("gemm", &mut [Arg::MemRef(&mut a), Arg::MemRef(&mut b), Arg::MemRef(&mut c)])?;
@@ -12,11 +12,17 @@
 //! Functions are called through their C interface (`_mlir_ciface_NAME`, generated for
 //! `func.func` ops with the `llvm.emit_c_interface` attribute): each memref argument is passed
 //! as a pointer to a ranked descriptor ([`StridedMemRef`]: allocated pointer, aligned pointer,
-//! offset, sizes, strides), scalars by value. Calls go through MLIR's packed wrapper of that
-//! function (`mlirExecutionEngineLookupPacked`), so any number and mix of arguments works
-//! without transmuting to a fixed Rust function type.
+//! offset, sizes, strides), scalars by value. Calls go through a packed wrapper of that
+//! function (`crate::codegen`), so any number and mix of arguments works without transmuting
+//! to a fixed Rust function type. The code is an object file, compiled or taken from the
+//! on-disk cache (`crate::object_cache`), linked in process by ORC (`crate::orc`).
 
-use crate::{lower, Capture, Error, Result};
+use crate::{
+    codegen, lower,
+    object_cache::{self, CacheKey, CacheOutcome, ObjectCache},
+    orc::Orc,
+    Error, Result,
+};
 use layout_npy::{Array, ElemType};
 use melior::ir::{operation::OperationLike, r#type::TypeLike, BlockLike, Module, RegionLike, Type};
 use mlir_sys::MlirType;
@@ -282,63 +288,89 @@ pub(crate) fn record_failure(text: String) {
     });
 }
 
-/// A JIT-compiled module. `!Send` (it holds raw engine pointers); it does not borrow the MLIR
+/// A JIT-compiled module. `!Send` (it holds raw JIT pointers); it does not borrow the MLIR
 /// context or module it was made from.
 pub struct Jit {
-    engine: mlir_sys::MlirExecutionEngine,
+    orc: Orc,
     signatures: BTreeMap<String, Signature>,
+    cache: CacheOutcome,
 }
 
-/// Optimization level the engine uses for LLVM (0-3).
+/// Optimization level of the JIT's LLVM pipeline and code generation (O2).
 pub const JIT_OPT_LEVEL: i32 = 2;
 
 impl Jit {
     /// Lowers a copy of `module` (upstream dialects, `layout` ops already lowered) to the LLVM
-    /// dialect and JIT-compiles it at O2. The context must have been prepared with
+    /// dialect and JIT-compiles it at O2, through the process's default object cache
+    /// ([`crate::object_cache::default_cache`]). The context must have been prepared with
     /// [`crate::prepare_context`] / created by [`crate::create_context`].
     pub fn new(module: &Module) -> Result<Jit> {
+        Jit::new_with_cache(module, object_cache::default_cache().as_ref())
+    }
+
+    /// [`Jit::new`] with an explicit cache (None: always compile).
+    pub fn new_with_cache(module: &Module, cache: Option<&ObjectCache>) -> Result<Jit> {
         let signatures = signatures(module);
         let mut lowered = lower::clone_module(module);
         lower::lower_to_llvm_dialect(&mut lowered)?;
-        Jit::from_llvm_dialect(&lowered, signatures)
+        Jit::from_llvm_dialect_with_cache(&lowered, signatures, cache)
     }
 
-    /// Creates the engine for a module already in the LLVM dialect; `signatures` (from
-    /// [`signatures`] on the module before lowering) drive the argument checks.
+    /// Compiles a module already in the LLVM dialect (through the default object cache);
+    /// `signatures` (from [`signatures`] on the module before lowering) drive the argument
+    /// checks.
     pub fn from_llvm_dialect(module: &Module, signatures: BTreeMap<String, Signature>) -> Result<Jit> {
-        let capture = Capture::for_module(module, "<input>");
-        // Safety: a valid module; MLIR returns a null engine when translation or compilation
-        // fails (melior's `ExecutionEngine::new` does not check this, and a later lookup on
-        // the null engine crashes).
-        let engine = unsafe {
-            mlir_sys::mlirExecutionEngineCreate(module.to_raw(), JIT_OPT_LEVEL, 0, std::ptr::null(), false, false)
+        Jit::from_llvm_dialect_with_cache(module, signatures, object_cache::default_cache().as_ref())
+    }
+
+    /// [`Jit::from_llvm_dialect`] with an explicit cache (None: always compile). A cached
+    /// object is the one this module compiles to (the key covers the module text, the host,
+    /// LLVM and this crate), so a hit behaves exactly as a fresh compilation.
+    pub fn from_llvm_dialect_with_cache(
+        module: &Module,
+        signatures: BTreeMap<String, Signature>,
+        cache: Option<&ObjectCache>,
+    ) -> Result<Jit> {
+        let compile = || {
+            codegen::compile_object(module).map_err(|error| match error {
+                Error::Mlir { what, diagnostics } => {
+                    Error::mlir(format!("cannot compile the kernel: {what}"), diagnostics)
+                }
+                other => other,
+            })
         };
-        let diagnostics = capture.take();
-        if engine.ptr.is_null() {
-            return Err(Error::mlir(
-                "cannot create the execution engine (translation to LLVM IR or compilation failed)",
-                diagnostics,
-            ));
-        }
-        let name = melior::StringRef::new(layout_passes::lower_to_loops::guard::HOOK);
-        // Safety: a valid engine; `guard_failed` has the C signature the lowering declares for
-        // the hook, `(index, index, index, index) -> ()`, and lives as long as the program.
-        unsafe {
-            mlir_sys::mlirExecutionEngineRegisterSymbol(engine, name.to_raw(), guard_failed as *const () as *mut c_void)
+        let (object, outcome) = match cache {
+            None => (compile()?, CacheOutcome::Disabled),
+            Some(cache) => {
+                let key = CacheKey::for_host(&lower::print_module(module));
+                match cache.load(&key) {
+                    Some(object) => (object, CacheOutcome::Hit),
+                    None => {
+                        let object = compile()?;
+                        let stored = cache.store(&key, &object).is_ok();
+                        (object, CacheOutcome::Miss { stored })
+                    }
+                }
+            }
         };
-        // The block queries of `layout.block_idx` / `layout.block_num` (`crate::blocks`).
+        object_cache::count(outcome);
+        let orc = Orc::with_object(&object)?;
+        // The block queries of `layout.block_idx` / `layout.block_num` (`crate::blocks`), the
+        // contract-check hook and the racecheck hook: the C signatures the lowering declares
+        // (`int64_t (void)`, `(index, index, index, index) -> ()`, five `int64_t`).
         use layout_passes::lower_to_loops::block::{BLOCK_IDX, BLOCK_NUM};
-        for (symbol, address) in [
-            (BLOCK_IDX, crate::blocks::current_block_idx as *const ()),
-            (BLOCK_NUM, crate::blocks::current_block_num as *const ()),
-            (layout_passes::lower_to_loops::racecheck::HOOK, crate::blocks::gm_write as *const ()),
-        ] {
-            let name = melior::StringRef::new(symbol);
-            // Safety: a valid engine; the functions have the C signatures the lowering declares
-            // (`int64_t (void)`, and the racecheck hook's five `int64_t`).
-            unsafe { mlir_sys::mlirExecutionEngineRegisterSymbol(engine, name.to_raw(), address as *mut c_void) };
-        }
-        Ok(Jit { engine, signatures })
+        orc.define(&[
+            (layout_passes::lower_to_loops::guard::HOOK, guard_failed as *const c_void),
+            (BLOCK_IDX, crate::blocks::current_block_idx as *const c_void),
+            (BLOCK_NUM, crate::blocks::current_block_num as *const c_void),
+            (layout_passes::lower_to_loops::racecheck::HOOK, crate::blocks::gm_write as *const c_void),
+        ]);
+        Ok(Jit { orc, signatures, cache: outcome })
+    }
+
+    /// Whether the compiled code came from the object cache.
+    pub fn cache_outcome(&self) -> CacheOutcome {
+        self.cache
     }
 
     /// The signature of function `name`, if the module defines it.
@@ -353,27 +385,20 @@ impl Jit {
 
     /// Makes external symbols visible to the JIT-compiled code (e.g. the C ABI of the AscendC CPU
     /// model, `ascendc_params::ffi::c_abi_symbols()`), so calls to functions the module only
-    /// declares resolve to them. Call before the first [`Jit::lookup`] / [`Jit::call`] (code
-    /// is materialized lazily, on first lookup).
+    /// declares resolve to them. Call before the first [`Jit::lookup`] / [`Jit::call`] (the
+    /// object is linked on first lookup). A name already defined keeps its first address.
     ///
     /// # Safety
     /// Every address must be a function with the signature the module declares for `name`,
     /// alive as long as the engine.
     pub unsafe fn register_symbols(&self, symbols: &[(&str, *const c_void)]) {
-        for (name, address) in symbols {
-            let name = melior::StringRef::new(name);
-            // Safety: a valid engine and name; the address is the caller's promise.
-            unsafe { mlir_sys::mlirExecutionEngineRegisterSymbol(self.engine, name.to_raw(), *address as *mut c_void) };
-        }
+        self.orc.define(symbols);
     }
 
     /// The address of a JIT symbol (e.g. `_mlir_ciface_gemm`), or None. Calling it directly is
     /// up to the caller (with [`StridedMemRef`] descriptors).
     pub fn lookup(&self, symbol: &str) -> Option<*mut c_void> {
-        let name = melior::StringRef::new(symbol);
-        // Safety: a valid engine and name.
-        let address = unsafe { mlir_sys::mlirExecutionEngineLookup(self.engine, name.to_raw()) };
-        (!address.is_null()).then_some(address)
+        self.orc.lookup(symbol)
     }
 
     /// The function `name`'s signature if it can be called, else a clear error.
@@ -546,12 +571,10 @@ impl Jit {
         if self.lookup(&symbol).is_none() {
             return Err(Error::Call(format!("the JIT has no symbol {symbol}")));
         }
-        let symbol_ref = melior::StringRef::new(&symbol);
-        // Safety: valid engine; the packed wrapper exists for every defined function.
-        let wrapper = unsafe { mlir_sys::mlirExecutionEngineLookupPacked(self.engine, symbol_ref.to_raw()) };
-        if wrapper.is_null() {
+        // The object has a packed wrapper for every C-interface function (`crate::codegen`).
+        let Some(wrapper) = self.lookup(&format!("{}{symbol}", codegen::PACKED_PREFIX)) else {
             return Err(Error::Call(format!("the JIT has no packed wrapper for {symbol}")));
-        }
+        };
         GUARD_FAILURE.with(|failure| failure.borrow_mut().take());
         // Safety: the packed wrapper has this signature; every pointer in `packed` points at
         // storage that lives until after the call and matches the checked parameter types;
@@ -573,12 +596,5 @@ impl Jit {
             ParamType::F64 => Scalar::Float(f64::from_bits(result)),
             _ => unreachable!("checked by callable"),
         }))
-    }
-}
-
-impl Drop for Jit {
-    fn drop(&mut self) {
-        // Safety: the engine was created non-null and is destroyed once.
-        unsafe { mlir_sys::mlirExecutionEngineDestroy(self.engine) }
     }
 }

@@ -7,8 +7,8 @@
 //! - [`self_check`] (module [`self_check`]): every lowered address compared with the algebra.
 //! - [`lower_to_llvm_dialect`], [`translate_to_llvm_ir`], [`compile_to_llvm_ir`]: to the LLVM
 //!   dialect, then LLVM IR optimized at O2 (module [`lower`]).
-//! - [`Jit`]: an MLIR execution engine with signature-checked calls on [`layout_npy::Array`]s
-//!   (module [`jit`]).
+//! - [`Jit`]: compiled kernels with signature-checked calls on [`layout_npy::Array`]s (module
+//!   [`jit`]; objects from `codegen`, linked by `orc`, kept by [`object_cache`] on disk).
 //! - [`pack`]: host-side packing ND ⇄ frame layouts (NZ, ...) with JIT-compiled load kernels.
 //! - [`blocks`]: multi-core launches (`blockDim` calls over one GM image, seeded order).
 //! - [`diagnostics`]: MLIR diagnostics as located data, rendered `file:line:col: error: ...`.
@@ -16,10 +16,13 @@
 //! Every MLIR object here is `!Send`: use one context per thread.
 
 pub mod blocks;
+mod codegen;
 pub mod diagnostics;
 pub mod jit;
 pub mod layout_lowering;
 pub mod lower;
+pub mod object_cache;
+mod orc;
 pub mod pack;
 pub mod self_check;
 
@@ -28,6 +31,7 @@ pub use jit::{Arg, Jit, ParamType, Scalar, Signature, StridedMemRef};
 pub use layout_lowering::{lower_layout_ops, lower_layout_ops_with};
 pub use layout_npy::{Array, Data, ElemType};
 pub use lower::{compile_to_llvm_ir, lower_to_llvm_dialect, translate_to_llvm_ir, PIPELINE};
+pub use object_cache::{CacheOutcome, ObjectCache};
 pub use pack::{PackError, PackSpec, Packer};
 pub use self_check::{self_check, SelfCheckReport};
 

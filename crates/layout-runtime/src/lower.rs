@@ -79,8 +79,9 @@ pub fn clone_module<'c>(module: &Module<'c>) -> Module<'c> {
     Module::from_operation(op).expect("a clone of a module is a module")
 }
 
-/// A target machine for the host (x86-64), as the JIT uses.
-fn host_target_machine(level: OptimizationLevel) -> Result<TargetMachine> {
+/// A target machine for the host (x86-64): `reloc` Default for `--emit=llvm`, PIC for the JIT's
+/// objects (linked anywhere in the address space).
+pub(crate) fn host_target_machine(level: OptimizationLevel, reloc: RelocMode) -> Result<TargetMachine> {
     Target::initialize_native(&InitializationConfig::default()).map_err(Error::Llvm)?;
     let triple = TargetMachine::get_default_triple();
     let target = Target::from_triple(&triple).map_err(|e| Error::Llvm(e.to_string()))?;
@@ -92,7 +93,7 @@ fn host_target_machine(level: OptimizationLevel) -> Result<TargetMachine> {
             cpu.to_str().unwrap_or("generic"),
             features.to_str().unwrap_or(""),
             level,
-            RelocMode::Default,
+            reloc,
             CodeModel::Default,
         )
         .ok_or_else(|| Error::Llvm(format!("cannot create a target machine for {triple}")))
@@ -101,8 +102,24 @@ fn host_target_machine(level: OptimizationLevel) -> Result<TargetMachine> {
 /// Translates a module in the LLVM dialect to LLVM IR, sets the host triple and data layout,
 /// runs LLVM's `default<O2>` pipeline, and returns the textual IR.
 pub fn translate_to_llvm_ir(module: &Module) -> Result<String> {
-    let capture = Capture::for_module(module, "<input>");
     let llvm = inkwell::context::Context::create();
+    let machine = host_target_machine(OptimizationLevel::Default, RelocMode::Default)?;
+    let ir = translate_and_optimize(module, &llvm, &machine, |_| Ok(()))?;
+    let text = ir.print_to_string().to_string();
+    drop(ir);
+    Ok(text)
+}
+
+/// The LLVM IR of `module` (in the LLVM dialect) in `llvm`, for `machine`'s triple and data
+/// layout, changed by `before_optimization` (e.g. adding wrappers), then optimized at O2 and
+/// verified.
+pub(crate) fn translate_and_optimize<'l>(
+    module: &Module,
+    llvm: &'l inkwell::context::Context,
+    machine: &TargetMachine,
+    before_optimization: impl FnOnce(&inkwell::module::Module<'l>) -> Result<()>,
+) -> Result<inkwell::module::Module<'l>> {
+    let capture = Capture::for_module(module, "<input>");
     // Safety: valid module op and LLVM context; the result (owned by us) is null on failure.
     // melior and inkwell link the same LLVM, so the context/module pointers are interchangeable.
     let raw = unsafe { mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), llvm.raw() as _) };
@@ -113,17 +130,15 @@ pub fn translate_to_llvm_ir(module: &Module) -> Result<String> {
             diagnostics,
         ));
     }
-    // Safety: a fresh module in `llvm`, dropped before `llvm`.
+    // Safety: a fresh module in `llvm`, dropped before `llvm` (the lifetime ties it).
     let ir = unsafe { inkwell::module::Module::new(raw as _) };
-    let machine = host_target_machine(OptimizationLevel::Default)?;
     ir.set_triple(&machine.get_triple());
     ir.set_data_layout(&machine.get_target_data().get_data_layout());
-    ir.run_passes("default<O2>", &machine, PassBuilderOptions::create())
+    before_optimization(&ir)?;
+    ir.run_passes("default<O2>", machine, PassBuilderOptions::create())
         .map_err(|e| Error::Llvm(format!("LLVM O2 pipeline failed: {e}")))?;
     ir.verify().map_err(|e| Error::Llvm(format!("the optimized LLVM IR does not verify: {e}")))?;
-    let text = ir.print_to_string().to_string();
-    drop(ir);
-    Ok(text)
+    Ok(ir)
 }
 
 /// Lowers a copy of `module` (upstream dialects) to the LLVM dialect and returns its optimized

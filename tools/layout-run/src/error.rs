@@ -14,6 +14,14 @@ pub enum RunError {
     #[error("{0}")]
     Usage(String),
 
+    /// An option clap does not know; `suggestion`: the closest known one, when one is close.
+    #[error("unknown option '{option}'{}", match .suggestion { Some(s) => format!("; did you mean '{s}'?"), None => " (see --help)".into() })]
+    UnknownOption { option: String, suggestion: Option<String> },
+
+    /// Not an error: text for stdout before exiting successfully (`--help`, `--version`).
+    #[error("{0}")]
+    Display(String),
+
     #[error("'--{0}' needs a value")]
     MissingValue(String),
 

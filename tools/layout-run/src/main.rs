@@ -11,258 +11,17 @@
 //! Thin: argument parsing and wiring; the work is in `crates/layout-runtime` (loops) and
 //! `ascendc_emit::run` (the AscendC back ends and the model's sanitizer).
 
+mod cli;
 mod error;
 mod pack_cmd;
 
+use cli::{Options, Request};
 use error::{Result, RunError};
 
 use ascendc_emit::run::{self as ascendc_run, Backend};
 use layout_npy::{random::Rng, Array, ElemType};
 use layout_runtime::{Arg, Diag, Error, Jit, ParamType, Scalar, Signature, Sources};
 use std::{cell::RefCell, path::PathBuf, process::ExitCode, rc::Rc, time::Instant};
-
-const USAGE: &str = "OVERVIEW: layout-run: lower a kernel to LLVM, JIT it, run it on .npy or seeded inputs
-
-USAGE: layout-run KERNEL.mlir --entry NAME [options]
-
-The entry function must have the `llvm.emit_c_interface` attribute. Its memref arguments are
-read from .npy files or generated from the seed (static shapes only); after the call every
-memref argument K is written to OUT_DIR/argK.npy and summarized on stdout.
-
-OPTIONS:
-  --entry NAME           Function to call (required unless --emit is given)
-  --input [K=]FILE       .npy file for memref argument K; without K=, inputs fill the memref
-                         arguments in order (repeatable)
-  --zero K               Start memref argument K as zeros instead of random values
-  --arg K=VALUE          Value of scalar argument K (index, i8-i64, f32, f64)
-  --seed N               Seed of the input generator and of the block order (default 0)
-  --block-dim N          Launch N blocks (AscendC blockDim, default 1): the kernel runs once
-                         per block over the same GM buffers, in a shuffled order drawn from
-                         --seed; layout.block_idx / GetBlockIdx() tell the block (all back ends)
-  --out-dir DIR          Where argK.npy files go (default: the current directory)
-  --emit=llvm            Print the O2-optimized LLVM IR instead of running
-  --emit=llvm-dialect    Print the module lowered to the LLVM dialect instead of running
-  --time                 Print the time of each stage to stderr
-  --backend B            Where the kernel runs: loops (default: layout-lower-to-loops + JIT),
-                         ascendc-cpp (layout-lower-to-ascendc, the emitted AscendC C++
-                         compiled with g++ against the CPU model of the intrinsics),
-                         ascendc-llvm (the AscendC LLVM form, JIT, same model); same inputs,
-                         outputs and --compare for all three
-  --sanitize             Run under the sanitizer: memcheck (every access inside its GM
-                         argument or on-chip buffer), initcheck (no read of an on-chip
-                         element nothing wrote), synccheck (AscendC back ends: cross-pipe
-                         accesses ordered by SetFlag -> WaitFlag, no WaitFlag without a
-                         SetFlag, no flag left set), racecheck (no two blocks of a
-                         --block-dim launch write the same GM bytes); the first violation is
-                         an error at the op (docs/sanitizer.md). On loops: initcheck and
-                         racecheck in the lowering, memcheck is its view and tile checks
-  --sanitize=CHECKS      Only the listed checks, e.g. --sanitize=memcheck,synccheck
-  --self-check           Before running, check every address the layout lowering computes
-                         against the layout algebra (every coordinate of every tensor;
-                         index arguments of the entry from --arg); prints a summary
-  --cost                 Do not run: lower with layout-lower-to-ascendc and print the pipe-level
-                         cost model of the kernel (a model, not a measurement; docs/cost-model.md)
-                         for the index arguments given with --arg (no inputs needed): predicted
-                         time, per-pipe busy time, critical path, cube utilization
-  --block-dim N          --cost: blocks launched (default 1)
-  --mnk M,N,K            --cost: the cube bound is 2*M*N*K FLOPs (default: the MACs the Mmads issue)
-  --trace FILE           --cost: also write a Chrome-trace JSON timeline (Perfetto) to FILE
-  --compare A.npy B.npy  Compare two arrays (no kernel): print the element count and the
-                         max |A - B|; fail when it exceeds --tolerance (default 0)
-  --tolerance T          Tolerance of --compare
-  --repeat N             Call the function N times (timing; outputs are those after the
-                         last call, so kernels that accumulate into an argument accumulate)
-  --help                 This text
-
-HOST PACKING (ND .npy <-> NZ/ZN/ZZ/NN/DN/ND buffers; see `layout-run pack --help`):
-  layout-run pack --layout NZ [--dtype T] IN.npy OUT.npy
-  layout-run unpack --layout NZ --rows R --cols C [--batch B] IN.npy OUT.npy
-  layout-run bench-pack [--sizes 256x256,1000x1000] [--dtypes f16,f32]
-
-ELEMENT TYPES: f16, bf16, f32, f64, i8, i16, i32, i64. A bf16 argument reads a '<u2' file
-(bfloat16 bits; see crates/npy/src/npy.rs for the marker convention); i8/i16 accept u1/u2 files.
-";
-
-#[derive(Default, Debug)]
-struct Options {
-    kernel: Option<String>,
-    entry: Option<String>,
-    /// (argument index or None for "next memref", path)
-    inputs: Vec<(Option<usize>, String)>,
-    zeros: Vec<usize>,
-    args: Vec<(usize, String)>,
-    seed: u64,
-    out_dir: Option<String>,
-    emit: Option<String>,
-    time: bool,
-    repeat: usize,
-    self_check: bool,
-    compare: Option<(String, String)>,
-    tolerance: f64,
-    backend: Option<Backend>,
-    /// The model's checks (`ascendc_emit::run::checks`); 0: no sanitizer.
-    sanitize: u32,
-    /// `--block-dim`: blocks launched, or modelled with `--cost` (None: 1).
-    block_dim: Option<u32>,
-    /// `--cost`: the cost model instead of a run.
-    cost: bool,
-    mnk: Option<[i64; 3]>,
-    trace: Option<String>,
-}
-
-impl Options {
-    /// The launch of `--block-dim` and `--seed`.
-    fn launch(&self) -> ascendc_run::Launch {
-        ascendc_run::Launch { block_dim: self.block_dim.unwrap_or(1), seed: self.seed }
-    }
-}
-
-/// `text` as the argument number of `--option`.
-fn parse_index(text: &str, option: &str) -> Result<usize> {
-    let bad = || RunError::BadValue { option: option.into(), value: text.into(), expected: "an argument number" };
-    text.parse().map_err(|_| bad())
-}
-
-fn parse_args(args: Vec<String>) -> Result<Option<Options>> {
-    let mut options = Options::default();
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        if !arg.starts_with('-') || arg == "-" {
-            if options.kernel.replace(arg.clone()).is_some() {
-                return Err(RunError::Usage(format!("more than one kernel file given ('{arg}')")));
-            }
-            continue;
-        }
-        let long = arg.trim_start_matches('-');
-        let (name, inline) = match long.split_once('=') {
-            Some((n, v)) => (n, Some(v.to_string())),
-            None => (long, None),
-        };
-        let mut value = |inline: Option<String>| -> Result<String> {
-            inline.or_else(|| args.next()).ok_or_else(|| RunError::MissingValue(name.into()))
-        };
-        match name {
-            "help" | "h" => return Ok(None),
-            "entry" => options.entry = Some(value(inline)?),
-            "input" => {
-                let v = value(inline)?;
-                match v.split_once('=') {
-                    Some((k, path)) if k.chars().all(|c| c.is_ascii_digit()) && !k.is_empty() => {
-                        options.inputs.push((Some(parse_index(k, "input")?), path.into()))
-                    }
-                    _ => options.inputs.push((None, v)),
-                }
-            }
-            "zero" => options.zeros.push(parse_index(&value(inline)?, "zero")?),
-            "arg" => {
-                let v = value(inline)?;
-                let (k, x) =
-                    v.split_once('=').ok_or_else(|| RunError::Usage(format!("--arg: expected K=VALUE, got '{v}'")))?;
-                options.args.push((parse_index(k, "arg")?, x.to_string()));
-            }
-            "seed" => {
-                let v = value(inline)?;
-                let expected = "a non-negative integer";
-                options.seed = v.parse().map_err(|_| RunError::BadValue { option: name.into(), value: v, expected })?;
-            }
-            "block-dim" => {
-                let v = value(inline)?;
-                let parsed = v.parse().ok().filter(|&n: &u32| n >= 1);
-                let expected = "a positive integer";
-                options.block_dim =
-                    Some(parsed.ok_or(RunError::BadValue { option: name.into(), value: v, expected })?);
-            }
-            "out-dir" | "o" => options.out_dir = Some(value(inline)?),
-            "emit" => {
-                let v = value(inline)?;
-                if v != "llvm" && v != "llvm-dialect" {
-                    return Err(RunError::Usage(format!("--emit: unknown kind '{v}' (llvm, llvm-dialect)")));
-                }
-                options.emit = Some(v);
-            }
-            "time" => options.time = true,
-            "backend" => {
-                let v = value(inline)?;
-                options.backend = Some(Backend::parse(&v).ok_or_else(|| {
-                    RunError::Usage(format!("--backend: unknown back end '{v}' ({})", Backend::NAMES))
-                })?);
-            }
-            "sanitize" => {
-                options.sanitize = match inline {
-                    None => ascendc_run::checks::ALL,
-                    Some(list) => {
-                        ascendc_run::checks::parse(&list).map_err(|e| RunError::Usage(format!("--sanitize: {e}")))?
-                    }
-                }
-            }
-            "self-check" => options.self_check = true,
-            "cost" => options.cost = true,
-            "mnk" => {
-                let v = value(inline)?;
-                let parts: Vec<Option<i64>> = v.split(',').map(|x| x.trim().parse().ok().filter(|n| *n >= 0)).collect();
-                let expected = "M,N,K (three non-negative integers)";
-                match parts[..] {
-                    [Some(m), Some(n), Some(k)] => options.mnk = Some([m, n, k]),
-                    _ => return Err(RunError::BadValue { option: name.into(), value: v, expected }),
-                }
-            }
-            "trace" => options.trace = Some(value(inline)?),
-            "compare" => {
-                let a = value(inline)?;
-                let b = args.next().ok_or_else(|| RunError::Usage("'--compare' needs two .npy files".into()))?;
-                options.compare = Some((a, b));
-            }
-            "tolerance" => {
-                let v = value(inline)?;
-                let parsed = v.parse().ok().filter(|t: &f64| *t >= 0.0);
-                let expected = "a non-negative number";
-                options.tolerance = parsed.ok_or(RunError::BadValue { option: name.into(), value: v, expected })?;
-            }
-            "repeat" => {
-                let v = value(inline)?;
-                let parsed = v.parse().ok().filter(|&n| n >= 1);
-                let expected = "a positive integer";
-                options.repeat = parsed.ok_or(RunError::BadValue { option: name.into(), value: v, expected })?;
-            }
-            _ => return Err(RunError::Usage(format!("unknown option '{arg}' (see --help)"))),
-        }
-    }
-    if options.compare.is_some() {
-        return Ok(Some(options));
-    }
-    if options.kernel.is_none() {
-        return Err(RunError::Usage("no kernel file given (see --help)".into()));
-    }
-    if options.entry.is_none() && options.emit.is_none() {
-        return Err(RunError::Usage("--entry NAME is required".into()));
-    }
-    if options.cost {
-        if options.emit.is_some() || options.self_check || options.backend.is_some() || options.sanitize != 0 {
-            return Err(RunError::Usage(
-                "--cost models the AscendC kernel instead of running it: no --emit, --self-check, --backend or --sanitize"
-                    .into(),
-            ));
-        }
-    } else if options.mnk.is_some() || options.trace.is_some() {
-        return Err(RunError::Usage("--mnk and --trace apply to --cost".into()));
-    }
-    let backend = options.backend.unwrap_or(Backend::Loops);
-    if backend != Backend::Loops && (options.emit.is_some() || options.self_check) {
-        return Err(RunError::Usage(format!(
-            "--emit and --self-check apply to --backend loops, not {}",
-            backend.name()
-        )));
-    }
-    if backend == Backend::Loops
-        && options.sanitize & ascendc_run::checks::SYNC != 0
-        && options.sanitize != ascendc_run::checks::ALL
-    {
-        return Err(RunError::Usage(
-            "--sanitize=synccheck checks the AscendC pipes: use it with --backend ascendc-cpp or ascendc-llvm".into(),
-        ));
-    }
-    Ok(Some(options))
-}
 
 fn fail(message: &str) -> ExitCode {
     eprintln!("layout-run: error: {message}");
@@ -277,6 +36,16 @@ fn report(error: RunError) -> ExitCode {
             ExitCode::FAILURE
         }
         other => fail(&other.to_string()),
+    }
+}
+
+/// Writes `bytes` to stdout (a closed pipe is not an error worth a message).
+fn print_out(bytes: &[u8]) -> ExitCode {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::FAILURE,
     }
 }
 
@@ -297,18 +66,36 @@ fn driver() -> ExitCode {
             Err(error) => report(error),
         };
     }
-    let options = match parse_args(argv) {
-        Ok(Some(options)) => options,
-        Ok(None) => {
-            print!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
+    let options = match cli::parse(argv) {
+        Ok(Request::Run(options)) => options,
+        Ok(Request::Print(text)) => return print_out(&text),
+        Err(RunError::Display(text)) => return print_out(text.as_bytes()),
         Err(error) => return report(error),
     };
-    match run(&options) {
+    if options.no_cache {
+        layout_runtime::object_cache::set_default(None);
+    }
+    let before = layout_runtime::object_cache::stats();
+    let result = run(&options);
+    if options.verbose {
+        eprintln!("{}", cache_report(before));
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => report(error),
     }
+}
+
+/// `--verbose`: the compiled-kernel cache's hits and misses of this run, and its directory.
+fn cache_report(before: layout_runtime::object_cache::CacheStats) -> String {
+    let after = layout_runtime::object_cache::stats();
+    let (hits, misses, uncached) =
+        (after.hits - before.hits, after.misses - before.misses, after.disabled - before.disabled);
+    let place = match layout_runtime::object_cache::default_cache() {
+        Some(cache) => format!("in {}", cache.dir().display()),
+        None => "disabled".to_string(),
+    };
+    format!("layout-run: jit cache: {hits} hits, {misses} misses, {uncached} uncached ({place})")
 }
 
 struct Timer {
@@ -473,7 +260,10 @@ fn run(options: &Options) -> Result<()> {
     layout_runtime::lower_to_llvm_dialect(&mut lowered).map_err(|e| located(&mut sources, e))?;
     timer.lap("lower to LLVM dialect");
     let jit = Jit::from_llvm_dialect(&lowered, signatures).map_err(|e| located(&mut sources, e))?;
-    timer.lap("JIT engine creation");
+    timer.lap(match jit.cache_outcome() {
+        layout_runtime::CacheOutcome::Hit => "JIT (object from the cache)",
+        _ => "JIT compilation",
+    });
     let signature = jit.callable(entry)?.clone();
 
     let (mut arrays, scalars) = arguments(options, &signature)?;

@@ -901,3 +901,61 @@ fn block_dim_runs_every_block_and_racecheck_reports_shared_tiles() {
     let e = error(&run(&[&example, "--entry", "gemm_multicore", "--block-dim", "0"]));
     assert!(e.contains("--block-dim"), "{e}");
 }
+
+/// The compiled-kernel cache across processes: the first run compiles and stores, the second
+/// takes the object from the cache and writes the same outputs, `--no-cache` compiles again.
+#[test]
+fn a_second_run_takes_the_compiled_kernel_from_the_cache() {
+    let out = scratch("cache");
+    let cache = out.join("cache");
+    let run_with = |name: &str, extra: &[&str]| {
+        let dir = out.join(name);
+        let mut args = vec![kernel("gemm_i8_static.mlir"), "--entry".into(), "gemm_i8".into(), "--seed".into()];
+        args.extend(["7".into(), "--out-dir".into(), dir.to_str().unwrap().into(), "-v".into()]);
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let output = Command::new(BIN).args(&args).env("LAYOUT_OPT_CACHE_DIR", &cache).output().expect("runs");
+        ok(&output);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        (std::fs::read(dir.join("arg2.npy")).unwrap(), stderr)
+    };
+    let (first, log) = run_with("first", &[]);
+    assert!(log.contains("jit cache: 0 hits, 1 misses, 0 uncached (in "), "{log}");
+    let entries = files(&cache);
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    assert!(entries[0].ends_with(".o"), "{entries:?}");
+    let (second, log) = run_with("second", &[]);
+    assert!(log.contains("jit cache: 1 hits, 0 misses, 0 uncached (in "), "{log}");
+    let (uncached, log) = run_with("third", &["--no-cache"]);
+    assert!(log.contains("jit cache: 0 hits, 0 misses, 1 uncached (disabled)"), "{log}");
+    assert_eq!(first, second);
+    assert_eq!(first, uncached);
+    // And the output is the product (not merely the same wrong bytes three times).
+    let (a, b, c) = (
+        read_npy(out.join("first/arg0.npy")).unwrap(),
+        read_npy(out.join("first/arg1.npy")).unwrap(),
+        read_npy(out.join("second/arg2.npy")).unwrap(),
+    );
+    let (Data::I8(av), Data::I8(bv), Data::I32(cv)) = (a.data(), b.data(), c.data()) else { panic!("types") };
+    for i in 0..32 {
+        for j in 0..16 {
+            let expected: i32 = (0..48).map(|p| av[i * 48 + p] as i32 * bv[p * 16 + j] as i32).sum();
+            assert_eq!(cv[i * 16 + j], expected, "C[{i},{j}]");
+        }
+    }
+    assert_eq!(files(&cache), entries, "a hit stores nothing new");
+}
+
+/// clap's conventions: `--version`, "did you mean", completions, one-dash long options.
+#[test]
+fn the_command_line_suggests_and_prints_its_version_and_completions() {
+    let version = ok(&run(&["--version"]));
+    assert_eq!(version.trim(), format!("layout-run {}", env!("CARGO_PKG_VERSION")));
+    for misspelled in ["--self-chek", "-self-chek"] {
+        let e = error(&run(&[&kernel("gemm_i8_static.mlir"), "--entry", "gemm_i8", misspelled]));
+        assert_eq!(e.trim(), "layout-run: error: unknown option '--self-chek'; did you mean '--self-check'?");
+    }
+    let bash = ok(&run(&["--completions", "bash"]));
+    assert!(bash.contains("--block-dim") && bash.contains("--sanitize"), "{bash}");
+    let e = error(&run(&[&kernel("gemm_i8_static.mlir"), &kernel("gemm_f16.mlir"), "--entry", "x"]));
+    assert!(e.starts_with("layout-run: error: more than one kernel file given ('"), "{e}");
+}
