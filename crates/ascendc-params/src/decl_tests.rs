@@ -2,10 +2,6 @@
 //! documented ranges.
 
 use super::*;
-use crate::ffi::{
-    CDataCopyParams, CFixpipeParamsV220, CLoadData2DParams, CLoadData2DParamsV2, CLoadData2dTransposeParams,
-    CMmadParams, CNd2NzParams,
-};
 
 const HEADER: &str = include_str!("../model/ascendc_model_abi.h");
 
@@ -213,6 +209,54 @@ fn every_op_is_declared_once_and_printed_fields_have_a_meaning() {
     assert_eq!((nd.member(nd_num, Target::A2), nd.member(nd_num, Target::A5)), ("ndNum", "params.ndNum"));
     assert!(nz.printed_fields(Target::A5).all(|f| !f.name.contains("Nd")));
     assert!(nz.printed_fields(Target::A2).any(|f| f.name == "ndNum"));
+}
+
+/// The kind is an index into the table, every C ABI function is a JIT symbol, and the derived
+/// call knows its kind and its fields.
+#[test]
+fn kinds_index_the_table_and_every_function_is_a_symbol() {
+    assert_eq!(IntrinsicKind::ALL.len(), INTRINSICS.len());
+    for (i, k) in IntrinsicKind::ALL.iter().enumerate() {
+        assert!(std::ptr::eq(k.decl(), &INTRINSICS[i]));
+        assert_eq!(IntrinsicKind::from_op(k.name()), Some(*k));
+    }
+    assert_eq!(IntrinsicKind::from_op("ascendc.mmad_typo"), None);
+    assert_eq!(IntrinsicKind::from_op("ascendc.mmad").map(IntrinsicKind::buffer_count), Some(3));
+    assert_eq!(IntrinsicKind::from_op("ascendc.fixpipe").map(IntrinsicKind::buffer_count), Some(2));
+    let symbols = crate::ffi::c_abi_symbols();
+    for d in INTRINSICS {
+        let (_, address) = symbols.iter().find(|(n, _)| *n == d.abi_function).expect(d.abi_function);
+        assert!(!address.is_null(), "{}", d.abi_function);
+    }
+    let fixpipe = crate::FixpipeParamsV220::<i64> {
+        n_size: 16,
+        m_size: 16,
+        src_stride: 16,
+        dst_stride: 16,
+        relu_en: true,
+        quant_pre: crate::QuantMode::F322F16,
+        deq_scalar: 0,
+        nd_num: 1,
+        src_nd_stride: 0,
+        dst_nd_stride: 0,
+        unit_flag: 0,
+        is_channel_split: false,
+    };
+    let call = Intrinsic::FixpipeNz2Nz(fixpipe);
+    assert_eq!((call.kind().name(), call.function()), ("ascendc.fixpipe_nz", "Fixpipe"));
+    let ints: Vec<&str> = call.fields().iter().map(|(n, _)| *n).collect();
+    assert_eq!(
+        ints,
+        ["nSize", "mSize", "srcStride", "dstStride", "deqScalar", "ndNum", "srcNdStride", "dstNdStride", "unitFlag"]
+    );
+    assert_eq!(
+        call.static_fields(),
+        [
+            ("reluEn", StaticValue::Bool(true)),
+            ("quantPre", StaticValue::Quant("F322F16")),
+            ("isChannelSplit", StaticValue::Bool(false))
+        ]
+    );
 }
 
 const CPP_API: &str = include_str!("../model/ascendc_model.h");
