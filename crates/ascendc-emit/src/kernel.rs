@@ -2,7 +2,6 @@
 //! `scf.for` with index `iter_args`, and `scf.if`) read into a small kernel description both
 //! printers use. Errors are [`EmitError`]s at the op they concern ([`Located`]).
 
-use ascendc_params::decl::{self, IntrinsicDecl};
 use ascendc_params::{Buffer, Target};
 use layout_dialect::ascendc_ops::AscendcOp;
 use layout_runtime::diagnostics::{position_of, UNNAMED_INPUT};
@@ -90,29 +89,10 @@ impl Pred {
     }
 }
 
-/// The intrinsic families: the decoded `ascendc` ops themselves (`layout_dialect::ascendc_ops`),
-/// so the list of intrinsics is written once.
-pub use layout_dialect::ascendc_ops::Intrinsic as Kind;
-
-/// What the printers need of an intrinsic, all read from its declaration.
-pub trait KindExt {
-    /// The intrinsic's declaration (`ascendc_params::decl::INTRINSICS`): fields, meanings, C ABI.
-    fn decl(self) -> &'static IntrinsicDecl;
-    /// The fields of the C ABI struct (`ascendc_model_abi.h`), in order, with their LLVM types
-    /// (`bool` is `i8`). Fields the kernel does not set are 0.
-    fn abi_fields(self) -> Vec<(&'static str, &'static str)>;
-}
-
-impl KindExt for Kind {
-    fn decl(self) -> &'static IntrinsicDecl {
-        // Every intrinsic's op is declared (test `every_kind_is_declared`).
-        decl::by_op(self.name()).expect("every ascendc op the emitter reads is declared in ascendc_params::decl")
-    }
-
-    fn abi_fields(self) -> Vec<(&'static str, &'static str)> {
-        self.decl().params.fields.iter().map(|f| (f.name, f.ctype.llvm())).collect()
-    }
-}
+/// The intrinsic of a call: its kind in the one declaration (`ascendc_params::decl`), decoded
+/// from the op name once (`layout_dialect::ascendc_ops`); `kind.decl()` holds everything the
+/// printers need (fields, meanings, C ABI).
+pub use ascendc_params::IntrinsicKind as Kind;
 
 /// A kernel parameter.
 #[derive(Clone, Debug)]
@@ -865,16 +845,19 @@ pub fn prune(stmts: &mut Vec<Stmt>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Kind, KindExt};
+    use super::Kind;
 
     #[test]
     fn every_kind_is_declared() {
         for k in Kind::ALL {
-            assert_eq!(k.decl().op, k.name());
+            assert_eq!(
+                layout_dialect::ascendc_ops::AscendcOpKind::from_name(k.decl().op).map(|o| o.name()),
+                Some(k.name())
+            );
         }
         // The ABI struct of Fixpipe in LLVM types, from the declaration.
-        let f: Vec<&str> = Kind::FixpipeNz.abi_fields().iter().map(|f| f.1).collect();
+        let f: Vec<&str> = Kind::FixpipeNz2Nz.decl().params.llvm_fields().iter().map(|f| f.1).collect();
         assert_eq!(f, ["i16", "i16", "i16", "i32", "i8", "i32", "i64", "i16", "i16", "i32", "i8", "i8"]);
-        assert_eq!(Kind::Mmad.abi_fields()[4], ("fmOffset", "i32"));
+        assert_eq!(Kind::Mmad.decl().params.llvm_fields()[4], ("fmOffset", "i32"));
     }
 }

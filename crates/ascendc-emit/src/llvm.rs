@@ -24,7 +24,7 @@
 //! `layout-runtime` and translates to LLVM IR.
 
 use crate::cpp::elem_bytes;
-use crate::kernel::{memory_of, Call, EmitError, Kernel, KindExt, Located, Param, Stmt, Val};
+use crate::kernel::{memory_of, Call, EmitError, Kernel, Located, Param, Stmt, Val};
 use ascendc_params::decl::AbiArg;
 use ascendc_params::Buffer;
 use ascendc_params::Target;
@@ -271,7 +271,7 @@ impl Gen<'_> {
 
     fn call(&mut self, c: &Call, depth: usize) -> Result<(), Located> {
         let at = |e: EmitError| e.at(c.at.clone());
-        let fields = c.kind.abi_fields();
+        let fields = c.kind.decl().params.llvm_fields();
         let st = format!("!llvm.struct<({})>", fields.iter().map(|f| f.1).collect::<Vec<_>>().join(", "));
         self.structs += 1;
         let sp = format!("%params{}", self.structs);

@@ -149,6 +149,11 @@ impl ParamsDecl {
     pub fn field(&self, name: &str) -> Option<&'static FieldDecl> {
         self.fields.iter().find(|f| f.name == name)
     }
+
+    /// The fields of the C ABI struct in order with their LLVM types (`bool` is `i8`).
+    pub fn llvm_fields(&self) -> Vec<(&'static str, &'static str)> {
+        self.fields.iter().map(|f| (f.name, f.ctype.llvm())).collect()
+    }
 }
 
 /// An argument of a C ABI function other than the pointers.
