@@ -2,6 +2,7 @@
 //! `scf.for` with index `iter_args`, and `scf.if`) read into a small kernel description both
 //! printers use. Errors are [`EmitError`]s at the op they concern ([`Located`]).
 
+use ascendc_params::decl::Source;
 use ascendc_params::{Buffer, Target};
 use layout_dialect::ascendc_ops::AscendcOp;
 use layout_runtime::diagnostics::{position_of, UNNAMED_INPUT};
@@ -644,17 +645,25 @@ impl Walker {
                 let mut fields = HashMap::new();
                 let mut bools = HashMap::new();
                 let mut quant = None;
+                let mut given = Vec::new();
                 for (k, a) in dict(params) {
                     if let Some(b) = boolean(a) {
+                        given.push((k.clone(), Source::Flag));
                         bools.insert(k, b);
                     } else if let Some(i) = int(a) {
+                        given.push((k.clone(), Source::Int));
                         fields.insert(k, Val::Const(i));
                     } else if let Some(s) = text(a) {
+                        given.push((k, Source::Quant));
                         quant = Some(s);
+                    } else {
+                        given.push((k, Source::Fixed));
                     }
                 }
                 let dyn_names: Vec<String> =
                     op.attribute("dyn_fields").map(array).unwrap_or_default().into_iter().filter_map(text).collect();
+                given.extend(dyn_names.iter().filter(|f| !f.starts_with("sym:")).map(|f| (f.clone(), Source::Int)));
+                check_fields(kind, &given)?;
                 let mut symbols: HashMap<String, Val> = HashMap::new();
                 for (i, f) in dyn_names.into_iter().enumerate() {
                     let v = *dyn_values
@@ -681,6 +690,54 @@ impl Walker {
             }
         }
         Ok(())
+    }
+}
+
+/// The fields `(name, kind of value)` of a call (its `params` and `dyn_fields`) are the ones its
+/// declaration has, each once and with a value of its source: the struct's `int` fields (all of
+/// them) and `flag`/`quant` fields, and `repeat`, `off<k>`, `step<k>` of every operand k.
+/// A misspelled or forgotten field is an error here, not a silent 0 in the printed call.
+fn check_fields(kind: Kind, given: &[(String, Source)]) -> Result<()> {
+    let decl = kind.decl();
+    let call_site = |name: &str| {
+        name == "repeat"
+            || ["off", "step"].iter().any(|p| {
+                name.strip_prefix(p).and_then(|k| k.parse::<usize>().ok()).is_some_and(|k| k < decl.buffer_count())
+            })
+    };
+    let field = |problem: String| EmitError::Malformed(format!("{}: {problem}", decl.op));
+    for (i, (name, got)) in given.iter().enumerate() {
+        let want = if call_site(name) {
+            Source::Int
+        } else {
+            match decl.params.field(name) {
+                Some(f) if f.source != Source::Fixed && !decl.omit.contains(&f.name) => f.source,
+                _ => return Err(field(format!("{} has no field `{name}`", decl.params.cpp))),
+            }
+        };
+        if *got != want {
+            return Err(field(format!("field `{name}` needs {}", source_value(want))));
+        }
+        if given[..i].iter().any(|(n, _)| n == name) {
+            return Err(field(format!("field `{name}` is given twice (in `params` and `dyn_fields`)")));
+        }
+    }
+    let ints = decl.params.fields.iter().filter(|f| f.source == Source::Int).map(|f| f.name.to_string());
+    let sites = (0..decl.buffer_count()).flat_map(|k| [format!("off{k}"), format!("step{k}")]);
+    for name in ints.chain(std::iter::once("repeat".to_string())).chain(sites) {
+        if !given.iter().any(|(n, _)| *n == name) {
+            return Err(field(format!("field `{name}` is missing (in neither `params` nor `dyn_fields`)")));
+        }
+    }
+    Ok(())
+}
+
+fn source_value(source: Source) -> &'static str {
+    match source {
+        Source::Int => "an integer (`params`) or a `dyn` index operand",
+        Source::Flag => "a boolean",
+        Source::Quant => "a quant mode string",
+        Source::Fixed => "no value",
     }
 }
 
@@ -845,7 +902,59 @@ pub fn prune(stmts: &mut Vec<Stmt>) {
 
 #[cfg(test)]
 mod tests {
-    use super::Kind;
+    use super::{check_fields, Kind};
+    use ascendc_params::decl::Source;
+
+    /// The fields the lowering writes for a `DataCopy`, as `(name, kind of value)`.
+    fn data_copy(fields: &[&str]) -> Vec<(String, Source)> {
+        fields.iter().map(|f| (f.to_string(), Source::Int)).collect()
+    }
+
+    #[test]
+    fn fields_are_the_declared_ones() {
+        let all = ["blockCount", "blockLen", "srcStride", "dstStride", "repeat", "off0", "step0", "off1", "step1"];
+        assert_eq!(check_fields(Kind::DataCopy, &data_copy(&all)), Ok(()));
+        let message = |given: &[(String, Source)]| check_fields(Kind::DataCopy, given).unwrap_err().to_string();
+        let mut typo = data_copy(&all);
+        typo[1].0 = "blockLength".into();
+        assert_eq!(message(&typo), "ascendc.data_copy: DataCopyParams has no field `blockLength`");
+        assert_eq!(
+            message(&data_copy(&all[1..])),
+            "ascendc.data_copy: field `blockCount` is missing (in neither `params` nor `dyn_fields`)"
+        );
+        // `off2` of a two-operand call, a value of the wrong kind, a field given twice.
+        let mut extra = data_copy(&all);
+        extra.push(("off2".into(), Source::Int));
+        assert!(message(&extra).contains("has no field `off2`"));
+        let mut flag = data_copy(&all);
+        flag[0].1 = Source::Flag;
+        assert!(message(&flag).contains("field `blockCount` needs an integer"));
+        let mut twice = data_copy(&all);
+        twice.push(("srcStride".into(), Source::Int));
+        assert!(message(&twice).contains("`srcStride` is given twice"));
+        // Mmad: the flags are booleans, the fixed fields are not settable, C, A and B have offsets.
+        let mmad: Vec<(String, Source)> =
+            ["m", "n", "k", "unitFlag", "repeat", "off0", "step0", "off1", "step1", "off2", "step2"]
+                .iter()
+                .map(|f| (f.to_string(), Source::Int))
+                .chain([("cmatrixInitVal".to_string(), Source::Flag)])
+                .collect();
+        assert_eq!(check_fields(Kind::Mmad, &mmad), Ok(()));
+        let mut fixed = mmad.clone();
+        fixed.push(("isBias".into(), Source::Flag));
+        assert!(check_fields(Kind::Mmad, &fixed).unwrap_err().to_string().contains("has no field `isBias`"));
+        // Fixpipe NZ2ND leaves isChannelSplit unset (`omit`); NZ2NZ has it.
+        let fix: Vec<(String, Source)> = Kind::FixpipeNz2Nz
+            .decl()
+            .params
+            .fields
+            .iter()
+            .map(|f| (f.name.to_string(), f.source))
+            .chain(["repeat", "off0", "step0", "off1", "step1"].map(|f| (f.to_string(), Source::Int)))
+            .collect();
+        assert_eq!(check_fields(Kind::FixpipeNz2Nz, &fix), Ok(()));
+        assert!(check_fields(Kind::FixpipeNz2Nd, &fix).unwrap_err().to_string().contains("no field `isChannelSplit`"));
+    }
 
     #[test]
     fn every_kind_is_declared() {
