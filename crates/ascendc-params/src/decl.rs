@@ -1,11 +1,14 @@
 //! The one declaration of every AscendC intrinsic: its dialect op, AscendC function, pipe, C ABI
 //! entry point and, per parameter-struct field, the C type, range, unit and meaning.
 //!
-//! Everything else that lists fields is derived from here (docs/adding-an-intrinsic.md):
-//! the `#[repr(C)]` ABI structs and their `to_c` conversions, `fields()` / `specs()` of the
-//! Rust parameter structs, the C++ printer's field list and comments, the LLVM struct types
-//! and function declarations of `ascendc-emit`. A test parses `model/ascendc_model_abi.h` and
-//! checks it declares the same structs, fields, types and functions.
+//! Everything else that lists intrinsics or fields is derived from here
+//! (docs/adding-an-intrinsic.md): the `#[repr(C)]` ABI structs and their `to_c` conversions,
+//! `fields()` / `specs()` / `static_fields()` of the Rust parameter structs, the kinds
+//! ([`IntrinsicKind`], the dialect's and the emitter's) and the calls ([`Intrinsic`]), the
+//! `extern "C"` prototypes ([`c_abi`]) with their JIT symbols and the call of the model, the
+//! op's attributes written by the lowering, the C++ printer's field list and comments, the LLVM
+//! struct types and function declarations of `ascendc-emit`. Tests parse
+//! `model/ascendc_model_abi.h` and `dialects/ascendc/ascendc.irdl.mlir` and check they agree.
 
 use crate::field::{CType, FieldSpec};
 use crate::target::Target;
