@@ -148,3 +148,32 @@ module attributes {layout.target = #layout.target<"a2">} {
     return
   }
 }
+
+// -----
+
+// An intrinsic's fields are the ones its declaration (ascendc_params::decl) has: a misspelled
+// field is an error at the call in both printers, not a field silently left 0.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @misspelled(%A: memref<256xf16>) {
+    %g = "ascendc.global_tensor"(%A) {layout = "(16,16):(16,1) origin (16,16)"} : (memref<256xf16>) -> !ascendc.global<f16>
+    %l = "ascendc.alloc"() {offset = 0 : i64, size = 512 : i64, layout = "((16,1),(16,1)):((16,256),(1,256)) origin (16,16)"} : () -> !ascendc.local<f16, "A1">
+    // CHECK: emit-errors.mlir:[[@LINE+2]]:5: error: @misspelled: ascendc.data_copy: DataCopyParams has no field `blockLength`
+    // STDIN: <stdin>:[[@LINE+1]]:5: error: @misspelled: ascendc.data_copy: DataCopyParams has no field `blockLength`
+    "ascendc.data_copy"(%l, %g) {params = {blockCount = 1 : i64, blockLength = 16 : i64, srcStride = 0 : i64, dstStride = 0 : i64, repeat = 1 : i64, off0 = 0 : i64, step0 = 0 : i64, off1 = 0 : i64, step1 = 0 : i64}, dyn_fields = [], notes = {}} : (!ascendc.local<f16, "A1">, !ascendc.global<f16>) -> ()
+    return
+  }
+}
+
+// -----
+
+// A forgotten field (here `srcStride`, in neither `params` nor `dyn_fields`) is an error too.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @forgotten(%A: memref<256xf16>) {
+    %g = "ascendc.global_tensor"(%A) {layout = "(16,16):(16,1) origin (16,16)"} : (memref<256xf16>) -> !ascendc.global<f16>
+    %l = "ascendc.alloc"() {offset = 0 : i64, size = 512 : i64, layout = "((16,1),(16,1)):((16,256),(1,256)) origin (16,16)"} : () -> !ascendc.local<f16, "A1">
+    // CHECK: emit-errors.mlir:[[@LINE+2]]:5: error: @forgotten: ascendc.data_copy: field `srcStride` is missing (in neither `params` nor `dyn_fields`)
+    // STDIN: <stdin>:[[@LINE+1]]:5: error: @forgotten: ascendc.data_copy: field `srcStride` is missing
+    "ascendc.data_copy"(%l, %g) {params = {blockCount = 1 : i64, blockLen = 16 : i64, dstStride = 0 : i64, repeat = 1 : i64, off0 = 0 : i64, step0 = 0 : i64, off1 = 0 : i64, step1 = 0 : i64}, dyn_fields = [], notes = {}} : (!ascendc.local<f16, "A1">, !ascendc.global<f16>) -> ()
+    return
+  }
+}

@@ -14,7 +14,7 @@
 //! call; SetFlag/WaitFlag with HardEvent names; layouts as comments in CuTe notation
 //! (`shape:stride origin extent`).
 
-use crate::kernel::{ArithOp, Buf, Call, EmitError, Kernel, KindExt, Located, Param, Stmt, Val};
+use crate::kernel::{ArithOp, Buf, Call, EmitError, Kernel, Located, Param, Stmt, Val};
 use ascendc_params::decl::{Source, When};
 use ascendc_params::Target;
 use std::fmt::Write as _;

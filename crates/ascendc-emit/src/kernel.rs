@@ -2,7 +2,7 @@
 //! `scf.for` with index `iter_args`, and `scf.if`) read into a small kernel description both
 //! printers use. Errors are [`EmitError`]s at the op they concern ([`Located`]).
 
-use ascendc_params::decl::{self, IntrinsicDecl};
+use ascendc_params::decl::Source;
 use ascendc_params::{Buffer, Target};
 use layout_dialect::ascendc_ops::AscendcOp;
 use layout_runtime::diagnostics::{position_of, UNNAMED_INPUT};
@@ -91,29 +91,10 @@ impl Pred {
     }
 }
 
-/// The intrinsic families: the decoded `ascendc` ops themselves (`layout_dialect::ascendc_ops`),
-/// so the list of intrinsics is written once.
-pub use layout_dialect::ascendc_ops::Intrinsic as Kind;
-
-/// What the printers need of an intrinsic, all read from its declaration.
-pub trait KindExt {
-    /// The intrinsic's declaration (`ascendc_params::decl::INTRINSICS`): fields, meanings, C ABI.
-    fn decl(self) -> &'static IntrinsicDecl;
-    /// The fields of the C ABI struct (`ascendc_model_abi.h`), in order, with their LLVM types
-    /// (`bool` is `i8`). Fields the kernel does not set are 0.
-    fn abi_fields(self) -> Vec<(&'static str, &'static str)>;
-}
-
-impl KindExt for Kind {
-    fn decl(self) -> &'static IntrinsicDecl {
-        // Every intrinsic's op is declared (test `every_kind_is_declared`).
-        decl::by_op(self.name()).expect("every ascendc op the emitter reads is declared in ascendc_params::decl")
-    }
-
-    fn abi_fields(self) -> Vec<(&'static str, &'static str)> {
-        self.decl().params.fields.iter().map(|f| (f.name, f.ctype.llvm())).collect()
-    }
-}
+/// The intrinsic of a call: its kind in the one declaration (`ascendc_params::decl`), decoded
+/// from the op name once (`layout_dialect::ascendc_ops`); `kind.decl()` holds everything the
+/// printers need (fields, meanings, C ABI).
+pub use ascendc_params::IntrinsicKind as Kind;
 
 /// A kernel parameter.
 #[derive(Clone, Debug)]
@@ -651,17 +632,25 @@ impl Walker {
                 let mut fields = HashMap::new();
                 let mut bools = HashMap::new();
                 let mut quant = None;
+                let mut given = Vec::new();
                 for (k, a) in dict(params) {
                     if let Some(b) = boolean(a) {
+                        given.push((k.clone(), Source::Flag));
                         bools.insert(k, b);
                     } else if let Some(i) = int(a) {
+                        given.push((k.clone(), Source::Int));
                         fields.insert(k, Val::Const(i));
                     } else if let Some(s) = text(a) {
+                        given.push((k, Source::Quant));
                         quant = Some(s);
+                    } else {
+                        given.push((k, Source::Fixed));
                     }
                 }
                 let dyn_names: Vec<String> =
                     op.attribute("dyn_fields").map(array).unwrap_or_default().into_iter().filter_map(text).collect();
+                given.extend(dyn_names.iter().filter(|f| !f.starts_with("sym:")).map(|f| (f.clone(), Source::Int)));
+                check_fields(kind, &given)?;
                 let mut symbols: HashMap<String, Val> = HashMap::new();
                 for (i, f) in dyn_names.into_iter().enumerate() {
                     let v = *dyn_values
@@ -688,6 +677,54 @@ impl Walker {
             }
         }
         Ok(())
+    }
+}
+
+/// The fields `(name, kind of value)` of a call (its `params` and `dyn_fields`) are the ones its
+/// declaration has, each once and with a value of its source: the struct's `int` fields (all of
+/// them) and `flag`/`quant` fields, and `repeat`, `off<k>`, `step<k>` of every operand k.
+/// A misspelled or forgotten field is an error here, not a silent 0 in the printed call.
+fn check_fields(kind: Kind, given: &[(String, Source)]) -> Result<()> {
+    let decl = kind.decl();
+    let call_site = |name: &str| {
+        name == "repeat"
+            || ["off", "step"].iter().any(|p| {
+                name.strip_prefix(p).and_then(|k| k.parse::<usize>().ok()).is_some_and(|k| k < decl.buffer_count())
+            })
+    };
+    let field = |problem: String| EmitError::Malformed(format!("{}: {problem}", decl.op));
+    for (i, (name, got)) in given.iter().enumerate() {
+        let want = if call_site(name) {
+            Source::Int
+        } else {
+            match decl.params.field(name) {
+                Some(f) if f.source != Source::Fixed && !decl.omit.contains(&f.name) => f.source,
+                _ => return Err(field(format!("{} has no field `{name}`", decl.params.cpp))),
+            }
+        };
+        if *got != want {
+            return Err(field(format!("field `{name}` needs {}", source_value(want))));
+        }
+        if given[..i].iter().any(|(n, _)| n == name) {
+            return Err(field(format!("field `{name}` is given twice (in `params` and `dyn_fields`)")));
+        }
+    }
+    let ints = decl.params.fields.iter().filter(|f| f.source == Source::Int).map(|f| f.name.to_string());
+    let sites = (0..decl.buffer_count()).flat_map(|k| [format!("off{k}"), format!("step{k}")]);
+    for name in ints.chain(std::iter::once("repeat".to_string())).chain(sites) {
+        if !given.iter().any(|(n, _)| *n == name) {
+            return Err(field(format!("field `{name}` is missing (in neither `params` nor `dyn_fields`)")));
+        }
+    }
+    Ok(())
+}
+
+fn source_value(source: Source) -> &'static str {
+    match source {
+        Source::Int => "an integer (`params`) or a `dyn` index operand",
+        Source::Flag => "a boolean",
+        Source::Quant => "a quant mode string",
+        Source::Fixed => "no value",
     }
 }
 
@@ -852,16 +889,71 @@ pub fn prune(stmts: &mut Vec<Stmt>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Kind, KindExt};
+    use super::{check_fields, Kind};
+    use ascendc_params::decl::Source;
+
+    /// The fields the lowering writes for a `DataCopy`, as `(name, kind of value)`.
+    fn data_copy(fields: &[&str]) -> Vec<(String, Source)> {
+        fields.iter().map(|f| (f.to_string(), Source::Int)).collect()
+    }
+
+    #[test]
+    fn fields_are_the_declared_ones() {
+        let all = ["blockCount", "blockLen", "srcStride", "dstStride", "repeat", "off0", "step0", "off1", "step1"];
+        assert_eq!(check_fields(Kind::DataCopy, &data_copy(&all)), Ok(()));
+        let message = |given: &[(String, Source)]| check_fields(Kind::DataCopy, given).unwrap_err().to_string();
+        let mut typo = data_copy(&all);
+        typo[1].0 = "blockLength".into();
+        assert_eq!(message(&typo), "ascendc.data_copy: DataCopyParams has no field `blockLength`");
+        assert_eq!(
+            message(&data_copy(&all[1..])),
+            "ascendc.data_copy: field `blockCount` is missing (in neither `params` nor `dyn_fields`)"
+        );
+        // `off2` of a two-operand call, a value of the wrong kind, a field given twice.
+        let mut extra = data_copy(&all);
+        extra.push(("off2".into(), Source::Int));
+        assert!(message(&extra).contains("has no field `off2`"));
+        let mut flag = data_copy(&all);
+        flag[0].1 = Source::Flag;
+        assert!(message(&flag).contains("field `blockCount` needs an integer"));
+        let mut twice = data_copy(&all);
+        twice.push(("srcStride".into(), Source::Int));
+        assert!(message(&twice).contains("`srcStride` is given twice"));
+        // Mmad: the flags are booleans, the fixed fields are not settable, C, A and B have offsets.
+        let mmad: Vec<(String, Source)> =
+            ["m", "n", "k", "unitFlag", "repeat", "off0", "step0", "off1", "step1", "off2", "step2"]
+                .iter()
+                .map(|f| (f.to_string(), Source::Int))
+                .chain([("cmatrixInitVal".to_string(), Source::Flag)])
+                .collect();
+        assert_eq!(check_fields(Kind::Mmad, &mmad), Ok(()));
+        let mut fixed = mmad.clone();
+        fixed.push(("isBias".into(), Source::Flag));
+        assert!(check_fields(Kind::Mmad, &fixed).unwrap_err().to_string().contains("has no field `isBias`"));
+        // Fixpipe NZ2ND leaves isChannelSplit unset (`omit`); NZ2NZ has it.
+        let fix: Vec<(String, Source)> = Kind::FixpipeNz2Nz
+            .decl()
+            .params
+            .fields
+            .iter()
+            .map(|f| (f.name.to_string(), f.source))
+            .chain(["repeat", "off0", "step0", "off1", "step1"].map(|f| (f.to_string(), Source::Int)))
+            .collect();
+        assert_eq!(check_fields(Kind::FixpipeNz2Nz, &fix), Ok(()));
+        assert!(check_fields(Kind::FixpipeNz2Nd, &fix).unwrap_err().to_string().contains("no field `isChannelSplit`"));
+    }
 
     #[test]
     fn every_kind_is_declared() {
         for k in Kind::ALL {
-            assert_eq!(k.decl().op, k.name());
+            assert_eq!(
+                layout_dialect::ascendc_ops::AscendcOpKind::from_name(k.decl().op).map(|o| o.name()),
+                Some(k.name())
+            );
         }
         // The ABI struct of Fixpipe in LLVM types, from the declaration.
-        let f: Vec<&str> = Kind::FixpipeNz.abi_fields().iter().map(|f| f.1).collect();
+        let f: Vec<&str> = Kind::FixpipeNz2Nz.decl().params.llvm_fields().iter().map(|f| f.1).collect();
         assert_eq!(f, ["i16", "i16", "i16", "i32", "i8", "i32", "i64", "i16", "i16", "i32", "i8", "i8"]);
-        assert_eq!(Kind::Mmad.abi_fields()[4], ("fmOffset", "i32"));
+        assert_eq!(Kind::Mmad.decl().params.llvm_fields()[4], ("fmOffset", "i32"));
     }
 }

@@ -4,16 +4,9 @@
 //! the AscendC struct (field by field, `bool` as `i8`), plus the element width / type codes and
 //! the target arch:
 //!
-//! | intrinsic | C ABI function |
+//! | call | C ABI function |
 //! |---|---|
-//! | `DataCopy` + `Nd2NzParams` | `int32_t ascendc_model_data_copy_nd2nz(void* dst, const void* src, uint32_t elem_bits, const ascendc_model_nd2nz_params*, uint32_t target)` |
-//! | `DataCopy` + `DataCopyParams` | `int32_t ascendc_model_data_copy(void* dst, const void* src, const ascendc_model_data_copy_params*, uint32_t target)` |
-//! | `LoadData` + `LoadData2DParams` | `int32_t ascendc_model_load_data_2d(void*, const void*, uint32_t elem_bits, const ascendc_model_load_data_2d_params*, uint32_t)` |
-//! | `LoadData` + `LoadData2DParamsV2` | `int32_t ascendc_model_load_data_2d_v2(void*, const void*, uint32_t elem_bits, const ascendc_model_load_data_2d_params_v2*, uint32_t)` |
-//! | `LoadDataWithTranspose` + `LoadData2dTransposeParams` | `int32_t ascendc_model_load_data_with_transpose(void*, const void*, uint32_t elem_bits, const ascendc_model_load_data_2d_transpose_params*, uint32_t)` |
-//! | `Mmad` | `int32_t ascendc_model_mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, uint32_t c_dtype, const ascendc_model_mmad_params*, uint32_t)` |
-//! | `Fixpipe` (NZ2ND) | `int32_t ascendc_model_fixpipe_nz2nd(void* dst, const void* src, uint32_t dst_dtype, uint32_t src_dtype, const ascendc_model_fixpipe_params_v220*, uint32_t)` |
-//! | `Fixpipe<CFG_NZ>` (NZ2NZ) | `int32_t ascendc_model_fixpipe_nz2nz(` same arguments `)` |
+//! | every intrinsic | `int32_t ascendc_model_...(dst, srcs..., scalars..., const params*, uint32_t target)`: the function and its arguments are the declaration's (`ascendc_params::decl`, `abi_function`, `abi_args`; e.g. `ascendc_model_mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, uint32_t c_dtype, const ascendc_model_mmad_params*, uint32_t)`) |
 //! | `SetFlag` / `WaitFlag` / `PipeBarrier` | `ascendc_model_set_flag(src_pipe, dst_pipe, id)`, `..._wait_flag`, `ascendc_model_pipe_barrier(pipe)` |
 //! | `GetBlockIdx()` / `GetBlockNum()` | `int64_t ascendc_model_get_block_idx(void)`, `..._get_block_num(void)` (the launch the driver set) |
 //!
@@ -24,8 +17,8 @@
 //! `layout-runtime` and translates to LLVM IR.
 
 use crate::cpp::elem_bytes;
-use crate::kernel::{memory_of, Call, EmitError, Kernel, KindExt, Located, Param, Stmt, Val};
-use ascendc_params::decl::AbiArg;
+use crate::kernel::{memory_of, Call, EmitError, Kernel, Located, Param, Stmt, Val};
+use ascendc_params::decl::{AbiArg, Source};
 use ascendc_params::Buffer;
 use ascendc_params::Target;
 use std::collections::HashMap;
@@ -271,15 +264,16 @@ impl Gen<'_> {
 
     fn call(&mut self, c: &Call, depth: usize) -> Result<(), Located> {
         let at = |e: EmitError| e.at(c.at.clone());
-        let fields = c.kind.abi_fields();
+        let params = c.kind.decl().params;
+        let fields = params.llvm_fields();
         let st = format!("!llvm.struct<({})>", fields.iter().map(|f| f.1).collect::<Vec<_>>().join(", "));
         self.structs += 1;
         let sp = format!("%params{}", self.structs);
         let _ = writeln!(self.entry, "    {sp} = llvm.alloca %one x {st} : (i64) -> !llvm.ptr");
-        for (i, (name, ty)) in fields.iter().enumerate() {
+        for (i, (f, (name, ty))) in params.fields.iter().zip(&fields).enumerate() {
             let v = if let Some(b) = c.bools.get(*name) {
                 Val::Const(i64::from(*b))
-            } else if *name == "quantPre" {
+            } else if f.source == Source::Quant {
                 Val::Const(quant_code(c.quant.as_deref().unwrap_or("NoQuant")).map_err(at)?)
             } else {
                 c.field(name)

@@ -1,11 +1,14 @@
 //! The one declaration of every AscendC intrinsic: its dialect op, AscendC function, pipe, C ABI
 //! entry point and, per parameter-struct field, the C type, range, unit and meaning.
 //!
-//! Everything else that lists fields is derived from here (docs/adding-an-intrinsic.md):
-//! the `#[repr(C)]` ABI structs and their `to_c` conversions, `fields()` / `specs()` of the
-//! Rust parameter structs, the C++ printer's field list and comments, the LLVM struct types
-//! and function declarations of `ascendc-emit`. A test parses `model/ascendc_model_abi.h` and
-//! checks it declares the same structs, fields, types and functions.
+//! Everything else that lists intrinsics or fields is derived from here
+//! (docs/adding-an-intrinsic.md): the `#[repr(C)]` ABI structs and their `to_c` conversions,
+//! `fields()` / `specs()` / `static_fields()` of the Rust parameter structs, the kinds
+//! ([`IntrinsicKind`], the dialect's and the emitter's) and the calls ([`Intrinsic`]), the
+//! `extern "C"` prototypes ([`c_abi`]) with their JIT symbols and the call of the model, the
+//! op's attributes written by the lowering, the C++ printer's field list and comments, the LLVM
+//! struct types and function declarations of `ascendc-emit`. Tests parse
+//! `model/ascendc_model_abi.h` and `dialects/ascendc/ascendc.irdl.mlir` and check they agree.
 
 use crate::field::{CType, FieldSpec};
 use crate::target::Target;
@@ -149,6 +152,11 @@ impl ParamsDecl {
     pub fn field(&self, name: &str) -> Option<&'static FieldDecl> {
         self.fields.iter().find(|f| f.name == name)
     }
+
+    /// The fields of the C ABI struct in order with their LLVM types (`bool` is `i8`).
+    pub fn llvm_fields(&self) -> Vec<(&'static str, &'static str)> {
+        self.fields.iter().map(|f| (f.name, f.ctype.llvm())).collect()
+    }
 }
 
 /// An argument of a C ABI function other than the pointers.
@@ -253,6 +261,16 @@ impl IntrinsicDecl {
         a5.iter().chain(self.meanings).find(|(n, _)| *n == field.name).map_or(field.meaning, |(_, m)| m)
     }
 
+    /// The sources among the C ABI arguments (Mmad: A and B).
+    pub fn source_count(&self) -> usize {
+        self.abi_args.iter().filter(|a| **a == AbiArg::Src).count()
+    }
+
+    /// The buffer operands of the call and of its dialect op: the destination, then the sources.
+    pub fn buffer_count(&self) -> usize {
+        1 + self.source_count()
+    }
+
     /// `llvm.func @name(args) -> i32`.
     pub fn llvm_decl(&self) -> String {
         let args: Vec<&str> = self.abi_args.iter().map(|a| a.llvm()).collect();
@@ -262,7 +280,20 @@ impl IntrinsicDecl {
 
 /// The declaration of the op `name` (`ascendc.mmad`).
 pub fn by_op(name: &str) -> Option<&'static IntrinsicDecl> {
-    INTRINSICS.iter().find(|d| d.op == name)
+    IntrinsicKind::from_op(name).map(IntrinsicKind::decl)
+}
+
+/// The Rust parameter struct's C ABI mirror (implemented by [`params!`] for `Struct<i64>`).
+pub trait AbiParams {
+    type C;
+}
+
+/// A static (never dynamic) field value other than an integer: a dialect attribute as it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StaticValue {
+    Bool(bool),
+    /// The `QuantMode` name (`F322F16`).
+    Quant(&'static str),
 }
 
 /// One ABI struct, its conversion and the derived accessors of the Rust struct.
@@ -313,6 +344,15 @@ macro_rules! params {
             pub fn specs($($target: Target)?) -> Vec<FieldSpec> {
                 $decl.int_specs(params!(@target $($target)?))
             }
+
+            /// The `flag` and `quant` fields `(AscendC name, value)`, in order.
+            pub fn static_fields(&self) -> Vec<(&'static str, StaticValue)> {
+                [$( params!(@static self $field $src $(($rf))?) ),*].into_iter().flatten().collect()
+            }
+        }
+
+        impl AbiParams for crate::$rust<i64> {
+            type C = $cname;
         }
 
         impl crate::$rust<i64> {
@@ -334,12 +374,147 @@ macro_rules! params {
     (@target) => { Target::A5 };
     (@int $self:ident $field:ident int ($rf:ident)) => { Some((stringify!($field), &$self.$rf)) };
     (@int $self:ident $field:ident $other:ident $(($rf:ident))?) => { None };
+    (@static $self:ident $field:ident flag ($rf:ident)) => { Some((stringify!($field), StaticValue::Bool($self.$rf))) };
+    (@static $self:ident $field:ident quant ($rf:ident)) => {
+        Some((stringify!($field), StaticValue::Quant($self.$rf.name())))
+    };
+    (@static $self:ident $field:ident $other:ident $(($rf:ident))?) => { None };
     (@conv $self:ident $instr:literal $field:ident $ty:ident int ($rf:ident)) => {
         crate::ffi::narrow::<$ty>($instr, stringify!($field), $self.$rf, stringify!($ty), <$ty>::MIN as i64, <$ty>::MAX as i64)?
     };
     (@conv $self:ident $instr:literal $field:ident $ty:ident flag ($rf:ident)) => { $self.$rf };
     (@conv $self:ident $instr:literal $field:ident $ty:ident quant ($rf:ident)) => { $self.$rf.abi_code() };
     (@conv $self:ident $instr:literal $field:ident $ty:ident fixed) => { Default::default() };
+}
+
+/// The intrinsics: per entry `Variant(RustParams) => c_abi_function(args) { IntrinsicDecl fields }`.
+///
+/// Generates [`INTRINSICS`] (in entry order), the kind [`IntrinsicKind`] (an index into it), the
+/// derived call [`Intrinsic`] (the kind with its parameter struct), the `extern "C"` prototypes
+/// of [`c_abi`] with their JIT symbols, and the call of the model (`Intrinsic::call_model`).
+/// An argument is `Dst`, `Src`, `ElemBits(i)`, `Dtype(i)`, `Params` or `Arch` ([`AbiArg`]).
+macro_rules! intrinsics {
+    (
+        $( $(#[$doc:meta])* $variant:ident($rust:ident) => $abi:ident($($arg:ident $(($i:literal))?),*)
+           { $($key:ident : $value:expr),* $(,)? } )*
+    ) => {
+        /// Every intrinsic the back ends emit, in [`IntrinsicKind`] order.
+        pub static INTRINSICS: &[IntrinsicDecl] = &[$(IntrinsicDecl {
+            abi_function: stringify!($abi),
+            abi_args: &[$(intrinsics!(@arg $arg $(($i))?)),*],
+            $($key: $value),*
+        }),*];
+
+        /// An intrinsic without its parameters: the dialect op, decoded once by name.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum IntrinsicKind { $($variant),* }
+
+        impl IntrinsicKind {
+            /// Every intrinsic, in declaration order.
+            pub const ALL: &'static [IntrinsicKind] = &[$(IntrinsicKind::$variant),*];
+
+            pub fn decl(self) -> &'static IntrinsicDecl {
+                &INTRINSICS[self as usize]
+            }
+
+            /// The kind of the dialect op `name` (`ascendc.mmad`).
+            pub fn from_op(name: &str) -> Option<IntrinsicKind> {
+                Self::ALL.iter().copied().find(|k| k.decl().op == name)
+            }
+
+            /// The full op name (`ascendc.mmad`).
+            pub fn name(self) -> &'static str {
+                self.decl().op
+            }
+
+            /// The buffer operands of the op before its `dyn` index operands (`mmad`: C, A, B).
+            pub fn buffer_count(self) -> usize {
+                self.decl().buffer_count()
+            }
+        }
+
+        /// One intrinsic call with its parameter struct.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum Intrinsic<V> { $( $(#[$doc])* $variant(crate::$rust<V>) ),* }
+
+        impl<V> Intrinsic<V> {
+            pub fn kind(&self) -> IntrinsicKind {
+                match self { $(Intrinsic::$variant(_) => IntrinsicKind::$variant),* }
+            }
+
+            pub fn decl(&self) -> &'static IntrinsicDecl {
+                self.kind().decl()
+            }
+
+            /// The AscendC function called.
+            pub fn function(&self) -> &'static str {
+                self.decl().function
+            }
+
+            /// The integer fields `(AscendC name, value)` of the parameter struct, in order.
+            pub fn fields(&self) -> Vec<(&'static str, &V)> {
+                match self { $(Intrinsic::$variant(p) => p.fields()),* }
+            }
+
+            /// The `flag` and `quant` fields of the parameter struct, in order.
+            pub fn static_fields(&self) -> Vec<(&'static str, StaticValue)> {
+                match self { $(Intrinsic::$variant(p) => p.static_fields()),* }
+            }
+        }
+
+        impl Intrinsic<i64> {
+            /// Calls the model's C ABI function with the ABI struct of the parameters.
+            ///
+            /// # Safety
+            /// `dst` and `srcs` (in call order) must point to at least the call's footprint.
+            pub(crate) unsafe fn call_model(
+                &self,
+                dst: *mut std::ffi::c_void,
+                srcs: &[*const std::ffi::c_void],
+                scalars: &crate::exec::AbiScalars,
+            ) -> Result<i32, crate::exec::ExecError> {
+                let mut srcs = srcs.iter().copied();
+                Ok(match self {
+                    $(Intrinsic::$variant(p) => {
+                        let params = p.to_c()?;
+                        // SAFETY: the caller's footprint guarantee; `params` is the ABI struct.
+                        unsafe { c_abi::$abi($(intrinsics!(@val $arg $(($i))? dst srcs params scalars)),*) }
+                    })*
+                })
+            }
+        }
+
+        /// The `extern "C"` prototypes of the intrinsics (`model/ascendc_model_abi.h`).
+        pub mod c_abi {
+            use super::*;
+            use std::ffi::c_void;
+
+            extern "C" {
+                $( pub fn $abi($(_: intrinsics!(@cty $rust $arg)),*) -> i32; )*
+            }
+
+            /// `(symbol name, address)` of every intrinsic's function, for the JIT.
+            pub fn intrinsic_symbols() -> Vec<(&'static str, *const c_void)> {
+                vec![$((stringify!($abi), $abi as *const c_void)),*]
+            }
+        }
+    };
+    (@arg Dst) => { AbiArg::Dst };
+    (@arg Src) => { AbiArg::Src };
+    (@arg Params) => { AbiArg::Params };
+    (@arg Arch) => { AbiArg::Target };
+    (@arg ElemBits($i:literal)) => { AbiArg::ElemBits($i) };
+    (@arg Dtype($i:literal)) => { AbiArg::Dtype($i) };
+    (@cty $rust:ident Dst) => { *mut c_void };
+    (@cty $rust:ident Src) => { *const c_void };
+    (@cty $rust:ident Params) => { *const <crate::$rust<i64> as AbiParams>::C };
+    (@cty $rust:ident $scalar:ident) => { u32 };
+    (@val Dst $d:ident $s:ident $p:ident $sc:ident) => { $d };
+    (@val Src $d:ident $s:ident $p:ident $sc:ident) => { $sc.source(&mut $s)? };
+    (@val Params $d:ident $s:ident $p:ident $sc:ident) => { &$p };
+    (@val Arch $d:ident $s:ident $p:ident $sc:ident) => { $sc.arch() };
+    (@val ElemBits($i:literal) $d:ident $s:ident $p:ident $sc:ident) => { $sc.elem_bits($i)? };
+    (@val Dtype($i:literal) $d:ident $s:ident $p:ident $sc:ident) => { $sc.dtype($i)? };
 }
 
 const ONE_MATRIX: &str = "(one matrix)";
@@ -478,11 +653,9 @@ params! {
     }
 }
 
-use AbiArg::{Dst, Dtype, ElemBits, Params, Src, Target as Arch};
-
-/// Every intrinsic the back ends emit.
-pub static INTRINSICS: &[IntrinsicDecl] = &[
-    IntrinsicDecl {
+intrinsics! {
+    /// `DataCopy(dst L1, src GM, Nd2NzParams)`.
+    DataCopyNd2Nz(Nd2NzParams) => ascendc_model_data_copy_nd2nz(Dst, Src, ElemBits(0), Params, Arch) {
         op: "ascendc.data_copy_nd2nz",
         function: "DataCopy",
         pipe: "MTE2",
@@ -490,14 +663,13 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         summary_transposed: Some("GM DN -> L1 ZN (MTE2)"),
         cpp_config: None,
         params: &ND2NZ_PARAMS,
-        abi_function: "ascendc_model_data_copy_nd2nz",
-        abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
         omit: &[],
         meanings: &[],
         a5_only: &[],
         a5: None,
-    },
-    IntrinsicDecl {
+    }
+    /// `DataCopy(dst, src, DataCopyParams)`.
+    DataCopy(DataCopyParams) => ascendc_model_data_copy(Dst, Src, Params, Arch) {
         op: "ascendc.data_copy",
         function: "DataCopy",
         pipe: "MTE2",
@@ -505,14 +677,13 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         summary_transposed: None,
         cpp_config: None,
         params: &DATA_COPY_PARAMS,
-        abi_function: "ascendc_model_data_copy",
-        abi_args: &[Dst, Src, Params, Arch],
         omit: &[],
         meanings: &[],
         a5_only: &[],
         a5: None,
-    },
-    IntrinsicDecl {
+    }
+    /// `LoadData(dst L0A/L0B, src L1, LoadData2DParams)` (arch 2201).
+    LoadData2D(LoadData2DParams) => ascendc_model_load_data_2d(Dst, Src, ElemBits(0), Params, Arch) {
         op: "ascendc.load_data_2d",
         function: "LoadData",
         pipe: "MTE1",
@@ -520,14 +691,13 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         summary_transposed: None,
         cpp_config: None,
         params: &LOAD_DATA_2D_PARAMS,
-        abi_function: "ascendc_model_load_data_2d",
-        abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
         omit: &[],
         meanings: &[],
         a5_only: &[],
         a5: None,
-    },
-    IntrinsicDecl {
+    }
+    /// `LoadData(dst L0A/L0B, src L1, LoadData2DParamsV2)` (arch 3510).
+    LoadData2DV2(LoadData2DParamsV2) => ascendc_model_load_data_2d_v2(Dst, Src, ElemBits(0), Params, Arch) {
         op: "ascendc.load_data_2d_v2",
         function: "LoadData",
         pipe: "MTE1",
@@ -535,14 +705,13 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         summary_transposed: None,
         cpp_config: None,
         params: &LOAD_DATA_2D_PARAMS_V2,
-        abi_function: "ascendc_model_load_data_2d_v2",
-        abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
         omit: &[],
         meanings: &[],
         a5_only: &[],
         a5: None,
-    },
-    IntrinsicDecl {
+    }
+    /// `LoadDataWithTranspose(dst L0A/L0B, src L1, LoadData2dTransposeParams)` (arch 2201, 8-bit).
+    LoadDataWithTranspose(LoadData2dTransposeParams) => ascendc_model_load_data_with_transpose(Dst, Src, ElemBits(0), Params, Arch) {
         op: "ascendc.load_data_with_transpose",
         function: "LoadDataWithTranspose",
         pipe: "MTE1",
@@ -550,14 +719,13 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         summary_transposed: None,
         cpp_config: None,
         params: &LOAD_DATA_2D_TRANSPOSE_PARAMS,
-        abi_function: "ascendc_model_load_data_with_transpose",
-        abi_args: &[Dst, Src, ElemBits(0), Params, Arch],
         omit: &[],
         meanings: &[],
         a5_only: &[],
         a5: None,
-    },
-    IntrinsicDecl {
+    }
+    /// `Mmad(c L0C, a L0A, b L0B, MmadParams)`.
+    Mmad(MmadParams) => ascendc_model_mmad(Dst, Src, Src, Dtype(1), Dtype(0), Params, Arch) {
         op: "ascendc.mmad",
         function: "Mmad",
         pipe: "M",
@@ -565,14 +733,13 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         summary_transposed: None,
         cpp_config: None,
         params: &MMAD_PARAMS,
-        abi_function: "ascendc_model_mmad",
-        abi_args: &[Dst, Src, Src, Dtype(1), Dtype(0), Params, Arch],
         omit: &[],
         meanings: &[],
         a5_only: &["disableGemv"],
         a5: None,
-    },
-    IntrinsicDecl {
+    }
+    /// `Fixpipe<Dst, Src, CFG_ROW_MAJOR>(dst GM, src L0C, FixpipeParamsV220)` (NZ2ND).
+    FixpipeNz2Nd(FixpipeParamsV220) => ascendc_model_fixpipe_nz2nd(Dst, Src, Dtype(0), Dtype(1), Params, Arch) {
         op: "ascendc.fixpipe",
         function: "Fixpipe",
         pipe: "FIX",
@@ -580,14 +747,13 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         summary_transposed: None,
         cpp_config: Some("CFG_ROW_MAJOR"),
         params: &FIXPIPE_PARAMS_V220,
-        abi_function: "ascendc_model_fixpipe_nz2nd",
-        abi_args: &[Dst, Src, Dtype(0), Dtype(1), Params, Arch],
         omit: &["isChannelSplit"],
         meanings: &[],
         a5_only: &[],
         a5: Some(&FIXPIPE_ROW_MAJOR_3510),
-    },
-    IntrinsicDecl {
+    }
+    /// `Fixpipe<Dst, Src, CFG_NZ>(dst GM, src L0C, FixpipeParamsV220)` (NZ2NZ).
+    FixpipeNz2Nz(FixpipeParamsV220) => ascendc_model_fixpipe_nz2nz(Dst, Src, Dtype(0), Dtype(1), Params, Arch) {
         op: "ascendc.fixpipe_nz",
         function: "Fixpipe",
         pipe: "FIX",
@@ -595,8 +761,6 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         summary_transposed: None,
         cpp_config: Some("CFG_NZ"),
         params: &FIXPIPE_PARAMS_V220,
-        abi_function: "ascendc_model_fixpipe_nz2nz",
-        abi_args: &[Dst, Src, Dtype(0), Dtype(1), Params, Arch],
         omit: &[],
         meanings: &[
             ("nSize", "columns to store: valid extent of the destination rounded up to its C0 (whole 32 B blocks)"),
@@ -604,8 +768,8 @@ pub static INTRINSICS: &[IntrinsicDecl] = &[
         ],
         a5_only: &[],
         a5: Some(&FIXPIPE_NZ_3510),
-    },
-];
+    }
+}
 
 /// Arch 3510 Fixpipe with NZ2ND: `FixpipeParamsArch3510<CO2Layout::ROW_MAJOR>`, whose ND
 /// matrix count and strides are the members of `params` (`Nz2NdParams`); asc-devkit

@@ -2,10 +2,6 @@
 //! documented ranges.
 
 use super::*;
-use crate::ffi::{
-    CDataCopyParams, CFixpipeParamsV220, CLoadData2DParams, CLoadData2DParamsV2, CLoadData2dTransposeParams,
-    CMmadParams, CNd2NzParams,
-};
 
 const HEADER: &str = include_str!("../model/ascendc_model_abi.h");
 
@@ -215,6 +211,54 @@ fn every_op_is_declared_once_and_printed_fields_have_a_meaning() {
     assert!(nz.printed_fields(Target::A2).any(|f| f.name == "ndNum"));
 }
 
+/// The kind is an index into the table, every C ABI function is a JIT symbol, and the derived
+/// call knows its kind and its fields.
+#[test]
+fn kinds_index_the_table_and_every_function_is_a_symbol() {
+    assert_eq!(IntrinsicKind::ALL.len(), INTRINSICS.len());
+    for (i, k) in IntrinsicKind::ALL.iter().enumerate() {
+        assert!(std::ptr::eq(k.decl(), &INTRINSICS[i]));
+        assert_eq!(IntrinsicKind::from_op(k.name()), Some(*k));
+    }
+    assert_eq!(IntrinsicKind::from_op("ascendc.mmad_typo"), None);
+    assert_eq!(IntrinsicKind::from_op("ascendc.mmad").map(IntrinsicKind::buffer_count), Some(3));
+    assert_eq!(IntrinsicKind::from_op("ascendc.fixpipe").map(IntrinsicKind::buffer_count), Some(2));
+    let symbols = crate::ffi::c_abi_symbols();
+    for d in INTRINSICS {
+        let (_, address) = symbols.iter().find(|(n, _)| *n == d.abi_function).expect(d.abi_function);
+        assert!(!address.is_null(), "{}", d.abi_function);
+    }
+    let fixpipe = crate::FixpipeParamsV220::<i64> {
+        n_size: 16,
+        m_size: 16,
+        src_stride: 16,
+        dst_stride: 16,
+        relu_en: true,
+        quant_pre: crate::QuantMode::F322F16,
+        deq_scalar: 0,
+        nd_num: 1,
+        src_nd_stride: 0,
+        dst_nd_stride: 0,
+        unit_flag: 0,
+        is_channel_split: false,
+    };
+    let call = Intrinsic::FixpipeNz2Nz(fixpipe);
+    assert_eq!((call.kind().name(), call.function()), ("ascendc.fixpipe_nz", "Fixpipe"));
+    let ints: Vec<&str> = call.fields().iter().map(|(n, _)| *n).collect();
+    assert_eq!(
+        ints,
+        ["nSize", "mSize", "srcStride", "dstStride", "deqScalar", "ndNum", "srcNdStride", "dstNdStride", "unitFlag"]
+    );
+    assert_eq!(
+        call.static_fields(),
+        [
+            ("reluEn", StaticValue::Bool(true)),
+            ("quantPre", StaticValue::Quant("F322F16")),
+            ("isChannelSplit", StaticValue::Bool(false))
+        ]
+    );
+}
+
 const CPP_API: &str = include_str!("../model/ascendc_model.h");
 
 /// The parameter names (without the trailing `_`) of every constructor `NAME(A x_, ...)` of
@@ -269,4 +313,70 @@ fn every_quant_mode_has_its_code_in_the_abi_header_and_the_cpp_enum() {
         let enumerator = format!("{} = ASCENDC_MODEL_QUANT_{},", mode.name(), mode.name().to_uppercase());
         assert!(CPP_API.contains(&enumerator), "ascendc_model.h QuantMode_t lacks `{enumerator}`");
     }
+}
+
+const IRDL: &str = include_str!("../../../dialects/ascendc/ascendc.irdl.mlir");
+
+/// `irdl.operation @NAME { ... }` of the IRDL text: (name, comment lines above it, body).
+fn irdl_operations(text: &str) -> Vec<(String, Vec<String>, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(rest) = line.trim().strip_prefix("irdl.operation @") else { continue };
+        let name = rest.trim_end_matches('{').trim().to_string();
+        let mut comments: Vec<String> =
+            lines[..i].iter().rev().take_while(|l| l.trim().starts_with("//")).map(|l| l.trim().to_string()).collect();
+        comments.reverse();
+        let body = lines[i + 1..].iter().take_while(|l| l.trim() != "}").copied().collect::<Vec<_>>().join("\n");
+        out.push((name, comments, body));
+    }
+    out
+}
+
+/// The names in `irdl.operands(a: %x, b: variadic %y)` or `irdl.attributes { "k" = %v, ... }`.
+fn irdl_list(body: &str, directive: &str) -> Option<Vec<String>> {
+    let start = body.find(directive)? + directive.len();
+    let end = start + body[start..].find('\n').unwrap_or(body.len() - start);
+    let inner = body[start..end].trim().trim_start_matches(['(', '{']).trim_end_matches([')', '}']);
+    Some(
+        inner
+            .split(',')
+            .map(|e| e.split(['=', ':']).next().unwrap_or("").trim().trim_matches('"').to_string())
+            .collect(),
+    )
+}
+
+/// Each declared intrinsic is an op of the dialect with its buffer operands (destination, then
+/// the sources of the C ABI call) and the `dyn` index operands, the attributes `params`,
+/// `dyn_fields` and `notes` (the fields live in `params` / `dyn_fields`: the emitter checks them
+/// against the declaration, `check_fields`), and a comment naming its function, struct and pipe;
+/// every op of that shape is declared.
+#[test]
+fn irdl_ops_agree_with_the_declaration() {
+    let ops = irdl_operations(IRDL);
+    for d in INTRINSICS {
+        let short = d.op.strip_prefix("ascendc.").expect("ascendc op");
+        let (_, comments, body) =
+            ops.iter().find(|(n, _, _)| n == short).unwrap_or_else(|| panic!("{} is not in the IRDL", d.op));
+        let operands = irdl_list(body, "irdl.operands").expect("operands");
+        assert_eq!(operands.len(), d.buffer_count() + 1, "{}: {operands:?}", d.op);
+        assert_eq!(operands.last().map(String::as_str), Some("dyn"), "{}", d.op);
+        assert!(body.contains("dyn: variadic %index") && body.contains("%index = irdl.is index"), "{}", d.op);
+        assert_eq!(irdl_list(body, "irdl.attributes").expect("attributes"), ["params", "dyn_fields", "notes"]);
+        let comment = comments.join(" ");
+        assert!(comment.contains(d.function) && comment.contains(d.params.cpp), "{}: {comment}", d.op);
+        if let Some(at) = comment.find(" pipe ") {
+            assert!(comment[at + 6..].starts_with(d.pipe), "{}: pipe {} expected in {comment}", d.op, d.pipe);
+        }
+    }
+    for (name, _, body) in &ops {
+        if body.contains("\"params\"") {
+            assert!(by_op(&format!("ascendc.{name}")).is_some(), "IRDL op {name} has no declaration");
+        }
+    }
+    // The parser sees what it checks: the operands and a misspelled attribute show.
+    let (_, _, mmad) = ops.iter().find(|(n, _, _)| n == "mmad").unwrap();
+    assert_eq!(irdl_list(mmad, "irdl.operands").unwrap(), ["c", "a", "b", "dyn"]);
+    let typo = mmad.replace("\"dyn_fields\"", "\"dynfields\"");
+    assert_eq!(irdl_list(&typo, "irdl.attributes").unwrap(), ["params", "dynfields", "notes"]);
 }

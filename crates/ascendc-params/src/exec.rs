@@ -41,6 +41,43 @@ fn code(t: ElementType) -> Result<u32, ExecError> {
     })
 }
 
+/// The scalar arguments of a C ABI call (`AbiArg::ElemBits`, `Dtype`, `Target`), read from the
+/// call's element types `[dst, srcs...]` and target, and its sources in call order.
+pub(crate) struct AbiScalars<'a> {
+    function: &'static str,
+    types: &'a [ElementType],
+    arch: u32,
+}
+
+impl AbiScalars<'_> {
+    fn ty(&self, i: usize) -> Result<ElementType, ExecError> {
+        let n = self.types.len();
+        self.types.get(i).copied().ok_or(ExecError::Arity {
+            function: self.function,
+            want: n.max(i + 1),
+            want_srcs: n - 1,
+        })
+    }
+
+    pub(crate) fn elem_bits(&self, i: usize) -> Result<u32, ExecError> {
+        Ok(self.ty(i)?.bits())
+    }
+
+    pub(crate) fn dtype(&self, i: usize) -> Result<u32, ExecError> {
+        code(self.ty(i)?)
+    }
+
+    pub(crate) fn arch(&self) -> u32 {
+        self.arch
+    }
+
+    /// The next source pointer of the call.
+    pub(crate) fn source(&self, srcs: &mut impl Iterator<Item = *const c_void>) -> Result<*const c_void, ExecError> {
+        let n = self.types.len();
+        srcs.next().ok_or(ExecError::Arity { function: self.function, want: n, want_srcs: n - 1 })
+    }
+}
+
 /// Bytes each operand of one call touches from its start: `[dst, srcs...]`. Checked
 /// arithmetic (the algebra's `i64` domain): a parameter whose footprint leaves `i64` is an
 /// error, never a wrapped length that would pass the bounds check.
@@ -151,12 +188,12 @@ pub fn execute(
     target: Target,
 ) -> Result<(), ExecError> {
     let function = instr.intrinsic.function();
-    let nsrc = if matches!(instr.intrinsic, Intrinsic::Mmad(_)) { 2 } else { 1 };
+    let nsrc = instr.intrinsic.decl().source_count();
     if srcs.len() != nsrc || types.len() != nsrc + 1 || instr.srcs.len() != nsrc {
         return Err(ExecError::Arity { function, want: nsrc + 1, want_srcs: nsrc });
     }
     let fp = footprints(&instr.intrinsic, types, target)?;
-    let arch = target.arch();
+    let scalars = AbiScalars { function, types, arch: target.arch() };
     for i in 0..instr.repeat.max(0) {
         let mut starts = Vec::with_capacity(nsrc + 1);
         let accesses = std::iter::once(&instr.dst).chain(instr.srcs.iter());
@@ -171,31 +208,10 @@ pub fn execute(
             starts.push(start as usize);
         }
         let d = dst[starts[0]..].as_mut_ptr() as *mut c_void;
-        let s0 = srcs[0][starts[1]..].as_ptr() as *const c_void;
-        let bits = types[0].bits();
-        // SAFETY: every pointer has at least its footprint of valid bytes (checked above); the
-        // parameter structs are the ABI's repr(C) mirrors.
-        let status = unsafe {
-            match &instr.intrinsic {
-                Intrinsic::DataCopyNd2Nz(p) => ffi::ascendc_model_data_copy_nd2nz(d, s0, bits, &p.to_c()?, arch),
-                Intrinsic::DataCopy(p) => ffi::ascendc_model_data_copy(d, s0, &p.to_c()?, arch),
-                Intrinsic::LoadData2D(p) => ffi::ascendc_model_load_data_2d(d, s0, bits, &p.to_c()?, arch),
-                Intrinsic::LoadData2DV2(p) => ffi::ascendc_model_load_data_2d_v2(d, s0, bits, &p.to_c()?, arch),
-                Intrinsic::LoadDataWithTranspose(p) => {
-                    ffi::ascendc_model_load_data_with_transpose(d, s0, bits, &p.to_c()?, arch)
-                }
-                Intrinsic::Mmad(p) => {
-                    let s1 = srcs[1][starts[2]..].as_ptr() as *const c_void;
-                    ffi::ascendc_model_mmad(d, s0, s1, code(types[1])?, code(types[0])?, &p.to_c()?, arch)
-                }
-                Intrinsic::FixpipeNz2Nd(p) => {
-                    ffi::ascendc_model_fixpipe_nz2nd(d, s0, code(types[0])?, code(types[1])?, &p.to_c()?, arch)
-                }
-                Intrinsic::FixpipeNz2Nz(p) => {
-                    ffi::ascendc_model_fixpipe_nz2nz(d, s0, code(types[0])?, code(types[1])?, &p.to_c()?, arch)
-                }
-            }
-        };
+        let s: Vec<*const c_void> =
+            srcs.iter().zip(&starts[1..]).map(|(s, &at)| s[at..].as_ptr() as *const c_void).collect();
+        // SAFETY: every pointer has at least its footprint of valid bytes (checked above).
+        let status = unsafe { instr.intrinsic.call_model(d, &s, &scalars)? };
         if status != 0 {
             return Err(ExecError::Model { status, message: ffi::last_error() });
         }

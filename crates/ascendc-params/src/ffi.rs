@@ -1,6 +1,8 @@
 //! The C ABI of the CPU model (`model/ascendc_model_abi.h`), linked from the static library
-//! `ascendc_model` that `build.rs` compiles. The `#[repr(C)]` parameter structs and the
-//! conversion of derived parameters to them (`to_c`) are generated from [`crate::decl`].
+//! `ascendc_model` that `build.rs` compiles. The `#[repr(C)]` parameter structs
+//! (`decl::CMmadParams`, ...), the conversion of derived parameters to them (`to_c`) and the
+//! intrinsics' prototypes ([`crate::decl::c_abi`], re-exported here) are generated from
+//! [`crate::decl`]; this module declares the rest (flags, sanitizer, block index).
 //!
 //! For the JIT: [`c_abi_symbols`] returns `(name, address)` for every function, to hand to
 //! MLIR's `mlirExecutionEngineRegisterSymbol` so that LLVM IR calling
@@ -10,10 +12,8 @@ use std::ffi::{c_char, c_void, CStr};
 
 use crate::error::{ParamError, Result};
 
-pub use crate::decl::{
-    CDataCopyParams, CFixpipeParamsV220, CLoadData2DParams, CLoadData2DParamsV2, CLoadData2dTransposeParams,
-    CMmadParams, CNd2NzParams,
-};
+/// The intrinsics' prototypes, generated from the declaration.
+pub use crate::decl::c_abi::*;
 
 /// Element type codes of the C ABI (`ASCENDC_MODEL_F16`, ...).
 pub mod dtype_code {
@@ -25,61 +25,6 @@ pub mod dtype_code {
 }
 
 extern "C" {
-    pub fn ascendc_model_data_copy_nd2nz(
-        dst: *mut c_void,
-        src: *const c_void,
-        elem_bits: u32,
-        p: *const CNd2NzParams,
-        target: u32,
-    ) -> i32;
-    pub fn ascendc_model_data_copy(dst: *mut c_void, src: *const c_void, p: *const CDataCopyParams, target: u32)
-        -> i32;
-    pub fn ascendc_model_load_data_2d(
-        dst: *mut c_void,
-        src: *const c_void,
-        elem_bits: u32,
-        p: *const CLoadData2DParams,
-        target: u32,
-    ) -> i32;
-    pub fn ascendc_model_load_data_2d_v2(
-        dst: *mut c_void,
-        src: *const c_void,
-        elem_bits: u32,
-        p: *const CLoadData2DParamsV2,
-        target: u32,
-    ) -> i32;
-    pub fn ascendc_model_load_data_with_transpose(
-        dst: *mut c_void,
-        src: *const c_void,
-        elem_bits: u32,
-        p: *const CLoadData2dTransposeParams,
-        target: u32,
-    ) -> i32;
-    pub fn ascendc_model_mmad(
-        c: *mut c_void,
-        a: *const c_void,
-        b: *const c_void,
-        ab_dtype: u32,
-        c_dtype: u32,
-        p: *const CMmadParams,
-        target: u32,
-    ) -> i32;
-    pub fn ascendc_model_fixpipe_nz2nd(
-        dst: *mut c_void,
-        src: *const c_void,
-        dst_dtype: u32,
-        src_dtype: u32,
-        p: *const CFixpipeParamsV220,
-        target: u32,
-    ) -> i32;
-    pub fn ascendc_model_fixpipe_nz2nz(
-        dst: *mut c_void,
-        src: *const c_void,
-        dst_dtype: u32,
-        src_dtype: u32,
-        p: *const CFixpipeParamsV220,
-        target: u32,
-    ) -> i32;
     pub fn ascendc_model_set_flag(src_pipe: u32, dst_pipe: u32, event_id: u32);
     pub fn ascendc_model_wait_flag(src_pipe: u32, dst_pipe: u32, event_id: u32);
     pub fn ascendc_model_pipe_barrier(pipe: u32);
@@ -104,15 +49,8 @@ extern "C" {
 
 /// Every C ABI function as `(symbol name, address)`, for `mlirExecutionEngineRegisterSymbol`.
 pub fn c_abi_symbols() -> Vec<(&'static str, *const c_void)> {
-    vec![
-        ("ascendc_model_data_copy_nd2nz", ascendc_model_data_copy_nd2nz as *const c_void),
-        ("ascendc_model_data_copy", ascendc_model_data_copy as *const c_void),
-        ("ascendc_model_load_data_2d", ascendc_model_load_data_2d as *const c_void),
-        ("ascendc_model_load_data_2d_v2", ascendc_model_load_data_2d_v2 as *const c_void),
-        ("ascendc_model_load_data_with_transpose", ascendc_model_load_data_with_transpose as *const c_void),
-        ("ascendc_model_mmad", ascendc_model_mmad as *const c_void),
-        ("ascendc_model_fixpipe_nz2nd", ascendc_model_fixpipe_nz2nd as *const c_void),
-        ("ascendc_model_fixpipe_nz2nz", ascendc_model_fixpipe_nz2nz as *const c_void),
+    let mut symbols = intrinsic_symbols();
+    symbols.extend([
         ("ascendc_model_set_flag", ascendc_model_set_flag as *const c_void),
         ("ascendc_model_wait_flag", ascendc_model_wait_flag as *const c_void),
         ("ascendc_model_pipe_barrier", ascendc_model_pipe_barrier as *const c_void),
@@ -120,7 +58,8 @@ pub fn c_abi_symbols() -> Vec<(&'static str, *const c_void)> {
         ("ascendc_model_sanitize_site", ascendc_model_sanitize_site as *const c_void),
         ("ascendc_model_get_block_idx", ascendc_model_get_block_idx as *const c_void),
         ("ascendc_model_get_block_num", ascendc_model_get_block_num as *const c_void),
-    ]
+    ]);
+    symbols
 }
 
 /// The model's message for the last non-zero status.

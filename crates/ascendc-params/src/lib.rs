@@ -40,7 +40,7 @@ pub use fixpipe::{
     fixpipe_scale, l0c_to_gm_nd, l0c_to_gm_nd_with, l0c_to_gm_nz, l0c_to_gm_nz_with, Epilogue, FixpipeParamsV220,
     QuantMode,
 };
-pub use instr::{Access, Derived, Instr, Intrinsic};
+pub use instr::{Access, Derived, Instr, Intrinsic, IntrinsicKind};
 pub use load_data::{
     l1_to_l0, l1_to_l0a, l1_to_l0b, LoadData2DParams, LoadData2DParamsV2, LoadData2dTransposeParams, MAX_REPEAT,
 };

@@ -29,7 +29,7 @@ fn gemm_through_the_cpp_header_and_the_c_abi() {
 
 #[test]
 fn c_abi_symbols_are_linked_and_callable() {
-    use ascendc_params::ffi;
+    use ascendc_params::{decl, ffi};
     let syms = ffi::c_abi_symbols();
     assert_eq!(syms.len(), 15);
     assert!(syms.iter().all(|(n, p)| n.starts_with("ascendc_model_") && !p.is_null()));
@@ -43,19 +43,20 @@ fn c_abi_symbols_are_linked_and_callable() {
     // An unsupported call reports a status and a message instead of aborting.
     let mut dst = [0u8; 512];
     let src = [0u8; 512];
-    let p = ffi::CLoadData2DParams { repeatTimes: 1, ifTranspose: true, ..Default::default() };
+    let p = decl::CLoadData2DParams { repeatTimes: 1, ifTranspose: true, ..Default::default() };
     let st = unsafe { ffi::ascendc_model_load_data_2d(dst.as_mut_ptr().cast(), src.as_ptr().cast(), 8, &p, 2201) };
     assert_eq!(st, 1);
     assert!(ffi::last_error().contains("16-bit"), "{}", ffi::last_error());
     // Fixpipe CFG_NZ writes whole column blocks: nSize must be a multiple of 16 (8 with split).
-    let p = ffi::CFixpipeParamsV220 { nSize: 20, mSize: 1, srcStride: 1, dstStride: 1, ndNum: 1, ..Default::default() };
+    let p =
+        decl::CFixpipeParamsV220 { nSize: 20, mSize: 1, srcStride: 1, dstStride: 1, ndNum: 1, ..Default::default() };
     let st = unsafe {
         ffi::ascendc_model_fixpipe_nz2nz(
             dst.as_mut_ptr().cast(),
             src.as_ptr().cast(),
             ffi::dtype_code::F16,
             ffi::dtype_code::F32,
-            &ffi::CFixpipeParamsV220 { quantPre: 1, ..p },
+            &decl::CFixpipeParamsV220 { quantPre: 1, ..p },
             2201,
         )
     };

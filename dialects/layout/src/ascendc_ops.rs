@@ -5,60 +5,9 @@
 use crate::ops::{op_name, DecodeError};
 use melior::ir::{operation::OperationLike, Attribute, OperationRef, Value};
 
-/// The intrinsic families (ops with `params`/`dyn_fields`/`notes`), one per `irdl.operation`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Intrinsic {
-    DataCopyNd2Nz,
-    DataCopy,
-    LoadData2D,
-    LoadData2DV2,
-    LoadDataWithTranspose,
-    Mmad,
-    Fixpipe,
-    FixpipeNz,
-}
-
-impl Intrinsic {
-    /// Every intrinsic, in IRDL order.
-    pub const ALL: [Intrinsic; 8] = [
-        Self::DataCopyNd2Nz,
-        Self::DataCopy,
-        Self::LoadData2D,
-        Self::LoadData2DV2,
-        Self::LoadDataWithTranspose,
-        Self::Mmad,
-        Self::Fixpipe,
-        Self::FixpipeNz,
-    ];
-
-    /// The full op name (`ascendc.mmad`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::DataCopyNd2Nz => "ascendc.data_copy_nd2nz",
-            Self::DataCopy => "ascendc.data_copy",
-            Self::LoadData2D => "ascendc.load_data_2d",
-            Self::LoadData2DV2 => "ascendc.load_data_2d_v2",
-            Self::LoadDataWithTranspose => "ascendc.load_data_with_transpose",
-            Self::Mmad => "ascendc.mmad",
-            Self::Fixpipe => "ascendc.fixpipe",
-            Self::FixpipeNz => "ascendc.fixpipe_nz",
-        }
-    }
-
-    /// The number of buffer operands before the `dyn` index operands (`mmad`: C, A, B).
-    pub fn buffer_count(self) -> usize {
-        match self {
-            Self::Mmad => 3,
-            Self::DataCopyNd2Nz
-            | Self::DataCopy
-            | Self::LoadData2D
-            | Self::LoadData2DV2
-            | Self::LoadDataWithTranspose
-            | Self::Fixpipe
-            | Self::FixpipeNz => 2,
-        }
-    }
-}
+/// The intrinsic families (ops with `params`/`dyn_fields`/`notes`): the kinds of the one
+/// declaration (`ascendc_params::decl`), whose op names, operands and fields it holds.
+pub use ascendc_params::IntrinsicKind as Intrinsic;
 
 /// The op kinds of the `ascendc` dialect that are not intrinsics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -77,7 +26,7 @@ impl AscendcOpKind {
     /// Every kind, intrinsics included.
     pub fn all() -> Vec<AscendcOpKind> {
         let mut out = vec![Self::GlobalTensor, Self::Alloc];
-        out.extend(Intrinsic::ALL.map(Self::Intrinsic));
+        out.extend(Intrinsic::ALL.iter().copied().map(Self::Intrinsic));
         out.extend([Self::SetFlag, Self::WaitFlag, Self::PipeBarrier, Self::GetBlockIdx, Self::GetBlockNum]);
         out
     }

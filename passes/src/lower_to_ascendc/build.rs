@@ -12,6 +12,7 @@
 //! those left to the running kernel, `proven from the loop` for those the loop facts prove
 //! (those that hold for every value of the symbols are dropped).
 
+use ascendc_params::decl::StaticValue;
 use ascendc_params::{Assumption, Derived, Intrinsic, Requirement, Target};
 use index_simplify::IndexExpr;
 use layout_algebra::SymExpr;
@@ -31,46 +32,26 @@ use super::Tensor;
 use crate::error::LoweringError;
 use crate::index_arith::IndexEmitter;
 
-/// (op name, integer fields, static boolean/enum attributes as `name = value` text).
+/// (op name, integer fields, static boolean/enum attributes as `name = value` text), all read
+/// from the declaration (`ascendc_params::decl`): every `int` field, and every `flag`/`quant`
+/// field but those the call leaves unset (`omit`) and an a5-only flag that is not set (the
+/// 2201 struct has no such field).
 fn fields(intr: &Intrinsic<SymExpr>) -> (&'static str, Vec<(&'static str, SymExpr)>, Vec<String>) {
-    let ints = |f: &[(&'static str, &SymExpr)]| f.iter().map(|(n, v)| (*n, (*v).clone())).collect::<Vec<_>>();
-    match intr {
-        Intrinsic::DataCopyNd2Nz(p) => ("ascendc.data_copy_nd2nz", ints(&p.fields()), vec![]),
-        Intrinsic::DataCopy(p) => ("ascendc.data_copy", ints(&p.fields()), vec![]),
-        Intrinsic::LoadData2D(p) => {
-            ("ascendc.load_data_2d", ints(&p.fields()), vec![format!("ifTranspose = {}", p.if_transpose)])
-        }
-        Intrinsic::LoadData2DV2(p) => {
-            ("ascendc.load_data_2d_v2", ints(&p.fields()), vec![format!("ifTranspose = {}", p.if_transpose)])
-        }
-        Intrinsic::LoadDataWithTranspose(p) => ("ascendc.load_data_with_transpose", ints(&p.fields()), vec![]),
-        Intrinsic::Mmad(p) => (
-            "ascendc.mmad",
-            ints(&p.fields()),
-            [
-                format!("cmatrixSource = {}", p.cmatrix_source),
-                format!("cmatrixInitVal = {}", p.cmatrix_init_val),
-                format!("kDirectionAlign = {}", p.k_direction_align),
-            ]
-            .into_iter()
-            .chain(p.disable_gemv.then(|| "disableGemv = true".to_string()))
-            .collect(),
-        ),
-        Intrinsic::FixpipeNz2Nd(p) => (
-            "ascendc.fixpipe",
-            ints(&p.fields()),
-            vec![format!("reluEn = {}", p.relu_en), format!("quantPre = \"{}\"", p.quant_pre.name())],
-        ),
-        Intrinsic::FixpipeNz2Nz(p) => (
-            "ascendc.fixpipe_nz",
-            ints(&p.fields()),
-            vec![
-                format!("reluEn = {}", p.relu_en),
-                format!("quantPre = \"{}\"", p.quant_pre.name()),
-                format!("isChannelSplit = {}", p.is_channel_split),
-            ],
-        ),
-    }
+    let decl = intr.decl();
+    let ints = intr.fields().into_iter().map(|(n, v)| (n, v.clone())).collect();
+    let written = |(name, value): &(&str, StaticValue)| {
+        !decl.omit.contains(name) && (!decl.a5_only.contains(name) || *value == StaticValue::Bool(true))
+    };
+    let statics = intr
+        .static_fields()
+        .into_iter()
+        .filter(written)
+        .map(|(name, value)| match value {
+            StaticValue::Bool(b) => format!("{name} = {b}"),
+            StaticValue::Quant(q) => format!("{name} = {}", quote(q)),
+        })
+        .collect();
+    (decl.op, ints, statics)
 }
 
 fn quote(s: &str) -> String {

@@ -143,7 +143,7 @@ fn access(intrinsic: Intrinsic, buffers: &[Value], params: Attribute, resources:
             }
             (sync::Pipe::M, reads, dst)
         }
-        I::Fixpipe | I::FixpipeNz => (sync::Pipe::Fix, src, dst),
+        I::FixpipeNz2Nd | I::FixpipeNz2Nz => (sync::Pipe::Fix, src, dst),
     };
     sync::Access { pipe, reads, writes, label: short }
 }

@@ -9,7 +9,7 @@
 use super::work::{work_of, Work};
 use super::Pipe;
 use crate::error::{EmitError, Located};
-use crate::kernel::{Kernel, Kind, KindExt, Param, Stmt, Val};
+use crate::kernel::{Kernel, Kind, Param, Stmt, Val};
 use std::collections::HashMap;
 
 /// One thing a pipe's queue holds.

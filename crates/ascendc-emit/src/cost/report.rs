@@ -5,7 +5,7 @@
 use super::params::HardwareParams;
 use super::sim::{slot, BlockRun, PIPES};
 use super::{Inputs, Pipe};
-use crate::kernel::{Kernel, Kind, KindExt};
+use crate::kernel::{Kernel, Kind};
 use std::fmt;
 
 /// The cube-bound lower bound and the utilization it gives.

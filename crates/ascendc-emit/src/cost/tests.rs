@@ -5,7 +5,7 @@
 use super::interp::{pipe_named, Instr};
 use super::sim::{simulate, PIPES};
 use super::*;
-use crate::kernel::{Buf, Call, Kernel, Kind, KindExt, Param, Stmt, Val};
+use crate::kernel::{Buf, Call, Kernel, Kind, Param, Stmt, Val};
 use index_simplify::ArithOp;
 
 fn gm(name: &str, elem: &str, param: usize) -> Buf {

@@ -48,7 +48,7 @@ pub fn work_of(kernel: &Kernel, call: &Call, field: &dyn Fn(&str) -> Result<i64,
         // One repeat is a 32 x 32 square: two fractals.
         Kind::LoadDataWithTranspose => Work::Bytes(product(&[field("repeatTimes")?, 2 * FRACTAL_BYTES])?),
         Kind::Mmad => Work::Macs { m: field("m")?, n: field("n")?, k: field("k")?, elem: elem(1)? },
-        Kind::Fixpipe | Kind::FixpipeNz => {
+        Kind::FixpipeNz2Nd | Kind::FixpipeNz2Nz => {
             let bytes = elem_bytes(&elem(0)?).map_err(at)?;
             Work::Bytes(product(&[field("ndNum")?, field("mSize")?, field("nSize")?, bytes])?)
         }

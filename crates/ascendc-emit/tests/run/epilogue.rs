@@ -331,7 +331,7 @@ fn store_deqf16_relu_to_gm_nz_a2() {
 /// emitted C++ and the LLVM form call), both against the reference.
 #[test]
 fn deqf16_extreme_accumulators_loop_lowering_and_model() {
-    use ascendc_params::ffi;
+    use ascendc_params::{decl, ffi};
     let mut rng = Rng::new(11);
     let edge = [i32::MAX, i32::MIN, (1 << 24) + 1, (1 << 24) + 3, -(1 << 24) - 1, 0, -1, 1, 262_016, 262_017];
     let xs: Vec<i32> =
@@ -362,7 +362,7 @@ fn deqf16_extreme_accumulators_loop_lowering_and_model() {
         let inputs = [Array::new(vec![256], Data::I32(xs.clone())).unwrap(), Array::zeros(elem("f16"), &[256])];
         let via_loops = super::call(&jit, "deq", &inputs, &[]);
         // The model's C ABI.
-        let p = ffi::CFixpipeParamsV220 {
+        let p = decl::CFixpipeParamsV220 {
             nSize: 16,
             mSize: 16,
             srcStride: 16,
