@@ -77,6 +77,9 @@ pub struct AddressProofReport {
     pub tensors: Vec<TensorProof>,
     /// Tensors without a side function (the lowering's reason).
     pub unchecked: Vec<String>,
+    /// The lowering and the address simplification (`layout-simplify-offsets` and its
+    /// clean-up) of the copy, to compare with the solver's time.
+    pub lowering_time: Duration,
 }
 
 impl AddressProofReport {
@@ -101,13 +104,14 @@ impl fmt::Display for AddressProofReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "address proofs: {} tensors: {} proven, {} counterexamples, {} unknown; {} not covered; solver {:.1} ms",
+            "address proofs: {} tensors: {} proven, {} counterexamples, {} unknown; {} not covered; solver {:.1} ms, lowering and simplification {:.1} ms",
             self.tensors.len(),
             self.proven(),
             self.counterexamples(),
             self.unknown(),
             self.unchecked.len(),
-            self.solver_time().as_secs_f64() * 1e3
+            self.solver_time().as_secs_f64() * 1e3,
+            self.lowering_time.as_secs_f64() * 1e3
         )?;
         for t in &self.tensors {
             match &t.verdict {
@@ -137,6 +141,7 @@ pub fn prove_addresses_with(
     after_lowering: &dyn Fn(&mut Module) -> Result<()>,
     opts: &AddressProofOptions,
 ) -> Result<AddressProofReport> {
+    let start = Instant::now();
     let mut copy = crate::lower::clone_module(module);
     let context_ref = module.context();
     // Safety: the context outlives this function; `to_ref` borrows `context_ref`.
@@ -153,7 +158,8 @@ pub fn prove_addresses_with(
     };
     crate::layout_lowering::post_condition(&copy)?;
     after_lowering(&mut copy)?;
-    let mut report = AddressProofReport { unchecked: lowered.unchecked, ..Default::default() };
+    let lowering_time = start.elapsed();
+    let mut report = AddressProofReport { unchecked: lowered.unchecked, lowering_time, ..Default::default() };
     for spec in &lowered.checks {
         let start = Instant::now();
         let verdict = match side_function(&copy, &spec.side_function) {

@@ -44,6 +44,7 @@ fn the_example_kernels_addresses_are_proven() {
     files.sort();
     assert!(files.len() >= 7, "{files:?}");
     let (mut tensors, mut proven, mut kernels) = (0, 0, 0);
+    let (mut solver, mut lowering) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
     let mut failures = Vec::new();
     for path in &files {
         let start = Instant::now();
@@ -56,13 +57,19 @@ fn the_example_kernels_addresses_are_proven() {
         }
         tensors += report.tensors.len();
         proven += report.proven();
+        solver += report.solver_time();
+        lowering += report.lowering_time;
         if report.proven() == report.tensors.len() && !report.tensors.is_empty() {
             kernels += 1;
         } else {
             failures.push(format!("{name}: {report}"));
         }
     }
-    eprintln!("examples: {kernels} kernels proven, {proven} of {tensors} tensors");
+    eprintln!(
+        "examples: {kernels} kernels proven, {proven} of {tensors} tensors; solver {:.0} ms, lowering and simplification {:.0} ms",
+        solver.as_secs_f64() * 1e3,
+        lowering.as_secs_f64() * 1e3
+    );
     assert!(kernels >= 5, "{kernels}");
     assert!(failures.is_empty(), "{failures:#?}");
 }
