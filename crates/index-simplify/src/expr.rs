@@ -293,7 +293,7 @@ impl IndexExpr {
 }
 
 /// `Some(k)` when `m = 2^k − 1` with `1 ≤ k ≤ 62`.
-pub(crate) fn low_mask_width(m: i64) -> Option<u32> {
+pub fn low_mask_width(m: i64) -> Option<u32> {
     let p = m.checked_add(1)?;
     power_of_two_exp(p).filter(|k| *k >= 1)
 }

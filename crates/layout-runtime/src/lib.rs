@@ -5,6 +5,7 @@
 //! - [`lower_layout_ops`] (module [`layout_lowering`]): **the hook for the layout-op lowering**
 //!   (`layout-verify` + `layout-lower-to-loops` + the `layout-simplify-offsets` clean-up).
 //! - [`self_check`] (module [`self_check`]): every lowered address compared with the algebra.
+//! - [`address_proof`]: the same comparison proven with z3 for every size at once.
 //! - [`lower_to_llvm_dialect`], [`translate_to_llvm_ir`], [`compile_to_llvm_ir`]: to the LLVM
 //!   dialect, then LLVM IR optimized at O2 (module [`lower`]).
 //! - [`Jit`]: compiled kernels with signature-checked calls on [`layout_npy::Array`]s (module
@@ -15,6 +16,7 @@
 //!
 //! Every MLIR object here is `!Send`: use one context per thread.
 
+pub mod address_proof;
 pub mod blocks;
 mod codegen;
 pub mod diagnostics;

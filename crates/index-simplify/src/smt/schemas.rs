@@ -1,16 +1,15 @@
 //! Every rewrite rule of [`crate::rules::rule_set`] as a schema: a universally quantified
 //! formula with its side conditions, proven once by the solver (the test at the end asks for
-//! the negation to be `unsat`, and fails for a rule without a schema).
+//! the negation of every schema to be `unsat`, and fails for a rule without a schema).
 //!
 //! Semantics are the checked `i64` ones of [`IndexExpr::eval`] (docs/index-simplification.md
-//! §2, §12): every variable is an `i64`; the obligation is
-//! `conditions ∧ lhs defined ⇒ rhs defined ∧ lhs = rhs`, where "defined" means no intermediate
-//! leaves `[−2^63, 2^63)` and no divisor is 0. The rule's own constant arithmetic (`c1·c2`,
-//! `c·k`, `q·c`) is done with checked `i64` ops, so "it does not overflow" is a condition
-//! ([`Cond::Defined`]); the schemas of D4, R1s, R2 and M0s need it (a test shows D4 is wrong
-//! without it). Arithmetic rules are encoded over integers with a range condition on every
-//! intermediate (equivalent to checked 64-bit two's complement), the bit-level rules (shift
-//! amount `k`) over 64-bit bit-vectors, one instance per `k`.
+//! §2, §13): the obligation is `conditions ∧ lhs defined ⇒ rhs defined ∧ lhs = rhs`. The
+//! rule's own constant arithmetic (`c1·c2`, `c·k`, `q·c`) is checked, so "it does not
+//! overflow" is a condition ([`Cond::Defined`]; D4 is wrong without it). Arithmetic rules are
+//! encoded over integers with a range condition on every intermediate, the bit-level rules
+//! over 64-bit bit-vectors, one instance per shift amount. The modulo rules are proven with
+//! [`Hint`]s: instances of two lemmas over ℤ (uniqueness of floor division, products of
+//! non-negatives), each proven on its own, which z3's nonlinear arithmetic does not find.
 
 use std::ops::RangeInclusive;
 
@@ -43,24 +42,44 @@ pub struct Schema {
     pub rhs: IndexExpr,
     pub conds: Vec<Cond>,
     pub shift: Option<ShiftParam>,
-    /// Instances `(n, c, y)` of the lemma [`SHIFT_LEMMA`], `(c·n + y) floordiv c = n + y floordiv c`
-    /// for `c > 0` (proven by its own schema), given to the solver: z3's nonlinear integer
-    /// arithmetic does not find them for the modulo rules.
-    pub hints: Vec<[IndexExpr; 3]>,
+    /// Lemma instances given to the solver as assumptions: z3's nonlinear integer arithmetic
+    /// does not find them by itself for the modulo rules (each lemma is proven on its own).
+    pub hints: Vec<Hint>,
 }
 
-/// Rules whose schema the solver does not prove yet (see the test
-/// `unproven_schemas_have_no_counterexample`): docs/index-simplification.md §13.
-pub const NOT_YET_PROVEN: [&str; 7] = ["M0s", "M2", "M3", "M4", "R2", "R2b", "S1"];
-
-/// The rule name of the lemma the hints instantiate.
-pub const SHIFT_LEMMA: &str = "lemma-shift";
+/// An instance of a lemma, valid over all integers (so asserted without range conditions).
+#[derive(Clone, Debug)]
+pub enum Hint {
+    /// Uniqueness of floor division at `(c, k)`: `c ≥ 1 ⇒ k = 0 ∨ c·k ≥ c ∨ c·k ≤ −c`. With
+    /// `k` the difference of two candidate quotients, `|c·k| < c` forces them equal.
+    Unique(IndexExpr, IndexExpr),
+    /// `a ≥ 0 ∧ b ≥ 0 ⇒ a·b ≥ 0` at `(a, b)` (bounds of `c1·b + y` in M2, R2).
+    NonNeg(IndexExpr, IndexExpr),
+}
 
 impl Schema {
-    fn hint(mut self, n: IndexExpr, c: IndexExpr, y: IndexExpr) -> Schema {
-        self.hints.push([n, c, y]);
+    fn unique(mut self, c: IndexExpr, k: IndexExpr) -> Schema {
+        self.hints.push(Hint::Unique(c, k));
         self
     }
+    fn nonneg(mut self, a: IndexExpr, b: IndexExpr) -> Schema {
+        self.hints.push(Hint::NonNeg(a, b));
+        self
+    }
+}
+
+/// The lemmas of [`Hint::Unique`] and [`Hint::NonNeg`] as negated queries over unbounded
+/// integers (the test `lemmas_are_proven` requires `unsat`).
+pub fn lemma_queries() -> Vec<Query> {
+    let q = |assertion: &str| Query {
+        theory: Theory::Int,
+        symbols: vec!["c".into(), "k".into()],
+        assertion: assertion.to_string(),
+    };
+    vec![
+        q("(and (<= 1 |c|) (not (or (= |k| 0) (>= (* |c| |k|) |c|) (<= (* |c| |k|) (- |c|)))))"),
+        q("(and (<= 0 |c|) (<= 0 |k|) (< (* |c| |k|) 0))"),
+    ]
 }
 
 fn v(name: &str) -> IndexExpr {
@@ -173,34 +192,47 @@ pub fn schemas() -> Vec<Schema> {
                 Cond::Eq(v("?lo") / c.clone(), v("?hi") / c.clone()),
                 Cond::Defined(k(0) - v("?lo") / c.clone() * c.clone()),
             ],
-        ),
+        )
+        .unique(c.clone(), y.clone() / c.clone() - v("?lo") / c.clone()),
         schema(
             "M1",
             (x.clone() * c1.clone() + y.clone()) % c2.clone(),
             y.clone() % c2.clone(),
             vec![pos(c2.clone()), multiple(c1.clone(), c2.clone())],
         )
-        .hint(x.clone() * t.clone(), c2.clone(), y.clone()),
+        // `x·c1 + y = c2·(x·t + ⌊y/c2⌋) + y mod c2`.
+        .unique(
+            c2.clone(),
+            (x.clone() * c1.clone() + y.clone()) / c2.clone() - x.clone() * t.clone() - y.clone() / c2.clone(),
+        ),
         schema(
             "M1m",
             (a.clone() + y.clone()) % c.clone(),
             y.clone() % c.clone(),
             vec![pos(c.clone()), multiple(a.clone(), c.clone())],
         )
-        .hint(t.clone(), c.clone(), y.clone()),
+        .unique(c.clone(), (a.clone() + y.clone()) / c.clone() - t.clone() - y.clone() / c.clone()),
         schema(
             "M2",
             (x.clone() * c1.clone() + y.clone()) % c2.clone(),
             x.clone() % (c2.clone() / c1.clone()) * c1.clone() + y.clone(),
-            cat(vec![pos(c1.clone()), pos(c2.clone()), divides(c1.clone(), c2.clone())], within("?y", c1.clone())),
-        ),
+            cat(vec![pos(c1.clone()), pos(c2.clone()), multiple(c2.clone(), c1.clone())], within("?y", c1.clone())),
+        )
+        // `c2/c1 = t`; with `x = t·a + b`: `x·c1 + y = c2·a + (c1·b + y)`, `0 ≤ c1·b + y < c2`.
+        .unique(c1.clone(), c2.clone() / c1.clone() - t.clone())
+        .unique(c2.clone(), (x.clone() * c1.clone() + y.clone()) / c2.clone() - x.clone() / t.clone())
+        .nonneg(c1.clone(), t.clone() - 1 - x.clone() % t.clone()),
         schema(
             "M3",
             x.clone() % c1.clone() % c2.clone(),
             x.clone() % c2.clone(),
             vec![pos(c1.clone()), pos(c2.clone()), multiple(c1.clone(), c2.clone())],
         )
-        .hint(k(0) - t.clone() * (x.clone() / c1.clone()), c2.clone(), x.clone()),
+        // `x = c2·(t·⌊x/c1⌋ + ⌊(x mod c1)/c2⌋) + (x mod c1) mod c2`.
+        .unique(
+            c2.clone(),
+            t.clone() * (x.clone() / c1.clone()) + x.clone() % c1.clone() / c2.clone() - x.clone() / c2.clone(),
+        ),
         // `x ≡ r (mod m)` with `0 ≤ r < m` (the analysis keeps residues reduced), `c ∣ m`.
         schema(
             "M4",
@@ -215,15 +247,25 @@ pub fn schemas() -> Vec<Schema> {
                 Cond::Eq(x.clone() % v("?m"), v("?r")),
             ],
         )
-        .hint(t.clone() * (x.clone() / v("?m")), c.clone(), v("?r"))
-        .hint(x.clone() / v("?m"), v("?m"), v("?r")),
+        // `x = c·(t·⌊x/m⌋ + ⌊r/c⌋) + r mod c`.
+        .unique(c.clone(), x.clone() / c.clone() - t.clone() * (x.clone() / v("?m")) - v("?r") / c.clone()),
         schema("M6", x.clone() * y.clone() % y.clone(), k(0), vec![Cond::Ne(y.clone(), k(0))]),
         schema(
             "S1",
             x.clone() % c1.clone() / c2.clone(),
             x.clone() / c2.clone() % (c1.clone() / c2.clone()),
-            vec![pos(c1.clone()), pos(c2.clone()), divides(c2.clone(), c1.clone())],
-        ),
+            vec![pos(c1.clone()), pos(c2.clone()), multiple(c1.clone(), c2.clone())],
+        )
+        // `c1/c2 = t ≥ 1`; `b = ⌊(x mod c1)/c2⌋ < t`; `⌊x/c2⌋ = t·⌊x/c1⌋ + b`, so its residue
+        // modulo `t` is `b`.
+        .unique(c2.clone(), c1.clone() / c2.clone() - t.clone())
+        .nonneg(c2.clone(), k(0) - t.clone())
+        .nonneg(c2.clone(), x.clone() % c1.clone() / c2.clone() - t.clone())
+        .unique(
+            c2.clone(),
+            x.clone() / c2.clone() - t.clone() * (x.clone() / c1.clone()) - x.clone() % c1.clone() / c2.clone(),
+        )
+        .unique(t.clone(), x.clone() / c2.clone() / t.clone() - x.clone() / c1.clone()),
         schema("R1", x.clone() / c.clone() * c.clone() + x.clone() % c.clone(), x.clone(), vec![pos(c.clone())]),
         schema("R1b", x.clone() % c.clone() + x.clone() / c.clone() * c.clone(), x.clone(), vec![pos(c.clone())]),
         schema(
@@ -249,13 +291,21 @@ pub fn schemas() -> Vec<Schema> {
             x.clone() / c1.clone() % c2.clone() * c1.clone() + x.clone() % c1.clone(),
             x.clone() % (c1.clone() * c2.clone()),
             vec![pos(c1.clone()), pos(c2.clone()), Cond::Defined(c1.clone() * c2.clone())],
-        ),
+        )
+        // `x = c1·c2·⌊⌊x/c1⌋/c2⌋ + (c1·b + x mod c1)` with `b = ⌊x/c1⌋ mod c2`, and
+        // `0 ≤ c1·b + x mod c1 < c1·c2`.
+        .unique(c1.clone() * c2.clone(), x.clone() / (c1.clone() * c2.clone()) - x.clone() / c1.clone() / c2.clone())
+        .nonneg(c1.clone(), c2.clone() - 1 - x.clone() / c1.clone() % c2.clone()),
         schema(
             "R2b",
             x.clone() % c1.clone() + x.clone() / c1.clone() % c2.clone() * c1.clone(),
             x.clone() % (c1.clone() * c2.clone()),
             vec![pos(c1.clone()), pos(c2.clone()), Cond::Defined(c1.clone() * c2.clone())],
-        ),
+        )
+        // `x = c1·c2·⌊⌊x/c1⌋/c2⌋ + (c1·b + x mod c1)` with `b = ⌊x/c1⌋ mod c2`, and
+        // `0 ≤ c1·b + x mod c1 < c1·c2`.
+        .unique(c1.clone() * c2.clone(), x.clone() / (c1.clone() * c2.clone()) - x.clone() / c1.clone() / c2.clone())
+        .nonneg(c1.clone(), c2.clone() - 1 - x.clone() / c1.clone() % c2.clone()),
         Schema {
             rule: "B1",
             lhs: x.clone() >> v("?k"),
@@ -306,13 +356,6 @@ pub fn schemas() -> Vec<Schema> {
             hints: vec![],
             shift: Some(ShiftParam { k: 1..=62, subst: |k| vec![("?m", (1 << k) - 1), ("?c", 1 << k)] }),
         },
-        // The lemma of the hints, over every i64 with the checked semantics.
-        schema(
-            SHIFT_LEMMA,
-            (c.clone() * v("?n") + y.clone()) / c.clone(),
-            v("?n") + y.clone() / c.clone(),
-            vec![pos(c.clone())],
-        ),
     ]
 }
 
@@ -358,13 +401,21 @@ fn subst_cond(c: &Cond, s: &[(&str, i64)]) -> Cond {
 }
 
 /// The negated obligation `conds ∧ def(lhs) ∧ ¬(def(rhs) ∧ lhs = rhs)` as a query.
-fn negation(lhs: &IndexExpr, rhs: &IndexExpr, conds: &[Cond], hints: &[[IndexExpr; 3]], t: Theory) -> Query {
+fn negation(lhs: &IndexExpr, rhs: &IndexExpr, conds: &[Cond], hints: &[Hint], t: Theory) -> Query {
     let mut parts = Vec::new();
-    for [n, c, y] in hints {
-        // Over ℤ (no range condition: the lemma holds for all integers).
-        let val = |e: &IndexExpr| encode(e, t, Semantics::Checked).value;
-        let (n, c, y) = (val(n), val(c), val(y));
-        parts.push(format!("(=> (> {c} 0) (= (fdiv (+ (* {c} {n}) {y}) {c}) (+ {n} (fdiv {y} {c}))))"));
+    // Over ℤ (no range condition: the lemmas hold for all integers).
+    let val = |e: &IndexExpr| encode(e, t, Semantics::Checked).value;
+    for h in hints {
+        parts.push(match h {
+            Hint::Unique(c, k) => {
+                let (c, k) = (val(c), val(k));
+                format!("(=> (<= 1 {c}) (or (= {k} 0) (>= (* {c} {k}) {c}) (<= (* {c} {k}) (- {c}))))")
+            }
+            Hint::NonNeg(a, b) => {
+                let (a, b) = (val(a), val(b));
+                format!("(=> (and (<= 0 {a}) (<= 0 {b})) (<= 0 (* {a} {b})))")
+            }
+        });
     }
     let mut symbols: Vec<String> = lhs.symbols();
     symbols.extend(rhs.symbols());
@@ -449,7 +500,9 @@ mod tests {
     use super::*;
     use crate::rules::rule_catalog;
 
-    const TIMEOUT: Duration = Duration::from_secs(30);
+    /// Generous: the slowest schemas take 2–4 s of solver time, but the wall-clock time on a
+    /// loaded 2-core machine was up to 4× that.
+    const TIMEOUT: Duration = Duration::from_secs(120);
 
     /// Every rule of the one rule list has a schema whose left-hand side is the rule's pattern,
     /// and no schema names a rule that does not exist.
@@ -463,37 +516,42 @@ mod tests {
                 assert_eq!(to_pattern(&s.lhs), info.lhs, "schema of {}", info.name);
             }
         }
-        let mut names: BTreeSet<&str> = rule_catalog().iter().map(|r| r.name).collect();
-        names.insert(SHIFT_LEMMA);
+        let names: BTreeSet<&str> = rule_catalog().iter().map(|r| r.name).collect();
         for s in &all {
             assert!(names.contains(s.rule), "schema for unknown rule {}", s.rule);
         }
     }
 
+    /// No rule without a proof: every schema's negation is `unsat` (no exception list).
     #[test]
     fn every_schema_is_proven() {
-        let failures: Vec<String> = schemas()
-            .iter()
-            .filter(|s| !NOT_YET_PROVEN.contains(&s.rule))
-            .filter_map(|s| prove(s, TIMEOUT).err().map(|e| e.to_string()))
-            .collect();
+        let mut failures = Vec::new();
+        for s in schemas() {
+            let start = std::time::Instant::now();
+            if let Err(e) = prove(&s, TIMEOUT) {
+                failures.push(e.to_string());
+            }
+            eprintln!("schema {}: {:?}", s.rule, start.elapsed());
+        }
         assert!(failures.is_empty(), "not proven: {failures:?}");
     }
 
-    /// The schemas z3 4.8.12 cannot prove in the time limit (nonlinear integer arithmetic
-    /// with symbolic divisors; the hints of [`SHIFT_LEMMA`] are not enough for them yet). They
-    /// must at least have no counterexample; the test fails as soon as one is proven, so the
-    /// list can only shrink.
+    /// The lemmas the hints instantiate hold over all integers.
     #[test]
-    fn unproven_schemas_have_no_counterexample() {
-        for s in schemas().iter().filter(|s| NOT_YET_PROVEN.contains(&s.rule)) {
-            let answers = check(&queries(s), Duration::from_secs(3)).unwrap();
-            assert!(
-                answers.iter().all(|a| matches!(a, Answer::Unknown(_))),
-                "{}: {answers:?} (proven: remove it from NOT_YET_PROVEN; sat: the rule is wrong)",
-                s.rule
-            );
-        }
+    fn lemmas_are_proven() {
+        let answers = check(&lemma_queries(), TIMEOUT).unwrap();
+        assert!(answers.iter().all(|a| *a == Answer::Unsat), "{answers:?}");
+    }
+
+    /// The hints only help the solver: a wrong schema with them is still refused (M3 with
+    /// `c1 = c2·t + 1`, i.e. `c2 ∤ c1`, has a counterexample).
+    #[test]
+    fn hints_do_not_prove_a_wrong_schema() {
+        let mut s = schemas().into_iter().find(|s| s.rule == "M3").unwrap();
+        let last = s.conds.len() - 1;
+        s.conds[last] = Cond::Eq(v("?c1"), v("?c2") * v("?t") + 1);
+        let answers = check(&queries(&s), TIMEOUT).unwrap();
+        assert!(matches!(answers[0], Answer::Sat(_)), "{answers:?}");
     }
 
     /// The 2^63 corner: without "`c1·c2` does not overflow" D4 is wrong (`c1·c2` wraps or the

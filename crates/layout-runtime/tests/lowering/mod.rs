@@ -13,6 +13,9 @@ use melior::ir::Module;
 /// Run-time contract checks of views and tiles: same binary, one link.
 mod contract;
 
+/// The address proofs with z3 (issue 15 item 3).
+mod prove;
+
 fn parse<'c>(context: &'c melior::Context, text: &str) -> Module<'c> {
     layout_dialect::parse_source(context, text).unwrap_or_else(|| panic!("kernel parses:\n{text}"))
 }

@@ -1,0 +1,320 @@
+//! The lowered `arith`/`scf` code of a side function as SMT-LIB2 over integers: each op a
+//! `let`-bound term (so a DAG stays a DAG), each intermediate with its range condition
+//! ([`Translator::defined`]), and the path to an op (enclosing `scf.for` ranges, `scf.if`
+//! conditions) as facts. Integer and index values are 64-bit; anything the table in
+//! [`Translator::int`] does not list is refused (the proof is then unknown).
+
+use std::collections::HashMap;
+
+use index_simplify::smt::{encode, Query};
+use layout_passes::ir::{constant_int, op_name};
+use melior::ir::{operation::OperationLike, AttributeLike, BlockRef, OperationRef, TypeLike, Value, ValueLike};
+use mlir_sys::MlirValue;
+
+/// 2^64, for the unsigned readings.
+const TWO_64: &str = "18446744073709551616";
+
+/// Builds one query from the IR of one function.
+pub struct Translator {
+    /// The function's entry block (its arguments are `ir.argK`).
+    entry: usize,
+    /// `let` bindings in order: name, term.
+    bindings: Vec<(String, String)>,
+    memo: HashMap<usize, String>,
+    /// Declared constants (by raw name).
+    symbols: Vec<String>,
+    /// Of those, the ones without the 64-bit range (values shown in a model, which may be
+    /// what overflows).
+    unbounded: Vec<String>,
+    /// Range conditions of every intermediate read (the claim "no overflow").
+    pub defined: Vec<String>,
+    counter: usize,
+}
+
+fn ptr(v: MlirValue) -> usize {
+    v.ptr as usize
+}
+
+/// The bit width of an integer type, 64 for `index`, `None` otherwise.
+fn width(value: Value) -> Option<u32> {
+    let ty = value.r#type();
+    if ty.is_index() {
+        return Some(64);
+    }
+    // Safety: type queries on a valid type.
+    unsafe { mlir_sys::mlirTypeIsAInteger(ty.to_raw()).then(|| mlir_sys::mlirIntegerTypeGetWidth(ty.to_raw())) }
+}
+
+impl Translator {
+    pub fn new(entry: BlockRef) -> Self {
+        Translator {
+            entry: entry.to_raw().ptr as usize,
+            bindings: Vec::new(),
+            memo: HashMap::new(),
+            symbols: Vec::new(),
+            unbounded: Vec::new(),
+            defined: Vec::new(),
+            counter: 0,
+        }
+    }
+
+    /// Declares an integer constant named `name` (quoted with [`encode::symbol`]).
+    pub fn declare(&mut self, name: &str) {
+        if !self.symbols.iter().any(|s| s == name) {
+            self.symbols.push(name.to_string());
+        }
+    }
+
+    /// Declares `name` without a range condition.
+    pub fn declare_unbounded(&mut self, name: &str) {
+        self.declare(name);
+        self.unbounded.push(name.to_string());
+    }
+
+    fn bind(&mut self, term: String) -> String {
+        self.counter += 1;
+        let name = encode::symbol(&format!("ir.t{}", self.counter));
+        self.bindings.push((name.clone(), term));
+        name
+    }
+
+    /// A 64-bit value with its range condition.
+    fn checked(&mut self, term: String) -> String {
+        let name = self.bind(term);
+        self.defined.push(format!("(in64 {name})"));
+        name
+    }
+
+    /// The term of a 64-bit integer or index value.
+    pub fn int(&mut self, value: Value) -> Result<String, String> {
+        if width(value) != Some(64) {
+            return Err(format!("a value of type {} (only 64-bit integers and index are read)", value.r#type()));
+        }
+        self.term(value)
+    }
+
+    /// The term of an `i1` value (a Boolean).
+    fn bool(&mut self, value: Value) -> Result<String, String> {
+        if width(value) != Some(1) {
+            return Err(format!("a condition of type {}", value.r#type()));
+        }
+        self.term(value)
+    }
+
+    fn term(&mut self, value: Value) -> Result<String, String> {
+        let key = ptr(value.to_raw());
+        if let Some(t) = self.memo.get(&key) {
+            return Ok(t.clone());
+        }
+        let t = self.read(value)?;
+        self.memo.insert(key, t.clone());
+        Ok(t)
+    }
+
+    fn read(&mut self, value: Value) -> Result<String, String> {
+        let raw = value.to_raw();
+        // Safety: queries on a valid value.
+        unsafe {
+            if mlir_sys::mlirValueIsABlockArgument(raw) {
+                let block = mlir_sys::mlirBlockArgumentGetOwner(raw);
+                let n = mlir_sys::mlirBlockArgumentGetArgNumber(raw);
+                let parent = OperationRef::from_raw(mlir_sys::mlirBlockGetParentOperation(block));
+                let name = if block.ptr as usize == self.entry {
+                    format!("ir.arg{n}")
+                } else if op_name(&parent) == "scf.for" && n == 0 {
+                    self.counter += 1;
+                    format!("ir.iv{}", self.counter)
+                } else {
+                    return Err(format!("block argument #{n} of '{}'", op_name(&parent)));
+                };
+                self.declare(&name);
+                return Ok(encode::symbol(&name));
+            }
+        }
+        let op = layout_passes::ir::defining_op(value).ok_or("a value without a defining op")?;
+        let name = op_name(&op);
+        if name == "arith.constant" {
+            let c = constant_int(value).ok_or("a non-integer constant")?;
+            return Ok(match width(value) {
+                Some(1) => (if c != 0 { "true" } else { "false" }).to_string(),
+                _ => encode::constant(encode::Theory::Int, c),
+            });
+        }
+        let operand = |i: usize| op.operand(i).map_err(|e| e.to_string());
+        match name.as_str() {
+            "arith.index_cast" | "arith.index_castui" => {
+                let a = operand(0)?;
+                if width(a) != Some(64) {
+                    return Err(format!("'{name}' from {}", a.r#type()));
+                }
+                return self.int(a);
+            }
+            "arith.select" => {
+                let (c, a, b) = (self.bool(operand(0)?)?, self.term(operand(1)?)?, self.term(operand(2)?)?);
+                return Ok(self.bind(format!("(ite {c} {a} {b})")));
+            }
+            "arith.cmpi" => return self.cmpi(&op),
+            _ => {}
+        }
+        if width(value) == Some(1) {
+            let (a, b) = (self.bool(operand(0)?)?, self.bool(operand(1)?)?);
+            let f = match name.as_str() {
+                "arith.andi" => "and",
+                "arith.ori" => "or",
+                "arith.xori" => "xor",
+                _ => return Err(format!("'{name}' on i1")),
+            };
+            return Ok(self.bind(format!("({f} {a} {b})")));
+        }
+        let (a_val, b_val) = (operand(0)?, operand(1)?);
+        let (a, b) = (self.int(a_val)?, self.int(b_val)?);
+        let kb = constant_int(b_val);
+        let unsigned = |x: &str| format!("(ite (< {x} 0) (+ {x} {TWO_64}) {x})");
+        let signed = |x: &str| format!("(ite (>= {x} 9223372036854775808) (- {x} {TWO_64}) {x})");
+        let nonzero = format!("(not (= {b} 0))");
+        let term = match name.as_str() {
+            "arith.addi" => format!("(+ {a} {b})"),
+            "arith.subi" => format!("(- {a} {b})"),
+            "arith.muli" => format!("(* {a} {b})"),
+            "arith.minsi" => format!("(ite (<= {a} {b}) {a} {b})"),
+            "arith.maxsi" => format!("(ite (>= {a} {b}) {a} {b})"),
+            "arith.minui" => format!("(ite (<= {} {}) {a} {b})", unsigned(&a), unsigned(&b)),
+            "arith.maxui" => format!("(ite (>= {} {}) {a} {b})", unsigned(&a), unsigned(&b)),
+            // Truncating: z3's `div` is Euclidean, equal to truncation for a dividend ≥ 0.
+            "arith.divsi" => {
+                self.defined.push(nonzero);
+                format!("(ite (>= {a} 0) (div {a} {b}) (- (div (- {a}) {b})))")
+            }
+            "arith.remsi" => {
+                self.defined.push(nonzero);
+                format!("(- {a} (* {b} (ite (>= {a} 0) (div {a} {b}) (- (div (- {a}) {b})))))")
+            }
+            "arith.floordivsi" => {
+                self.defined.push(nonzero);
+                format!("(fdiv {a} {b})")
+            }
+            "arith.ceildivsi" => {
+                self.defined.push(nonzero);
+                format!("(- (fdiv (- {a}) {b}))")
+            }
+            "arith.divui" | "arith.remui" => {
+                self.defined.push(nonzero);
+                let f = if name == "arith.divui" { "div" } else { "mod" };
+                signed(&format!("({f} {} {})", unsigned(&a), unsigned(&b)))
+            }
+            "arith.shli" | "arith.shrsi" | "arith.shrui" => {
+                let k = kb.filter(|k| (0..=63).contains(k)).ok_or_else(|| format!("'{name}' by a non-constant"))?;
+                let p = (1i128 << k).to_string();
+                match name.as_str() {
+                    // Checked: a shift that loses bits is an overflow.
+                    "arith.shli" => format!("(* {a} {p})"),
+                    "arith.shrsi" => format!("(fdiv {a} {p})"),
+                    _ => signed(&format!("(div {} {p})", unsigned(&a))),
+                }
+            }
+            "arith.andi" => {
+                let mask = kb.or_else(|| constant_int(a_val)).ok_or("'arith.andi' without a constant mask")?;
+                let other = if kb.is_some() { &a } else { &b };
+                let k =
+                    index_simplify::expr::low_mask_width(mask).ok_or("'arith.andi' with a mask other than 2^k - 1")?;
+                format!("(fmod {other} {})", 1i128 << k)
+            }
+            _ => return Err(format!("'{name}'")),
+        };
+        Ok(self.checked(term))
+    }
+
+    fn cmpi(&mut self, op: &OperationRef) -> Result<String, String> {
+        let attr = op.attribute("predicate").map_err(|e| e.to_string())?;
+        // Safety: valid attribute.
+        let p = unsafe {
+            if !mlir_sys::mlirAttributeIsAInteger(attr.to_raw()) {
+                return Err("a cmpi predicate that is not an integer".into());
+            }
+            mlir_sys::mlirIntegerAttrGetValueInt(attr.to_raw())
+        };
+        let (a, b) = (
+            self.int(op.operand(0).map_err(|e| e.to_string())?)?,
+            self.int(op.operand(1).map_err(|e| e.to_string())?)?,
+        );
+        let u = |x: &str| format!("(ite (< {x} 0) (+ {x} {TWO_64}) {x})");
+        let (ua, ub) = (u(&a), u(&b));
+        let f = match p {
+            0 => format!("(= {a} {b})"),
+            1 => format!("(not (= {a} {b}))"),
+            2 => format!("(< {a} {b})"),
+            3 => format!("(<= {a} {b})"),
+            4 => format!("(> {a} {b})"),
+            5 => format!("(>= {a} {b})"),
+            6 => format!("(< {ua} {ub})"),
+            7 => format!("(<= {ua} {ub})"),
+            8 => format!("(> {ua} {ub})"),
+            9 => format!("(>= {ua} {ub})"),
+            _ => return Err(format!("cmpi predicate {p}")),
+        };
+        Ok(self.bind(f))
+    }
+
+    /// Facts that hold where `op` runs: for each enclosing `scf.for`, `lo ≤ iv < hi` and
+    /// `iv = lo + step·k` (`k ≥ 0`); for each enclosing `scf.if`, its condition or its negation.
+    pub fn path(&mut self, op: &OperationRef) -> Result<Vec<String>, String> {
+        let mut facts = Vec::new();
+        let mut child = op.to_raw();
+        // Safety: walking the parents of a valid op.
+        unsafe {
+            loop {
+                let parent = mlir_sys::mlirOperationGetParentOperation(child);
+                if parent.ptr.is_null() {
+                    break;
+                }
+                let p = OperationRef::from_raw(parent);
+                match op_name(&p).as_str() {
+                    "func.func" => break,
+                    "scf.for" => {
+                        let body = mlir_sys::mlirRegionGetFirstBlock(mlir_sys::mlirOperationGetRegion(parent, 0));
+                        let iv = self.int(Value::from_raw(mlir_sys::mlirBlockGetArgument(body, 0)))?;
+                        let bound = |i: usize| p.operand(i).map_err(|e| e.to_string());
+                        let (lo, hi, step_value) = (bound(0)?, bound(1)?, bound(2)?);
+                        let (lo, hi) = (self.int(lo)?, self.int(hi)?);
+                        facts.push(format!("(<= {lo} {iv})"));
+                        facts.push(format!("(< {iv} {hi})"));
+                        match constant_int(step_value) {
+                            Some(1) => {}
+                            Some(c) if c > 1 => facts.push(format!("(= (mod (- {iv} {lo}) {c}) 0)")),
+                            _ => {
+                                let step = self.int(step_value)?;
+                                self.counter += 1;
+                                let k = format!("ir.k{}", self.counter);
+                                self.declare(&k);
+                                let k = encode::symbol(&k);
+                                facts.push(format!("(>= {k} 0)"));
+                                facts.push(format!("(= {iv} (+ {lo} (* {step} {k})))"));
+                            }
+                        }
+                    }
+                    "scf.if" => {
+                        let region = mlir_sys::mlirBlockGetParentRegion(mlir_sys::mlirOperationGetBlock(child));
+                        let then = mlir_sys::mlirOperationGetRegion(parent, 0);
+                        let c = self.bool(p.operand(0).map_err(|e| e.to_string())?)?;
+                        facts.push(if region.ptr == then.ptr { c } else { format!("(not {c})") });
+                    }
+                    _ => {}
+                }
+                child = parent;
+            }
+        }
+        Ok(facts)
+    }
+
+    /// `∃ symbols. facts` (each symbol a 64-bit integer), under the `let` bindings.
+    pub fn query(&self, facts: Vec<String>) -> Query {
+        let bounded = self.symbols.iter().filter(|s| !self.unbounded.contains(s));
+        let mut parts: Vec<String> = bounded.map(|s| format!("(in64 {})", encode::symbol(s))).collect();
+        parts.extend(facts);
+        let mut assertion = encode::conj(&parts);
+        for (name, term) in self.bindings.iter().rev() {
+            assertion = format!("(let (({name} {term})) {assertion})");
+        }
+        Query { theory: encode::Theory::Int, symbols: self.symbols.clone(), assertion }
+    }
+}
