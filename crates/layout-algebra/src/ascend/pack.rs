@@ -5,7 +5,7 @@
 //! compiler; this module is its MLIR-free reference: element `(b, i, j)` of a row-major
 //! `[B, M, N]` array goes to `b·cosize(L) + L(i, j)` with `L = frame_layout(pattern, c0, [M, N])`
 //! (the batch form `(B, L):(capacity(L), …)` of docs/layout-spec.md §A.5.1); padding is zero.
-//! Elements are moved as opaque values of any `Copy` type (f16/bf16 as their 16-bit patterns),
+//! Elements are moved as opaque [`PackWord`]s (f16/bf16 as their 16-bit patterns),
 //! in runs and tiles ([`super::pack_copy`]), on several threads for large arrays.
 
 use super::frame::{frame_layout, FramePattern, ALL_FRAME_PATTERNS};
@@ -35,6 +35,26 @@ pub fn check_packable(pattern: FramePattern) -> Result<()> {
         names.join(", ")
     )))
 }
+
+/// The element types the packer moves: plain values of 1, 2, 4 or 8 bytes, moved as opaque
+/// bits (f16/bf16 as their `u16` patterns) through vector registers.
+///
+/// # Safety
+/// Implementors are 1, 2, 4 or 8 bytes, have no padding bytes, and every bit pattern is a
+/// valid value (the copies load and store them as raw 16-byte lines).
+pub unsafe trait PackWord: Copy + Send + Sync {}
+
+// Safety: primitive integers and floats: no padding, every bit pattern valid.
+unsafe impl PackWord for u8 {}
+unsafe impl PackWord for u16 {}
+unsafe impl PackWord for u32 {}
+unsafe impl PackWord for u64 {}
+unsafe impl PackWord for i8 {}
+unsafe impl PackWord for i16 {}
+unsafe impl PackWord for i32 {}
+unsafe impl PackWord for i64 {}
+unsafe impl PackWord for f32 {}
+unsafe impl PackWord for f64 {}
 
 /// Largest ND array packed (elements), so that every offset and buffer length fits.
 const MAX_ELEMENTS: i64 = 1 << 40;
@@ -118,12 +138,12 @@ impl PackPlan {
 
     /// Packs the row-major `nd` into `packed` (whose padding is set to `zero`), on
     /// [`auto_threads`] threads.
-    pub fn pack_into<T: Copy + Send + Sync>(&self, nd: &[T], packed: &mut [T], zero: T) -> Result<()> {
+    pub fn pack_into<T: PackWord>(&self, nd: &[T], packed: &mut [T], zero: T) -> Result<()> {
         self.pack_into_with(nd, packed, zero, auto_threads(std::mem::size_of_val(nd)))
     }
 
     /// [`Self::pack_into`] on at most `threads` threads.
-    pub fn pack_into_with<T: Copy + Send + Sync>(
+    pub fn pack_into_with<T: PackWord>(
         &self,
         nd: &[T],
         packed: &mut [T],
@@ -161,12 +181,12 @@ impl PackPlan {
     }
 
     /// Unpacks `packed` into the row-major `nd`, on [`auto_threads`] threads.
-    pub fn unpack_into<T: Copy + Send + Sync>(&self, packed: &[T], nd: &mut [T]) -> Result<()> {
+    pub fn unpack_into<T: PackWord>(&self, packed: &[T], nd: &mut [T]) -> Result<()> {
         self.unpack_into_with(packed, nd, auto_threads(std::mem::size_of_val(nd)))
     }
 
     /// [`Self::unpack_into`] on at most `threads` threads.
-    pub fn unpack_into_with<T: Copy + Send + Sync>(&self, packed: &[T], nd: &mut [T], threads: usize) -> Result<()> {
+    pub fn unpack_into_with<T: PackWord>(&self, packed: &[T], nd: &mut [T], threads: usize) -> Result<()> {
         self.check_lengths(nd.len(), packed.len())?;
         let matrix = self.matrix();
         let per_batch = self.rows * self.cols;
@@ -269,7 +289,7 @@ mod tests {
     #[test]
     fn blocked_copies_agree_with_crd_to_offset_on_odd_shapes() {
         use crate::ascend::{frame_c0, ElementType};
-        fn check<T: Copy + Send + Sync + PartialEq + std::fmt::Debug + From<u8>>(
+        fn check<T: PackWord + PartialEq + std::fmt::Debug + From<u8>>(
             pattern: FramePattern,
             c0: i64,
             dims: &[usize],

@@ -13,6 +13,8 @@
 //! has one piece per block (ZZ: 16 rows, NZ: C0 columns, DN: one column), checked on the tables.
 //! Unpacking splits the ND rows. Batches split by matrix.
 
+use super::pack::PackWord;
+use super::pack_transpose::square;
 use std::ops::Range;
 
 /// Rows of the ND array walked together by run copies (one fractal height: NZ/ZZ's runs of
@@ -22,6 +24,14 @@ const ROW_BLOCK: usize = 16;
 const BAND: usize = 64;
 /// Columns of one transpose block (`BAND × TILE`: both sides' lines stay in L1).
 const TILE: usize = 64;
+
+fn tune() -> (usize, usize, usize) {
+    static T: std::sync::OnceLock<(usize, usize, usize)> = std::sync::OnceLock::new();
+    *T.get_or_init(|| {
+        let g = |k: &str, d: usize| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+        (g("PK_BAND", BAND), g("PK_TILE", TILE), g("PK_RBAND", 64))
+    })
+}
 
 /// A contiguous run `start..start + len` of a table (`t[k + 1] = t[k] + 1` inside).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +48,32 @@ fn runs(table: &[usize]) -> Vec<Run> {
             out.push(Run { start, len: k - start });
             start = k;
         }
+    }
+    out
+}
+
+/// A row group: rows `start .. start + len` whose offsets step by `step` (`t[k + 1] = t[k] +
+/// step` inside).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Group {
+    start: usize,
+    len: usize,
+    step: usize,
+}
+
+/// The table cut into maximal arithmetic progressions (ND: one group of step N; NZ: one of
+/// step C0; ZZ: one per 16 rows).
+fn groups(table: &[usize]) -> Vec<Group> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < table.len() {
+        let step = table.get(start + 1).and_then(|&t| t.checked_sub(table[start])).unwrap_or(0);
+        let mut end = start + 1;
+        while end < table.len() && table[end].checked_sub(table[end - 1]) == Some(step) && step > 0 {
+            end += 1;
+        }
+        out.push(Group { start, len: end - start, step });
+        start = end;
     }
     out
 }
@@ -82,6 +118,7 @@ fn split_of(axis: Axis, table: &[usize], other: &[usize]) -> Option<Split> {
 pub(super) struct CopyShape {
     row_runs: Vec<Run>,
     col_runs: Vec<Run>,
+    row_groups: Vec<Group>,
     /// Column runs are the longer ones: copy runs along rows (else transpose).
     along_rows: bool,
     pub split: Option<Split>,
@@ -99,7 +136,7 @@ impl CopyShape {
             Axis::Cols => cols.len().div_ceil(s.block),
         };
         let split = candidates.into_iter().flatten().max_by_key(blocks);
-        CopyShape { row_runs, col_runs, along_rows, split }
+        CopyShape { row_runs, col_runs, row_groups: groups(rows), along_rows, split }
     }
 }
 
@@ -110,22 +147,47 @@ pub(super) struct Matrix<'a> {
     pub shape: &'a CopyShape,
 }
 
-/// Copies `k` elements with a length known at compile time (inline moves, no memcpy call).
-#[inline(always)]
-fn copy_fixed<T: Copy, const K: usize>(dst: &mut [T], src: &[T]) {
-    let (d, s): (&mut [T; K], &[T; K]) = (dst.try_into().unwrap(), src.try_into().unwrap());
-    *d = *s;
+/// `count` lines of `len` elements at a constant step on each side: one run of every row of
+/// a row group.
+#[derive(Clone, Copy)]
+struct Lines {
+    count: usize,
+    len: usize,
 }
 
-#[inline(always)]
-fn copy_run<T: Copy>(dst: &mut [T], src: &[T]) {
-    let bytes = std::mem::size_of_val(src);
-    match (bytes, src.len()) {
-        (32, 32) => copy_fixed::<T, 32>(dst, src),
-        (32, 16) => copy_fixed::<T, 16>(dst, src),
-        (32, 8) => copy_fixed::<T, 8>(dst, src),
-        (32, 4) => copy_fixed::<T, 4>(dst, src),
-        _ => dst.copy_from_slice(src),
+impl Lines {
+    /// Copies line `k` from `src[s0 + k·ss ..]` to `dst[d0 + k·ds ..]`; runs of 16, 32 or 64
+    /// bytes as fixed-size moves (NZ/ZZ's C0 rows), others by `copy_nonoverlapping`.
+    ///
+    /// # Panics
+    /// If the last line leaves either slice (a plan/buffer mismatch): checked once, so the
+    /// loop itself has no bounds checks.
+    #[inline(always)]
+    fn copy<T: PackWord>(self, src: &[T], (s0, ss): (usize, usize), dst: &mut [T], (d0, ds): (usize, usize)) {
+        if self.count == 0 || self.len == 0 {
+            return;
+        }
+        let end = |at: usize, step: usize| {
+            (self.count - 1).checked_mul(step).and_then(|x| x.checked_add(at)).and_then(|x| x.checked_add(self.len))
+        };
+        assert!(end(s0, ss).is_some_and(|e| e <= src.len()), "source line out of bounds");
+        assert!(end(d0, ds).is_some_and(|e| e <= dst.len()), "destination line out of bounds");
+        let (sp, dp) = (src.as_ptr(), dst.as_mut_ptr());
+        let lines = |bytes_of: fn(*const T, *mut T, usize)| {
+            for k in 0..self.count {
+                // Safety: line k ends at or before the last line's end, checked above.
+                let (s, d) = unsafe { (sp.add(s0 + k * ss), dp.add(d0 + k * ds)) };
+                bytes_of(s, d, self.len);
+            }
+        };
+        // Safety (every arm): `s` and `d` point at `len` elements inside distinct slices;
+        // `T: PackWord` is plain bits, so a byte copy is a copy of the elements.
+        match std::mem::size_of::<T>() * self.len {
+            16 => lines(|s, d, _| unsafe { std::ptr::copy_nonoverlapping(s as *const [u8; 16], d as *mut [u8; 16], 1) }),
+            32 => lines(|s, d, _| unsafe { std::ptr::copy_nonoverlapping(s as *const [u8; 32], d as *mut [u8; 32], 1) }),
+            64 => lines(|s, d, _| unsafe { std::ptr::copy_nonoverlapping(s as *const [u8; 64], d as *mut [u8; 64], 1) }),
+            _ => lines(|s, d, len| unsafe { std::ptr::copy_nonoverlapping(s, d, len) }),
+        }
     }
 }
 
@@ -159,7 +221,7 @@ fn row_pieces(runs: &[Run], rows: &Range<usize>, piece: usize) -> Vec<Run> {
 ///
 /// # Panics
 /// Only on a plan/buffer mismatch (slice bounds): the callers check the lengths.
-fn copy_region<T: Copy, const PACK: bool>(
+fn copy_region<T: PackWord, const PACK: bool>(
     m: &Matrix<'_>,
     src: &[T],
     dst: &mut [T],
@@ -170,47 +232,80 @@ fn copy_region<T: Copy, const PACK: bool>(
     let n = m.cols.len();
     let elem = std::mem::size_of::<T>().max(1);
     // ND index `a`, packed offset `p` (window-relative): (source, destination) indices.
-    let at = |a: usize, p: usize| if PACK { (a, p) } else { (p, a - nd0) };
     if m.shape.along_rows {
         let runs = clipped(&m.shape.col_runs, &cols);
-        let mut i0 = rows.start;
-        while i0 < rows.end {
-            let i1 = (i0 + ROW_BLOCK - i0 % ROW_BLOCK).min(rows.end);
-            for run in &runs {
-                // The base may belong to either table: wrapping, the sum is in the window.
-                let c = m.cols[run.start].wrapping_sub(base);
-                for i in i0..i1 {
-                    let (s, d) = at(i * n + run.start, m.rows[i].wrapping_add(c));
-                    copy_run(&mut dst[d..d + run.len], &src[s..s + run.len]);
+        let band_rows = tune().2;
+        for group in &m.shape.row_groups {
+            // The group clipped to `rows`, in bands (each band's source rows stay in cache
+            // while every run of the band is copied).
+            let (mut i0, end) = (group.start.max(rows.start), (group.start + group.len).min(rows.end));
+            while i0 < end {
+                let i1 = (i0 + band_rows).min(end);
+                for run in &runs {
+                    // The base may belong to either table: wrapping, the sum is in the window.
+                    let p = m.rows[i0].wrapping_add(m.cols[run.start]).wrapping_sub(base);
+                    let a = i0 * n + run.start;
+                    let lines = Lines { count: i1 - i0, len: run.len };
+                    if PACK {
+                        lines.copy(src, (a, n), dst, (p, group.step));
+                    } else {
+                        lines.copy(src, (p, group.step), dst, (a - nd0, n));
+                    }
                 }
+                i0 = i1;
             }
-            i0 = i1;
         }
         return;
     }
-    // Squares of 16 bytes a side (8 for wider types): one SSE register per line.
-    let square = if elem == 1 { 16 } else { 8 };
-    let pieces = row_pieces(&m.shape.row_runs, &rows, square);
+    // Squares of 16 bytes a side: one SSE register per line.
+    match elem {
+        1 => transpose_region::<T, 16, PACK>(m, src, dst, (base, nd0), rows, cols),
+        2 => transpose_region::<T, 8, PACK>(m, src, dst, (base, nd0), rows, cols),
+        4 => transpose_region::<T, 4, PACK>(m, src, dst, (base, nd0), rows, cols),
+        _ => transpose_region::<T, 2, PACK>(m, src, dst, (base, nd0), rows, cols),
+    }
+}
+
+/// The transposing half of [`copy_region`] (row runs longer than column runs): `B × B`
+/// squares through registers ([`square`]), the edges (pieces shorter than `B`, the columns
+/// after the last whole square) element by element.
+fn transpose_region<T: PackWord, const B: usize, const PACK: bool>(
+    m: &Matrix<'_>,
+    src: &[T],
+    dst: &mut [T],
+    (base, nd0): (usize, usize),
+    rows: Range<usize>,
+    cols: Range<usize>,
+) {
+    let n = m.cols.len();
+    let (band_rows, tile_cols, _) = tune();
+    let pieces = row_pieces(&m.shape.row_runs, &rows, B);
     let mut first = 0;
     while first < pieces.len() {
         // One band: the pieces that start in the same BAND rows.
-        let band = pieces[first].start / BAND;
-        let last = first + pieces[first..].iter().take_while(|p| p.start / BAND == band).count();
+        let band = pieces[first].start / band_rows;
+        let last = first + pieces[first..].iter().take_while(|p| p.start / band_rows == band).count();
         let mut j0 = cols.start;
         while j0 < cols.end {
-            let j1 = (j0 + TILE).min(cols.end);
+            let j1 = (j0 + tile_cols).min(cols.end);
             for piece in &pieces[first..last] {
                 let r = m.rows[piece.start].wrapping_sub(base);
                 let mut j = j0;
                 // Full squares: B rows of B contiguous ND elements <-> B contiguous packed runs.
-                if piece.len == square {
-                    while j + square <= j1 {
-                        let offsets = &m.cols[j..j + square];
-                        match square {
-                            16 => square_tile::<T, 16, PACK>(src, dst, piece.start * n + j, n, r, offsets, nd0),
-                            _ => square_tile::<T, 8, PACK>(src, dst, piece.start * n + j, n, r, offsets, nd0),
+                if piece.len == B {
+                    // ND window index of (piece.start, j) (the ND source is the whole matrix).
+                    let nd_shift = if PACK { 0 } else { nd0 };
+                    while j + B <= j1 {
+                        let offsets: &[usize; B] = m.cols[j..j + B].try_into().unwrap();
+                        let nd_at = piece.start * n + j - nd_shift;
+                        let nd_lines: [usize; B] = std::array::from_fn(|k| nd_at + k * n);
+                        let packed_lines: [usize; B] = std::array::from_fn(|c| r.wrapping_add(offsets[c]));
+                        if PACK {
+                            square(src, &nd_lines, dst, &packed_lines);
+                        } else {
+                            square(src, &packed_lines, dst, &nd_lines);
                         }
-                        j += square;
+                        j += B;
                     }
                 }
                 for j in j..j1 {
@@ -232,47 +327,9 @@ fn copy_region<T: Copy, const PACK: bool>(
     }
 }
 
-/// One `B × B` transpose: ND rows `a + r·n .. + B` (r < B) <-> packed runs `row + cols[c] .. + B`.
-#[inline(always)]
-fn square_tile<T: Copy, const B: usize, const PACK: bool>(
-    src: &[T],
-    dst: &mut [T],
-    a: usize,
-    n: usize,
-    row: usize,
-    cols: &[usize],
-    nd0: usize,
-) {
-    let mut tile: [[T; B]; B] = [[src[0]; B]; B];
-    if PACK {
-        for (r, line) in tile.iter_mut().enumerate() {
-            line.copy_from_slice(&src[a + r * n..a + r * n + B]);
-        }
-        for (c, &col) in cols.iter().enumerate() {
-            let p = row.wrapping_add(col);
-            let out: &mut [T; B] = (&mut dst[p..p + B]).try_into().unwrap();
-            for r in 0..B {
-                out[r] = tile[r][c];
-            }
-        }
-    } else {
-        for (c, &col) in cols.iter().enumerate() {
-            let p = row.wrapping_add(col);
-            let run: &[T; B] = src[p..p + B].try_into().unwrap();
-            for r in 0..B {
-                tile[r][c] = run[r];
-            }
-        }
-        for (r, line) in tile.iter().enumerate() {
-            let d = a - nd0 + r * n;
-            dst[d..d + B].copy_from_slice(line);
-        }
-    }
-}
-
 /// Packs one matrix into `packed` (its whole packed length) with up to `threads` threads,
 /// zeroing the padding (`padded`) piece by piece.
-pub(super) fn pack_matrix<T: Copy + Send + Sync>(
+pub(super) fn pack_matrix<T: PackWord>(
     m: &Matrix<'_>,
     nd: &[T],
     packed: &mut [T],
@@ -325,7 +382,7 @@ pub(super) fn pack_matrix<T: Copy + Send + Sync>(
 }
 
 /// Unpacks one matrix into the row-major `nd` with up to `threads` threads (split by rows).
-pub(super) fn unpack_matrix<T: Copy + Send + Sync>(m: &Matrix<'_>, packed: &[T], nd: &mut [T], threads: usize) {
+pub(super) fn unpack_matrix<T: PackWord>(m: &Matrix<'_>, packed: &[T], nd: &mut [T], threads: usize) {
     let (rows, cols) = (m.rows.len(), m.cols.len());
     let blocks = rows.div_ceil(ROW_BLOCK);
     let threads = threads.clamp(1, blocks.max(1));
