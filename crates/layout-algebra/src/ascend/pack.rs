@@ -9,7 +9,7 @@
 //! in runs and tiles ([`super::pack_copy`]), on several threads for large arrays.
 
 use super::frame::{frame_layout, FramePattern, ALL_FRAME_PATTERNS};
-use super::pack_copy::{pack_matrix, unpack_matrix, CopyShape, Matrix};
+use super::pack_copy::{pack_matrix, unpack_matrix, CopyShape, Matrix, Padding};
 use crate::error::{AlgebraError, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -84,6 +84,7 @@ pub struct PackPlan {
     row_offsets: Vec<usize>,
     col_offsets: Vec<usize>,
     copy: CopyShape,
+    padding: Option<Padding>,
 }
 
 impl PackPlan {
@@ -123,7 +124,8 @@ impl PackPlan {
             return Err(AlgebraError::Invalid(format!("internal: {layout} has offsets beyond its cosize")));
         }
         let copy = CopyShape::new(&row_offsets, &col_offsets);
-        Ok(PackPlan { layout, batch, rows, cols, matrix_len, row_offsets, col_offsets, copy })
+        let padding = padded_domain(&layout, matrix_len, (rows, cols))?;
+        Ok(PackPlan { layout, batch, rows, cols, matrix_len, row_offsets, col_offsets, copy, padding })
     }
 
     /// Elements of the ND array (`B·M·N`).
@@ -221,7 +223,7 @@ impl PackPlan {
     }
 
     fn matrix(&self) -> Matrix<'_> {
-        Matrix { rows: &self.row_offsets, cols: &self.col_offsets, shape: &self.copy }
+        Matrix { rows: &self.row_offsets, cols: &self.col_offsets, shape: &self.copy, pad: self.padding.as_ref() }
     }
 
     fn check_lengths(&self, nd: usize, packed: usize) -> Result<()> {
@@ -240,6 +242,39 @@ impl PackPlan {
         }
         Ok(())
     }
+}
+
+/// The offset tables of the layout's whole domain (the modes' sizes `Mp × Np`) when the
+/// matrix is padded and that domain is a bijection onto `0..matrix_len`: the leaves, sorted
+/// by stride, are compact (each stride the product of the smaller leaves' sizes).
+fn padded_domain(layout: &Layout, matrix_len: usize, (rows, cols): (usize, usize)) -> Result<Option<Padding>> {
+    if rows * cols == matrix_len {
+        return Ok(None);
+    }
+    let mut leaves: Vec<(i64, i64)> = layout.leaf_modes().into_iter().filter(|&(size, _)| size != 1).collect();
+    leaves.sort_by_key(|&(_, stride)| stride);
+    let mut next = 1i64;
+    for (size, stride) in leaves {
+        if stride != next {
+            return Ok(None);
+        }
+        next = match next.checked_mul(size) {
+            Some(n) => n,
+            None => return Ok(None),
+        };
+    }
+    if next != matrix_len as i64 {
+        return Ok(None);
+    }
+    let table = |mode: usize| -> Result<Vec<usize>> {
+        let m = layout.mode(mode)?;
+        (0..m.size()?).map(|i| to_usize(m.crd_to_offset(&IntTuple::Int(i))?)).collect()
+    };
+    let (pad_rows, pad_cols) = (table(0)?, table(1)?);
+    if pad_rows.len() < rows || pad_cols.len() < cols || pad_rows.len() * pad_cols.len() != matrix_len {
+        return Ok(None);
+    }
+    Ok(Some(Padding::new(pad_rows, pad_cols)))
 }
 
 fn to_usize(v: i64) -> Result<usize> {

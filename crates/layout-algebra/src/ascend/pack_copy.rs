@@ -145,6 +145,58 @@ pub(super) struct Matrix<'a> {
     pub rows: &'a [usize],
     pub cols: &'a [usize],
     pub shape: &'a CopyShape,
+    /// The padding as the complement of the matrix in a padded domain, if there is one.
+    pub pad: Option<&'a Padding>,
+}
+
+/// The offset tables over the layout's whole (padded) domain `Mp × Np` (the modes' sizes),
+/// when that domain maps one to one onto the packed matrix: then the padding is exactly the
+/// elements `(i, j)` with `i ≥ M` or `j ≥ N`, and is zeroed in runs of the tables instead of
+/// clearing the whole buffer before the copy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Padding {
+    rows: Vec<usize>,
+    cols: Vec<usize>,
+    row_runs: Vec<Run>,
+    col_runs: Vec<Run>,
+}
+
+impl Padding {
+    pub fn new(rows: Vec<usize>, cols: Vec<usize>) -> Padding {
+        let (row_runs, col_runs) = (runs(&rows), runs(&cols));
+        Padding { rows, cols, row_runs, col_runs }
+    }
+}
+
+/// Zeroes the padding elements of the domain rectangle `rows × cols` (padded indices) in the
+/// packed window starting at `base`: the columns past N of every row, and the rows past M of
+/// the matrix columns, as runs along the longer-run axis.
+fn zero_padding<T: Copy>(m: &Matrix<'_>, pad: &Padding, window: &mut [T], base: usize, zero: T, rows: Range<usize>, cols: Range<usize>) {
+    let (real_rows, real_cols) = (m.rows.len(), m.cols.len());
+    let right = (rows.clone(), cols.start.max(real_cols)..cols.end);
+    let below = (rows.start.max(real_rows)..rows.end, cols.start..cols.end.min(real_cols));
+    for (r, c) in [right, below] {
+        if r.is_empty() || c.is_empty() {
+            continue;
+        }
+        if m.shape.along_rows {
+            let runs = clipped(&pad.col_runs, &c);
+            for i in r {
+                for run in &runs {
+                    let p = pad.rows[i].wrapping_add(pad.cols[run.start]).wrapping_sub(base);
+                    window[p..p + run.len].fill(zero);
+                }
+            }
+        } else {
+            let runs = clipped(&pad.row_runs, &r);
+            for j in c {
+                for run in &runs {
+                    let p = pad.cols[j].wrapping_add(pad.rows[run.start]).wrapping_sub(base);
+                    window[p..p + run.len].fill(zero);
+                }
+            }
+        }
+    }
 }
 
 /// `count` lines of `len` elements at a constant step on each side: one run of every row of
@@ -338,28 +390,44 @@ pub(super) fn pack_matrix<T: PackWord>(
     threads: usize,
 ) {
     let (rows, cols) = (m.rows.len(), m.cols.len());
+    // The padded extents (the real ones without a padded domain).
+    let (pad_rows, pad_cols) = m.pad.map_or((rows, cols), |p| (p.rows.len(), p.cols.len()));
+    let fill = |window: &mut [T], base: usize, r: Range<usize>, c: Range<usize>| match m.pad {
+        Some(pad) if padded => zero_padding(m, pad, window, base, zero, r, c),
+        _ => {}
+    };
+    let clear_first = padded && m.pad.is_none();
     let Some(split) = m.shape.split else {
-        if padded {
+        if clear_first {
             packed.fill(zero);
         }
         copy_region::<T, true>(m, nd, packed, (0, 0), 0..rows, 0..cols);
+        fill(packed, 0, 0..pad_rows, 0..pad_cols);
         return;
     };
-    let extent = match split.axis {
-        Axis::Rows => rows,
-        Axis::Cols => cols,
+    let (extent, pad_extent) = match split.axis {
+        Axis::Rows => (rows, pad_rows),
+        Axis::Cols => (cols, pad_cols),
     };
     let blocks = extent.div_ceil(split.block);
     let worker = |first: usize, last: usize, window: &mut [T]| {
-        if padded {
+        if clear_first {
             window.fill(zero);
         }
         let range = first * split.block..(last * split.block).min(extent);
-        let (r, c) = match split.axis {
-            Axis::Rows => (range, 0..cols),
-            Axis::Cols => (0..rows, range),
-        };
-        copy_region::<T, true>(m, nd, window, (first * split.stride, 0), r, c);
+        // The last worker's window runs to the end of the buffer: it owns the padded tail.
+        let pad_range = first * split.block..if last == blocks { pad_extent } else { last * split.block };
+        let base = first * split.stride;
+        match split.axis {
+            Axis::Rows => {
+                copy_region::<T, true>(m, nd, window, (base, 0), range, 0..cols);
+                fill(window, base, pad_range, 0..pad_cols);
+            }
+            Axis::Cols => {
+                copy_region::<T, true>(m, nd, window, (base, 0), 0..rows, range);
+                fill(window, base, 0..pad_rows, pad_range);
+            }
+        }
     };
     let threads = threads.clamp(1, blocks);
     if threads == 1 {
