@@ -357,8 +357,20 @@ mod tests {
                 assert!(back == nd, "{pattern} c0={c0} {dims:?} threads={threads}: unpack(pack(x)) != x");
             }
         }
-        let shapes: [&[usize]; 9] =
-            [&[1, 1], &[1, 37], &[37, 1], &[17, 33], &[33, 47], &[2, 19, 35], &[5, 3, 70], &[16, 64], &[300, 700]];
+        // 300 x 700 and 2 x 257 x 515: the edges of the blocks (transpose bands of 256 rows and
+        // 512 bytes of columns, run bands of 64 rows), neither side a multiple of any block.
+        let shapes: [&[usize]; 10] = [
+            &[1, 1],
+            &[1, 37],
+            &[37, 1],
+            &[17, 33],
+            &[33, 47],
+            &[2, 19, 35],
+            &[5, 3, 70],
+            &[16, 64],
+            &[300, 700],
+            &[2, 257, 515],
+        ];
         let mut cases = 0;
         for pattern in PACKABLE {
             for elem in [ElementType::F16, ElementType::BF16, ElementType::F32, ElementType::I8] {
@@ -379,7 +391,20 @@ mod tests {
                 check::<u8>(pattern, 2, &[2, 18, 21], |k| (k % 200) as u8 + 1);
             }
         }
-        assert_eq!(cases, 8 * 4 * 9);
+        assert_eq!(cases, 8 * 4 * 10);
+    }
+
+    /// The fractal layouts of a padded shape zero their padding through the padded domain
+    /// (not by clearing the buffer first); unpadded shapes have none.
+    #[test]
+    fn padded_fractals_have_a_padded_domain() {
+        for pattern in [NZ, ZN, ZZ, NN] {
+            let plan = PackPlan::new(pattern, 16, &[17, 33]).unwrap();
+            let pad = plan.padding.as_ref().unwrap_or_else(|| panic!("{pattern}: no padded domain"));
+            assert_eq!(pad.extents(), (32, 48), "{pattern}");
+            assert!(PackPlan::new(pattern, 16, &[32, 48]).unwrap().padding.is_none());
+        }
+        assert!(PackPlan::new(ND, 1, &[17, 33]).unwrap().padding.is_none());
     }
 
     #[test]

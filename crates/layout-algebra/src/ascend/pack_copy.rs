@@ -3,10 +3,11 @@
 //! runs rather than one by one.
 //!
 //! The tables decide the loop shape, no pattern is named here: where `cols` has the longer
-//! contiguous runs (ND, NZ, ZZ: runs of N or C0) each run is one `copy_from_slice`; where `rows`
-//! has them (DN, ZN, NN) the copy is a transpose through small tiles (a column piece of the ND
-//! array becomes a contiguous run of the packed one) in 8×8 or 16×16 squares. Loops walk bands
-//! of whole ND rows, so both sides are read and written as a few streams.
+//! contiguous runs (ND, NZ, ZZ: runs of N or C0) the rows are cut into arithmetic groups and
+//! each run of a group is a strided line copy with one bounds check (fixed 16/32/64-byte moves
+//! for C0 rows); where `rows` has them (DN, ZN, NN) the copy is a transpose in register squares
+//! of 16 bytes a side ([`super::pack_transpose`]) inside blocks of 256 rows × 512 bytes that
+//! stay in L2. A padded matrix zeroes only its padding ([`Padding`]).
 //!
 //! Threads split the packed buffer into disjoint contiguous pieces ([`Split`]): a layout whose
 //! row (or column) offsets are `block · stride + inner` with every other offset below `stride`
@@ -17,21 +18,16 @@ use super::pack::PackWord;
 use super::pack_transpose::square;
 use std::ops::Range;
 
-/// Rows of the ND array walked together by run copies (one fractal height: NZ/ZZ's runs of
-/// 16 rows land next to each other) and the band height of transposes: each band is read as
-/// a few streams of whole rows, so no loop sweeps the array with one cache line per page.
+/// The row step of unpacking's thread shares (one fractal height).
 const ROW_BLOCK: usize = 16;
-const BAND: usize = 64;
-/// Columns of one transpose block (`BAND × TILE`: both sides' lines stay in L1).
-const TILE: usize = 64;
-
-fn tune() -> (usize, usize, usize) {
-    static T: std::sync::OnceLock<(usize, usize, usize)> = std::sync::OnceLock::new();
-    *T.get_or_init(|| {
-        let g = |k: &str, d: usize| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
-        (g("PK_BAND", BAND), g("PK_TILE", TILE), g("PK_RBAND", 64))
-    })
-}
+/// Rows of a band of run copies: each run of the band is `RUN_BAND` lines (NZ: one contiguous
+/// piece of `RUN_BAND · C0` packed elements), while the band's ND rows stay in L1.
+const RUN_BAND: usize = 64;
+/// A transpose block is `BAND` rows × `TILE_BYTES` of each row (128 KiB a side: both sides
+/// stay in L2 while the block's squares are moved, and each page of either side is visited
+/// with 512 contiguous bytes, which keeps the TLB misses of a 4096-wide matrix low).
+const BAND: usize = 256;
+const TILE_BYTES: usize = 512;
 
 /// A contiguous run `start..start + len` of a table (`t[k + 1] = t[k] + 1` inside).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,6 +162,12 @@ impl Padding {
         let (row_runs, col_runs) = (runs(&rows), runs(&cols));
         Padding { rows, cols, row_runs, col_runs }
     }
+
+    /// The padded extents `(Mp, Np)`.
+    #[cfg(test)]
+    pub fn extents(&self) -> (usize, usize) {
+        (self.rows.len(), self.cols.len())
+    }
 }
 
 /// Zeroes the padding elements of the domain rectangle `rows × cols` (padded indices) in the
@@ -235,12 +237,49 @@ impl Lines {
         // Safety (every arm): `s` and `d` point at `len` elements inside distinct slices;
         // `T: PackWord` is plain bits, so a byte copy is a copy of the elements.
         match std::mem::size_of::<T>() * self.len {
-            16 => lines(|s, d, _| unsafe { std::ptr::copy_nonoverlapping(s as *const [u8; 16], d as *mut [u8; 16], 1) }),
-            32 => lines(|s, d, _| unsafe { std::ptr::copy_nonoverlapping(s as *const [u8; 32], d as *mut [u8; 32], 1) }),
-            64 => lines(|s, d, _| unsafe { std::ptr::copy_nonoverlapping(s as *const [u8; 64], d as *mut [u8; 64], 1) }),
+            16 => lines(|s, d, _| unsafe { fixed::<16>(s as *const u8, d as *mut u8) }),
+            32 => lines(|s, d, _| unsafe { fixed::<32>(s as *const u8, d as *mut u8) }),
+            64 => lines(|s, d, _| unsafe { fixed::<64>(s as *const u8, d as *mut u8) }),
+            // The partial last C0 block of a row: a few fixed moves, no memcpy call per line.
+            b if b < 64 => lines(|s, d, len| unsafe { short(s as *const u8, d as *mut u8, len * std::mem::size_of::<T>()) }),
             _ => lines(|s, d, len| unsafe { std::ptr::copy_nonoverlapping(s, d, len) }),
         }
     }
+}
+
+/// Copies `K` bytes as one fixed-size move.
+///
+/// # Safety
+/// `s` and `d` point at `K` bytes of distinct allocations (readable / writable).
+#[inline(always)]
+unsafe fn fixed<const K: usize>(s: *const u8, d: *mut u8) {
+    // Safety: the caller's promise.
+    unsafe { std::ptr::copy_nonoverlapping(s as *const [u8; K], d as *mut [u8; K], 1) }
+}
+
+/// Copies `bytes < 64` as fixed moves of 32, 16, 8, 4, 2 and 1 bytes (the bits of `bytes`).
+///
+/// # Safety
+/// As [`fixed`], for `bytes` bytes.
+#[inline(always)]
+unsafe fn short(s: *const u8, d: *mut u8, bytes: usize) {
+    let mut at = 0;
+    macro_rules! piece {
+        ($k:literal) => {
+            if bytes & $k != 0 {
+                // Safety: `at + $k <= bytes`: the pieces are the distinct bits of `bytes`.
+                unsafe { fixed::<$k>(s.add(at), d.add(at)) };
+                at += $k;
+            }
+        };
+    }
+    piece!(32);
+    piece!(16);
+    piece!(8);
+    piece!(4);
+    piece!(2);
+    piece!(1);
+    debug_assert_eq!(at, bytes);
 }
 
 /// The column runs clipped to `cols`.
@@ -286,13 +325,12 @@ fn copy_region<T: PackWord, const PACK: bool>(
     // ND index `a`, packed offset `p` (window-relative): (source, destination) indices.
     if m.shape.along_rows {
         let runs = clipped(&m.shape.col_runs, &cols);
-        let band_rows = tune().2;
         for group in &m.shape.row_groups {
             // The group clipped to `rows`, in bands (each band's source rows stay in cache
             // while every run of the band is copied).
             let (mut i0, end) = (group.start.max(rows.start), (group.start + group.len).min(rows.end));
             while i0 < end {
-                let i1 = (i0 + band_rows).min(end);
+                let i1 = (i0 + RUN_BAND).min(end);
                 for run in &runs {
                     // The base may belong to either table: wrapping, the sum is in the window.
                     let p = m.rows[i0].wrapping_add(m.cols[run.start]).wrapping_sub(base);
@@ -330,13 +368,13 @@ fn transpose_region<T: PackWord, const B: usize, const PACK: bool>(
     cols: Range<usize>,
 ) {
     let n = m.cols.len();
-    let (band_rows, tile_cols, _) = tune();
+    let tile_cols = TILE_BYTES / std::mem::size_of::<T>();
     let pieces = row_pieces(&m.shape.row_runs, &rows, B);
     let mut first = 0;
     while first < pieces.len() {
         // One band: the pieces that start in the same BAND rows.
-        let band = pieces[first].start / band_rows;
-        let last = first + pieces[first..].iter().take_while(|p| p.start / band_rows == band).count();
+        let band = pieces[first].start / BAND;
+        let last = first + pieces[first..].iter().take_while(|p| p.start / BAND == band).count();
         let mut j0 = cols.start;
         while j0 < cols.end {
             let j1 = (j0 + tile_cols).min(cols.end);
@@ -489,5 +527,44 @@ mod tests {
         let (r, c): (Vec<usize>, Vec<usize>) = ((0..4).map(|i| 5 * i).collect(), (0..5).collect());
         assert_eq!(CopyShape::new(&r, &c).split, Some(Split { axis: Axis::Rows, block: 1, stride: 5 }));
         assert!(CopyShape::new(&r, &c).along_rows);
+    }
+
+    #[test]
+    fn row_groups_are_the_arithmetic_runs() {
+        // NZ rows (C0 = 16): one group of step 16; ZZ rows of 40 x 48 (Np = 48): groups of 16.
+        let nz: Vec<usize> = (0..40).map(|i| 16 * i).collect();
+        assert_eq!(groups(&nz), vec![Group { start: 0, len: 40, step: 16 }]);
+        let zz: Vec<usize> = (0..40).map(|i| 16 * (i % 16) + 16 * 48 * (i / 16)).collect();
+        let want: Vec<Group> = [(0, 16), (16, 16), (32, 8)].map(|(start, len)| Group { start, len, step: 16 }).to_vec();
+        assert_eq!(groups(&zz), want);
+        assert_eq!(groups(&[7]), vec![Group { start: 0, len: 1, step: 0 }]);
+    }
+
+    /// Every run length up to past the fixed moves, both widths: the strided line copy moves
+    /// exactly the lines' elements and nothing else; a line outside a slice panics.
+    #[test]
+    fn line_copies_move_exactly_the_lines() {
+        fn check<T: PackWord + PartialEq + std::fmt::Debug>(value: impl Fn(usize) -> T, marker: T) {
+            for len in 1..=70 {
+                let (count, ss, ds) = (3, len + 5, len + 2);
+                let src: Vec<T> = (0..count * ss + 7).map(&value).collect();
+                let mut want = vec![marker; count * ds + 9];
+                for k in 0..count {
+                    for e in 0..len {
+                        want[4 + k * ds + e] = src[1 + k * ss + e];
+                    }
+                }
+                let mut got = vec![marker; want.len()];
+                Lines { count, len }.copy(&src, (1, ss), &mut got, (4, ds));
+                assert_eq!(got, want, "len {len}");
+            }
+        }
+        check::<u8>(|k| (k % 250) as u8 + 1, 0);
+        check::<u16>(|k| k as u16 + 1, 0);
+        let result = std::panic::catch_unwind(|| {
+            let mut dst = [0u8; 10];
+            Lines { count: 2, len: 4 }.copy(&[1u8; 20], (0, 8), &mut dst, (0, 7));
+        });
+        assert!(result.is_err(), "the second line ends at 11 > 10");
     }
 }
