@@ -13,11 +13,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// One element type's width: the packer moves bits.
-fn run<T: PackWord + Default + From<u8> + PartialEq>(
-    pattern: FramePattern,
-    c0: i64,
-    dims: &[usize],
-) -> [f64; 5] {
+fn run<T: PackWord + Default + From<u8> + PartialEq>(pattern: FramePattern, c0: i64, dims: &[usize]) -> [f64; 5] {
     let plan = PackPlan::new(pattern, c0, dims).unwrap();
     let nd: Vec<T> = (0..plan.nd_len()).map(|k| T::from((k % 251) as u8)).collect();
     let mut copy = vec![T::default(); nd.len()];

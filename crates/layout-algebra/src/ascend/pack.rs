@@ -60,8 +60,10 @@ unsafe impl PackWord for f64 {}
 const MAX_ELEMENTS: i64 = 1 << 40;
 
 /// ND bytes from which [`PackPlan::pack_into`] and [`PackPlan::unpack_into`] use every core:
-/// below it a thread costs more than it saves.
-pub const PARALLEL_BYTES: usize = 2 << 20;
+/// below it a thread costs more than it saves. 8 MiB: on a shared, loaded machine a second
+/// thread waits milliseconds for a core, longer than a single thread takes for a few MB
+/// (scripts/bench-pack's `1T` columns measured it at 2-4 MB).
+pub const PARALLEL_BYTES: usize = 8 << 20;
 
 /// The threads for an array of `bytes`: 1 below [`PARALLEL_BYTES`], else the machine's cores.
 pub fn auto_threads(bytes: usize) -> usize {
@@ -145,13 +147,7 @@ impl PackPlan {
     }
 
     /// [`Self::pack_into`] on at most `threads` threads.
-    pub fn pack_into_with<T: PackWord>(
-        &self,
-        nd: &[T],
-        packed: &mut [T],
-        zero: T,
-        threads: usize,
-    ) -> Result<()> {
+    pub fn pack_into_with<T: PackWord>(&self, nd: &[T], packed: &mut [T], zero: T, threads: usize) -> Result<()> {
         self.check_lengths(nd.len(), packed.len())?;
         let padded = self.packed_len() > self.nd_len();
         let matrix = self.matrix();

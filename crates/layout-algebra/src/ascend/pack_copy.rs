@@ -173,7 +173,15 @@ impl Padding {
 /// Zeroes the padding elements of the domain rectangle `rows × cols` (padded indices) in the
 /// packed window starting at `base`: the columns past N of every row, and the rows past M of
 /// the matrix columns, as runs along the longer-run axis.
-fn zero_padding<T: Copy>(m: &Matrix<'_>, pad: &Padding, window: &mut [T], base: usize, zero: T, rows: Range<usize>, cols: Range<usize>) {
+fn zero_padding<T: Copy>(
+    m: &Matrix<'_>,
+    pad: &Padding,
+    window: &mut [T],
+    base: usize,
+    zero: T,
+    rows: Range<usize>,
+    cols: Range<usize>,
+) {
     let (real_rows, real_cols) = (m.rows.len(), m.cols.len());
     let right = (rows.clone(), cols.start.max(real_cols)..cols.end);
     let below = (rows.start.max(real_rows)..rows.end, cols.start..cols.end.min(real_cols));
@@ -241,7 +249,9 @@ impl Lines {
             32 => lines(|s, d, _| unsafe { fixed::<32>(s as *const u8, d as *mut u8) }),
             64 => lines(|s, d, _| unsafe { fixed::<64>(s as *const u8, d as *mut u8) }),
             // The partial last C0 block of a row: a few fixed moves, no memcpy call per line.
-            b if b < 64 => lines(|s, d, len| unsafe { short(s as *const u8, d as *mut u8, len * std::mem::size_of::<T>()) }),
+            b if b < 64 => {
+                lines(|s, d, len| unsafe { short(s as *const u8, d as *mut u8, len * std::mem::size_of::<T>()) })
+            }
             _ => lines(|s, d, len| unsafe { std::ptr::copy_nonoverlapping(s, d, len) }),
         }
     }
