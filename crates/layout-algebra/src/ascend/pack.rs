@@ -153,7 +153,7 @@ impl PackPlan {
         let matrix = self.matrix();
         let per_batch = self.rows * self.cols;
         let batches = nd.chunks(per_batch).zip(packed.chunks_mut(self.matrix_len));
-        if self.batch >= threads.max(2) {
+        if threads >= 2 && self.batch >= 2 {
             // One share of whole matrices per thread.
             let shares = threads.min(self.batch);
             let mut work: Vec<Vec<(&[T], &mut [T])>> = (0..shares).map(|_| Vec::new()).collect();
@@ -189,7 +189,7 @@ impl PackPlan {
         let matrix = self.matrix();
         let per_batch = self.rows * self.cols;
         let batches = packed.chunks(self.matrix_len).zip(nd.chunks_mut(per_batch));
-        if self.batch >= threads.max(2) {
+        if threads >= 2 && self.batch >= 2 {
             let shares = threads.min(self.batch);
             let mut work: Vec<Vec<(&[T], &mut [T])>> = (0..shares).map(|_| Vec::new()).collect();
             for (b, pair) in batches.enumerate() {
