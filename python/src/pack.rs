@@ -3,7 +3,7 @@
 //! bit patterns), the plan of `layout_algebra::ascend::PackPlan` moves the elements, and the
 //! result comes back as a new numpy array of the same width (viewed back by the Python layer).
 
-use layout_algebra::ascend::{frame_c0, physical_shape, ElementType, FramePattern, PackPlan};
+use layout_algebra::ascend::{frame_c0, physical_shape, ElementType, FramePattern, PackPlan, PackWord};
 use numpy::{Element, PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::wrap_pyfunction;
@@ -45,7 +45,7 @@ fn packed_shape(plan: &PackPlan, pattern: FramePattern, c0: i64, dims: &[usize],
     Ok(shape)
 }
 
-fn pack_typed<'py, T: Element + Copy + Default>(
+fn pack_typed<'py, T: Element + PackWord + Default>(
     array: &Bound<'py, PyAny>,
     pattern: &str,
     dtype: &str,
@@ -62,7 +62,7 @@ fn pack_typed<'py, T: Element + Copy + Default>(
     Ok(PyArray1::from_vec(array.py(), packed).reshape(shape)?.into_any())
 }
 
-fn unpack_typed<'py, T: Element + Copy + Default>(
+fn unpack_typed<'py, T: Element + PackWord + Default>(
     array: &Bound<'py, PyAny>,
     pattern: &str,
     dtype: &str,

@@ -103,9 +103,11 @@ fn operand(layout: GmLayout, t: ElementType, nd: &Array, rows: usize, cols: usiz
             let plan = PackPlan::new(layout.pattern(), t.c0(), &[rows, cols]).unwrap();
             let data = match nd.data() {
                 Data::F16(v) => {
-                    let mut p = vec![F16::from_f32(0.0); plan.packed_len()];
-                    plan.pack_into(v, &mut p, F16::from_f32(0.0)).unwrap();
-                    Data::F16(p)
+                    // The packer moves plain words: f16 as its bits.
+                    let bits: Vec<u16> = v.iter().map(|x| x.to_bits()).collect();
+                    let mut p = vec![0u16; plan.packed_len()];
+                    plan.pack_into(&bits, &mut p, F16::from_f32(0.0).to_bits()).unwrap();
+                    Data::F16(p.into_iter().map(F16::from_bits).collect())
                 }
                 other => panic!("NZ operands of {other:?} are not in the matrix"),
             };

@@ -16,6 +16,7 @@ pub mod frame;
 pub mod legality;
 pub mod pack;
 mod pack_copy;
+mod pack_transpose;
 pub mod physical;
 pub mod recognize;
 pub mod swizzle;
@@ -27,7 +28,7 @@ pub use frame::{
     capacity, conv_coordinate, conv_logical_extents, frame, frame_c0, frame_layout, FramePattern, ALL_FRAME_PATTERNS,
     FRACTAL_ROWS, L0C_C0, MX_SCALE_K0,
 };
-pub use pack::{auto_threads, check_packable, PackPlan, PACKABLE, PARALLEL_BYTES};
+pub use pack::{auto_threads, check_packable, PackPlan, PackWord, PACKABLE, PARALLEL_BYTES};
 pub use physical::physical_shape;
 pub use recognize::{recognize, Recognized};
 pub use swizzle::{SwizzleDirection, TileOrder};

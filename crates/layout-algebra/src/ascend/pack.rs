@@ -5,11 +5,11 @@
 //! compiler; this module is its MLIR-free reference: element `(b, i, j)` of a row-major
 //! `[B, M, N]` array goes to `b·cosize(L) + L(i, j)` with `L = frame_layout(pattern, c0, [M, N])`
 //! (the batch form `(B, L):(capacity(L), …)` of docs/layout-spec.md §A.5.1); padding is zero.
-//! Elements are moved as opaque values of any `Copy` type (f16/bf16 as their 16-bit patterns),
+//! Elements are moved as opaque [`PackWord`]s (f16/bf16 as their 16-bit patterns),
 //! in runs and tiles ([`super::pack_copy`]), on several threads for large arrays.
 
 use super::frame::{frame_layout, FramePattern, ALL_FRAME_PATTERNS};
-use super::pack_copy::{pack_matrix, unpack_matrix, CopyShape, Matrix};
+use super::pack_copy::{pack_matrix, unpack_matrix, CopyShape, Matrix, Padding};
 use crate::error::{AlgebraError, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -36,12 +36,34 @@ pub fn check_packable(pattern: FramePattern) -> Result<()> {
     )))
 }
 
+/// The element types the packer moves: plain values of 1, 2, 4 or 8 bytes, moved as opaque
+/// bits (f16/bf16 as their `u16` patterns) through vector registers.
+///
+/// # Safety
+/// Implementors are 1, 2, 4 or 8 bytes, have no padding bytes, and every bit pattern is a
+/// valid value (the copies load and store them as raw 16-byte lines).
+pub unsafe trait PackWord: Copy + Send + Sync {}
+
+// Safety: primitive integers and floats: no padding, every bit pattern valid.
+unsafe impl PackWord for u8 {}
+unsafe impl PackWord for u16 {}
+unsafe impl PackWord for u32 {}
+unsafe impl PackWord for u64 {}
+unsafe impl PackWord for i8 {}
+unsafe impl PackWord for i16 {}
+unsafe impl PackWord for i32 {}
+unsafe impl PackWord for i64 {}
+unsafe impl PackWord for f32 {}
+unsafe impl PackWord for f64 {}
+
 /// Largest ND array packed (elements), so that every offset and buffer length fits.
 const MAX_ELEMENTS: i64 = 1 << 40;
 
 /// ND bytes from which [`PackPlan::pack_into`] and [`PackPlan::unpack_into`] use every core:
-/// below it a thread costs more than it saves.
-pub const PARALLEL_BYTES: usize = 2 << 20;
+/// below it a thread costs more than it saves. 8 MiB: on a shared, loaded machine a second
+/// thread waits milliseconds for a core, longer than a single thread takes for a few MB
+/// (scripts/bench-pack's `1T` columns measured it at 2-4 MB).
+pub const PARALLEL_BYTES: usize = 8 << 20;
 
 /// The threads for an array of `bytes`: 1 below [`PARALLEL_BYTES`], else the machine's cores.
 pub fn auto_threads(bytes: usize) -> usize {
@@ -64,6 +86,7 @@ pub struct PackPlan {
     row_offsets: Vec<usize>,
     col_offsets: Vec<usize>,
     copy: CopyShape,
+    padding: Option<Padding>,
 }
 
 impl PackPlan {
@@ -103,7 +126,8 @@ impl PackPlan {
             return Err(AlgebraError::Invalid(format!("internal: {layout} has offsets beyond its cosize")));
         }
         let copy = CopyShape::new(&row_offsets, &col_offsets);
-        Ok(PackPlan { layout, batch, rows, cols, matrix_len, row_offsets, col_offsets, copy })
+        let padding = padded_domain(&layout, matrix_len, (rows, cols))?;
+        Ok(PackPlan { layout, batch, rows, cols, matrix_len, row_offsets, col_offsets, copy, padding })
     }
 
     /// Elements of the ND array (`B·M·N`).
@@ -118,24 +142,18 @@ impl PackPlan {
 
     /// Packs the row-major `nd` into `packed` (whose padding is set to `zero`), on
     /// [`auto_threads`] threads.
-    pub fn pack_into<T: Copy + Send + Sync>(&self, nd: &[T], packed: &mut [T], zero: T) -> Result<()> {
+    pub fn pack_into<T: PackWord>(&self, nd: &[T], packed: &mut [T], zero: T) -> Result<()> {
         self.pack_into_with(nd, packed, zero, auto_threads(std::mem::size_of_val(nd)))
     }
 
     /// [`Self::pack_into`] on at most `threads` threads.
-    pub fn pack_into_with<T: Copy + Send + Sync>(
-        &self,
-        nd: &[T],
-        packed: &mut [T],
-        zero: T,
-        threads: usize,
-    ) -> Result<()> {
+    pub fn pack_into_with<T: PackWord>(&self, nd: &[T], packed: &mut [T], zero: T, threads: usize) -> Result<()> {
         self.check_lengths(nd.len(), packed.len())?;
         let padded = self.packed_len() > self.nd_len();
         let matrix = self.matrix();
         let per_batch = self.rows * self.cols;
         let batches = nd.chunks(per_batch).zip(packed.chunks_mut(self.matrix_len));
-        if self.batch >= threads.max(2) {
+        if threads >= 2 && self.batch >= 2 {
             // One share of whole matrices per thread.
             let shares = threads.min(self.batch);
             let mut work: Vec<Vec<(&[T], &mut [T])>> = (0..shares).map(|_| Vec::new()).collect();
@@ -161,17 +179,17 @@ impl PackPlan {
     }
 
     /// Unpacks `packed` into the row-major `nd`, on [`auto_threads`] threads.
-    pub fn unpack_into<T: Copy + Send + Sync>(&self, packed: &[T], nd: &mut [T]) -> Result<()> {
+    pub fn unpack_into<T: PackWord>(&self, packed: &[T], nd: &mut [T]) -> Result<()> {
         self.unpack_into_with(packed, nd, auto_threads(std::mem::size_of_val(nd)))
     }
 
     /// [`Self::unpack_into`] on at most `threads` threads.
-    pub fn unpack_into_with<T: Copy + Send + Sync>(&self, packed: &[T], nd: &mut [T], threads: usize) -> Result<()> {
+    pub fn unpack_into_with<T: PackWord>(&self, packed: &[T], nd: &mut [T], threads: usize) -> Result<()> {
         self.check_lengths(nd.len(), packed.len())?;
         let matrix = self.matrix();
         let per_batch = self.rows * self.cols;
         let batches = packed.chunks(self.matrix_len).zip(nd.chunks_mut(per_batch));
-        if self.batch >= threads.max(2) {
+        if threads >= 2 && self.batch >= 2 {
             let shares = threads.min(self.batch);
             let mut work: Vec<Vec<(&[T], &mut [T])>> = (0..shares).map(|_| Vec::new()).collect();
             for (b, pair) in batches.enumerate() {
@@ -201,7 +219,7 @@ impl PackPlan {
     }
 
     fn matrix(&self) -> Matrix<'_> {
-        Matrix { rows: &self.row_offsets, cols: &self.col_offsets, shape: &self.copy }
+        Matrix { rows: &self.row_offsets, cols: &self.col_offsets, shape: &self.copy, pad: self.padding.as_ref() }
     }
 
     fn check_lengths(&self, nd: usize, packed: usize) -> Result<()> {
@@ -220,6 +238,39 @@ impl PackPlan {
         }
         Ok(())
     }
+}
+
+/// The offset tables of the layout's whole domain (the modes' sizes `Mp × Np`) when the
+/// matrix is padded and that domain is a bijection onto `0..matrix_len`: the leaves, sorted
+/// by stride, are compact (each stride the product of the smaller leaves' sizes).
+fn padded_domain(layout: &Layout, matrix_len: usize, (rows, cols): (usize, usize)) -> Result<Option<Padding>> {
+    if rows * cols == matrix_len {
+        return Ok(None);
+    }
+    let mut leaves: Vec<(i64, i64)> = layout.leaf_modes().into_iter().filter(|&(size, _)| size != 1).collect();
+    leaves.sort_by_key(|&(_, stride)| stride);
+    let mut next = 1i64;
+    for (size, stride) in leaves {
+        if stride != next {
+            return Ok(None);
+        }
+        next = match next.checked_mul(size) {
+            Some(n) => n,
+            None => return Ok(None),
+        };
+    }
+    if next != matrix_len as i64 {
+        return Ok(None);
+    }
+    let table = |mode: usize| -> Result<Vec<usize>> {
+        let m = layout.mode(mode)?;
+        (0..m.size()?).map(|i| to_usize(m.crd_to_offset(&IntTuple::Int(i))?)).collect()
+    };
+    let (pad_rows, pad_cols) = (table(0)?, table(1)?);
+    if pad_rows.len() < rows || pad_cols.len() < cols || pad_rows.len() * pad_cols.len() != matrix_len {
+        return Ok(None);
+    }
+    Ok(Some(Padding::new(pad_rows, pad_cols)))
 }
 
 fn to_usize(v: i64) -> Result<usize> {
@@ -269,7 +320,7 @@ mod tests {
     #[test]
     fn blocked_copies_agree_with_crd_to_offset_on_odd_shapes() {
         use crate::ascend::{frame_c0, ElementType};
-        fn check<T: Copy + Send + Sync + PartialEq + std::fmt::Debug + From<u8>>(
+        fn check<T: PackWord + PartialEq + std::fmt::Debug + From<u8>>(
             pattern: FramePattern,
             c0: i64,
             dims: &[usize],
@@ -302,8 +353,20 @@ mod tests {
                 assert!(back == nd, "{pattern} c0={c0} {dims:?} threads={threads}: unpack(pack(x)) != x");
             }
         }
-        let shapes: [&[usize]; 9] =
-            [&[1, 1], &[1, 37], &[37, 1], &[17, 33], &[33, 47], &[2, 19, 35], &[5, 3, 70], &[16, 64], &[300, 700]];
+        // 300 x 700 and 2 x 257 x 515: the edges of the blocks (transpose bands of 256 rows and
+        // 512 bytes of columns, run bands of 64 rows), neither side a multiple of any block.
+        let shapes: [&[usize]; 10] = [
+            &[1, 1],
+            &[1, 37],
+            &[37, 1],
+            &[17, 33],
+            &[33, 47],
+            &[2, 19, 35],
+            &[5, 3, 70],
+            &[16, 64],
+            &[300, 700],
+            &[2, 257, 515],
+        ];
         let mut cases = 0;
         for pattern in PACKABLE {
             for elem in [ElementType::F16, ElementType::BF16, ElementType::F32, ElementType::I8] {
@@ -324,7 +387,20 @@ mod tests {
                 check::<u8>(pattern, 2, &[2, 18, 21], |k| (k % 200) as u8 + 1);
             }
         }
-        assert_eq!(cases, 8 * 4 * 9);
+        assert_eq!(cases, 8 * 4 * 10);
+    }
+
+    /// The fractal layouts of a padded shape zero their padding through the padded domain
+    /// (not by clearing the buffer first); unpadded shapes have none.
+    #[test]
+    fn padded_fractals_have_a_padded_domain() {
+        for pattern in [NZ, ZN, ZZ, NN] {
+            let plan = PackPlan::new(pattern, 16, &[17, 33]).unwrap();
+            let pad = plan.padding.as_ref().unwrap_or_else(|| panic!("{pattern}: no padded domain"));
+            assert_eq!(pad.extents(), (32, 48), "{pattern}");
+            assert!(PackPlan::new(pattern, 16, &[32, 48]).unwrap().padding.is_none());
+        }
+        assert!(PackPlan::new(ND, 1, &[17, 33]).unwrap().padding.is_none());
     }
 
     #[test]

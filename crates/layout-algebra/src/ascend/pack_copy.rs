@@ -3,25 +3,31 @@
 //! runs rather than one by one.
 //!
 //! The tables decide the loop shape, no pattern is named here: where `cols` has the longer
-//! contiguous runs (ND, NZ, ZZ: runs of N or C0) each run is one `copy_from_slice`; where `rows`
-//! has them (DN, ZN, NN) the copy is a transpose through small tiles (a column piece of the ND
-//! array becomes a contiguous run of the packed one) in 8×8 or 16×16 squares. Loops walk bands
-//! of whole ND rows, so both sides are read and written as a few streams.
+//! contiguous runs (ND, NZ, ZZ: runs of N or C0) the rows are cut into arithmetic groups and
+//! each run of a group is a strided line copy with one bounds check (fixed 16/32/64-byte moves
+//! for C0 rows); where `rows` has them (DN, ZN, NN) the copy is a transpose in register squares
+//! of 16 bytes a side ([`super::pack_transpose`]) inside blocks of 256 rows × 512 bytes that
+//! stay in L2. A padded matrix zeroes only its padding ([`Padding`]).
 //!
 //! Threads split the packed buffer into disjoint contiguous pieces ([`Split`]): a layout whose
 //! row (or column) offsets are `block · stride + inner` with every other offset below `stride`
 //! has one piece per block (ZZ: 16 rows, NZ: C0 columns, DN: one column), checked on the tables.
 //! Unpacking splits the ND rows. Batches split by matrix.
 
+use super::pack::PackWord;
+use super::pack_transpose::square;
 use std::ops::Range;
 
-/// Rows of the ND array walked together by run copies (one fractal height: NZ/ZZ's runs of
-/// 16 rows land next to each other) and the band height of transposes: each band is read as
-/// a few streams of whole rows, so no loop sweeps the array with one cache line per page.
+/// The row step of unpacking's thread shares (one fractal height).
 const ROW_BLOCK: usize = 16;
-const BAND: usize = 64;
-/// Columns of one transpose block (`BAND × TILE`: both sides' lines stay in L1).
-const TILE: usize = 64;
+/// Rows of a band of run copies: each run of the band is `RUN_BAND` lines (NZ: one contiguous
+/// piece of `RUN_BAND · C0` packed elements), while the band's ND rows stay in L1.
+const RUN_BAND: usize = 64;
+/// A transpose block is `BAND` rows × `TILE_BYTES` of each row (128 KiB a side: both sides
+/// stay in L2 while the block's squares are moved, and each page of either side is visited
+/// with 512 contiguous bytes, which keeps the TLB misses of a 4096-wide matrix low).
+const BAND: usize = 256;
+const TILE_BYTES: usize = 512;
 
 /// A contiguous run `start..start + len` of a table (`t[k + 1] = t[k] + 1` inside).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +44,32 @@ fn runs(table: &[usize]) -> Vec<Run> {
             out.push(Run { start, len: k - start });
             start = k;
         }
+    }
+    out
+}
+
+/// A row group: rows `start .. start + len` whose offsets step by `step` (`t[k + 1] = t[k] +
+/// step` inside).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Group {
+    start: usize,
+    len: usize,
+    step: usize,
+}
+
+/// The table cut into maximal arithmetic progressions (ND: one group of step N; NZ: one of
+/// step C0; ZZ: one per 16 rows).
+fn groups(table: &[usize]) -> Vec<Group> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < table.len() {
+        let step = table.get(start + 1).and_then(|&t| t.checked_sub(table[start])).unwrap_or(0);
+        let mut end = start + 1;
+        while end < table.len() && table[end].checked_sub(table[end - 1]) == Some(step) && step > 0 {
+            end += 1;
+        }
+        out.push(Group { start, len: end - start, step });
+        start = end;
     }
     out
 }
@@ -82,6 +114,7 @@ fn split_of(axis: Axis, table: &[usize], other: &[usize]) -> Option<Split> {
 pub(super) struct CopyShape {
     row_runs: Vec<Run>,
     col_runs: Vec<Run>,
+    row_groups: Vec<Group>,
     /// Column runs are the longer ones: copy runs along rows (else transpose).
     along_rows: bool,
     pub split: Option<Split>,
@@ -99,7 +132,7 @@ impl CopyShape {
             Axis::Cols => cols.len().div_ceil(s.block),
         };
         let split = candidates.into_iter().flatten().max_by_key(blocks);
-        CopyShape { row_runs, col_runs, along_rows, split }
+        CopyShape { row_runs, col_runs, row_groups: groups(rows), along_rows, split }
     }
 }
 
@@ -108,25 +141,155 @@ pub(super) struct Matrix<'a> {
     pub rows: &'a [usize],
     pub cols: &'a [usize],
     pub shape: &'a CopyShape,
+    /// The padding as the complement of the matrix in a padded domain, if there is one.
+    pub pad: Option<&'a Padding>,
 }
 
-/// Copies `k` elements with a length known at compile time (inline moves, no memcpy call).
-#[inline(always)]
-fn copy_fixed<T: Copy, const K: usize>(dst: &mut [T], src: &[T]) {
-    let (d, s): (&mut [T; K], &[T; K]) = (dst.try_into().unwrap(), src.try_into().unwrap());
-    *d = *s;
+/// The offset tables over the layout's whole (padded) domain `Mp × Np` (the modes' sizes),
+/// when that domain maps one to one onto the packed matrix: then the padding is exactly the
+/// elements `(i, j)` with `i ≥ M` or `j ≥ N`, and is zeroed in runs of the tables instead of
+/// clearing the whole buffer before the copy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Padding {
+    rows: Vec<usize>,
+    cols: Vec<usize>,
+    row_runs: Vec<Run>,
+    col_runs: Vec<Run>,
 }
 
-#[inline(always)]
-fn copy_run<T: Copy>(dst: &mut [T], src: &[T]) {
-    let bytes = std::mem::size_of_val(src);
-    match (bytes, src.len()) {
-        (32, 32) => copy_fixed::<T, 32>(dst, src),
-        (32, 16) => copy_fixed::<T, 16>(dst, src),
-        (32, 8) => copy_fixed::<T, 8>(dst, src),
-        (32, 4) => copy_fixed::<T, 4>(dst, src),
-        _ => dst.copy_from_slice(src),
+impl Padding {
+    pub fn new(rows: Vec<usize>, cols: Vec<usize>) -> Padding {
+        let (row_runs, col_runs) = (runs(&rows), runs(&cols));
+        Padding { rows, cols, row_runs, col_runs }
     }
+
+    /// The padded extents `(Mp, Np)`.
+    #[cfg(test)]
+    pub fn extents(&self) -> (usize, usize) {
+        (self.rows.len(), self.cols.len())
+    }
+}
+
+/// Zeroes the padding elements of the domain rectangle `rows × cols` (padded indices) in the
+/// packed window starting at `base`: the columns past N of every row, and the rows past M of
+/// the matrix columns, as runs along the longer-run axis.
+fn zero_padding<T: Copy>(
+    m: &Matrix<'_>,
+    pad: &Padding,
+    window: &mut [T],
+    base: usize,
+    zero: T,
+    rows: Range<usize>,
+    cols: Range<usize>,
+) {
+    let (real_rows, real_cols) = (m.rows.len(), m.cols.len());
+    let right = (rows.clone(), cols.start.max(real_cols)..cols.end);
+    let below = (rows.start.max(real_rows)..rows.end, cols.start..cols.end.min(real_cols));
+    for (r, c) in [right, below] {
+        if r.is_empty() || c.is_empty() {
+            continue;
+        }
+        if m.shape.along_rows {
+            let runs = clipped(&pad.col_runs, &c);
+            for i in r {
+                for run in &runs {
+                    let p = pad.rows[i].wrapping_add(pad.cols[run.start]).wrapping_sub(base);
+                    window[p..p + run.len].fill(zero);
+                }
+            }
+        } else {
+            let runs = clipped(&pad.row_runs, &r);
+            for j in c {
+                for run in &runs {
+                    let p = pad.cols[j].wrapping_add(pad.rows[run.start]).wrapping_sub(base);
+                    window[p..p + run.len].fill(zero);
+                }
+            }
+        }
+    }
+}
+
+/// `count` lines of `len` elements at a constant step on each side: one run of every row of
+/// a row group.
+#[derive(Clone, Copy)]
+struct Lines {
+    count: usize,
+    len: usize,
+}
+
+impl Lines {
+    /// Copies line `k` from `src[s0 + k·ss ..]` to `dst[d0 + k·ds ..]`; runs of 16, 32 or 64
+    /// bytes as fixed-size moves (NZ/ZZ's C0 rows), others by `copy_nonoverlapping`.
+    ///
+    /// # Panics
+    /// If the last line leaves either slice (a plan/buffer mismatch): checked once, so the
+    /// loop itself has no bounds checks.
+    #[inline(always)]
+    fn copy<T: PackWord>(self, src: &[T], (s0, ss): (usize, usize), dst: &mut [T], (d0, ds): (usize, usize)) {
+        if self.count == 0 || self.len == 0 {
+            return;
+        }
+        let end = |at: usize, step: usize| {
+            (self.count - 1).checked_mul(step).and_then(|x| x.checked_add(at)).and_then(|x| x.checked_add(self.len))
+        };
+        assert!(end(s0, ss).is_some_and(|e| e <= src.len()), "source line out of bounds");
+        assert!(end(d0, ds).is_some_and(|e| e <= dst.len()), "destination line out of bounds");
+        let (sp, dp) = (src.as_ptr(), dst.as_mut_ptr());
+        let lines = |bytes_of: fn(*const T, *mut T, usize)| {
+            for k in 0..self.count {
+                // Safety: line k ends at or before the last line's end, checked above.
+                let (s, d) = unsafe { (sp.add(s0 + k * ss), dp.add(d0 + k * ds)) };
+                bytes_of(s, d, self.len);
+            }
+        };
+        // Safety (every arm): `s` and `d` point at `len` elements inside distinct slices;
+        // `T: PackWord` is plain bits, so a byte copy is a copy of the elements.
+        match std::mem::size_of::<T>() * self.len {
+            16 => lines(|s, d, _| unsafe { fixed::<16>(s as *const u8, d as *mut u8) }),
+            32 => lines(|s, d, _| unsafe { fixed::<32>(s as *const u8, d as *mut u8) }),
+            64 => lines(|s, d, _| unsafe { fixed::<64>(s as *const u8, d as *mut u8) }),
+            // The partial last C0 block of a row: a few fixed moves, no memcpy call per line.
+            b if b < 64 => {
+                lines(|s, d, len| unsafe { short(s as *const u8, d as *mut u8, len * std::mem::size_of::<T>()) })
+            }
+            _ => lines(|s, d, len| unsafe { std::ptr::copy_nonoverlapping(s, d, len) }),
+        }
+    }
+}
+
+/// Copies `K` bytes as one fixed-size move.
+///
+/// # Safety
+/// `s` and `d` point at `K` bytes of distinct allocations (readable / writable).
+#[inline(always)]
+unsafe fn fixed<const K: usize>(s: *const u8, d: *mut u8) {
+    // Safety: the caller's promise.
+    unsafe { std::ptr::copy_nonoverlapping(s as *const [u8; K], d as *mut [u8; K], 1) }
+}
+
+/// Copies `bytes < 64` as fixed moves of 32, 16, 8, 4, 2 and 1 bytes (the bits of `bytes`).
+///
+/// # Safety
+/// As [`fixed`], for `bytes` bytes.
+#[inline(always)]
+unsafe fn short(s: *const u8, d: *mut u8, bytes: usize) {
+    let mut at = 0;
+    macro_rules! piece {
+        ($k:literal) => {
+            if bytes & $k != 0 {
+                // Safety: `at + $k <= bytes`: the pieces are the distinct bits of `bytes`.
+                unsafe { fixed::<$k>(s.add(at), d.add(at)) };
+                at += $k;
+            }
+        };
+    }
+    piece!(32);
+    piece!(16);
+    piece!(8);
+    piece!(4);
+    piece!(2);
+    piece!(1);
+    debug_assert_eq!(at, bytes);
 }
 
 /// The column runs clipped to `cols`.
@@ -159,7 +322,7 @@ fn row_pieces(runs: &[Run], rows: &Range<usize>, piece: usize) -> Vec<Run> {
 ///
 /// # Panics
 /// Only on a plan/buffer mismatch (slice bounds): the callers check the lengths.
-fn copy_region<T: Copy, const PACK: bool>(
+fn copy_region<T: PackWord, const PACK: bool>(
     m: &Matrix<'_>,
     src: &[T],
     dst: &mut [T],
@@ -170,27 +333,53 @@ fn copy_region<T: Copy, const PACK: bool>(
     let n = m.cols.len();
     let elem = std::mem::size_of::<T>().max(1);
     // ND index `a`, packed offset `p` (window-relative): (source, destination) indices.
-    let at = |a: usize, p: usize| if PACK { (a, p) } else { (p, a - nd0) };
     if m.shape.along_rows {
         let runs = clipped(&m.shape.col_runs, &cols);
-        let mut i0 = rows.start;
-        while i0 < rows.end {
-            let i1 = (i0 + ROW_BLOCK - i0 % ROW_BLOCK).min(rows.end);
-            for run in &runs {
-                // The base may belong to either table: wrapping, the sum is in the window.
-                let c = m.cols[run.start].wrapping_sub(base);
-                for i in i0..i1 {
-                    let (s, d) = at(i * n + run.start, m.rows[i].wrapping_add(c));
-                    copy_run(&mut dst[d..d + run.len], &src[s..s + run.len]);
+        for group in &m.shape.row_groups {
+            // The group clipped to `rows`, in bands (each band's source rows stay in cache
+            // while every run of the band is copied).
+            let (mut i0, end) = (group.start.max(rows.start), (group.start + group.len).min(rows.end));
+            while i0 < end {
+                let i1 = (i0 + RUN_BAND).min(end);
+                for run in &runs {
+                    // The base may belong to either table: wrapping, the sum is in the window.
+                    let p = m.rows[i0].wrapping_add(m.cols[run.start]).wrapping_sub(base);
+                    let a = i0 * n + run.start;
+                    let lines = Lines { count: i1 - i0, len: run.len };
+                    if PACK {
+                        lines.copy(src, (a, n), dst, (p, group.step));
+                    } else {
+                        lines.copy(src, (p, group.step), dst, (a - nd0, n));
+                    }
                 }
+                i0 = i1;
             }
-            i0 = i1;
         }
         return;
     }
-    // Squares of 16 bytes a side (8 for wider types): one SSE register per line.
-    let square = if elem == 1 { 16 } else { 8 };
-    let pieces = row_pieces(&m.shape.row_runs, &rows, square);
+    // Squares of 16 bytes a side: one SSE register per line.
+    match elem {
+        1 => transpose_region::<T, 16, PACK>(m, src, dst, (base, nd0), rows, cols),
+        2 => transpose_region::<T, 8, PACK>(m, src, dst, (base, nd0), rows, cols),
+        4 => transpose_region::<T, 4, PACK>(m, src, dst, (base, nd0), rows, cols),
+        _ => transpose_region::<T, 2, PACK>(m, src, dst, (base, nd0), rows, cols),
+    }
+}
+
+/// The transposing half of [`copy_region`] (row runs longer than column runs): `B × B`
+/// squares through registers ([`square`]), the edges (pieces shorter than `B`, the columns
+/// after the last whole square) element by element.
+fn transpose_region<T: PackWord, const B: usize, const PACK: bool>(
+    m: &Matrix<'_>,
+    src: &[T],
+    dst: &mut [T],
+    (base, nd0): (usize, usize),
+    rows: Range<usize>,
+    cols: Range<usize>,
+) {
+    let n = m.cols.len();
+    let tile_cols = TILE_BYTES / std::mem::size_of::<T>();
+    let pieces = row_pieces(&m.shape.row_runs, &rows, B);
     let mut first = 0;
     while first < pieces.len() {
         // One band: the pieces that start in the same BAND rows.
@@ -198,19 +387,25 @@ fn copy_region<T: Copy, const PACK: bool>(
         let last = first + pieces[first..].iter().take_while(|p| p.start / BAND == band).count();
         let mut j0 = cols.start;
         while j0 < cols.end {
-            let j1 = (j0 + TILE).min(cols.end);
+            let j1 = (j0 + tile_cols).min(cols.end);
             for piece in &pieces[first..last] {
                 let r = m.rows[piece.start].wrapping_sub(base);
                 let mut j = j0;
                 // Full squares: B rows of B contiguous ND elements <-> B contiguous packed runs.
-                if piece.len == square {
-                    while j + square <= j1 {
-                        let offsets = &m.cols[j..j + square];
-                        match square {
-                            16 => square_tile::<T, 16, PACK>(src, dst, piece.start * n + j, n, r, offsets, nd0),
-                            _ => square_tile::<T, 8, PACK>(src, dst, piece.start * n + j, n, r, offsets, nd0),
+                if piece.len == B {
+                    // ND window index of (piece.start, j) (the ND source is the whole matrix).
+                    let nd_shift = if PACK { 0 } else { nd0 };
+                    while j + B <= j1 {
+                        let offsets: &[usize; B] = m.cols[j..j + B].try_into().unwrap();
+                        let nd_at = piece.start * n + j - nd_shift;
+                        let nd_lines: [usize; B] = std::array::from_fn(|k| nd_at + k * n);
+                        let packed_lines: [usize; B] = std::array::from_fn(|c| r.wrapping_add(offsets[c]));
+                        if PACK {
+                            square(src, &nd_lines, dst, &packed_lines);
+                        } else {
+                            square(src, &packed_lines, dst, &nd_lines);
                         }
-                        j += square;
+                        j += B;
                     }
                 }
                 for j in j..j1 {
@@ -232,47 +427,9 @@ fn copy_region<T: Copy, const PACK: bool>(
     }
 }
 
-/// One `B × B` transpose: ND rows `a + r·n .. + B` (r < B) <-> packed runs `row + cols[c] .. + B`.
-#[inline(always)]
-fn square_tile<T: Copy, const B: usize, const PACK: bool>(
-    src: &[T],
-    dst: &mut [T],
-    a: usize,
-    n: usize,
-    row: usize,
-    cols: &[usize],
-    nd0: usize,
-) {
-    let mut tile: [[T; B]; B] = [[src[0]; B]; B];
-    if PACK {
-        for (r, line) in tile.iter_mut().enumerate() {
-            line.copy_from_slice(&src[a + r * n..a + r * n + B]);
-        }
-        for (c, &col) in cols.iter().enumerate() {
-            let p = row.wrapping_add(col);
-            let out: &mut [T; B] = (&mut dst[p..p + B]).try_into().unwrap();
-            for r in 0..B {
-                out[r] = tile[r][c];
-            }
-        }
-    } else {
-        for (c, &col) in cols.iter().enumerate() {
-            let p = row.wrapping_add(col);
-            let run: &[T; B] = src[p..p + B].try_into().unwrap();
-            for r in 0..B {
-                tile[r][c] = run[r];
-            }
-        }
-        for (r, line) in tile.iter().enumerate() {
-            let d = a - nd0 + r * n;
-            dst[d..d + B].copy_from_slice(line);
-        }
-    }
-}
-
 /// Packs one matrix into `packed` (its whole packed length) with up to `threads` threads,
 /// zeroing the padding (`padded`) piece by piece.
-pub(super) fn pack_matrix<T: Copy + Send + Sync>(
+pub(super) fn pack_matrix<T: PackWord>(
     m: &Matrix<'_>,
     nd: &[T],
     packed: &mut [T],
@@ -281,28 +438,44 @@ pub(super) fn pack_matrix<T: Copy + Send + Sync>(
     threads: usize,
 ) {
     let (rows, cols) = (m.rows.len(), m.cols.len());
+    // The padded extents (the real ones without a padded domain).
+    let (pad_rows, pad_cols) = m.pad.map_or((rows, cols), |p| (p.rows.len(), p.cols.len()));
+    let fill = |window: &mut [T], base: usize, r: Range<usize>, c: Range<usize>| match m.pad {
+        Some(pad) if padded => zero_padding(m, pad, window, base, zero, r, c),
+        _ => {}
+    };
+    let clear_first = padded && m.pad.is_none();
     let Some(split) = m.shape.split else {
-        if padded {
+        if clear_first {
             packed.fill(zero);
         }
         copy_region::<T, true>(m, nd, packed, (0, 0), 0..rows, 0..cols);
+        fill(packed, 0, 0..pad_rows, 0..pad_cols);
         return;
     };
-    let extent = match split.axis {
-        Axis::Rows => rows,
-        Axis::Cols => cols,
+    let (extent, pad_extent) = match split.axis {
+        Axis::Rows => (rows, pad_rows),
+        Axis::Cols => (cols, pad_cols),
     };
     let blocks = extent.div_ceil(split.block);
     let worker = |first: usize, last: usize, window: &mut [T]| {
-        if padded {
+        if clear_first {
             window.fill(zero);
         }
         let range = first * split.block..(last * split.block).min(extent);
-        let (r, c) = match split.axis {
-            Axis::Rows => (range, 0..cols),
-            Axis::Cols => (0..rows, range),
-        };
-        copy_region::<T, true>(m, nd, window, (first * split.stride, 0), r, c);
+        // The last worker's window runs to the end of the buffer: it owns the padded tail.
+        let pad_range = first * split.block..if last == blocks { pad_extent } else { last * split.block };
+        let base = first * split.stride;
+        match split.axis {
+            Axis::Rows => {
+                copy_region::<T, true>(m, nd, window, (base, 0), range, 0..cols);
+                fill(window, base, pad_range, 0..pad_cols);
+            }
+            Axis::Cols => {
+                copy_region::<T, true>(m, nd, window, (base, 0), 0..rows, range);
+                fill(window, base, 0..pad_rows, pad_range);
+            }
+        }
     };
     let threads = threads.clamp(1, blocks);
     if threads == 1 {
@@ -325,7 +498,7 @@ pub(super) fn pack_matrix<T: Copy + Send + Sync>(
 }
 
 /// Unpacks one matrix into the row-major `nd` with up to `threads` threads (split by rows).
-pub(super) fn unpack_matrix<T: Copy + Send + Sync>(m: &Matrix<'_>, packed: &[T], nd: &mut [T], threads: usize) {
+pub(super) fn unpack_matrix<T: PackWord>(m: &Matrix<'_>, packed: &[T], nd: &mut [T], threads: usize) {
     let (rows, cols) = (m.rows.len(), m.cols.len());
     let blocks = rows.div_ceil(ROW_BLOCK);
     let threads = threads.clamp(1, blocks.max(1));
@@ -364,5 +537,44 @@ mod tests {
         let (r, c): (Vec<usize>, Vec<usize>) = ((0..4).map(|i| 5 * i).collect(), (0..5).collect());
         assert_eq!(CopyShape::new(&r, &c).split, Some(Split { axis: Axis::Rows, block: 1, stride: 5 }));
         assert!(CopyShape::new(&r, &c).along_rows);
+    }
+
+    #[test]
+    fn row_groups_are_the_arithmetic_runs() {
+        // NZ rows (C0 = 16): one group of step 16; ZZ rows of 40 x 48 (Np = 48): groups of 16.
+        let nz: Vec<usize> = (0..40).map(|i| 16 * i).collect();
+        assert_eq!(groups(&nz), vec![Group { start: 0, len: 40, step: 16 }]);
+        let zz: Vec<usize> = (0..40).map(|i| 16 * (i % 16) + 16 * 48 * (i / 16)).collect();
+        let want: Vec<Group> = [(0, 16), (16, 16), (32, 8)].map(|(start, len)| Group { start, len, step: 16 }).to_vec();
+        assert_eq!(groups(&zz), want);
+        assert_eq!(groups(&[7]), vec![Group { start: 0, len: 1, step: 0 }]);
+    }
+
+    /// Every run length up to past the fixed moves, both widths: the strided line copy moves
+    /// exactly the lines' elements and nothing else; a line outside a slice panics.
+    #[test]
+    fn line_copies_move_exactly_the_lines() {
+        fn check<T: PackWord + PartialEq + std::fmt::Debug>(value: impl Fn(usize) -> T, marker: T) {
+            for len in 1..=70 {
+                let (count, ss, ds) = (3, len + 5, len + 2);
+                let src: Vec<T> = (0..count * ss + 7).map(&value).collect();
+                let mut want = vec![marker; count * ds + 9];
+                for k in 0..count {
+                    for e in 0..len {
+                        want[4 + k * ds + e] = src[1 + k * ss + e];
+                    }
+                }
+                let mut got = vec![marker; want.len()];
+                Lines { count, len }.copy(&src, (1, ss), &mut got, (4, ds));
+                assert_eq!(got, want, "len {len}");
+            }
+        }
+        check::<u8>(|k| (k % 250) as u8 + 1, 0);
+        check::<u16>(|k| k as u16 + 1, 0);
+        let result = std::panic::catch_unwind(|| {
+            let mut dst = [0u8; 10];
+            Lines { count: 2, len: 4 }.copy(&[1u8; 20], (0, 8), &mut dst, (0, 7));
+        });
+        assert!(result.is_err(), "the second line ends at 11 > 10");
     }
 }
