@@ -8,6 +8,56 @@
 // RUN: layout-opt --layout-multi-buffer --layout-verify %s | FileCheck %s
 // RUN: layout-opt --layout-multi-buffer --layout-lower-to-ascendc --emit=ascendc %s | FileCheck %s --check-prefix=CPP
 
+// Every doubled alloc right after its original: the L1 panels (the K loop), the L0A/L0B slices
+// (the L0 loops), the accumulator (the tile loop).
+// CHECK-LABEL: func.func @tiles2
+// CHECK:      "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,128)">
+// CHECK-NEXT: "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,128)">
+// CHECK-NEXT: "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(128,64)">
+// CHECK-NEXT: "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(128,64)">
+// CHECK-NEXT: "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(64,64)">
+// CHECK-NEXT: "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(64,64)">
+// CHECK-NEXT: "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "ZN", "(64,64)">
+// CHECK-NEXT: "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "ZN", "(64,64)">
+// CHECK-NEXT: %[[ACC:.*]] = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(64,64)">
+// CHECK-NEXT: %[[ACC2:.*]] = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(64,64)">
+// CHECK:      %[[BNUM:.*]] = "layout.block_num"() : () -> index
+// The tile loop steps by two block counts; the first tile of an iteration on the second
+// accumulator, the next (t + blockNum, if below the tile count) on the first.
+// CHECK:      %[[STEP:.*]] = arith.addi %[[BNUM]], %[[BNUM]] : index
+// CHECK-NEXT: scf.for %[[T:.*]] = %{{.*}} to %[[TILES:.*]] step %[[STEP]] {
+// CHECK:        "layout.matmul"(%{{.*}}, %{{.*}}, %[[ACC2]]) {accumulate = false}
+// The K loop: two L1 slices per iteration (step 256), the second under scf.if.
+// CHECK:        scf.for %{{.*}} = %c128 to %{{.*}} step %c256 {
+// CHECK:        "layout.store"(%[[ACC2]], %{{.*}})
+// CHECK-NEXT:   %[[T1:.*]] = arith.addi %[[T]], %[[BNUM]] : index
+// CHECK-NEXT:   %[[MORE:.*]] = arith.cmpi slt, %[[T1]], %[[TILES]] : index
+// CHECK-NEXT:   scf.if %[[MORE]] {
+// CHECK:          "layout.matmul"(%{{.*}}, %{{.*}}, %[[ACC]]) {accumulate = false}
+// CHECK:          "layout.store"(%[[ACC]], %{{.*}})
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+
+// Lowered: one FIX -> M event id per accumulator, both set before the tile loop. After the
+// Fixpipe of the first tile the loop waits only for the other accumulator's id (set by the
+// Fixpipe of the previous iteration's second tile), so the next tile's Mmads do not wait for
+// this Fixpipe.
+// CPP:      SetFlag<AscendC::HardEvent::FIX_M>(EVENT_ID0);
+// CPP:      SetFlag<AscendC::HardEvent::FIX_M>(EVENT_ID1);
+// CPP-NEXT: for (int64_t i0 = blockIdx; i0 < v{{[0-9]+}}; i0 += v{{[0-9]+}}) {
+// CPP:        WaitFlag<AscendC::HardEvent::FIX_M>(EVENT_ID0);
+// CPP:        Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>
+// CPP-NEXT:   SetFlag<AscendC::HardEvent::FIX_M>(EVENT_ID0);
+// CPP-NOT:    WaitFlag<AscendC::HardEvent::FIX_M>(EVENT_ID0);
+// CPP:        WaitFlag<AscendC::HardEvent::FIX_M>(EVENT_ID1);
+// CPP-NEXT:   WaitFlag
+// CPP-NOT:    FIX_M
+// CPP:        if (cond
+// CPP:          Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>
+// CPP:        SetFlag<AscendC::HardEvent::FIX_M>(EVENT_ID1);
+// CPP:      WaitFlag<AscendC::HardEvent::FIX_M>(EVENT_ID0);
+// CPP:      WaitFlag<AscendC::HardEvent::FIX_M>(EVENT_ID1);
+
 !gmA = !layout.tensor<f16, "gm", "ND", "(?,?)">
 !gmB = !layout.tensor<f16, "gm", "ND", "(?,?)">
 !gmC = !layout.tensor<f32, "gm", "ND", "(?,?)">

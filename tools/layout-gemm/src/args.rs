@@ -68,6 +68,9 @@ pub struct Args {
     /// Print the ranking of the tiles (as comments before the kernel).
     #[arg(long)]
     pub explain: bool,
+    /// With --explain: every candidate, not the 12 fastest.
+    #[arg(long)]
+    pub explain_all: bool,
     /// The kernel function's name.
     #[arg(long, default_value = "gemm")]
     pub name: String,
