@@ -22,6 +22,12 @@ pub fn footprint(tiles: &Tiles, input: ElementType, acc: ElementType) -> Result<
     ])
 }
 
+/// The fixed tiles: L1 (128, 256, 256), L0 K 64, with `stages` (the untuned default
+/// where they fit, and always a tuning candidate where they fit).
+pub fn fixed(stages: i64) -> Tiles {
+    Tiles { m1: 128, n1: 256, k1: 256, k0: 64, stages }
+}
+
 /// The K granule: a K slice must cover whole fractals on both operands (16 rows, C0 columns).
 pub fn k_granule(input: ElementType) -> i64 {
     let c0 = input.c0();
