@@ -123,6 +123,17 @@ mod tests {
         );
     }
 
+    /// f32 holds the fixed tiles single-buffered only: two 128 x 256 + 256 x 256 f32 panel
+    /// pairs are 768 KiB of L1's 512, two 64 x 256 f32 L0B slices 128 KiB of 64.
+    #[test]
+    fn the_fixed_tiles_fit_f16_double_and_f32_single() {
+        for target in Target::ALL {
+            check(&fixed(2), E::F16, E::F32, target).unwrap();
+            check(&fixed(1), E::F32, E::F32, target).unwrap();
+            assert!(matches!(check(&fixed(2), E::F32, E::F32, target), Err(GenError::Budget { .. })));
+        }
+    }
+
     #[test]
     fn l0c_is_larger_on_a5() {
         let t = Tiles { m1: 256, n1: 256, k1: 64, k0: 32, stages: 1 };
