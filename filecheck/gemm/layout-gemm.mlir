@@ -40,14 +40,16 @@
 // EPI: !l0C = !layout.tensor<i32, "l0c", "NZ", "(64,64)">
 // EPI: "layout.store"(%acc, %tc) {relu = true, scale = 5.00000000e-1 : f32}
 
-// Two stages: layout-multi-buffer doubles the buffers the L0 loops stream (with k1 > k0 the
-// L1 loop holds loops that load, so its panels stay single: docs/gemm-generator.md §5).
+// Two stages: layout-multi-buffer doubles the buffers the L0 loops stream, the L1 panels of
+// the K loop (which holds the L0 loops), and the L0C accumulator of the loop over the block's
+// C tiles (2 x 32 KiB fit the 128 KiB of a2): docs/gemm-generator.md §5.
 // DOUBLE: 2 stage(s)
-// DOUBLE-COUNT-1: "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,128)">
-// DOUBLE-COUNT-1: "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(128,128)">
+// DOUBLE-COUNT-2: "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,128)">
+// DOUBLE-COUNT-2: "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(128,128)">
 // DOUBLE-COUNT-2: "layout.alloc"() : () -> !layout.tensor<f16, "l0a", "ZZ", "(64,64)">
 // DOUBLE-COUNT-2: "layout.alloc"() : () -> !layout.tensor<f16, "l0b", "ZN", "(64,128)">
-// DOUBLE-NOT: "layout.alloc"() : () -> !layout.tensor<f16, "l0b"
+// DOUBLE-COUNT-2: "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(64,128)">
+// DOUBLE-NOT: "layout.alloc"()
 // RUN: layout-gemm --tiles 64,128,64,64,2 | FileCheck %s --check-prefix=DOUBLE1
 // With k1 = k0 the K loop itself streams L1: both panels are doubled too.
 // DOUBLE1-COUNT-2: "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,64)">

@@ -22,6 +22,12 @@ pub fn footprint(tiles: &Tiles, input: ElementType, acc: ElementType) -> Result<
     ])
 }
 
+/// The fixed tiles: L1 (128, 256, 256), L0 K 64, with `stages` (the untuned default
+/// where they fit, and always a tuning candidate where they fit).
+pub fn fixed(stages: i64) -> Tiles {
+    Tiles { m1: 128, n1: 256, k1: 256, k0: 64, stages }
+}
+
 /// The K granule: a K slice must cover whole fractals on both operands (16 rows, C0 columns).
 pub fn k_granule(input: ElementType) -> i64 {
     let c0 = input.c0();
@@ -115,6 +121,17 @@ mod tests {
             matches!(e, GenError::Budget { buffer: "L0A", need: 65536, .. } | GenError::Budget { buffer: "L0B", .. }),
             "{e}"
         );
+    }
+
+    /// f32 holds the fixed tiles single-buffered only: two 128 x 256 + 256 x 256 f32 panel
+    /// pairs are 768 KiB of L1's 512, two 64 x 256 f32 L0B slices 128 KiB of 64.
+    #[test]
+    fn the_fixed_tiles_fit_f16_double_and_f32_single() {
+        for target in Target::ALL {
+            check(&fixed(2), E::F16, E::F32, target).unwrap();
+            check(&fixed(1), E::F32, E::F32, target).unwrap();
+            assert!(matches!(check(&fixed(2), E::F32, E::F32, target), Err(GenError::Budget { .. })));
+        }
     }
 
     #[test]

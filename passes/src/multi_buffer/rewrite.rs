@@ -1,4 +1,4 @@
-//! The unroll-by-two of one qualifying loop (the form in the module preamble): the streamed
+//! The unroll-by-two of one qualifying loop (the form in the module preamble): the doubled
 //! allocs are cloned after themselves, the body is cloned in front of itself with the clones as
 //! buffers, and the original body moves under `scf.if (k + s < ub)` with `k + s` for `k`.
 
@@ -13,7 +13,7 @@ use melior::ir::{
 };
 use mlir_sys::MlirOperation;
 
-use super::{Candidate, MultiBufferError};
+use super::{Candidate, MultiBufferError, Step};
 
 /// `arith.cmpi` predicate `slt` (the comparison `scf.for` uses for its bound).
 const SLT: i64 = 2;
@@ -36,7 +36,10 @@ pub(super) fn rewrite<'c>(
     let context = unsafe { context.to_ref() };
     let location = for_op.location();
     let index = Type::index(context);
-    let doubled = c.step.checked_mul(2).ok_or(MultiBufferError::Step(c.step))?;
+    let doubled_constant = match c.step {
+        Step::Const(s) => Some(s.checked_mul(2).ok_or(MultiBufferError::Step(s))?),
+        Step::BlockNum => None,
+    };
     let body = for_op.region(0).map_err(internal)?.first_block().ok_or_else(|| internal("scf.for without a body"))?;
     let iv: Value = body.argument(0).map_err(internal)?.into();
     let step = for_op.operand(2).map_err(internal)?;
@@ -120,13 +123,18 @@ pub(super) fn rewrite<'c>(
     at_next_k.insert(key(iv), next_k);
     remap(if_op, &at_next_k);
 
-    // The doubled step.
-    let value = IntegerAttribute::new(index, doubled).into();
-    let constant = build("arith.constant", &[], &[("value", value)], &[index])?;
+    // The doubled step: a constant, or `s + s` for a block count (no overflow: see `Step`).
     let block = for_op.block().ok_or_else(|| internal("scf.for outside a block"))?;
-    let constant = block.insert_operation_before(for_op, constant);
+    let doubled = match doubled_constant {
+        Some(doubled) => {
+            let value = IntegerAttribute::new(index, doubled).into();
+            build("arith.constant", &[], &[("value", value)], &[index])?
+        }
+        None => build("arith.addi", &[step, step], &[], &[index])?,
+    };
+    let doubled = block.insert_operation_before(for_op, doubled);
     // Safety: replacing the step operand of the loop with an index value defined before it.
-    unsafe { mlir_sys::mlirOperationSetOperand(for_op.to_raw(), 2, constant.result(0).map_err(internal)?.to_raw()) };
+    unsafe { mlir_sys::mlirOperationSetOperand(for_op.to_raw(), 2, doubled.result(0).map_err(internal)?.to_raw()) };
     Ok(())
 }
 

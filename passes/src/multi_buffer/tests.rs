@@ -107,3 +107,86 @@ fn loops_that_do_not_stream_are_left_alone() {
     assert_eq!(text.matches("\"layout.alloc\"").count(), 3, "{text}");
     assert!(text.contains("scf.if") && text.contains("arith.constant 320 : index"), "{text}");
 }
+
+/// A GEMM of the generator (crates/gemm-gen), M, N, K dynamic, f16 → f32.
+pub(crate) fn generated(target: layout_algebra::ascend::Target, tiles: gemm_gen::Tiles) -> String {
+    use gemm_gen::{Dim, Epilogue, GemmSpec, GmLayout, TileOrder};
+    use layout_algebra::ascend::ElementType;
+    let spec = GemmSpec {
+        name: "g".into(),
+        m: Dim::Dynamic,
+        n: Dim::Dynamic,
+        k: Dim::Dynamic,
+        input: ElementType::F16,
+        output: ElementType::F32,
+        a: GmLayout::Nd,
+        b: GmLayout::Nd,
+        epilogue: Epilogue::default(),
+        target,
+        tiles,
+        order: TileOrder::Linear,
+    };
+    gemm_gen::generate(&spec).unwrap()
+}
+
+/// The allocs of the printed module per memory space, in the order l1, l0a, l0b, l0c.
+fn allocs(text: &str) -> [usize; 4] {
+    ["\"l1\"", "\"l0a\"", "\"l0b\"", "\"l0c\""]
+        .map(|space| text.lines().filter(|l| l.contains("\"layout.alloc\"") && l.contains(space)).count())
+}
+
+/// Two-level K (L1 slices of 128, L0 of 64) with 64 × 64 C tiles: the L0 loops double L0A/L0B,
+/// the outer K loop (which contains them) the L1 panels, and the loop over the block's C tiles
+/// (stepped by `layout.block_num`) the L0C accumulator, which two of fit (2 × 16 KiB).
+#[test]
+fn two_level_k_doubles_l1_and_the_tile_loop_doubles_l0c() {
+    let context = context();
+    let t = gemm_gen::Tiles { m1: 64, n1: 64, k1: 128, k0: 64, stages: 2 };
+    let module = layout_dialect::parse_source(&context, &generated(layout_algebra::ascend::Target::A2, t)).unwrap();
+    assert_eq!(allocs(&module.as_operation().to_string()), [2, 1, 1, 1]);
+    // The L0 loop of the peeled first L1 slice, the L0 loop and the K loop, the tile loop.
+    assert_eq!(run(&module), Ok(4));
+    assert!(module.as_operation().verify());
+    assert!(crate::verify::verify(module.as_operation()), "the rewritten kernel passes layout-verify (R1)");
+    let text = module.as_operation().to_string();
+    assert_eq!(allocs(&text), [4, 2, 2, 2], "{text}");
+    // The tile loop steps by twice the block count, its second tile under scf.if.
+    let bnum = text.lines().find(|l| l.contains("layout.block_num")).unwrap();
+    let bnum = bnum.trim().split(' ').next().unwrap();
+    assert!(text.contains(&format!("arith.addi {bnum}, {bnum} : index")), "{text}");
+    // Lowered, the two accumulators are two L0C buffers: the placement and the sync insertion take them.
+    crate::lower_to_ascendc::lower(module.as_operation()).expect("lowered");
+}
+
+/// A 128 × 256 f32 C tile fills the 128 KiB of L0C on a2: the tile loop keeps one accumulator
+/// (not an error), the L1 panels and L0 slices are still doubled; on a5 (256 KiB) two fit.
+#[test]
+fn the_accumulator_is_doubled_only_where_two_fit() {
+    use layout_algebra::ascend::Target;
+    let context = context();
+    let t = gemm_gen::Tiles { m1: 128, n1: 256, k1: 256, k0: 64, stages: 2 };
+    for (target, rewritten, l0c) in [(Target::A2, 3, 1), (Target::A5, 4, 2)] {
+        let module = layout_dialect::parse_source(&context, &generated(target, t)).unwrap();
+        assert_eq!(run(&module), Ok(rewritten), "{target:?}");
+        assert_eq!(allocs(&module.as_operation().to_string()), [4, 2, 2, l0c], "{target:?}");
+        assert!(crate::verify::verify(module.as_operation()));
+    }
+}
+
+/// L1 slices of 512: one A and one B panel (128 KiB + 256 KiB) fit the 512 KiB of L1 on a2,
+/// two do not: a located error at the outer K loop, and that loop is left as it was (the L0
+/// loops inside it, rewritten first, are not the error).
+#[test]
+fn two_level_l1_panels_beyond_the_budget_are_a_located_error() {
+    let context = context();
+    let t = gemm_gen::Tiles { m1: 128, n1: 256, k1: 512, k0: 64, stages: 1 };
+    let source = generated(layout_algebra::ascend::Target::A2, t);
+    let module = layout_dialect::parse_source(&context, &source).unwrap();
+    let errors = run(&module).unwrap_err();
+    let [(at, e)] = errors.as_slice() else { panic!("{errors:?}") };
+    let line = source.lines().position(|l| l.trim_start().starts_with("scf.for %k =")).unwrap() + 1;
+    assert!(at.contains(&format!(":{line}:")), "{at} (the K loop is on line {line})");
+    let e = e.to_string();
+    assert!(e.starts_with("the double buffers of this loop do not fit: L1 overflow: the second buffer of"), "{e}");
+    assert!(e.contains("but L1 on a2 holds 524288 B"), "{e}");
+}

@@ -68,6 +68,9 @@ pub struct Args {
     /// Print the ranking of the tiles (as comments before the kernel).
     #[arg(long)]
     pub explain: bool,
+    /// With --explain: every candidate, not the 12 fastest.
+    #[arg(long)]
+    pub explain_all: bool,
     /// The kernel function's name.
     #[arg(long, default_value = "gemm")]
     pub name: String,
@@ -103,7 +106,7 @@ impl Args {
             // The fixed tiles where they fit, else the largest C tile of the menu.
             None => {
                 let stages = self.stages.unwrap_or(2);
-                let fixed = Tiles { m1: 128, n1: 256, k1: 256, k0: 64, stages };
+                let fixed = gemm_gen::tiles::fixed(stages);
                 let menu = gemm_gen::tiles::candidates(input, acc, target);
                 if menu.contains(&fixed) {
                     fixed

@@ -34,7 +34,7 @@ fn run(args: &args::Args) -> Result<(), GemmError> {
             spec = tuned;
             if args.explain {
                 let cores = args.cores.unwrap_or(ascendc_emit::cost::HardwareParams::of(spec.target).cube_cores);
-                ranking = tune::table(&ranked, sizes, cores, 12);
+                ranking = tune::table(&ranked, sizes, cores, if args.explain_all { usize::MAX } else { 12 });
             }
         }
     }

@@ -44,6 +44,14 @@ pub fn choose(
     if !menu.contains(&spec.tiles) {
         menu.push(spec.tiles);
     }
+    // So are the fixed tiles, in each stage count that fits (f32: single-buffered only),
+    // so tuning is never worse than them either.
+    let fits = gemm_gen::tiles::candidates(spec.input, acc, spec.target);
+    for fixed in stages.iter().map(|&s| gemm_gen::tiles::fixed(s)) {
+        if fits.contains(&fixed) && !menu.contains(&fixed) {
+            menu.push(fixed);
+        }
+    }
     for tiles in menu {
         let candidate = GemmSpec { tiles, ..spec.clone() };
         let text = gemm_gen::generate(&candidate)?;

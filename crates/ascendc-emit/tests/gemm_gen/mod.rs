@@ -1,6 +1,7 @@
 //! Kernels written by the GEMM generator (crates/gemm-gen, issue 12 item 4): a matrix of specs
 //! (targets, input types, A/B layouts ND/DN/NZ, static and dynamic sizes, one- and two-level K,
-//! single and double buffers (`layout-multi-buffer`, as layout-gemm runs it), block orders,
+//! single and double buffers (`layout-multi-buffer`, as layout-gemm runs it: L1, L0A/L0B and,
+//! across the C tiles of a block, L0C), block orders,
 //! epilogues) at small sizes with tails in M, N and K, each run on the three back
 //! ends for blockDim ∈ {1, 3, 24} (blocks in a seeded shuffled order over one GM image), every
 //! sanitizer check on (racecheck included), and compared with a plain-loop reference: exact for
@@ -48,6 +49,10 @@ fn matrix() -> Vec<(GemmSpec, [usize; 3])> {
     let mut s = spec("gg_a2_f16_nd_nd_double", Target::A2, E::F16, E::F32, (Nd, Nd));
     s.tiles.stages = 2;
     out.push((s, [150, 200, 300]));
+    let mut s = spec("gg_a2_f32_nd_dn_double_two_level", Target::A2, E::F32, E::F32, (Nd, Dn));
+    s.tiles = Tiles { m1: 32, n1: 32, k1: 64, k0: 32, stages: 2 };
+    s.order = zn(2);
+    out.push((s, [70, 50, 100]));
     let mut s = spec("gg_a5_f16_dn_nd_double_one_level", Target::A5, E::F16, E::F32, (Dn, Nd));
     s.tiles = Tiles { m1: 64, n1: 64, k1: 64, k0: 64, stages: 2 };
     s.order = nz(2);
@@ -169,6 +174,12 @@ fn generated_gemms_are_exact_on_every_back_end_and_block_count() {
                 let pm = melior::pass::PassManager::new(&context);
                 pm.add_pass(layout_passes::multi_buffer::create());
                 pm.run(&mut module).unwrap_or_else(|_| panic!("{name}: layout-multi-buffer"));
+                // Both features are in the kernel: two L1 panels per operand (the K loop, one-
+                // or two-level) and two L0C accumulators (the tile loop; two fit at these tiles).
+                let text = module.as_operation().to_string();
+                let allocs =
+                    |space: &str| text.lines().filter(|l| l.contains("\"layout.alloc\"") && l.contains(space)).count();
+                assert_eq!((allocs("\"l1\""), allocs("\"l0c\"")), (4, 2), "{name}: doubled buffers");
             }
             module
         };
