@@ -56,6 +56,10 @@ fn origin_extents<T: IndexValue>(parent: &Layout<T>) -> Result<Vec<T>> {
 /// origin or not (the last sub-mode takes the unreduced quotient). Fractal-aligned origins are
 /// an unchecked precondition of cube data movement (docs/layout-spec.md §B.7), not of this function.
 ///
+/// Batch forms (`(B, L)` with origin `(b, (rows, cols))`, §A.4) take a rank-3 `(batch, rows,
+/// cols)` tile and give a batch form: the batch mode tiled as a flat mode, `L` as above; a batch
+/// extent of 1 selects one matrix.
+///
 /// Generic: with symbolic `coord` (and constant parent and tile shape) the stride and shape stay
 /// constants and only the origin is symbolic, `min(t, max(O - c, 0))`.
 ///
@@ -64,8 +68,8 @@ fn origin_extents<T: IndexValue>(parent: &Layout<T>) -> Result<Vec<T>> {
 /// `c = (8,40)` → origin `(32,48)`; `c = (100,0)` → origin `(0,48)`.
 ///
 /// Errors: `t` and `c` of different or zero rank; a static tile extent ≤ 0 or coordinate < 0;
-/// rank mismatch with a depth-1 parent; R ≠ 2 for a deeper parent; a parent whose origin is
-/// nested (batched) or whose inner extents are not integers; a result shape not congruent
+/// rank mismatch with a depth-1 parent; R ≠ 2 for a deeper parent (R ≠ 3 for a batch form); a
+/// parent whose inner extents are not integers; a result shape not congruent
 /// with the inherited stride.
 pub fn tile_layout<T: IndexValue>(parent: &Layout<T>, tile_shape: &[T], coord: &[T]) -> Result<Layout<T>> {
     let r = tile_shape.len();
@@ -94,6 +98,10 @@ pub fn tile_layout<T: IndexValue>(parent: &Layout<T>, tile_shape: &[T], coord: &
                 });
             }
         }
+    }
+
+    if let Some((batch, matrix)) = batch_parts(parent, r)? {
+        return tile_batched(&batch, &matrix, tile_shape, coord);
     }
 
     let shape = parent.shape();
@@ -161,6 +169,42 @@ pub fn tile_layout<T: IndexValue>(parent: &Layout<T>, tile_shape: &[T], coord: &
     Layout::with_origin(new_shape, parent.stride().clone(), new_origin)
 }
 
+/// A batch-form parent `(B, L)` with origin `(b, (rows, cols))` (docs/layout-spec.md §A.4)
+/// tiled with a rank-3 `(batch, rows, cols)` tile: its batch mode and its matrix `L` (with the
+/// matrix origin), or `None` for any other parent or tile rank.
+fn batch_parts<T: IndexValue>(parent: &Layout<T>, r: usize) -> Result<Option<(Layout<T>, Layout<T>)>> {
+    let Tuple::Tuple(origins) = parent.origin() else { return Ok(None) };
+    if r != 3
+        || parent.rank() != 2
+        || origins.len() != 2
+        || origins[0].as_int().is_none()
+        || origins[1].as_int().is_some()
+    {
+        return Ok(None);
+    }
+    let batch = parent.mode(0)?;
+    let (s, d) = (parent.shape().get(1)?.clone(), parent.stride().get(1)?.clone());
+    Ok(Some((batch, Layout::with_origin(s, d, origins[1].clone())?)))
+}
+
+/// A tile of a batch-form parent: the batch mode is tiled as a flat mode (stride inherited,
+/// origin clipped), the matrix as [`tile_layout`] tiles a matrix. The result is again a batch
+/// form `(t0, L'):(D0, D')` origin `(b', O')`, applied to parent coordinates `(b, (r, c))`.
+fn tile_batched<T: IndexValue>(
+    batch: &Layout<T>,
+    matrix: &Layout<T>,
+    tile_shape: &[T],
+    coord: &[T],
+) -> Result<Layout<T>> {
+    let b = tile_layout(batch, &tile_shape[..1], &coord[..1])?;
+    let m = tile_layout(matrix, &tile_shape[1..], &coord[1..])?;
+    Layout::with_origin(
+        pair(b.shape().clone(), m.shape().clone()),
+        pair(b.stride().clone(), m.stride().clone()),
+        pair(b.origin().clone(), m.origin().clone()),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,6 +249,40 @@ mod tests {
         assert_eq!(tile("((2,5),32):((1,64),2)", &[3, 16], &[0, 0]), "((2,2),16):((1,64),2) origin (3,16)");
     }
 
+    /// A tile of a batch form selects matrices: every element of the tile, at parent coordinates
+    /// `(b, (r, c))`, has the parent's offset there (brute force), and the origin is clipped.
+    #[test]
+    fn batch_forms_tile_per_matrix() {
+        for (pattern, dims, ts, c) in [
+            (FramePattern::ND, [3i64, 50, 70], [1i64, 32, 32], [2i64, 32, 64]),
+            (FramePattern::ND, [3, 50, 70], [2, 16, 8], [1, 0, 8]),
+            (FramePattern::NZ, [2, 100, 100], [1, 32, 48], [1, 96, 96]),
+        ] {
+            let parent = frame(pattern, ElementType::F16, &dims).unwrap();
+            let tl = tile_layout(&parent, &ts, &c).unwrap();
+            let want_origin = (0..3).map(|k| ts[k].min((dims[k] - c[k]).max(0))).collect::<Vec<_>>();
+            assert_eq!(tl.origin(), &t(&format!("({},({},{}))", want_origin[0], want_origin[1], want_origin[2])));
+            for b in 0..want_origin[0] {
+                for i in 0..want_origin[1] {
+                    for j in 0..want_origin[2] {
+                        let crd = t(&format!("({},({},{}))", c[0] + b, c[1] + i, c[2] + j));
+                        assert_eq!(tl.crd_to_offset(&crd).unwrap(), parent.crd_to_offset(&crd).unwrap());
+                    }
+                }
+            }
+        }
+        let nd = frame(FramePattern::ND, ElementType::F16, &[3, 50, 70]).unwrap();
+        assert_eq!(
+            tile("(3,(50,70)):(3500,(70,1)) origin (3,(50,70))", &[1, 32, 32], &[2, 32, 64]),
+            tile_layout(&nd, &[1, 32, 32], &[2, 32, 64]).unwrap().to_string()
+        );
+        assert_eq!(
+            tile_layout(&nd, &[1, 32, 32], &[2, 32, 64]).unwrap().to_string(),
+            "(1,(32,32)):(3500,(70,1)) origin (1,(18,6))"
+        );
+        assert_eq!(tile_layout(&nd, &[1, 32, 32], &[3, 0, 0]).unwrap().origin(), &t("(0,(32,32))"));
+    }
+
     #[test]
     fn coordinate_never_changes_shape_or_stride() {
         let zn = frame(FramePattern::ZN, ElementType::F32, &[100, 60]).unwrap();
@@ -233,6 +311,7 @@ mod tests {
         assert!(tile_layout(&zn, &[16, 32, 4], &[0, 0, 0]).is_err());
         let batched = frame(FramePattern::NZ, ElementType::F16, &[2, 100, 100]).unwrap();
         assert!(tile_layout(&batched, &[16, 16], &[0, 0]).is_err());
+        assert!(tile_layout(&batched, &[1, 16, 16, 1], &[0, 0, 0, 0]).is_err());
         assert!(tile_layout(&parse_layout("(4,5):(5,1)").unwrap(), &[2, 2, 2], &[0, 0, 0]).is_err());
         // a nested parent whose modes do not have two sub-modes: shape not congruent with stride
         assert!(tile_layout(&parse_layout("((4,2,2),(4,3)):((4,16,32),(1,64))").unwrap(), &[4, 4], &[0, 0]).is_err());
