@@ -525,7 +525,7 @@ module attributes {layout.target = #layout.target<"a2">} {
 module attributes {layout.target = #layout.target<"a2">} {
   func.func @f(%i: index) {
     %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,64)">
-    // expected-error@+1 {{layout.tile: the parent has 2 mode(s); give one coordinate and one `shape` extent per mode (got 1 coordinate(s), 2 extent(s))}}
+    // expected-error@+1 {{layout.tile: the parent has 2 origin extent(s) (one per mode; batch, rows and cols for a batch form); give one coordinate and one `shape` extent per extent (got 1 coordinate(s), 2 extent(s))}}
     %t = "layout.tile"(%a, %i) {shape = array<i64: 16, 16>} : (!layout.tensor<f16, "l1", "NZ", "(64,64)">, index) -> !layout.tensor<f16, "l1", "((16,1),(16,1)):((16,256),(1,1024))", "(?,?)">
     return
   }
@@ -705,6 +705,28 @@ module attributes {layout.target = #layout.target<"a5">} {
       // expected-error@+1 {{layout.matmul reads C from the l0c buffer `layout.alloc` at}}
       "layout.matmul"(%a, %b, %c) {accumulate = true} : (!layout.tensor<f16, "l0a", "NZ", "(16,16)">, !layout.tensor<f16, "l0b", "ZN", "(16,16)">, !layout.tensor<f32, "l0c", "NZ", "(16,16)">) -> ()
     }
+    return
+  }
+}
+
+// -----
+// G1: a batch form takes (batch, rows, cols) coordinates, not (rows, cols).
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<10500xf16>, %i: index) {
+    %g = "layout.view"(%m) : (memref<10500xf16>) -> !layout.tensor<f16, "gm", "ND", "(3,50,70)">
+    // expected-error@+1 {{layout.tile: the parent has 3 origin extent(s) (one per mode; batch, rows and cols for a batch form); give one coordinate and one `shape` extent per extent (got 2 coordinate(s), 2 extent(s))}}
+    %t = "layout.tile"(%g, %i, %i) {shape = array<i64: 32, 32>} : (!layout.tensor<f16, "gm", "ND", "(3,50,70)">, index, index) -> !layout.tensor<f16, "gm", "(32,32):(70,1)", "(?,?)">
+    return
+  }
+}
+
+// -----
+// G2: the tile of a batch form keeps the batch stride (one matrix, 3500 elements).
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<10500xf16>, %i: index) {
+    %g = "layout.view"(%m) : (memref<10500xf16>) -> !layout.tensor<f16, "gm", "ND", "(3,50,70)">
+    // expected-error@+1 {{layout.tile: the result type does not match the tile}}
+    %t = "layout.tile"(%g, %i, %i, %i) {shape = array<i64: 1, 32, 32>} : (!layout.tensor<f16, "gm", "ND", "(3,50,70)">, index, index, index) -> !layout.tensor<f16, "gm", "(1,(32,32)):(3000,(70,1))", "(?,(?,?))">
     return
   }
 }

@@ -110,3 +110,16 @@ module attributes {layout.target = #layout.target<"a5">} {
     return
   }
 }
+
+// -----
+// A tile of a batch form: (batch, rows, cols) coordinates and extents; batch extent 1 selects
+// one matrix, clipped at the tails (docs/dialect.md, layout.tile).
+// CHECK-LABEL: func.func @batch_tile
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @batch_tile(%m: memref<10500xf16>, %b: index, %i: index, %j: index) {
+    %g = "layout.view"(%m) : (memref<10500xf16>) -> !layout.tensor<f16, "gm", "ND", "(3,50,70)">
+    // CHECK: "layout.tile"
+    %t = "layout.tile"(%g, %b, %i, %j) {shape = array<i64: 1, 32, 32>} : (!layout.tensor<f16, "gm", "ND", "(3,50,70)">, index, index, index) -> !layout.tensor<f16, "gm", "(1,(32,32)):(3500,(70,1))", "(?,(?,?))">
+    return
+  }
+}

@@ -485,12 +485,14 @@ fn check_tile(op: &OperationRef, shape: &[i64], location: Location, c: &mut Chec
     };
     // G1 (`shape` is an array<i64>: checked by decoding the op).
     let coords: Vec<Option<i64>> = (1..op.operand_count()).map(|i| op.operand(i).ok().and_then(constant_int)).collect();
-    if shape.len() != coords.len() || coords.len() != parent.rank() {
+    // One coordinate per origin extent: per mode, and (batch, rows, cols) for a batch form.
+    let tile_rank = parent.layout.origin().leaves().len();
+    if shape.len() != coords.len() || coords.len() != tile_rank {
         c.error(
             location,
             &format!(
-                "layout.tile: the parent has {} mode(s); give one coordinate and one `shape` extent per mode (got {} coordinate(s), {} extent(s))",
-                parent.rank(),
+                "layout.tile: the parent has {} origin extent(s) (one per mode; batch, rows and cols for a batch form); give one coordinate and one `shape` extent per extent (got {} coordinate(s), {} extent(s))",
+                tile_rank,
                 coords.len(),
                 shape.len()
             ),
@@ -529,9 +531,9 @@ fn check_tile(op: &OperationRef, shape: &[i64], location: Location, c: &mut Chec
             c.error(location, &format!("layout.tile: the result type does not match the tile: {why}; the tile is LAYOUT \"{l}\" ORIGIN \"{o}\" (`?` = dynamic)"));
         }
     }
-    // G3.
+    // G3 (on single matrices; the matrix modes of a batch form are not checked here).
     if let Some((pattern, _)) = parent.recognized_pattern() {
-        if pattern.is_fractal() {
+        if pattern.is_fractal() && shape.len() == 2 {
             check_alignment(&parent, pattern, shape, &coords, location, c);
         }
     }
