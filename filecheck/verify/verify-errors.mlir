@@ -339,7 +339,7 @@ module attributes {layout.target = #layout.target<"a2">} {
   func.func @f(%m: memref<256xf16>) {
     %g = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "DN", "(16,16)">
     %b = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
-    // expected-error@+1 {{layout.load: no gm DN -> l1 NZ copy on target "a2"; legal pairs: ND->NZ, ND->ZN}}
+    // expected-error@+1 {{layout.load: no gm DN -> l1 NZ copy on target "a2"; legal pairs: ND->NZ, NDExt->NZ, DN->ZN}}
     "layout.load"(%g, %b) : (!layout.tensor<f16, "gm", "DN", "(16,16)">, !layout.tensor<f16, "l1", "NZ", "(16,16)">) -> ()
     return
   }
@@ -727,6 +727,52 @@ module attributes {layout.target = #layout.target<"a2">} {
     %g = "layout.view"(%m) : (memref<10500xf16>) -> !layout.tensor<f16, "gm", "ND", "(3,50,70)">
     // expected-error@+1 {{layout.tile: the result type does not match the tile}}
     %t = "layout.tile"(%g, %i, %i, %i) {shape = array<i64: 1, 32, 32>} : (!layout.tensor<f16, "gm", "ND", "(3,50,70)">, index, index, index) -> !layout.tensor<f16, "gm", "(1,(32,32)):(3000,(70,1))", "(?,(?,?))">
+    return
+  }
+}
+
+// -----
+// G1: a tile of a batch form selects one matrix (both lowerings move one matrix per copy).
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<10500xf16>, %i: index) {
+    %g = "layout.view"(%m) : (memref<10500xf16>) -> !layout.tensor<f16, "gm", "ND", "(3,50,70)">
+    // expected-error@+1 {{layout.tile: a tile of a batch form selects one matrix: the batch extent must be 1, got 2 (tile the batch in a loop over the batch coordinate)}}
+    %t = "layout.tile"(%g, %i, %i, %i) {shape = array<i64: 2, 32, 32>} : (!layout.tensor<f16, "gm", "ND", "(3,50,70)">, index, index, index) -> !layout.tensor<f16, "gm", "(2,(32,32)):(3500,(70,1))", "(?,(?,?))">
+    return
+  }
+}
+
+// -----
+// G1: batch forms are tiled in gm only.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%i: index) {
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(2,32,32)">
+    // expected-error@+1 {{layout.tile: batch forms are tiled in gm only (the on-chip buffers hold one matrix), got "l1"}}
+    %t = "layout.tile"(%a, %i, %i, %i) {shape = array<i64: 1, 16, 16>} : (!layout.tensor<f16, "l1", "NZ", "(2,32,32)">, index, index, index) -> !layout.tensor<f16, "l1", "(1,((16,1),(16,1))):(1024,((16,256),(1,512)))", "(?,(?,?))">
+    return
+  }
+}
+
+// -----
+// L6: a copy moves one matrix of a batch form, not the whole batch.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<10500xf16>) {
+    %g = "layout.view"(%m) : (memref<10500xf16>) -> !layout.tensor<f16, "gm", "ND", "(3,50,70)">
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,80)">
+    // expected-error@+1 {{layout.load: a batch form of 3 matrices is copied; a copy moves one matrix: tile it with a batch extent of 1 (layout.tile {shape = array<i64: 1, rows, cols>})}}
+    "layout.load"(%g, %a) : (!layout.tensor<f16, "gm", "ND", "(3,50,70)">, !layout.tensor<f16, "l1", "NZ", "(64,80)">) -> ()
+    return
+  }
+}
+
+// -----
+// L2: GM ND -> L1 ZN transposes the matrix; no GM -> L1 copy does (load ND -> NZ instead).
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @f(%m: memref<1024xf16>) {
+    %g = "layout.view"(%m) : (memref<1024xf16>) -> !layout.tensor<f16, "gm", "ND", "(32,32)">
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "ZN", "(32,32)">
+    // expected-error@+1 {{layout.load: no gm ND -> l1 ZN copy on target "a5"}}
+    "layout.load"(%g, %a) : (!layout.tensor<f16, "gm", "ND", "(32,32)">, !layout.tensor<f16, "l1", "ZN", "(32,32)">) -> ()
     return
   }
 }

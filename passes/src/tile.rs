@@ -7,7 +7,10 @@
 //! shape is the static `shape` attribute.
 
 use crate::error::LoweringError;
-use layout_algebra::{ascend::tile_layout, AlgebraError, IndexValue, Layout, SymExpr, Tuple};
+use layout_algebra::{
+    ascend::{batch_matrix, tile_layout},
+    AlgebraError, IndexValue, Layout, SymExpr, Tuple,
+};
 use layout_dialect::{LayoutTypeError, TensorLayout, TensorType};
 
 /// Symbol prefix for the parent's `?` leaves (`p0`, `p1`, ...).
@@ -138,6 +141,43 @@ fn linear_form(e: &SymExpr) -> Option<LinearForm> {
         },
         _ => None,
     }
+}
+
+/// Whether `layout` is a batch form `(B, L)` with origin `(b, (rows, cols))`
+/// (docs/layout-spec.md §A.4), as the algebra tiles it.
+pub fn is_batch_form(layout: &Layout<SymExpr>) -> bool {
+    matches!(layout.origin(), Tuple::Tuple(o) if layout.rank() == 2 && o.len() == 2 && o[0].as_int().is_some() && o[1].as_int().is_none())
+}
+
+/// What a copy moves of a tensor: one matrix, its layout applied to the tensor's matrix
+/// coordinates from `corner`, at element `offset` of the buffer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatrixView {
+    pub layout: Layout<SymExpr>,
+    pub corner: Vec<SymExpr>,
+    pub offset: SymExpr,
+}
+
+/// The matrix a copy moves of a tensor with `layout` whose corner in the whole tensor is
+/// `corner` (one coordinate per origin leaf): a batch form of batch extent 1 (a tile
+/// `{shape = [1, rows, cols]}`, or a view of one matrix) is its matrix at the batch offset
+/// (`layout_algebra::ascend::batch_matrix`, origin guarded by the batch origin); any other
+/// layout is itself at offset 0. Both lowerings and `layout-verify` use it, so they agree.
+pub fn matrix_view(layout: &Layout<SymExpr>, corner: &[SymExpr]) -> Result<MatrixView, LoweringError> {
+    if !is_batch_form(layout) {
+        return Ok(MatrixView { layout: layout.clone(), corner: corner.to_vec(), offset: SymExpr::Const(0) });
+    }
+    let batches = layout.shape().get(0)?.clone();
+    if batches.as_int().and_then(IndexValue::as_constant) != Some(1) {
+        return Err(LoweringError::Contract(format!(
+            "a batch form of {batches} matrices is copied; a copy moves one matrix: tile it with a batch extent of 1 (layout.tile {{shape = array<i64: 1, rows, cols>}})"
+        )));
+    }
+    let [batch, rows, cols] = corner else {
+        return Err(LoweringError::Internal(format!("a batch form with a corner of rank {}", corner.len())));
+    };
+    let (matrix, offset) = batch_matrix(layout, batch)?;
+    Ok(MatrixView { layout: matrix, corner: vec![rows.clone(), cols.clone()], offset })
 }
 
 /// The view a `layout.load` returns (its `written` result): the destination's layout with the

@@ -12,6 +12,7 @@
 
 use ascendc_emit::run;
 mod cost;
+mod batched;
 mod dynamic_k;
 mod gemm_gen;
 mod multicore;

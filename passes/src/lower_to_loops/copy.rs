@@ -169,6 +169,9 @@ pub(super) fn copy(
             return conv_copy(l, op, name, (&src, sp), (&dst, dp));
         }
     }
+    // One matrix of a batch form is copied as that matrix at its batch offset.
+    let in_op = |e: LoweringError| LoweringError::Contract(format!("{name}: {e}"));
+    let (src, dst) = (src.matrix().map_err(in_op)?, dst.matrix().map_err(in_op)?);
     let (se, de) = (src.extents(), dst.extents());
     if se.len() != de.len() {
         return Err(LoweringError::Contract(format!(

@@ -306,6 +306,9 @@ pub(crate) struct Tensor {
     pub layout: Layout<SymExpr>,
     /// Global coordinate of the top-left corner, one per origin leaf (zeros for view/alloc).
     pub coord: Vec<SymExpr>,
+    /// Element offset of the layout's offset 0 in the buffer: the batch offset of one matrix
+    /// of a batch form ([`Tensor::matrix`]), 0 otherwise.
+    pub base: SymExpr,
     /// How errors and the self-check name it.
     pub name: String,
     /// The `i1` flag of its contract checks and its parent's (see [`guard`]); accesses through
@@ -332,7 +335,17 @@ impl Tensor {
         }
         let global = self.coord.iter().zip(local).map(|(c, l)| build::add(c, l)).collect::<Result<Vec<_>, _>>()?;
         let crd = self.layout.origin().unflatten(&global)?;
-        self.layout.crd_to_offset(&crd).map_err(LoweringError::algebra_in(format!("address of {}", self.name)))
+        let offset =
+            self.layout.crd_to_offset(&crd).map_err(LoweringError::algebra_in(format!("address of {}", self.name)))?;
+        build::add(&self.base, &offset)
+    }
+
+    /// The matrix a copy moves of this tensor ([`crate::tile::matrix_view`]): a batch form
+    /// of batch extent 1 becomes its matrix at the batch offset; other tensors are unchanged.
+    pub fn matrix(self) -> Result<Tensor, LoweringError> {
+        let view = crate::tile::matrix_view(&self.layout, &self.coord)?;
+        let base = build::add(&self.base, &view.offset)?;
+        Ok(Tensor { layout: view.layout, coord: view.corner, base, ..self })
     }
 
     /// Per origin leaf, the padded extent of the shape it covers (the self-check domain).
@@ -631,6 +644,7 @@ mod tests {
             pattern: None,
             layout: Layout::new(Tuple::Int(SymExpr::Const(4)), Tuple::Int(SymExpr::Const(1))).unwrap(),
             coord: vec![SymExpr::Const(0)],
+            base: SymExpr::Const(0),
             name: "%t".into(),
             valid: None,
         }

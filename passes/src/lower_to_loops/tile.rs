@@ -14,7 +14,7 @@ pub(super) fn tile(l: &mut Lowerer, op: &OperationRef, shape: &[i64]) -> Result<
     let coords: Vec<SymExpr> = op.operands().skip(1).map(|v| l.symbol_of(v.to_raw())).collect();
     if coords.len() != parent.coord.len() || shape.len() != coords.len() {
         return Err(LoweringError::Contract(format!(
-            "layout.tile: {} coordinates and {} extents for a parent with {} origin extents ({}); batched layouts cannot be tiled",
+            "layout.tile: {} coordinates and {} extents for a parent with {} origin extents ({})",
             coords.len(),
             shape.len(),
             parent.coord.len(),

@@ -32,7 +32,7 @@ use crate::external::{self, PassId};
 /// docs/dialect.md and a case in `filecheck/verify/verify-errors.mlir`; `layout_dialect::doc_sync`
 /// reads this table (one `("ID", ...)` line per rule). M is checked in `mod.rs`, T in `types.rs`,
 /// R in `valid.rs`, the others in `ops.rs`.
-pub const ALL_RULES: [(&str, &str); 25] = [
+pub const ALL_RULES: [(&str, &str); 26] = [
     ("M1", "target attribute"),
     ("T1", "memory space"),
     ("T2", "element type"),
@@ -49,6 +49,7 @@ pub const ALL_RULES: [(&str, &str); 25] = [
     ("L3", "element types of a copy"),
     ("L4", "extents of a copy"),
     ("L5", "store epilogues (relu, scale)"),
+    ("L6", "one matrix of a batch form per copy"),
     ("X1", "matmul operand spaces"),
     ("X2", "matmul element types"),
     ("X3", "matmul extents"),

@@ -159,9 +159,30 @@ fn show(t: &TensorLayout, pattern: Option<FramePattern>) -> String {
     }
 }
 
+/// What a copy moves of operand `i` (of type `t`): one matrix of a batch form
+/// ([`tile::matrix_view`], L6). The batch extent of a `layout.tile` result is its `shape[0]`,
+/// 1 by G1, whatever its type writes there (`?`).
+fn copied_matrix(op: &OperationRef, i: usize, t: &TensorLayout) -> Result<TensorLayout, crate::error::LoweringError> {
+    use layout_algebra::{Layout, SymExpr, Tuple};
+    let mut layout = t.layout.clone();
+    let tiled = op.operand(i).ok().and_then(defining_op).and_then(LayoutOp::decode);
+    if tile::is_batch_form(&layout) && matches!(tiled, Some(Ok(LayoutOp::Tile { .. }))) {
+        let matrix = layout.shape().get(1)?.clone();
+        let shape = Tuple::Tuple(vec![Tuple::Int(SymExpr::Const(1)), matrix]);
+        layout = Layout::with_origin(shape, layout.stride().clone(), layout.origin().clone())?;
+    }
+    let corner = vec![SymExpr::Const(0); layout.origin().leaves().len()];
+    Ok(TensorLayout { layout: tile::matrix_view(&layout, &corner)?.layout, ..t.clone() })
+}
+
 fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Checker) {
     let (Some((_, src)), Some((_, dst))) = (operand_layout(op, 0, c), operand_layout(op, 1, c)) else {
         return;
+    };
+    // L6: a batch-form operand holds one matrix, which the copy moves.
+    let (src, dst) = match (copied_matrix(op, 0, &src), copied_matrix(op, 1, &dst)) {
+        (Ok(s), Ok(d)) => (s, d),
+        (Err(e), _) | (_, Err(e)) => return c.error(location, &format!("{}: {e}", this.op_name())),
     };
     let Some(target) = c.target else {
         return;
@@ -245,6 +266,8 @@ fn check_written_result(op: &OperationRef, location: Location, c: &mut Checker) 
         ("layout.matmul", acc, vec![ae[0].clone(), be[1].clone()])
     } else {
         let (Some(src), Some(dst)) = (resolve(0, "s", c), resolve(1, "d", c)) else { return };
+        // One matrix of a batch form writes its matrix extents (L6 reports other batch forms).
+        let Ok(src) = copied_matrix(op, 0, &src) else { return };
         let extents = src.layout.origin().leaves();
         ("layout.load", dst, extents)
     };
@@ -503,6 +526,19 @@ fn check_tile(op: &OperationRef, shape: &[i64], location: Location, c: &mut Chec
         c.error(location, &format!("layout.tile: tile extents must be positive, got {bad}"));
         return;
     }
+    // G1 for batch forms: a tile selects one matrix of a GM batch (what both lowerings move).
+    let batch = tile::is_batch_form(&parent.layout);
+    if batch && shape[0] != 1 {
+        let message = format!("layout.tile: a tile of a batch form selects one matrix: the batch extent must be 1, got {} (tile the batch in a loop over the batch coordinate)", shape[0]);
+        return c.error(location, &message);
+    }
+    if batch && parent.space != MemorySpace::Gm {
+        let message = format!(
+            "layout.tile: batch forms are tiled in gm only (the on-chip buffers hold one matrix), got \"{}\"",
+            parent.space.name()
+        );
+        return c.error(location, &message);
+    }
     if let Some(bad) = coords.iter().flatten().find(|v| **v < 0) {
         c.error(location, &format!("layout.tile: coordinates must be non-negative, got {bad}"));
         return;
@@ -531,10 +567,18 @@ fn check_tile(op: &OperationRef, shape: &[i64], location: Location, c: &mut Chec
             c.error(location, &format!("layout.tile: the result type does not match the tile: {why}; the tile is LAYOUT \"{l}\" ORIGIN \"{o}\" (`?` = dynamic)"));
         }
     }
-    // G3 (on single matrices; the matrix modes of a batch form are not checked here).
+    // G3 (a batch form: on its matrix, with the (rows, cols) coordinates and extents).
     if let Some((pattern, _)) = parent.recognized_pattern() {
         if pattern.is_fractal() && shape.len() == 2 {
             check_alignment(&parent, pattern, shape, &coords, location, c);
+        } else if pattern.is_fractal() && batch {
+            let (s, d) = (parent.layout.shape().get(1), parent.layout.stride().get(1));
+            if let (Ok(s), Ok(d)) = (s, d) {
+                if let Ok(layout) = layout_algebra::Layout::new(s.clone(), d.clone()) {
+                    let matrix = TensorLayout { layout, ..parent.clone() };
+                    check_alignment(&matrix, pattern, &shape[1..], &coords[1..], location, c);
+                }
+            }
         }
     }
 }

@@ -35,7 +35,7 @@ use melior::ir::{
 use super::Checker;
 use crate::{
     ir::{constant_int, op_name, tensor_of},
-    tile::{tile_of, written_view},
+    tile::{matrix_view, tile_of, written_view},
 };
 
 /// A tensor value as this rule sees it.
@@ -255,6 +255,12 @@ impl Analysis<'_> {
         let (Some(vs), Some(vd)) = (self.views.get(&key(src)).cloned(), self.views.get(&key(dst)).cloned()) else {
             return;
         };
+        // One matrix of a batch form is copied as that matrix (L6 reports the other batch forms).
+        let matrix = |v: View| {
+            let m = matrix_view(&v.layout, &v.corner).ok()?;
+            Some(View { layout: m.layout, corner: m.corner, ..v })
+        };
+        let (Some(vs), Some(vd)) = (matrix(vs), matrix(vd)) else { return };
         let (se, de) = (vs.layout.origin().leaves(), vd.layout.origin().leaves());
         if se.len() != de.len() {
             return; // convolution conversions: logical extents, not checked here
