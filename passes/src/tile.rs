@@ -296,6 +296,29 @@ mod tests {
         );
     }
 
+    /// A tile of a batch form is copied as its matrix at the batch offset; other layouts as
+    /// they are; a batch of several matrices is a contract error.
+    #[test]
+    fn matrix_view_of_a_batch_tile() {
+        let root = TensorType::new("f16", "gm", "ND", "(3,40,70)").resolve().unwrap();
+        assert!(is_batch_form(&root.layout));
+        let zero = [SymExpr::Const(0), SymExpr::Const(0), SymExpr::Const(0)];
+        let b = SymExpr::sym("b");
+        let local = [b.clone(), SymExpr::Const(16), SymExpr::Const(64)];
+        let t = tile_of(&root.layout, &zero, &[1, 32, 16], &local).unwrap();
+        let view = matrix_view(&t.layout, &t.corner).unwrap();
+        assert_eq!(view.offset.to_string(), "b * 2800");
+        assert_eq!(view.corner, [SymExpr::Const(16), SymExpr::Const(64)]);
+        assert_eq!(layout_strings(&view.layout).0, "(32,16):(70,1)");
+        assert_eq!(view.layout.origin().leaves()[1].to_string(), "6 * min(1, max(3 - b, 0))");
+        let matrix = TensorType::new("f16", "gm", "ND", "(40,70)").resolve().unwrap();
+        assert!(!is_batch_form(&matrix.layout));
+        let same = matrix_view(&matrix.layout, &zero[..2]).unwrap();
+        assert_eq!((same.layout, same.offset), (matrix.layout.clone(), SymExpr::Const(0)));
+        let whole = matrix_view(&root.layout, &zero).unwrap_err();
+        assert!(whole.to_string().contains("a batch form of 3 matrices is copied"), "{whole}");
+    }
+
     #[test]
     fn offsets() {
         let nz = TensorType::new("f16", "l1", "NZ", "(100,100)").resolve().unwrap();

@@ -11,8 +11,8 @@
 //! values are in [-4, 4].
 
 use ascendc_emit::run;
-mod cost;
 mod batched;
+mod cost;
 mod dynamic_k;
 mod gemm_gen;
 mod multicore;

@@ -72,8 +72,10 @@ impl Variant {
                 for j in 0..N {
                     let mut s = 0.0;
                     for k in 0..K {
-                        let x = if self.a_dn { a.get_f64(p * M * K + k * M + i) } else { a.get_f64(p * M * K + i * K + k) };
-                        let y = if self.b_dn { b.get_f64(p * K * N + j * K + k) } else { b.get_f64(p * K * N + k * N + j) };
+                        let x =
+                            if self.a_dn { a.get_f64(p * M * K + k * M + i) } else { a.get_f64(p * M * K + i * K + k) };
+                        let y =
+                            if self.b_dn { b.get_f64(p * K * N + j * K + k) } else { b.get_f64(p * K * N + k * N + j) };
                         s += x * y;
                     }
                     c[p * M * N + i * N + j] = s;
@@ -123,7 +125,9 @@ fn run_variant(v: Variant) -> Result<(), String> {
     let via_llvm =
         try_llvm(&context, &module, &case, case.sanitize).unwrap_or_else(|e| panic!("{name}: LLVM form + model: {e}"));
     let via_loops = run_loops(&context, &source, &name, &case.inputs, &case.scalars, true);
-    for (way, got) in [("g++ + model", &via_cpp[2]), ("LLVM form + model", &via_llvm[2]), ("loop lowering", &via_loops[2])] {
+    for (way, got) in
+        [("g++ + model", &via_cpp[2]), ("LLVM form + model", &via_llvm[2]), ("loop lowering", &via_loops[2])]
+    {
         if let Some(e) = (0..want.len()).find(|&e| got.get_f64(e) != want[e]) {
             let (p, i, j) = (e / (M * N), e / N % M, e % N);
             panic!("{name}: {way}: C[{p}][{i}][{j}] = {} but the reference is {}", got.get_f64(e), want[e]);
@@ -158,4 +162,51 @@ fn batched_gemm_is_exact_on_every_back_end() {
     }
     // f16: all 4 layout pairs on both targets; f32: A ND, B DN (no transposing 32-bit load).
     assert_eq!(exact.len(), 10, "{exact:?}");
+}
+
+/// A batch count past the buffers (NB = 4 with 3 matrices in each GM buffer): matrix 3 lies
+/// outside them. No back end reads or writes there silently: the loop lowering's view check
+/// rejects the call, and the model's memcheck reports the first copy that leaves argument #0.
+#[test]
+fn a_batch_past_the_buffers_is_reported_on_every_back_end() {
+    let v = Variant { target: "a2", ab: "f16", a_dn: false, b_dn: false };
+    let (name, source) = (v.name(), v.kernel());
+    let context = layout_runtime::create_context().unwrap();
+    let mut module = melior::ir::Module::parse(&context, &source).expect("parse");
+    super::dynamic_k::lowered(&context, &mut module).unwrap();
+    let mut rng = Rng::new(12);
+    let inputs = vec![
+        rng.array(elem("f16"), &[NB, M, K]),
+        rng.array(elem("f16"), &[NB, K, N]),
+        rng.array(elem("f32"), &[NB, M, N]),
+    ];
+    let case = Case {
+        name: &name,
+        func: &name,
+        source: source.clone(),
+        target: v.target,
+        inputs,
+        scalars: vec![NB as i64 + 1, M as i64, N as i64, K as i64],
+        outputs: vec![2],
+        sanitize: run::checks::MEM,
+    };
+    let load = source.lines().position(|l| l.trim_start().starts_with("%a1v = \"layout.load\"")).unwrap() + 1;
+    let cpp = try_cpp(&module, &case, case.sanitize).expect_err("C++ + model: no memcheck report").to_string();
+    let llvm = try_llvm(&context, &module, &case, case.sanitize)
+        .expect_err("LLVM form + model: no memcheck report")
+        .to_string();
+    for (way, e) in [("C++ + model", &cpp), ("LLVM form + model", &llvm)] {
+        assert!(e.contains(&format!(":{load}:")), "{way}: not at the first load of A: {e}");
+        assert!(
+            e.contains("memcheck: DataCopy(Nd2NzParams)") && e.contains("past the end of GM argument #0"),
+            "{way}: {e}"
+        );
+    }
+    let mut loops = melior::ir::Module::parse(&context, &source).unwrap();
+    layout_runtime::lower_layout_ops(&mut loops).unwrap();
+    let jit = layout_runtime::Jit::new(&loops).unwrap();
+    let mut arrays = case.inputs.clone();
+    let e =
+        jit.call(&name, &mut super::args(&mut arrays, &case.scalars)).expect_err("loops: no view check").to_string();
+    assert!(e.contains("error: layout.view of argument #0"), "loop lowering: {e}");
 }
