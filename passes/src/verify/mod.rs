@@ -86,7 +86,9 @@ pub struct Rules {
     /// in any memory space (V1 for views; `layout-lower-to-loops` observes on-chip buffers
     /// through it, since an alloc'ed buffer that is only written is dead code) and a
     /// `layout.load`/`layout.store` between any two spaces and layouts (L1 data path, L2 legal
-    /// pair; the host packer's GM -> GM layout conversion). Every other rule still applies.
+    /// pair; the host packer's GM -> GM layout conversion), and whole-batch copies between two
+    /// batch forms (L6; the loop lowering copies them element by element). Every other rule
+    /// still applies.
     /// Set by `layout-lower-to-loops{host-copies=true}` (the `filecheck/simplify` tests), the
     /// offset benchmark, the host packer and the runtime tests that observe on-chip buffers.
     pub host_copies: bool,

@@ -179,8 +179,11 @@ fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Ch
     let (Some((_, src)), Some((_, dst))) = (operand_layout(op, 0, c), operand_layout(op, 1, c)) else {
         return;
     };
-    // L6: a batch-form operand holds one matrix, which the copy moves.
+    // L6: a batch-form operand holds one matrix, which the copy moves (host copies, run by the
+    // loop lowering only, also copy whole batches element by element).
+    let whole_batches = c.rules.host_copies && tile::is_batch_form(&src.layout) && tile::is_batch_form(&dst.layout);
     let (src, dst) = match (copied_matrix(op, 0, &src), copied_matrix(op, 1, &dst)) {
+        _ if whole_batches => (src, dst),
         (Ok(s), Ok(d)) => (s, d),
         (Err(e), _) | (_, Err(e)) => return c.error(location, &format!("{}: {e}", this.op_name())),
     };
