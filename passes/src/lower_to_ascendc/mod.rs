@@ -409,7 +409,7 @@ impl<'c> Lowering<'c> {
                     (new.result(0).map_err(AscendcError::internal)?.into(), placed.offset)
                 };
                 let zero = SymExpr::Const(0);
-                let batch = crate::tile::is_batch_form(&resolved.layout).then(|| SymExpr::Const(0));
+                let batch = crate::tile::is_batch_form(&resolved.layout).then_some(SymExpr::Const(0));
                 self.tensors.insert(
                     key(result),
                     Tensor {
