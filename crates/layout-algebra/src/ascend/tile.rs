@@ -26,7 +26,7 @@ fn origin_extents<T: IndexValue>(parent: &Layout<T>) -> Result<Vec<T>> {
     let bad = || AlgebraError::Incompatible {
         what: "tile_layout",
         detail: format!(
-            "the parent origin {} must have one integer extent per top-level mode (a batch form takes a (batch, rows, cols) tile)",
+            "the parent origin {} must have one integer extent per top-level mode (batch forms: a rank-3 tile)",
             parent.origin()
         ),
     };
