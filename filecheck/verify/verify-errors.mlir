@@ -339,7 +339,7 @@ module attributes {layout.target = #layout.target<"a2">} {
   func.func @f(%m: memref<256xf16>) {
     %g = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "DN", "(16,16)">
     %b = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
-    // expected-error@+1 {{layout.load: no gm DN -> l1 NZ copy on target "a2"; legal pairs: ND->NZ, ND->ZN}}
+    // expected-error@+1 {{layout.load: no gm DN -> l1 NZ copy on target "a2"; legal pairs: ND->NZ, NDExt->NZ, DN->ZN}}
     "layout.load"(%g, %b) : (!layout.tensor<f16, "gm", "DN", "(16,16)">, !layout.tensor<f16, "l1", "NZ", "(16,16)">) -> ()
     return
   }
@@ -525,7 +525,7 @@ module attributes {layout.target = #layout.target<"a2">} {
 module attributes {layout.target = #layout.target<"a2">} {
   func.func @f(%i: index) {
     %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,64)">
-    // expected-error@+1 {{layout.tile: the parent has 2 mode(s); give one coordinate and one `shape` extent per mode (got 1 coordinate(s), 2 extent(s))}}
+    // expected-error@+1 {{layout.tile: the parent has 2 origin extent(s) (one per mode; batch, rows and cols for a batch form); give one coordinate and one `shape` extent per extent (got 1 coordinate(s), 2 extent(s))}}
     %t = "layout.tile"(%a, %i) {shape = array<i64: 16, 16>} : (!layout.tensor<f16, "l1", "NZ", "(64,64)">, index) -> !layout.tensor<f16, "l1", "((16,1),(16,1)):((16,256),(1,1024))", "(?,?)">
     return
   }
@@ -705,6 +705,74 @@ module attributes {layout.target = #layout.target<"a5">} {
       // expected-error@+1 {{layout.matmul reads C from the l0c buffer `layout.alloc` at}}
       "layout.matmul"(%a, %b, %c) {accumulate = true} : (!layout.tensor<f16, "l0a", "NZ", "(16,16)">, !layout.tensor<f16, "l0b", "ZN", "(16,16)">, !layout.tensor<f32, "l0c", "NZ", "(16,16)">) -> ()
     }
+    return
+  }
+}
+
+// -----
+// G1: a batch form takes (batch, rows, cols) coordinates, not (rows, cols).
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<10500xf16>, %i: index) {
+    %g = "layout.view"(%m) : (memref<10500xf16>) -> !layout.tensor<f16, "gm", "ND", "(3,50,70)">
+    // expected-error@+1 {{layout.tile: the parent has 3 origin extent(s) (one per mode; batch, rows and cols for a batch form); give one coordinate and one `shape` extent per extent (got 2 coordinate(s), 2 extent(s))}}
+    %t = "layout.tile"(%g, %i, %i) {shape = array<i64: 32, 32>} : (!layout.tensor<f16, "gm", "ND", "(3,50,70)">, index, index) -> !layout.tensor<f16, "gm", "(32,32):(70,1)", "(?,?)">
+    return
+  }
+}
+
+// -----
+// G2: the tile of a batch form keeps the batch stride (one matrix, 3500 elements).
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<10500xf16>, %i: index) {
+    %g = "layout.view"(%m) : (memref<10500xf16>) -> !layout.tensor<f16, "gm", "ND", "(3,50,70)">
+    // expected-error@+1 {{layout.tile: the result type does not match the tile}}
+    %t = "layout.tile"(%g, %i, %i, %i) {shape = array<i64: 1, 32, 32>} : (!layout.tensor<f16, "gm", "ND", "(3,50,70)">, index, index, index) -> !layout.tensor<f16, "gm", "(1,(32,32)):(3000,(70,1))", "(?,(?,?))">
+    return
+  }
+}
+
+// -----
+// G1: a tile of a batch form selects one matrix (both lowerings move one matrix per copy).
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<10500xf16>, %i: index) {
+    %g = "layout.view"(%m) : (memref<10500xf16>) -> !layout.tensor<f16, "gm", "ND", "(3,50,70)">
+    // expected-error@+1 {{layout.tile: a tile of a batch form selects one matrix: the batch extent must be 1, got 2 (tile the batch in a loop over the batch coordinate)}}
+    %t = "layout.tile"(%g, %i, %i, %i) {shape = array<i64: 2, 32, 32>} : (!layout.tensor<f16, "gm", "ND", "(3,50,70)">, index, index, index) -> !layout.tensor<f16, "gm", "(2,(32,32)):(3500,(70,1))", "(?,(?,?))">
+    return
+  }
+}
+
+// -----
+// G1: batch forms are tiled in gm only.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%i: index) {
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(2,32,32)">
+    // expected-error@+1 {{layout.tile: batch forms are tiled in gm only (the on-chip buffers hold one matrix), got "l1"}}
+    %t = "layout.tile"(%a, %i, %i, %i) {shape = array<i64: 1, 16, 16>} : (!layout.tensor<f16, "l1", "NZ", "(2,32,32)">, index, index, index) -> !layout.tensor<f16, "l1", "(1,((16,1),(16,1))):(1024,((16,256),(1,512)))", "(?,(?,?))">
+    return
+  }
+}
+
+// -----
+// L6: a copy moves one matrix of a batch form, not the whole batch.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<10500xf16>) {
+    %g = "layout.view"(%m) : (memref<10500xf16>) -> !layout.tensor<f16, "gm", "ND", "(3,50,70)">
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(64,80)">
+    // expected-error@+1 {{layout.load: a batch form of 3 matrices is copied; a copy moves one matrix: tile it with a batch extent of 1 (layout.tile {shape = array<i64: 1, rows, cols>})}}
+    "layout.load"(%g, %a) : (!layout.tensor<f16, "gm", "ND", "(3,50,70)">, !layout.tensor<f16, "l1", "NZ", "(64,80)">) -> ()
+    return
+  }
+}
+
+// -----
+// L2: GM ND -> L1 ZN transposes the matrix; no GM -> L1 copy does (load ND -> NZ instead).
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @f(%m: memref<1024xf16>) {
+    %g = "layout.view"(%m) : (memref<1024xf16>) -> !layout.tensor<f16, "gm", "ND", "(32,32)">
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "ZN", "(32,32)">
+    // expected-error@+1 {{layout.load: no gm ND -> l1 ZN copy on target "a5"}}
+    "layout.load"(%g, %a) : (!layout.tensor<f16, "gm", "ND", "(32,32)">, !layout.tensor<f16, "l1", "ZN", "(32,32)">) -> ()
     return
   }
 }

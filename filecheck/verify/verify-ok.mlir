@@ -110,3 +110,31 @@ module attributes {layout.target = #layout.target<"a5">} {
     return
   }
 }
+
+// -----
+// A tile of a batch form: (batch, rows, cols) coordinates and extents; batch extent 1 selects
+// one matrix, clipped at the tails (docs/dialect.md, layout.tile).
+// CHECK-LABEL: func.func @batch_tile
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @batch_tile(%m: memref<10500xf16>, %b: index, %i: index, %j: index) {
+    %g = "layout.view"(%m) : (memref<10500xf16>) -> !layout.tensor<f16, "gm", "ND", "(3,50,70)">
+    // CHECK: "layout.tile"
+    %t = "layout.tile"(%g, %b, %i, %j) {shape = array<i64: 1, 32, 32>} : (!layout.tensor<f16, "gm", "ND", "(3,50,70)">, index, index, index) -> !layout.tensor<f16, "gm", "(1,(32,32)):(3500,(70,1))", "(?,(?,?))">
+    return
+  }
+}
+
+// -----
+// A load from one matrix of a batch form (L6) and its written view: the matrix extents.
+// CHECK-LABEL: func.func @batch_load
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @batch_load(%m: memref<8400xf16>, %b: index) {
+    %c0 = arith.constant 0 : index
+    %g = "layout.view"(%m) : (memref<8400xf16>) -> !layout.tensor<f16, "gm", "ND", "(3,40,70)">
+    %l1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(48,80)">
+    %t = "layout.tile"(%g, %b, %c0, %c0) {shape = array<i64: 1, 48, 80>} : (!layout.tensor<f16, "gm", "ND", "(3,40,70)">, index, index, index) -> !layout.tensor<f16, "gm", "(?,(?,?)):(?,(?,?))", "(?,(?,?))">
+    // CHECK: "layout.load"
+    %w = "layout.load"(%t, %l1) : (!layout.tensor<f16, "gm", "(?,(?,?)):(?,(?,?))", "(?,(?,?))">, !layout.tensor<f16, "l1", "NZ", "(48,80)">) -> !layout.tensor<f16, "l1", "((16,3),(16,5)):((16,256),(1,768))", "(?,?)">
+    return
+  }
+}

@@ -7,7 +7,10 @@
 //! shape is the static `shape` attribute.
 
 use crate::error::LoweringError;
-use layout_algebra::{ascend::tile_layout, AlgebraError, IndexValue, Layout, SymExpr, Tuple};
+use layout_algebra::{
+    ascend::{batch_matrix, tile_layout},
+    AlgebraError, IndexValue, Layout, SymExpr, Tuple,
+};
 use layout_dialect::{LayoutTypeError, TensorLayout, TensorType};
 use melior::ir::Value;
 
@@ -96,7 +99,7 @@ pub fn lower_tile<'c, 'a>(
         .collect();
     if local.len() != parent_corner.len() || shape.len() != local.len() {
         return Err(LoweringError::Contract(format!(
-            "layout.tile: {} coordinates and {} extents for a parent with {} origin extents ({parent}); batched layouts cannot be tiled",
+            "layout.tile: {} coordinates and {} extents for a parent with {} origin extents ({parent})",
             local.len(),
             shape.len(),
             parent_corner.len(),
@@ -192,6 +195,43 @@ fn linear_form(e: &SymExpr) -> Option<LinearForm> {
         },
         _ => None,
     }
+}
+
+/// Whether `layout` is a batch form `(B, L)` with origin `(b, (rows, cols))`
+/// (docs/layout-spec.md §A.4), as the algebra tiles it.
+pub fn is_batch_form(layout: &Layout<SymExpr>) -> bool {
+    matches!(layout.origin(), Tuple::Tuple(o) if layout.rank() == 2 && o.len() == 2 && o[0].as_int().is_some() && o[1].as_int().is_none())
+}
+
+/// What a copy moves of a tensor: one matrix, its layout applied to the tensor's matrix
+/// coordinates from `corner`, at element `offset` of the buffer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatrixView {
+    pub layout: Layout<SymExpr>,
+    pub corner: Vec<SymExpr>,
+    pub offset: SymExpr,
+}
+
+/// The matrix a copy moves of a tensor with `layout` whose corner in the whole tensor is
+/// `corner` (one coordinate per origin leaf): a batch form of batch extent 1 (a tile
+/// `{shape = [1, rows, cols]}`, or a view of one matrix) is its matrix at the batch offset
+/// (`layout_algebra::ascend::batch_matrix`, origin guarded by the batch origin); any other
+/// layout is itself at offset 0. Both lowerings and `layout-verify` use it, so they agree.
+pub fn matrix_view(layout: &Layout<SymExpr>, corner: &[SymExpr]) -> Result<MatrixView, LoweringError> {
+    if !is_batch_form(layout) {
+        return Ok(MatrixView { layout: layout.clone(), corner: corner.to_vec(), offset: SymExpr::Const(0) });
+    }
+    let batches = layout.shape().get(0)?.clone();
+    if batches.as_int().and_then(IndexValue::as_constant) != Some(1) {
+        return Err(LoweringError::Contract(format!(
+            "a batch form of {batches} matrices is copied; a copy moves one matrix: tile it with a batch extent of 1 (layout.tile {{shape = array<i64: 1, rows, cols>}})"
+        )));
+    }
+    let [batch, rows, cols] = corner else {
+        return Err(LoweringError::Internal(format!("a batch form with a corner of rank {}", corner.len())));
+    };
+    let (matrix, offset) = batch_matrix(layout, batch)?;
+    Ok(MatrixView { layout: matrix, corner: vec![rows.clone(), cols.clone()], offset })
 }
 
 /// The view a `layout.load` returns (its `written` result): the destination's layout with the
@@ -350,6 +390,29 @@ mod tests {
         );
         let rank = lower_tile(&t1.layout, &t1.corner, &[32], [i], &symbol, None).unwrap_err();
         assert!(rank.to_string().contains("1 coordinates and 1 extents for a parent with 2 origin extents"), "{rank}");
+    }
+
+    /// A tile of a batch form is copied as its matrix at the batch offset; other layouts as
+    /// they are; a batch of several matrices is a contract error.
+    #[test]
+    fn matrix_view_of_a_batch_tile() {
+        let root = TensorType::new("f16", "gm", "ND", "(3,40,70)").resolve().unwrap();
+        assert!(is_batch_form(&root.layout));
+        let zero = [SymExpr::Const(0), SymExpr::Const(0), SymExpr::Const(0)];
+        let b = SymExpr::sym("b");
+        let local = [b.clone(), SymExpr::Const(16), SymExpr::Const(64)];
+        let t = tile_of(&root.layout, &zero, &[1, 32, 16], &local).unwrap();
+        let view = matrix_view(&t.layout, &t.corner).unwrap();
+        assert_eq!(view.offset.to_string(), "b * 2800");
+        assert_eq!(view.corner, [SymExpr::Const(16), SymExpr::Const(64)]);
+        assert_eq!(layout_strings(&view.layout).0, "(32,16):(70,1)");
+        assert_eq!(view.layout.origin().leaves()[1].to_string(), "6 * min(1, max(3 - b, 0))");
+        let matrix = TensorType::new("f16", "gm", "ND", "(40,70)").resolve().unwrap();
+        assert!(!is_batch_form(&matrix.layout));
+        let same = matrix_view(&matrix.layout, &zero[..2]).unwrap();
+        assert_eq!((same.layout, same.offset), (matrix.layout.clone(), SymExpr::Const(0)));
+        let whole = matrix_view(&root.layout, &zero).unwrap_err();
+        assert!(whole.to_string().contains("a batch form of 3 matrices is copied"), "{whole}");
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! values are in [-4, 4].
 
 use ascendc_emit::run;
+mod batched;
 mod cost;
 mod dynamic_k;
 mod gemm_gen;

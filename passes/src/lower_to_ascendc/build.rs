@@ -126,11 +126,20 @@ pub(crate) fn emit<'c>(
     }
     for ins in &derived.instrs {
         let (name, mut ints, flags) = fields(&ins.intrinsic);
+        // An operand's offsets are in its buffer: its base (the batch offset of one matrix of a
+        // batch form, `Tensor::base`) plus the offset the derivation gives in its layout.
+        let in_buffer = |t: &Tensor, offset: &SymExpr| -> Result<SymExpr, AscendcError> {
+            Ok(layout_algebra::IndexValue::add(&t.base, offset).map_err(LoweringError::from)?)
+        };
         ints.push(("repeat", ins.repeat.clone()));
-        ints.push(("off0", ins.dst.offset.clone()));
+        ints.push(("off0", in_buffer(dst, &ins.dst.offset)?));
         ints.push(("step0", ins.dst.step.clone()));
         for (k, s) in ins.srcs.iter().enumerate() {
-            ints.push((["off1", "off2"].get(k).copied().unwrap_or("off3"), s.offset.clone()));
+            let offset = match srcs.get(k) {
+                Some(t) => in_buffer(t, &s.offset)?,
+                None => s.offset.clone(),
+            };
+            ints.push((["off1", "off2"].get(k).copied().unwrap_or("off3"), offset));
             ints.push((["step1", "step2"].get(k).copied().unwrap_or("step3"), s.step.clone()));
         }
         let mut params = flags;

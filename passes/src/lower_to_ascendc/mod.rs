@@ -110,6 +110,12 @@ pub(crate) struct Tensor<'c, 'a> {
     pub buffer: Value<'c, 'a>,
     /// Byte offset of the buffer in its memory (placement; 0 for GM).
     pub base_bytes: i64,
+    /// The batch coordinate of the corner of a batch form (`(batch, rows, cols)` tiles, whose
+    /// matrix corner is `coord`); None for a single matrix.
+    pub batch: Option<SymExpr>,
+    /// Element offset of the layout's offset 0 in the buffer: the batch offset of one matrix
+    /// of a batch form ([`Tensor::matrix`]), 0 otherwise; added to the operand's offsets.
+    pub base: SymExpr,
     /// Symbols in the layout/coordinates and the index values they stand for.
     pub binds: Rc<Binds<'c, 'a>>,
 }
@@ -137,8 +143,27 @@ impl<'c, 'a> Binds<'c, 'a> {
 }
 
 impl<'c, 'a> Tensor<'c, 'a> {
-    pub fn operand(&self) -> Operand<'_, SymExpr> {
-        Operand { layout: &self.layout, coord: self.coord.clone(), base_bytes: SymExpr::Const(self.base_bytes) }
+    pub fn operand(&self) -> Result<Operand<'_, SymExpr>> {
+        if self.batch.is_some() {
+            return Err(AscendcError::internal("a batch form used as an intrinsic operand (not its matrix)"));
+        }
+        let eb = SymExpr::Const(i64::from(self.elem.bits() / 8));
+        let base = layout_algebra::IndexValue::mul(&self.base, &eb)
+            .and_then(|b| layout_algebra::IndexValue::add(&SymExpr::Const(self.base_bytes), &b))
+            .map_err(LoweringError::from)?;
+        Ok(Operand { layout: &self.layout, coord: self.coord.clone(), base_bytes: base })
+    }
+
+    /// The matrix a copy moves of this tensor ([`crate::tile::matrix_view`]): a batch form of
+    /// batch extent 1 becomes its matrix at the batch offset; other tensors are unchanged.
+    pub fn matrix(self) -> Result<Self> {
+        let Some(batch) = self.batch.clone() else { return Ok(self) };
+        let [row, col] = self.coord.clone();
+        let view = crate::tile::matrix_view(&self.layout, &[batch, row, col])?;
+        let [row, col]: [SymExpr; 2] =
+            view.corner.try_into().map_err(|_| AscendcError::internal("rank-2 matrix corner"))?;
+        let base = layout_algebra::IndexValue::add(&self.base, &view.offset).map_err(LoweringError::from)?;
+        Ok(Tensor { layout: view.layout, coord: [row, col], batch: None, base, ..self })
     }
 }
 
@@ -384,6 +409,7 @@ impl<'c> Lowering<'c> {
                     (new.result(0).map_err(AscendcError::internal)?.into(), placed.offset)
                 };
                 let zero = SymExpr::Const(0);
+                let batch = crate::tile::is_batch_form(&resolved.layout).then_some(SymExpr::Const(0));
                 self.tensors.insert(
                     key(result),
                     Tensor {
@@ -393,6 +419,8 @@ impl<'c> Lowering<'c> {
                         space: resolved.space,
                         buffer,
                         base_bytes: base,
+                        batch,
+                        base: SymExpr::Const(0),
                         binds: Rc::new(Binds { own: binds, parent: None }),
                     },
                 );
@@ -400,19 +428,27 @@ impl<'c> Lowering<'c> {
             }
             LayoutOp::Tile { source, coord: coord_values, shape, .. } => {
                 let parent = self.tensor(source)?;
-                if shape.len() != 2 || coord_values.len() != 2 {
-                    return Err(AscendcError::Unsupported("only rank-2 tiles are lowered to AscendC".into()));
+                // (rows, cols), or (batch, rows, cols) for a batch form (as the verifier's G1).
+                let rank = 2 + usize::from(parent.batch.is_some());
+                if shape.len() != rank || coord_values.len() != rank {
+                    return Err(AscendcError::Unsupported(format!(
+                        "layout.tile of this parent takes {rank} coordinates and extents, got {}",
+                        shape.len()
+                    )));
                 }
                 let prefix = self.fresh("t");
                 let mut binds = Vec::new();
                 let coord_symbols = &mut self.coord_symbols;
+                // The corner in the whole tensor: the parent's batch coordinate (if any) and
+                // its matrix corner.
+                let corner: Vec<SymExpr> = parent.batch.iter().chain(&parent.coord).cloned().collect();
                 // One symbol per value: a chain of tiles at `%k` sums `%k` into one term of its
                 // corner (`tile::tile_of`), not one term per tile. No declared-type check here:
                 // the verifier made it (G2), and the views of L0 operands carry the layout Mmad
                 // infers (`cube_operand`), not the declared one.
                 let (placed, _) = crate::tile::lower_tile(
                     &parent.layout,
-                    &parent.coord,
+                    &corner,
                     &shape,
                     coord_values,
                     |i, v| {
@@ -422,14 +458,17 @@ impl<'c> Lowering<'c> {
                     },
                     None,
                 )?;
+                let mut corner = placed.corner;
+                let batch = parent.batch.is_some().then(|| corner.remove(0));
                 let [row, col]: [SymExpr; 2] =
-                    placed.corner.try_into().map_err(|_| AscendcError::internal("rank-2 tile corner"))?;
+                    corner.try_into().map_err(|_| AscendcError::internal("rank-2 tile corner"))?;
                 let result: Value = result(op)?;
                 self.tensors.insert(
                     key(result),
                     Tensor {
                         layout: placed.layout,
                         coord: [row, col],
+                        batch,
                         binds: Rc::new(Binds { own: binds, parent: Some(parent.binds.clone()) }),
                         ..parent
                     },
@@ -489,8 +528,9 @@ impl<'c> Lowering<'c> {
                 Ok(())
             }
             LayoutOp::Load { .. } | LayoutOp::Store { .. } => {
-                let src = self.tensor(operand(op, 0)?)?;
-                let dst = self.tensor(operand(op, 1)?)?;
+                // One matrix of a batch form is copied as that matrix at its batch offset.
+                let src = self.tensor(operand(op, 0)?)?.matrix()?;
+                let dst = self.tensor(operand(op, 1)?)?.matrix()?;
                 let epilogue = match decoded {
                     LayoutOp::Store { epilogue, .. } => {
                         ascendc_params::Epilogue { relu: epilogue.relu, scale: epilogue.scale }
@@ -533,9 +573,9 @@ impl<'c> Lowering<'c> {
                 let b = self.tensor(operand(op, 1)?)?;
                 let c = self.tensor(operand(op, 2)?)?;
                 let derived = ascendc_params::mmad(
-                    &c.operand(),
-                    &a.operand(),
-                    &b.operand(),
+                    &c.operand()?,
+                    &a.operand()?,
+                    &b.operand()?,
                     a.elem,
                     c.elem,
                     self.target,
@@ -614,24 +654,24 @@ impl<'c> Lowering<'c> {
             (S::Gm, S::L1) => {
                 // Flat (ND/DN) GM source → ND2NZ; a fractal GM source → plain NZ copy.
                 if src.layout.shape().leaves().len() == 2 {
-                    ascendc_params::gm_nd_to_l1_nz(&src.operand(), &dst.operand(), src.elem, t)
+                    ascendc_params::gm_nd_to_l1_nz(&src.operand()?, &dst.operand()?, src.elem, t)
                 } else {
-                    ascendc_params::copy_nz_to_nz(&src.operand(), &dst.operand(), Buffer::Gm, Buffer::L1, src.elem)
+                    ascendc_params::copy_nz_to_nz(&src.operand()?, &dst.operand()?, Buffer::Gm, Buffer::L1, src.elem)
                 }
             }
-            (S::L1, S::L0a) => ascendc_params::l1_to_l0a(&src.operand(), &dst.operand(), src.elem, t),
-            (S::L1, S::L0b) => ascendc_params::l1_to_l0b(&src.operand(), &dst.operand(), src.elem, t),
+            (S::L1, S::L0a) => ascendc_params::l1_to_l0a(&src.operand()?, &dst.operand()?, src.elem, t),
+            (S::L1, S::L0b) => ascendc_params::l1_to_l0b(&src.operand()?, &dst.operand()?, src.elem, t),
             (S::L0c, S::Gm) => {
                 // Flat (ND) GM destination → NZ2ND (CFG_ROW_MAJOR); a fractal one → NZ2NZ (CFG_NZ).
                 let types = (src.elem, dst.elem);
                 if dst.layout.shape().leaves().len() == 2 {
-                    ascendc_params::l0c_to_gm_nd_with(&src.operand(), &dst.operand(), types, t, epilogue)
+                    ascendc_params::l0c_to_gm_nd_with(&src.operand()?, &dst.operand()?, types, t, epilogue)
                 } else {
-                    ascendc_params::l0c_to_gm_nz_with(&src.operand(), &dst.operand(), types, t, epilogue)
+                    ascendc_params::l0c_to_gm_nz_with(&src.operand()?, &dst.operand()?, types, t, epilogue)
                 }
             }
             (S::L1, S::Gm) => {
-                ascendc_params::copy_nz_to_nz(&src.operand(), &dst.operand(), Buffer::L1, Buffer::Gm, src.elem)
+                ascendc_params::copy_nz_to_nz(&src.operand()?, &dst.operand()?, Buffer::L1, Buffer::Gm, src.elem)
             }
             (a, b) => {
                 return Err(AscendcError::Unsupported(format!(

@@ -77,6 +77,7 @@ fn tensor(
         pattern: resolved.recognized_pattern(),
         layout: resolved.layout.clone(),
         coord: vec![SymExpr::Const(0); rank],
+        base: SymExpr::Const(0),
         name,
         valid: None,
     })

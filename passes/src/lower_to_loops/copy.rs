@@ -169,6 +169,12 @@ pub(super) fn copy(
             return conv_copy(l, op, name, (&src, sp), (&dst, dp));
         }
     }
+    // One matrix of a batch form is copied as that matrix at its batch offset; whole batches
+    // (host copies, layout-verify L6) element by element.
+    let in_op = |e: LoweringError| LoweringError::Contract(format!("{name}: {e}"));
+    let whole_batches = crate::tile::is_batch_form(&src.layout) && crate::tile::is_batch_form(&dst.layout);
+    let (src, dst) =
+        if whole_batches { (src, dst) } else { (src.matrix().map_err(in_op)?, dst.matrix().map_err(in_op)?) };
     let (se, de) = (src.extents(), dst.extents());
     if se.len() != de.len() {
         return Err(LoweringError::Contract(format!(

@@ -306,6 +306,9 @@ pub(crate) struct Tensor {
     pub layout: Layout<SymExpr>,
     /// Global coordinate of the top-left corner, one per origin leaf (zeros for view/alloc).
     pub coord: Vec<SymExpr>,
+    /// Element offset of the layout's offset 0 in the buffer: the batch offset of one matrix
+    /// of a batch form ([`Tensor::matrix`]), 0 otherwise.
+    pub base: SymExpr,
     /// How errors and the self-check name it.
     pub name: String,
     /// The `i1` flag of its contract checks and its parent's (see [`guard`]); accesses through
@@ -330,7 +333,16 @@ impl Tensor {
                 self.coord.len()
             )));
         }
-        crate::tile::address(&self.layout, &self.coord, local, &self.name)
+        let offset = crate::tile::address(&self.layout, &self.coord, local, &self.name)?;
+        build::add(&self.base, &offset)
+    }
+
+    /// The matrix a copy moves of this tensor ([`crate::tile::matrix_view`]): a batch form
+    /// of batch extent 1 becomes its matrix at the batch offset; other tensors are unchanged.
+    pub fn matrix(self) -> Result<Tensor, LoweringError> {
+        let view = crate::tile::matrix_view(&self.layout, &self.coord)?;
+        let base = build::add(&self.base, &view.offset)?;
+        Ok(Tensor { layout: view.layout, coord: view.corner, base, ..self })
     }
 
     /// Per origin leaf, the padded extent of the shape it covers (the self-check domain).
@@ -629,6 +641,7 @@ mod tests {
             pattern: None,
             layout: Layout::new(Tuple::Int(SymExpr::Const(4)), Tuple::Int(SymExpr::Const(1))).unwrap(),
             coord: vec![SymExpr::Const(0)],
+            base: SymExpr::Const(0),
             name: "%t".into(),
             valid: None,
         }

@@ -32,7 +32,7 @@ use crate::external::{self, PassId};
 /// docs/dialect.md and a case in `filecheck/verify/verify-errors.mlir`; `layout_dialect::doc_sync`
 /// reads this table (one `("ID", ...)` line per rule). M is checked in `mod.rs`, T in `types.rs`,
 /// R in `valid.rs`, the others in `ops.rs`.
-pub const ALL_RULES: [(&str, &str); 25] = [
+pub const ALL_RULES: [(&str, &str); 26] = [
     ("M1", "target attribute"),
     ("T1", "memory space"),
     ("T2", "element type"),
@@ -49,6 +49,7 @@ pub const ALL_RULES: [(&str, &str); 25] = [
     ("L3", "element types of a copy"),
     ("L4", "extents of a copy"),
     ("L5", "store epilogues (relu, scale)"),
+    ("L6", "one matrix of a batch form per copy"),
     ("X1", "matmul operand spaces"),
     ("X2", "matmul element types"),
     ("X3", "matmul extents"),
@@ -85,7 +86,9 @@ pub struct Rules {
     /// in any memory space (V1 for views; `layout-lower-to-loops` observes on-chip buffers
     /// through it, since an alloc'ed buffer that is only written is dead code) and a
     /// `layout.load`/`layout.store` between any two spaces and layouts (L1 data path, L2 legal
-    /// pair; the host packer's GM -> GM layout conversion). Every other rule still applies.
+    /// pair; the host packer's GM -> GM layout conversion), and whole-batch copies between two
+    /// batch forms (L6; the loop lowering copies them element by element). Every other rule
+    /// still applies.
     /// Set by `layout-lower-to-loops{host-copies=true}` (the `filecheck/simplify` tests), the
     /// offset benchmark, the host packer and the runtime tests that observe on-chip buffers.
     pub host_copies: bool,

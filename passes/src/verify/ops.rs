@@ -159,9 +159,33 @@ fn show(t: &TensorLayout, pattern: Option<FramePattern>) -> String {
     }
 }
 
+/// What a copy moves of operand `i` (of type `t`): one matrix of a batch form
+/// ([`tile::matrix_view`], L6). The batch extent of a `layout.tile` result is its `shape[0]`,
+/// 1 by G1, whatever its type writes there (`?`).
+fn copied_matrix(op: &OperationRef, i: usize, t: &TensorLayout) -> Result<TensorLayout, crate::error::LoweringError> {
+    use layout_algebra::{Layout, SymExpr, Tuple};
+    let mut layout = t.layout.clone();
+    let tiled = op.operand(i).ok().and_then(defining_op).and_then(LayoutOp::decode);
+    if tile::is_batch_form(&layout) && matches!(tiled, Some(Ok(LayoutOp::Tile { .. }))) {
+        let matrix = layout.shape().get(1)?.clone();
+        let shape = Tuple::Tuple(vec![Tuple::Int(SymExpr::Const(1)), matrix]);
+        layout = Layout::with_origin(shape, layout.stride().clone(), layout.origin().clone())?;
+    }
+    let corner = vec![SymExpr::Const(0); layout.origin().leaves().len()];
+    Ok(TensorLayout { layout: tile::matrix_view(&layout, &corner)?.layout, ..t.clone() })
+}
+
 fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Checker) {
     let (Some((_, src)), Some((_, dst))) = (operand_layout(op, 0, c), operand_layout(op, 1, c)) else {
         return;
+    };
+    // L6: a batch-form operand holds one matrix, which the copy moves (host copies, run by the
+    // loop lowering only, also copy whole batches element by element).
+    let whole_batches = c.rules.host_copies && tile::is_batch_form(&src.layout) && tile::is_batch_form(&dst.layout);
+    let (src, dst) = match (copied_matrix(op, 0, &src), copied_matrix(op, 1, &dst)) {
+        _ if whole_batches => (src, dst),
+        (Ok(s), Ok(d)) => (s, d),
+        (Err(e), _) | (_, Err(e)) => return c.error(location, &format!("{}: {e}", this.op_name())),
     };
     let Some(target) = c.target else {
         return;
@@ -245,6 +269,8 @@ fn check_written_result(op: &OperationRef, location: Location, c: &mut Checker) 
         ("layout.matmul", acc, vec![ae[0].clone(), be[1].clone()])
     } else {
         let (Some(src), Some(dst)) = (resolve(0, "s", c), resolve(1, "d", c)) else { return };
+        // One matrix of a batch form writes its matrix extents (L6 reports other batch forms).
+        let Ok(src) = copied_matrix(op, 0, &src) else { return };
         let extents = src.layout.origin().leaves();
         ("layout.load", dst, extents)
     };
@@ -485,12 +511,14 @@ fn check_tile(op: &OperationRef, shape: &[i64], location: Location, c: &mut Chec
     };
     // G1 (`shape` is an array<i64>: checked by decoding the op).
     let coords: Vec<Option<i64>> = (1..op.operand_count()).map(|i| op.operand(i).ok().and_then(constant_int)).collect();
-    if shape.len() != coords.len() || coords.len() != parent.rank() {
+    // One coordinate per origin extent: per mode, and (batch, rows, cols) for a batch form.
+    let tile_rank = parent.layout.origin().leaves().len();
+    if shape.len() != coords.len() || coords.len() != tile_rank {
         c.error(
             location,
             &format!(
-                "layout.tile: the parent has {} mode(s); give one coordinate and one `shape` extent per mode (got {} coordinate(s), {} extent(s))",
-                parent.rank(),
+                "layout.tile: the parent has {} origin extent(s) (one per mode; batch, rows and cols for a batch form); give one coordinate and one `shape` extent per extent (got {} coordinate(s), {} extent(s))",
+                tile_rank,
                 coords.len(),
                 shape.len()
             ),
@@ -500,6 +528,19 @@ fn check_tile(op: &OperationRef, shape: &[i64], location: Location, c: &mut Chec
     if let Some(bad) = shape.iter().find(|v| **v <= 0) {
         c.error(location, &format!("layout.tile: tile extents must be positive, got {bad}"));
         return;
+    }
+    // G1 for batch forms: a tile selects one matrix of a GM batch (what both lowerings move).
+    let batch = tile::is_batch_form(&parent.layout);
+    if batch && shape[0] != 1 {
+        let message = format!("layout.tile: a tile of a batch form selects one matrix: the batch extent must be 1, got {} (tile the batch in a loop over the batch coordinate)", shape[0]);
+        return c.error(location, &message);
+    }
+    if batch && parent.space != MemorySpace::Gm {
+        let message = format!(
+            "layout.tile: batch forms are tiled in gm only (the on-chip buffers hold one matrix), got \"{}\"",
+            parent.space.name()
+        );
+        return c.error(location, &message);
     }
     if let Some(bad) = coords.iter().flatten().find(|v| **v < 0) {
         c.error(location, &format!("layout.tile: coordinates must be non-negative, got {bad}"));
@@ -529,10 +570,18 @@ fn check_tile(op: &OperationRef, shape: &[i64], location: Location, c: &mut Chec
             c.error(location, &format!("layout.tile: the result type does not match the tile: {why}; the tile is LAYOUT \"{l}\" ORIGIN \"{o}\" (`?` = dynamic)"));
         }
     }
-    // G3.
+    // G3 (a batch form: on its matrix, with the (rows, cols) coordinates and extents).
     if let Some((pattern, _)) = parent.recognized_pattern() {
-        if pattern.is_fractal() {
+        if pattern.is_fractal() && shape.len() == 2 {
             check_alignment(&parent, pattern, shape, &coords, location, c);
+        } else if pattern.is_fractal() && batch {
+            let (s, d) = (parent.layout.shape().get(1), parent.layout.stride().get(1));
+            if let (Ok(s), Ok(d)) = (s, d) {
+                if let Ok(layout) = layout_algebra::Layout::new(s.clone(), d.clone()) {
+                    let matrix = TensorLayout { layout, ..parent.clone() };
+                    check_alignment(&matrix, pattern, &shape[1..], &coords[1..], location, c);
+                }
+            }
         }
     }
 }

@@ -35,7 +35,7 @@ use melior::ir::{
 use super::Checker;
 use crate::{
     ir::{constant_int, op_name, tensor_of},
-    tile::{tile_of, written_view},
+    tile::{is_batch_form, matrix_view, tile_of, written_view},
 };
 
 /// A tensor value as this rule sees it.
@@ -255,6 +255,17 @@ impl Analysis<'_> {
         let (Some(vs), Some(vd)) = (self.views.get(&key(src)).cloned(), self.views.get(&key(dst)).cloned()) else {
             return;
         };
+        // One matrix of a batch form is copied as that matrix (L6 reports the other batch forms;
+        // host copies of whole batches are checked as they are).
+        let whole_batches = is_batch_form(&vs.layout) && is_batch_form(&vd.layout);
+        let matrix = |v: View| {
+            if whole_batches {
+                return Some(v);
+            }
+            let m = matrix_view(&v.layout, &v.corner).ok()?;
+            Some(View { layout: m.layout, corner: m.corner, ..v })
+        };
+        let (Some(vs), Some(vd)) = (matrix(vs), matrix(vd)) else { return };
         let (se, de) = (vs.layout.origin().leaves(), vd.layout.origin().leaves());
         if se.len() != de.len() {
             return; // convolution conversions: logical extents, not checked here

@@ -185,7 +185,7 @@ fn multi_buffered(context: &melior::Context, module: &mut Module, loops: usize) 
 }
 
 /// `layout-lower-to-ascendc`, with the diagnostics as the error.
-fn lowered(context: &melior::Context, module: &mut Module) -> Result<(), String> {
+pub(super) fn lowered(context: &melior::Context, module: &mut Module) -> Result<(), String> {
     let diagnostics = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
     let sink = diagnostics.clone();
     let id = context.attach_diagnostic_handler(move |d| {

@@ -92,9 +92,12 @@ pub fn direction(src: MemorySpace, dst: MemorySpace, target: Target) -> Result<D
 /// The (src → dst) layout pairs of the path `src_space → dst_space` on `target` (docs/layout-spec.md §D.2
 /// AscendC routing, §D.3 catlass copies, §D.4 PTO TLOAD/TSTORE):
 ///
-/// * gm → l1: ND/NDExt → NZ or ZN (ND2NZ, ND2ZN), DN/DNExt → ZN, NZ → NZ, ZN → ZN, ND → ND and
-///   DN → DN (64-bit), NC1HWC0/NHWC/NCHW → NC1HWC0; a5 also DN/DNExt → NZ (DN2NZ) and the MX
-///   scale loads ScaleAND/ScaleADN/ZZ/ND → ZZ, ScaleBND/ScaleBDN/NN/DN → NN;
+/// * gm → l1: ND/NDExt → NZ (ND2NZ), DN/DNExt → ZN (ND2NZ of the transposed views), NZ → NZ,
+///   ZN → ZN, ND → ND and DN → DN (64-bit), NC1HWC0/NHWC/NCHW → NC1HWC0; a5 also DN/DNExt → NZ
+///   (DN2NZ) and the MX scale loads ScaleAND/ScaleADN/ZZ/ND → ZZ, ScaleBND/ScaleBDN/NN/DN → NN.
+///   Not ND/NDExt → ZN: it transposes each matrix, which ND2NZ cannot (it moves rows, C0
+///   elements at a time) and no public AscendC/catlass GM → L1 copy does (catlass pairs
+///   RowMajor with zN and ColumnMajor with nZ); load ND → NZ and transpose on the L1 → L0 load;
 /// * gm → l0b (a2 only): ZN → ZN;
 /// * gm → ub: same layout (ND, DN, NDExt, DNExt, NZ);
 /// * l1 → l0a: a2 NZ/ZN/NN → ZZ (zN→zZ, transposed nZ→zZ, nN→zZ); a5 NZ/ZN/NN/NC1HWC0 → NZ;
@@ -114,9 +117,7 @@ pub fn legal_pairs(src: MemorySpace, dst: MemorySpace, target: Target) -> Vec<(F
         (S::Gm, S::L1) => {
             out.extend([
                 (ND, NZ),
-                (ND, ZN),
                 (NDExt, NZ),
-                (NDExt, ZN),
                 (DN, ZN),
                 (DNExt, ZN),
                 (NZ, NZ),
@@ -226,6 +227,11 @@ mod tests {
         assert_eq!(none.to_string(), "there is no data path l0a -> l0b");
         assert!(legal_pairs(S::Gm, S::L1, Target::A5).contains(&(DN, NZ)));
         assert!(!legal_pairs(S::Gm, S::L1, Target::A2).contains(&(DN, NZ)));
+        // A transposing GM -> L1 copy exists on neither target (no ND2ZN).
+        for t in Target::ALL {
+            assert!(!legal_pairs(S::Gm, S::L1, t).contains(&(ND, ZN)));
+            assert!(!legal_pairs(S::Gm, S::L1, t).contains(&(NDExt, ZN)));
+        }
         assert!(legal_pairs(S::L1, S::L0a, Target::A2).contains(&(NZ, ZZ)));
         assert!(legal_pairs(S::L1, S::L0a, Target::A5).contains(&(NZ, NZ)));
     }

@@ -33,4 +33,4 @@ pub use physical::physical_shape;
 pub use recognize::{recognize, Recognized};
 pub use swizzle::{SwizzleDirection, TileOrder};
 pub use target::{MemorySpace, Target};
-pub use tile::tile_layout;
+pub use tile::{batch_matrix, tile_layout};

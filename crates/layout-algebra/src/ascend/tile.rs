@@ -26,7 +26,7 @@ fn origin_extents<T: IndexValue>(parent: &Layout<T>) -> Result<Vec<T>> {
     let bad = || AlgebraError::Incompatible {
         what: "tile_layout",
         detail: format!(
-            "the parent origin {} must have one integer extent per top-level mode (batched layouts are not tiled)",
+            "the parent origin {} must have one integer extent per top-level mode (batch forms: a rank-3 tile)",
             parent.origin()
         ),
     };
@@ -205,6 +205,35 @@ fn tile_batched<T: IndexValue>(
     )
 }
 
+/// One matrix of a batch-form tile of batch extent 1 (`(1, L):(D0, D')` origin `(ob, O)`,
+/// [`tile_layout`] of a batch form): the matrix `L` at the element offset of batch coordinate
+/// `batch` (`crd_to_offset` of the batch mode, `batch·D0`), applied to the matrix coordinates
+/// `(r, c)` of the parent as the tile is. The batch origin `ob = min(1, max(B − b, 0))` guards the
+/// matrix: its origin is `O·ob`, empty when `b` is past the last matrix, so nothing outside the
+/// batch is read or written through it.
+///
+/// Errors: a layout that is not a batch form, or a batch extent other than the constant 1 (a
+/// tile of several matrices has no single matrix).
+pub fn batch_matrix<T: IndexValue>(tile: &Layout<T>, batch: &T) -> Result<(Layout<T>, T)> {
+    let not_batch = |why: &str| AlgebraError::Incompatible {
+        what: "batch_matrix",
+        detail: format!("{tile} is not one matrix of a batch form: {why}"),
+    };
+    let Tuple::Tuple(origins) = tile.origin() else { return Err(not_batch("its origin is an integer")) };
+    let (batch_origin, matrix_origin) = match origins.as_slice() {
+        [Tuple::Int(b), m @ Tuple::Tuple(_)] if tile.rank() == 2 => (b, m),
+        _ => return Err(not_batch("the origin is not (batch, (rows, cols))")),
+    };
+    let batch_mode = tile.mode(0)?;
+    if batch_mode.shape().as_int().and_then(IndexValue::as_constant) != Some(1) {
+        return Err(not_batch(&format!("the batch extent is {}, not 1", batch_mode.shape())));
+    }
+    let offset = batch_mode.crd_to_offset(&Tuple::Int(batch.clone()))?;
+    let guarded = matrix_origin.map(&mut |o: &T| o.mul(batch_origin))?;
+    let matrix = Layout::with_origin(tile.shape().get(1)?.clone(), tile.stride().get(1)?.clone(), guarded)?;
+    Ok((matrix, offset))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -334,5 +363,41 @@ mod tests {
             zn.stride().map(&mut |v: &i64| Ok::<_, AlgebraError>(SymExpr::Const(*v))).as_ref().unwrap()
         );
         assert_eq!(l.origin().to_string(), "(min(32, max(100 - i, 0)),min(48, max(100 - j, 0)))");
+    }
+
+    /// The matrix of a batch tile at batch `b` has the parent's offset at `(b, (r, c))` for
+    /// every valid element, and no valid element once `b` is past the batch (brute force).
+    #[test]
+    fn batch_matrix_is_the_parent_at_the_batch() {
+        for pattern in [FramePattern::ND, FramePattern::DN, FramePattern::NZ] {
+            let parent = frame(pattern, ElementType::F16, &[3, 40, 70]).unwrap();
+            for (b, r, c) in [(0i64, 0i64, 0i64), (1, 16, 32), (2, 32, 64), (3, 0, 0)] {
+                let tl = tile_layout(&parent, &[1, 16, 32], &[b, r, c]).unwrap();
+                let (matrix, offset) = batch_matrix(&tl, &b).unwrap();
+                let o = matrix.origin().leaves();
+                let want = |t: i64, e: i64, x: i64| if b < 3 { t.min((e - x).max(0)) } else { 0 };
+                assert_eq!((o[0], o[1]), (want(16, 40, r), want(32, 70, c)), "{pattern:?} {b}");
+                for i in 0..o[0] {
+                    for j in 0..o[1] {
+                        let crd = t(&format!("({},({},{}))", b, r + i, c + j));
+                        let local = t(&format!("({},{})", r + i, c + j));
+                        assert_eq!(offset + matrix.crd_to_offset(&local).unwrap(), parent.crd_to_offset(&crd).unwrap());
+                    }
+                }
+            }
+        }
+        let sym = SymExpr::sym("b");
+        let nd = frame(FramePattern::ND, ElementType::F16, &[3, 40, 70]).unwrap();
+        let to_sym = |x: &Tuple<i64>| x.map(&mut |v: &i64| Ok::<_, AlgebraError>(SymExpr::Const(*v))).unwrap();
+        let parent = Layout::with_origin(to_sym(nd.shape()), to_sym(nd.stride()), to_sym(nd.origin())).unwrap();
+        let ts = [SymExpr::Const(1), SymExpr::Const(16), SymExpr::Const(32)];
+        let tl = tile_layout(&parent, &ts, &[sym.clone(), SymExpr::Const(0), SymExpr::Const(0)]).unwrap();
+        let (matrix, offset) = batch_matrix(&tl, &sym).unwrap();
+        assert_eq!(offset.to_string(), "b * 2800");
+        assert_eq!(matrix.origin().leaves()[0].to_string(), "16 * min(1, max(3 - b, 0))");
+        assert!(batch_matrix(&tile_layout(&nd, &[2, 16, 32], &[0, 0, 0]).unwrap(), &0).is_err());
+        assert!(batch_matrix(&tile_layout(&nd, &[1, 16, 32], &[0, 0, 0]).unwrap().mode(1).unwrap(), &0).is_err());
+        let plain = frame(FramePattern::ND, ElementType::F16, &[40, 70]).unwrap();
+        assert!(batch_matrix(&plain, &0).is_err());
     }
 }
