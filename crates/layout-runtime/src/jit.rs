@@ -332,10 +332,11 @@ impl Jit {
             (BLOCK_IDX, crate::blocks::current_block_idx as *const ()),
             (BLOCK_NUM, crate::blocks::current_block_num as *const ()),
             (layout_passes::lower_to_loops::racecheck::HOOK, crate::blocks::gm_write as *const ()),
+            (layout_passes::lower_to_loops::racecheck::ATOMIC_HOOK, crate::blocks::gm_atomic_add as *const ()),
         ] {
             let name = melior::StringRef::new(symbol);
             // Safety: a valid engine; the functions have the C signatures the lowering declares
-            // (`int64_t (void)`, and the racecheck hook's five `int64_t`).
+            // (`int64_t (void)`, and the racecheck hooks' five `int64_t`).
             unsafe { mlir_sys::mlirExecutionEngineRegisterSymbol(engine, name.to_raw(), address as *mut c_void) };
         }
         Ok(Jit { engine, signatures })

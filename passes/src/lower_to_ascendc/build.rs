@@ -95,7 +95,8 @@ fn cute(t: &Tensor) -> String {
 /// Emits the ops of `derived` before `anchor`. `dst` and `srcs` are the intrinsic's operands in
 /// call order (Mmad: C, then A and B).
 ///
-/// `extra_notes` are added to `notes` as they are. Every symbol of the `assumes` note is also
+/// `extra_notes` are added to `notes` as they are; `op_attributes` (`name`, attribute text) are
+/// set on every op emitted (the store's `atomic = "add"` on its Fixpipe). Every symbol of the `assumes` note is also
 /// passed as a `dyn` operand named `sym:NAME` (its bound index value), so that a printer can
 /// write the condition with its own names for those values.
 pub(crate) fn emit<'c>(
@@ -105,7 +106,7 @@ pub(crate) fn emit<'c>(
     dst: &Tensor<'c, 'c>,
     srcs: &[&Tensor<'c, 'c>],
     _target: Target,
-    extra_notes: &[(&str, String)],
+    (extra_notes, op_attributes): (&[(&str, String)], &[(&str, &str)]),
 ) -> Result<(), AscendcError> {
     let location = anchor.location();
     let block = anchor.block().ok_or_else(|| AscendcError::IrShape("op outside a block".into()))?;
@@ -175,13 +176,17 @@ pub(crate) fn emit<'c>(
             Attribute::parse(context, &text)
                 .ok_or_else(|| AscendcError::internal(format!("cannot build attribute {text}")))
         };
+        let mut attributes = vec![
+            (Identifier::new(context, "params"), attr(format!("{{{}}}", params.join(", ")))?),
+            (Identifier::new(context, "dyn_fields"), attr(format!("[{}]", dyn_fields.join(", ")))?),
+            (Identifier::new(context, "notes"), attr(format!("{{{}}}", notes.join(", ")))?),
+        ];
+        for (name, text) in op_attributes {
+            attributes.push((Identifier::new(context, name), attr(text.to_string())?));
+        }
         let op = OperationBuilder::new(name, location)
             .add_operands(&operands)
-            .add_attributes(&[
-                (Identifier::new(context, "params"), attr(format!("{{{}}}", params.join(", ")))?),
-                (Identifier::new(context, "dyn_fields"), attr(format!("[{}]", dyn_fields.join(", ")))?),
-                (Identifier::new(context, "notes"), attr(format!("{{{}}}", notes.join(", ")))?),
-            ])
+            .add_attributes(&attributes)
             .build()
             .map_err(AscendcError::internal)?;
         block.insert_operation_before(anchor, op);

@@ -48,7 +48,7 @@ pub const ALL_RULES: [(&str, &str); 25] = [
     ("L2", "legal layout pair"),
     ("L3", "element types of a copy"),
     ("L4", "extents of a copy"),
-    ("L5", "store epilogues (relu, scale)"),
+    ("L5", "store epilogues (relu, scale, atomic)"),
     ("X1", "matmul operand spaces"),
     ("X2", "matmul element types"),
     ("X3", "matmul extents"),
