@@ -21,9 +21,9 @@
 // CHECK: "layout.matmul"(%a0v, %b0v, %acc) {accumulate = false}
 // CHECK: %kv = arith.subi %c1000, %ks : index
 // CHECK: %k_lo = arith.addi %ks, %c128 : index
-// CHECK: %K = arith.addi %ks, %c256 : index
-// CHECK-NEXT: %K_1 = arith.minsi %K, %c1000 : index
-// CHECK-NEXT: scf.for %k = %k_lo to %K_1 step %c128 {
+// CHECK: %k_end = arith.addi %ks, %c256 : index
+// CHECK-NEXT: %k_end_1 = arith.minsi %k_end, %c1000 : index
+// CHECK-NEXT: scf.for %k = %k_lo to %k_end_1 step %c128 {
 // CHECK: "layout.store"(%acc, %tc) {atomic = "add"} : (!l0C, !tC) -> ()
 
 // VERIFIED: "layout.store"(%{{.*}}, %{{.*}}) {atomic = "add"}

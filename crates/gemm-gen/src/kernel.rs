@@ -128,7 +128,7 @@ pub fn generate(spec: &GemmSpec) -> Result<String> {
     let first = (body.expr(&start, "ks"), start.clone());
     l1_slice(&mut body, spec, (&first.0, &first.1), (&m0, &n0), &k, true)?;
     let k_lo = if spec.split_k > 1 { body.expr(&start.add(&SymExpr::Const(t.k1))?, "k_lo") } else { k1.clone() };
-    let k_hi = body.expr(&end, "K");
+    let k_hi = body.expr(&end, "k_end");
     body.open(format!("scf.for %k = {k_lo} to {k_hi} step {k1}"));
     body.symbols.insert("k".into(), "%k".into());
     l1_slice(&mut body, spec, ("%k", &SymExpr::sym("k")), (&m0, &n0), &k, false)?;

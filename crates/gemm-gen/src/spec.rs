@@ -151,7 +151,14 @@ impl GemmSpec {
             }
             let types = layout_algebra::ascend::legality::atomic_add_types(self.target);
             if !types.contains(&self.output) {
-                return Err(spec("split-k", format!("SetAtomicAdd does not add {} on {} (the atomic-add store of split-K)", self.output.name(), self.target.name())));
+                return Err(spec(
+                    "split-k",
+                    format!(
+                        "SetAtomicAdd does not add {} on {} (the atomic-add store of split-K)",
+                        self.output.name(),
+                        self.target.name()
+                    ),
+                ));
             }
         }
         if let TileOrder::Swizzle { offset, .. } = self.order {

@@ -198,7 +198,11 @@ pub(super) fn copy(
         // SetAtomicAdd: GM += the converted value, in the destination type (one rounding).
         let old = build::load(nest.body, location, dst.buffer, offsets[1])?;
         let (a, b) = (build::val(old), build::val(value));
-        value = nest.body.value(if is_integer(dst.elem) { arith::addi(a, b, location) } else { arith::addf(a, b, location) })?;
+        value = nest.body.value(if is_integer(dst.elem) {
+            arith::addi(a, b, location)
+        } else {
+            arith::addf(a, b, location)
+        })?;
     }
     build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
     initcheck::mark(l, location, nest.body, &dst, offsets[1])?;

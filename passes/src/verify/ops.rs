@@ -437,11 +437,14 @@ fn check_atomic_add(path: &str, (src, dst): (&TensorLayout, &TensorLayout), loca
     if !types.contains(&dst.elem) {
         let list: Vec<&str> = types.iter().map(|t| t.name()).collect();
         let list = if list.is_empty() { "none documented".to_string() } else { list.join(", ") };
-        c.error(location, &format!(
-            "layout.store: SetAtomicAdd does not add {} on target \"{}\" (element types: {list})",
-            dst.elem,
-            target.name()
-        ));
+        c.error(
+            location,
+            &format!(
+                "layout.store: SetAtomicAdd does not add {} on target \"{}\" (element types: {list})",
+                dst.elem,
+                target.name()
+            ),
+        );
     }
 }
 

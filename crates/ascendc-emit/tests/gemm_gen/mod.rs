@@ -256,8 +256,7 @@ fn run_everywhere(context: &melior::Context, s: &GemmSpec, [m, n, k]: [usize; 3]
     run::lower_to_ascendc(&mut lowered).unwrap_or_else(|e| panic!("{name}: layout-lower-to-ascendc: {e}\n{text}"));
     let cpp = run::CppKernel::build(&lowered, &name, Some(&scratch(&name)), checks::ALL)
         .unwrap_or_else(|e| panic!("{name}: C++ + model: {e}"));
-    let llvm =
-        run::LlvmKernel::build(context, &lowered, &name).unwrap_or_else(|e| panic!("{name}: LLVM form: {e}"));
+    let llvm = run::LlvmKernel::build(context, &lowered, &name).unwrap_or_else(|e| panic!("{name}: LLVM form: {e}"));
     let mut loops_module = parse();
     layout_runtime::lower_layout_ops_with(&mut loops_module, true).unwrap_or_else(|e| panic!("{name}: loops: {e}"));
     let loops = Jit::new(&loops_module).unwrap_or_else(|e| panic!("{name}: jit (loops): {e}"));
@@ -272,14 +271,8 @@ fn run_everywhere(context: &melior::Context, s: &GemmSpec, [m, n, k]: [usize; 3]
             .unwrap_or_else(|e| panic!("{name}, blockDim {block_dim}: LLVM form: {e}"));
         check(&format!("{name}, blockDim {block_dim}, LLVM form + model"), n, &arrays[2], want);
         let mut arrays = inputs.clone();
-        layout_runtime::blocks::call_blocks(
-            &loops,
-            &name,
-            &mut args(&mut arrays, &scalars),
-            block_dim,
-            launch.seed,
-        )
-        .unwrap_or_else(|e| panic!("{name}, blockDim {block_dim}: loops: {e}"));
+        layout_runtime::blocks::call_blocks(&loops, &name, &mut args(&mut arrays, &scalars), block_dim, launch.seed)
+            .unwrap_or_else(|e| panic!("{name}, blockDim {block_dim}: loops: {e}"));
         check(&format!("{name}, blockDim {block_dim}, loop lowering"), n, &arrays[2], want);
     }
 }

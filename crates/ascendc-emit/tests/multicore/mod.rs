@@ -204,7 +204,11 @@ fn racecheck_tells_atomic_adds_from_plain_writes() {
         let want: Vec<f64> = (0..M * N)
             .map(|i| {
                 let c0 = c.inputs[2].get_f64(i);
-                if i / N < 64 && i % N < 64 { c0 + f64::from(block_dim) * c.want[i] } else { c0 }
+                if i / N < 64 && i % N < 64 {
+                    c0 + f64::from(block_dim) * c.want[i]
+                } else {
+                    c0
+                }
             })
             .collect();
         for (way, got) in b.run(&c, Launch { block_dim, seed: 2 }) {
