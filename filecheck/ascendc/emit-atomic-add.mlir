@@ -21,7 +21,6 @@
 // LLVM-LABEL: define void @gemm_add_f32(
 // LLVM: call void @ascendc_model_set_atomic_add(i32 3)
 // LLVM: call i32 @ascendc_model_fixpipe_nz2nd(ptr %{{[0-9]+}}, ptr nonnull @ascendc_l0c, i32 3, i32 3,
-// LLVM-NEXT: {{.*}}
 // LLVM: call void @ascendc_model_set_atomic_none()
 // LLVM-LABEL: define void @gemm_add_f16(
 // LLVM: call void @ascendc_model_set_atomic_add(i32 1)
