@@ -92,6 +92,11 @@ fn cute(t: &Tensor) -> String {
     format!("{l} origin {o}")
 }
 
+/// Reader notes `(key, text)` added to an op's `notes`.
+pub(crate) type Notes<'a> = &'a [(&'a str, String)];
+/// Attributes `(name, attribute text)` set on an op.
+pub(crate) type OpAttributes<'a> = &'a [(&'a str, &'a str)];
+
 /// Emits the ops of `derived` before `anchor`. `dst` and `srcs` are the intrinsic's operands in
 /// call order (Mmad: C, then A and B).
 ///
@@ -106,7 +111,7 @@ pub(crate) fn emit<'c>(
     dst: &Tensor<'c, 'c>,
     srcs: &[&Tensor<'c, 'c>],
     _target: Target,
-    (extra_notes, op_attributes): (&[(&str, String)], &[(&str, &str)]),
+    (extra_notes, op_attributes): (Notes, OpAttributes),
 ) -> Result<(), AscendcError> {
     let location = anchor.location();
     let block = anchor.block().ok_or_else(|| AscendcError::IrShape("op outside a block".into()))?;
