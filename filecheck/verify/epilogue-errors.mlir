@@ -6,7 +6,7 @@ module attributes {layout.target = #layout.target<"a2">} {
   func.func @f(%m: memref<256xf32>) {
     %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
     %g = "layout.view"(%m) : (memref<256xf32>) -> !layout.tensor<f32, "gm", "ND", "(16,16)">
-    // expected-error@+1 {{'layout.store' op unknown attribute 'relux'; known: relu, scale}}
+    // expected-error@+1 {{'layout.store' op unknown attribute 'relux'; known: relu, scale, atomic}}
     "layout.store"(%c, %g) {relux = true} : (!layout.tensor<f32, "l0c", "NZ", "(16,16)">, !layout.tensor<f32, "gm", "ND", "(16,16)">) -> ()
     return
   }
@@ -180,6 +180,43 @@ module attributes {layout.target = #layout.target<"a5">} {
     "layout.store"(%ci, %g) {relu = true, scale = 0.25 : f32} : (!layout.tensor<i32, "l0c", "NZ", "(32,32)">, !layout.tensor<f16, "gm", "ND", "(32,32)">) -> ()
     "layout.store"(%cf, %h) {relu = true} : (!layout.tensor<f32, "l0c", "NZ", "(16,16)">, !layout.tensor<f16, "gm", "ND", "(16,16)">) -> ()
     "layout.store"(%cf, %k) {relu = false} : (!layout.tensor<f32, "l0c", "NZ", "(16,16)">, !layout.tensor<f32, "gm", "ND", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+// `atomic = "add"` (rule L5): only on l0c -> gm stores, for SetAtomicAdd's types on the target.
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf16>) {
+    %g = "layout.view"(%m) : (memref<256xf16>) -> !layout.tensor<f16, "gm", "NZ", "(16,16)">
+    %a = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(16,16)">
+    // expected-error@+1 {{layout.store: `atomic = "add"` is the Fixpipe's atomic add into GM (SetAtomicAdd, l0c -> gm); this store is l1 f16 -> gm f16}}
+    "layout.store"(%a, %g) {atomic = "add"} : (!layout.tensor<f16, "l1", "NZ", "(16,16)">, !layout.tensor<f16, "gm", "NZ", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+module attributes {layout.target = #layout.target<"a5">} {
+  func.func @f(%m: memref<256xf32>) {
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
+    %g = "layout.view"(%m) : (memref<256xf32>) -> !layout.tensor<f32, "gm", "ND", "(16,16)">
+    // expected-error@+1 {{layout.store: SetAtomicAdd does not add f32 on target "a5" (element types: none documented)}}
+    "layout.store"(%c, %g) {atomic = "add"} : (!layout.tensor<f32, "l0c", "NZ", "(16,16)">, !layout.tensor<f32, "gm", "ND", "(16,16)">) -> ()
+    return
+  }
+}
+
+// -----
+
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f(%m: memref<256xf32>) {
+    %c = "layout.alloc"() : () -> !layout.tensor<f32, "l0c", "NZ", "(16,16)">
+    %g = "layout.view"(%m) : (memref<256xf32>) -> !layout.tensor<f32, "gm", "ND", "(16,16)">
+    // expected-error@+1 {{'layout.store' op attribute 'atomic' must be "add" (the store adds into GM: SetAtomicAdd, L0C -> GM stores only), got "max"}}
+    "layout.store"(%c, %g) {atomic = "max"} : (!layout.tensor<f32, "l0c", "NZ", "(16,16)">, !layout.tensor<f32, "gm", "ND", "(16,16)">) -> ()
     return
   }
 }

@@ -177,6 +177,11 @@ impl Printer<'_> {
                     let f = if *num { "GetBlockNum" } else { "GetBlockIdx" };
                     self.line(depth, &format!("const int64_t {name} = AscendC::{f}();"));
                 }
+                Stmt::Atomic { add: Some(elem) } => {
+                    let t = cpp_type(elem).map_err(|e| e.at(None))?;
+                    self.line(depth, &format!("AscendC::SetAtomicAdd<{t}>();  // the next Fixpipe adds into GM"));
+                }
+                Stmt::Atomic { add: None } => self.line(depth, "AscendC::SetAtomicNone();"),
                 Stmt::Call(c) => self.call(c, depth)?,
             }
         }

@@ -238,6 +238,11 @@ pub enum Stmt {
         name: String,
         num: bool,
     },
+    /// `SetAtomicAdd<T>()` with `T` the MLIR element type (`add: Some("f32")`), or
+    /// `SetAtomicNone()` (`add: None`): the GM writes of the Fixpipes between them add into GM.
+    Atomic {
+        add: Option<String>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -673,7 +678,27 @@ impl Walker {
                     .filter_map(|(k, a)| Some((k, rename(&text(a)?, &symbols))))
                     .collect();
                 let refs = symbols.into_values().collect();
+                // `atomic = "add"` (a store that adds into GM): SetAtomicAdd<T> of the
+                // destination's type around the call, SetAtomicNone after it.
+                let atomic = match op.attribute("atomic").ok().map(|a| text(a)) {
+                    None => None,
+                    Some(Some(mode)) if mode == "add" && matches!(kind, Kind::Fixpipe | Kind::FixpipeNz) => {
+                        Some(self.bufs[bufs[0]].elem.clone())
+                    }
+                    Some(other) => {
+                        return Err(EmitError::Malformed(format!(
+                            "{}: `atomic` must be \"add\" on a Fixpipe, got {other:?}",
+                            kind.name()
+                        )))
+                    }
+                };
+                if let Some(elem) = &atomic {
+                    out.push(Stmt::Atomic { add: Some(elem.clone()) });
+                }
                 out.push(Stmt::Call(Call { kind, bufs, fields, bools, quant, notes, refs, at }));
+                if atomic.is_some() {
+                    out.push(Stmt::Atomic { add: None });
+                }
             }
         }
         Ok(())
@@ -846,7 +871,7 @@ fn uses(stmts: &[Stmt], used: &mut std::collections::HashSet<String>) {
                 uses(else_body, used);
             }
             Stmt::Call(c) => c.fields.values().chain(&c.refs).for_each(|v| add(v, used)),
-            Stmt::Const { .. } | Stmt::Flag { .. } | Stmt::Barrier(_) | Stmt::Block { .. } => {}
+            Stmt::Const { .. } | Stmt::Flag { .. } | Stmt::Barrier(_) | Stmt::Block { .. } | Stmt::Atomic { .. } => {}
         }
     }
 }

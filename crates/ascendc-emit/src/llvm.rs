@@ -9,6 +9,7 @@
 //! | every intrinsic | `int32_t ascendc_model_...(dst, srcs..., scalars..., const params*, uint32_t target)`: the function and its arguments are the declaration's (`ascendc_params::decl`, `abi_function`, `abi_args`; e.g. `ascendc_model_mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, uint32_t c_dtype, const ascendc_model_mmad_params*, uint32_t)`) |
 //! | `SetFlag` / `WaitFlag` / `PipeBarrier` | `ascendc_model_set_flag(src_pipe, dst_pipe, id)`, `..._wait_flag`, `ascendc_model_pipe_barrier(pipe)` |
 //! | `GetBlockIdx()` / `GetBlockNum()` | `int64_t ascendc_model_get_block_idx(void)`, `..._get_block_num(void)` (the launch the driver set) |
+//! | `SetAtomicAdd<T>()` / `SetAtomicNone()` | `void ascendc_model_set_atomic_add(uint32_t dtype)`, `void ascendc_model_set_atomic_none(void)` |
 //!
 //! Built as MLIR text (`func` + `scf` + `arith` + `memref` + `llvm`): the kernel keeps its
 //! memref arguments (`llvm.emit_c_interface`, so the runtime's `Jit::call` checks and passes
@@ -30,6 +31,8 @@ const SYNC_DECLS: &str = r#"  llvm.func @ascendc_model_set_flag(i32, i32, i32)
   llvm.func @ascendc_model_pipe_barrier(i32)
   llvm.func @ascendc_model_get_block_idx() -> i64
   llvm.func @ascendc_model_get_block_num() -> i64
+  llvm.func @ascendc_model_set_atomic_add(i32)
+  llvm.func @ascendc_model_set_atomic_none()
 "#;
 
 /// `llvm.func` declarations of every C ABI function, the intrinsics from their declarations.
@@ -256,6 +259,14 @@ impl Gen<'_> {
                     self.line(depth, &format!("{t} = llvm.call @ascendc_model_{f}() : () -> i64"));
                     self.line(depth, &format!("%{name} = arith.index_cast {t} : i64 to index"));
                 }
+                Stmt::Atomic { add } => match add {
+                    Some(elem) => {
+                        let code = dtype_code(elem).map_err(|e| e.at(None))?;
+                        let a = self.int(depth, &Val::Const(code), "i32");
+                        self.line(depth, &format!("llvm.call @ascendc_model_set_atomic_add({a}) : (i32) -> ()"));
+                    }
+                    None => self.line(depth, "llvm.call @ascendc_model_set_atomic_none() : () -> ()"),
+                },
                 Stmt::Call(c) => self.call(c, depth)?,
             }
         }
@@ -453,6 +464,8 @@ mod tests {
   llvm.func @ascendc_model_pipe_barrier(i32)
   llvm.func @ascendc_model_get_block_idx() -> i64
   llvm.func @ascendc_model_get_block_num() -> i64
+  llvm.func @ascendc_model_set_atomic_add(i32)
+  llvm.func @ascendc_model_set_atomic_none()
 "#;
         assert_eq!(super::decls(), want);
     }

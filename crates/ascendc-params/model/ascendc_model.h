@@ -305,6 +305,8 @@ template <pipe_t P> __aicore__ inline void PipeBarrier() { ascendc_model::san::b
 __aicore__ inline void InitSocState() {}
 __aicore__ inline int64_t GetBlockIdx() { return ascendc_model::launch().block_idx; }
 __aicore__ inline int64_t GetBlockNum() { return ascendc_model::launch().block_num; }
+template <class T> __aicore__ inline void SetAtomicAdd() { ascendc_model::set_atomic_add(model::DType<T>::code); }
+__aicore__ inline void SetAtomicNone() { ascendc_model::set_atomic_none(); }
 
 // ---- intrinsics -------------------------------------------------------------------------------
 template <class T> __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p, uint32_t line = __builtin_LINE()) {

@@ -81,6 +81,8 @@ int64_t ascendc_model_sanitize_report_element(int32_t* region) {
 void ascendc_model_set_block(uint32_t idx, uint32_t num) { ascendc_model::set_block(idx, num); }
 int64_t ascendc_model_get_block_idx(void) { return ascendc_model::launch().block_idx; }
 int64_t ascendc_model_get_block_num(void) { return ascendc_model::launch().block_num; }
+void ascendc_model_set_atomic_add(uint32_t dtype) { ascendc_model::set_atomic_add(dtype); }
+void ascendc_model_set_atomic_none(void) { ascendc_model::set_atomic_none(); }
 
 const char* ascendc_model_last_error(void) { return ascendc_model::error_buffer(); }
 

@@ -196,6 +196,10 @@ int64_t ascendc_model_sanitize_report_element(int32_t* region);
 void ascendc_model_set_block(uint32_t idx, uint32_t num);
 int64_t ascendc_model_get_block_idx(void);
 int64_t ascendc_model_get_block_num(void);
+/* SetAtomicAdd<T>() with T's dtype code / SetAtomicNone(): the later Fixpipes of this block add
+ * into GM (a2 only; the Fixpipe fails on another target or a T other than its destination's). */
+void ascendc_model_set_atomic_add(uint32_t dtype);
+void ascendc_model_set_atomic_none(void);
 /* Message of the last non-zero status (static storage; "" if none). */
 const char* ascendc_model_last_error(void);
 

@@ -162,18 +162,26 @@ inline int32_t fail(int32_t code, const char* what) {
 // Which block (AI core) runs and how many were launched: GetBlockIdx() / GetBlockNum(). The CPU
 // drivers run a blockDim-block launch as blockDim calls of the kernel, calling set_block()
 // before each (per thread, like the sanitizer: test threads run their own launches).
+// `atomic_add` is the core's SetAtomicAdd<T>() state: 0 after SetAtomicNone() (and at the start
+// of each block), else the dtype code of T; the Fixpipe then adds into GM.
 struct Launch {
     int64_t block_idx = 0;
     int64_t block_num = 1;
+    uint32_t atomic_add = 0;
 };
 inline Launch& launch() {
     static thread_local Launch l;
     return l;
 }
 inline void set_block(uint32_t idx, uint32_t num) {
-    launch() = Launch{idx, num};
+    launch() = Launch{idx, num, 0};
     san::begin_block(static_cast<int32_t>(idx));
 }
+
+// SetAtomicAdd<T>(): the later Fixpipes add into GM, in T (asc-devkit SetAtomicAdd: A2/A3, for
+// int8/int16/half/bfloat16/int32/float; the model's Fixpipe writes f32, f16, bf16 or i32).
+inline void set_atomic_add(uint32_t dtype) { launch().atomic_add = dtype; }
+inline void set_atomic_none() { launch().atomic_add = 0; }
 
 inline bool valid_target(uint32_t t) { return t == ASCENDC_MODEL_ARCH_A2 || t == ASCENDC_MODEL_ARCH_A5; }
 
@@ -376,6 +384,11 @@ inline int32_t fixpipe_check(uint32_t dst_dtype, uint32_t src_dtype, const ascen
                     (p.quantPre == ASCENDC_MODEL_QUANT_F322BF16 && src_dtype == ASCENDC_MODEL_F32 && dst_dtype == ASCENDC_MODEL_BF16) ||
                     (p.quantPre == ASCENDC_MODEL_QUANT_DEQF16 && src_dtype == ASCENDC_MODEL_I32 && dst_dtype == ASCENDC_MODEL_F16);
     if (!ok) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Fixpipe: supported quantPre: NoQuant f32->f32 / i32->i32, F322F16, F322BF16, DEQF16 i32->f16");
+    const uint32_t atomic = launch().atomic_add;
+    if (atomic != 0 && target != ASCENDC_MODEL_ARCH_A2)
+        return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Fixpipe: SetAtomicAdd is modelled on arch 2201 (A2/A3) only");
+    if (atomic != 0 && atomic != dst_dtype)
+        return fail(ASCENDC_MODEL_E_INVALID, "Fixpipe: the SetAtomicAdd<T> type differs from the destination type");
     return ASCENDC_MODEL_OK;
 }
 
@@ -388,12 +401,21 @@ inline float deq_scale(uint64_t deq_scalar) {
 }
 
 // One element: L0C element `so` (in accumulator elements), quantPre, ReLU, stored at `to`.
+// Under SetAtomicAdd the converted value is added to the GM element: IEEE addition in the
+// destination type, round to nearest even (computed in f32 and rounded once: exact for f16 and
+// bf16, whose sums f32 holds to 2p + 2 bits), wrapping for i32.
 inline void fixpipe_element(uint8_t* to, const uint8_t* s, uint64_t so, uint32_t dst_dtype, uint32_t src_dtype,
                             const ascendc_model_fixpipe_params_v220& p) {
-    if (!san::use(s + so * 4, 4) || !san::def(to, dtype_bytes(dst_dtype))) return;
+    const bool atomic = launch().atomic_add != 0;
+    if (!san::use(s + so * 4, 4)) return;
+    if (!(atomic ? san::def_atomic(to, dtype_bytes(dst_dtype)) : san::def(to, dtype_bytes(dst_dtype)))) return;
     if (src_dtype == ASCENDC_MODEL_I32 && dst_dtype == ASCENDC_MODEL_I32) {
         int32_t v; std::memcpy(&v, s + so * 4, 4);
         if (p.reluEn && v < 0) v = 0;
+        if (atomic) {
+            int32_t old; std::memcpy(&old, to, 4);
+            v = (int32_t)((uint32_t)old + (uint32_t)v);
+        }
         std::memcpy(to, &v, 4);
         return;
     }
@@ -407,9 +429,19 @@ inline void fixpipe_element(uint8_t* to, const uint8_t* s, uint64_t so, uint32_t
     if (p.reluEn && !(v > 0.0f) && v == v) v = 0.0f;
     if (p.quantPre == ASCENDC_MODEL_QUANT_DEQF16) v = v > 65504.0f ? 65504.0f : (v < -65504.0f ? -65504.0f : v);
     if (dst_dtype == ASCENDC_MODEL_F32) {
+        if (atomic) {
+            float old; std::memcpy(&old, to, 4);
+            v = old + v;
+        }
         std::memcpy(to, &v, 4);
     } else {
-        uint16_t h = dst_dtype == ASCENDC_MODEL_F16 ? f32_to_f16_bits(v) : f32_to_bf16_bits(v);
+        const bool f16 = dst_dtype == ASCENDC_MODEL_F16;
+        uint16_t h = f16 ? f32_to_f16_bits(v) : f32_to_bf16_bits(v);
+        if (atomic) {
+            uint16_t old; std::memcpy(&old, to, 2);
+            const float sum = (f16 ? f16_bits_to_f32(old) : bf16_bits_to_f32(old)) + (f16 ? f16_bits_to_f32(h) : bf16_bits_to_f32(h));
+            h = f16 ? f32_to_f16_bits(sum) : f32_to_bf16_bits(sum);
+        }
         std::memcpy(to, &h, 2);
     }
 }

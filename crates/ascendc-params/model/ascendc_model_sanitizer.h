@@ -16,7 +16,9 @@
 // * racecheck: a multi-core launch runs its blocks one after another (begin_block() between
 //   them) over the same GM; each GM byte remembers the block that last wrote it, and a write by
 //   another block is reported with both block ids (blocks of one launch must write disjoint GM:
-//   their order on the device is unspecified). Each block starts with its own on-chip memory
+//   their order on the device is unspecified). Atomic adds (Fixpipe under SetAtomicAdd) of
+//   several blocks into the same bytes commute and are no race; a plain write and an atomic add
+//   of two blocks, or two plain writes, are. Each block starts with its own on-chip memory
 //   (written bits cleared) and its own pipes and flags (synccheck state reset).
 // Only the first violation is kept (later ones are often its consequences); count() has all.
 #ifndef ASCENDC_MODEL_SANITIZER_H
@@ -54,6 +56,8 @@ struct Region {
     bool on_chip;
     std::vector<uint8_t> written;  // one byte per byte (on-chip regions only)
     std::vector<int32_t> writer;   // racecheck: the block that last wrote each byte, -1 (GM only)
+    std::vector<int32_t> other;    // racecheck: the last block before `writer` that wrote it, -1
+    std::vector<int32_t> plain;    // racecheck: a block that wrote it plainly (not atomically), -1
 };
 
 struct Range {
@@ -108,9 +112,13 @@ inline void begin(uint32_t checks) {
 // Registers a buffer; accesses are resolved to the first region containing them.
 inline void add_region(const void* base, uint64_t bytes, uint32_t elem_bytes, const char* name, bool on_chip) {
     const uintptr_t lo = reinterpret_cast<uintptr_t>(base);
-    Region r{lo, lo + bytes, elem_bytes ? elem_bytes : 1, name ? name : "?", on_chip, {}, {}};
+    Region r{lo, lo + bytes, elem_bytes ? elem_bytes : 1, name ? name : "?", on_chip, {}, {}, {}, {}};
     if (on_chip) r.written.assign(bytes, 0);
-    if (!on_chip && (state().checks & CHECK_RACE)) r.writer.assign(bytes, -1);
+    if (!on_chip && (state().checks & CHECK_RACE)) {
+        r.writer.assign(bytes, -1);
+        r.other.assign(bytes, -1);
+        r.plain.assign(bytes, -1);
+    }
     state().regions.push_back(r);
 }
 
@@ -223,9 +231,10 @@ inline void mark_written(void* d, const void* src, uint64_t n) {
     }
 }
 
-// racecheck of a write of [p, p + n) to GM by the current block: the first byte another block
-// wrote is reported with the run of bytes that block wrote, then every byte becomes ours.
-inline void race_write(const void* p, uint64_t n) {
+// racecheck of a write of [p, p + n) to GM by the current block (an atomic add when `atomic`):
+// the first byte whose earlier write by another block races with it is reported with the run of
+// bytes that block wrote, then every byte records this write.
+inline void race_write(const void* p, uint64_t n, bool atomic = false) {
     if (!on(CHECK_RACE) || n == 0) return;
     const uintptr_t lo = reinterpret_cast<uintptr_t>(p);
     const int32_t ri = region_of(lo, lo + n);
@@ -233,20 +242,35 @@ inline void race_write(const void* p, uint64_t n) {
     Region& r = state().regions[ri];
     if (r.on_chip || r.writer.empty()) return;
     const int32_t me = state().block;
-    int32_t* w = r.writer.data() + (lo - r.lo);
+    const uint64_t at = lo - r.lo;
+    int32_t* w = r.writer.data() + at;
+    int32_t* o = r.other.data() + at;
+    int32_t* pl = r.plain.data() + at;
+    // The block whose write of byte i races with this one, -1 if none.
+    auto racing = [&](uint64_t i) -> int32_t {
+        if (atomic) return pl[i] >= 0 && pl[i] != me ? pl[i] : -1;
+        if (w[i] >= 0 && w[i] != me) return w[i];
+        return o[i] >= 0 && o[i] != me ? o[i] : -1;
+    };
     for (uint64_t i = 0; i < n; ++i) {
-        if (w[i] < 0 || w[i] == me) continue;
-        const int32_t other = w[i];
+        const int32_t other = racing(i);
+        if (other < 0) continue;
         uint64_t j = i;
-        while (j < n && w[j] == other) ++j;
-        const uint64_t first = lo - r.lo + i;
-        char buf[320];
-        std::snprintf(buf, sizeof buf, " in block %d writes %s bytes [%llu, %llu), which block %d wrote too (the blocks of a launch must write disjoint global memory)",
-                      me, r.name.c_str(), (unsigned long long)first, (unsigned long long)(lo - r.lo + j), other);
+        while (j < n && racing(j) == other) ++j;
+        const uint64_t first = at + i;
+        char buf[384];
+        std::snprintf(buf, sizeof buf, " in block %d %s %s bytes [%llu, %llu), which block %d wrote too (the blocks of a launch must write disjoint global memory, except atomic adds into the same bytes)",
+                      me, atomic ? "atomically adds into" : "writes", r.name.c_str(), (unsigned long long)first, (unsigned long long)(at + j), other);
         violation("racecheck: " + current() + buf, ri, static_cast<int64_t>(first / r.elem_bytes));
         break;
     }
-    std::fill(w, w + n, me);
+    for (uint64_t i = 0; i < n; ++i) {
+        if (w[i] != me) {
+            o[i] = w[i];
+            w[i] = me;
+        }
+        if (!atomic && pl[i] < 0) pl[i] = me;
+    }
 }
 
 // ---- the hooks the model's intrinsics call ----------------------------------------------------
@@ -267,6 +291,16 @@ inline bool def(void* d, uint64_t n) {
     note(state().writes, d, n);
     mark_written(d, nullptr, n);
     race_write(d, n);
+    return true;
+}
+
+// def() for a GM element an atomic add updates (racecheck: an atomic write).
+inline bool def_atomic(void* d, uint64_t n) {
+    if (!state().checks) return true;
+    if (!inside(d, n, true)) return false;
+    note(state().writes, d, n);
+    mark_written(d, nullptr, n);
+    race_write(d, n, true);
     return true;
 }
 

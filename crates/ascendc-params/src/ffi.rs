@@ -45,6 +45,8 @@ extern "C" {
     pub fn ascendc_model_set_block(idx: u32, num: u32);
     pub fn ascendc_model_get_block_idx() -> i64;
     pub fn ascendc_model_get_block_num() -> i64;
+    pub fn ascendc_model_set_atomic_add(dtype: u32);
+    pub fn ascendc_model_set_atomic_none();
 }
 
 /// Every C ABI function as `(symbol name, address)`, for `mlirExecutionEngineRegisterSymbol`.
@@ -58,6 +60,8 @@ pub fn c_abi_symbols() -> Vec<(&'static str, *const c_void)> {
         ("ascendc_model_sanitize_site", ascendc_model_sanitize_site as *const c_void),
         ("ascendc_model_get_block_idx", ascendc_model_get_block_idx as *const c_void),
         ("ascendc_model_get_block_num", ascendc_model_get_block_num as *const c_void),
+        ("ascendc_model_set_atomic_add", ascendc_model_set_atomic_add as *const c_void),
+        ("ascendc_model_set_atomic_none", ascendc_model_set_atomic_none as *const c_void),
     ]);
     symbols
 }

@@ -4,6 +4,10 @@
 //! before it wrote (rule R1); the first slice overwrites L0C, so it is peeled (the K loop may
 //! run zero more times), the rest accumulate; the Fixpipe stores the tile with the epilogue.
 //! Tails in M, N and K are clipped by the layout algebra (tile origins), nothing here.
+//! Split-K (`split_k` S > 1): K is cut into `chunks` ≤ S chunks of `per` whole `k1` slices
+//! (`per = ceil(ceil(K/k1)/S)`, `chunks = ceil(ceil(K/k1)/per)`, so no chunk is empty), the tasks
+//! are the (tile, chunk) pairs — task `t` is tile `t mod tiles`, chunk `t / tiles` — and each
+//! task's store adds into C (`atomic = "add"`), which must be zero on entry.
 
 use crate::error::Result;
 use crate::spec::{Dim, GemmSpec, GmLayout};
@@ -89,21 +93,45 @@ pub fn generate(spec: &GemmSpec) -> Result<String> {
     let cols = n.ceil_div(&SymExpr::Const(t.n1))?;
     body.expr(&rows, "rows");
     body.expr(&cols, "cols");
-    let tiles_v = body.expr(&rows.mul(&cols)?, "tiles");
-    body.open(format!("scf.for %t = %bid to {tiles_v} step %bnum"));
+    let tiles = rows.mul(&cols)?;
+    let tiles_v = body.expr(&tiles, "tiles");
+    let task = SymExpr::sym("t");
+    // Split-K: the chunks of K and the (tile, chunk) of task t (module comment).
+    let (tasks_v, tile, k_range) = if spec.split_k > 1 {
+        let k1 = SymExpr::Const(t.k1);
+        let slices = k.ceil_div(&k1)?;
+        let per = slices.ceil_div(&SymExpr::Const(spec.split_k))?;
+        let chunks = slices.ceil_div(&per)?;
+        let tasks_v = body.expr(&tiles.mul(&chunks)?, "tasks");
+        let chunk_k = per.mul(&k1)?;
+        let start = task.floor_div(&tiles)?.mul(&chunk_k)?;
+        let end = start.add(&chunk_k)?.min(&k)?;
+        (tasks_v, task.floor_mod(&tiles)?, Some((start, end)))
+    } else {
+        (tiles_v, task.clone(), None)
+    };
+    body.open(format!("scf.for %t = %bid to {tasks_v} step %bnum"));
     body.symbols.insert("t".into(), "%t".into());
-    let (mi, ni) = spec.order.coord(&SymExpr::sym("t"), &rows, &cols)?;
+    if spec.split_k > 1 {
+        // Named once here; the expressions below reuse them.
+        body.expr(&tile, "tile");
+        body.expr(&task.floor_div(&tiles)?, "chunk");
+    }
+    let (mi, ni) = spec.order.coord(&tile, &rows, &cols)?;
     let m0 = body.expr(&mi.mul(&SymExpr::Const(t.m1))?, "m0");
     let n0 = body.expr(&ni.mul(&SymExpr::Const(t.n1))?, "n0");
 
-    // K: the first L1 slice at k = 0 (peeled: it overwrites), the others in a loop.
+    // K: the first L1 slice (peeled: it overwrites), the others in a loop; the whole of K, or
+    // the task's chunk [start, end).
     let k1 = body.constant(t.k1);
-    let zero = body.constant(0);
-    l1_slice(&mut body, spec, &zero, &m0, &n0, &k, true)?;
-    let k_hi = body.expr(&k, "K");
-    body.open(format!("scf.for %k = {k1} to {k_hi} step {k1}"));
+    let (start, end) = k_range.unwrap_or((SymExpr::Const(0), k.clone()));
+    let first = (body.expr(&start, "ks"), start.clone());
+    l1_slice(&mut body, spec, (&first.0, &first.1), (&m0, &n0), &k, true)?;
+    let k_lo = if spec.split_k > 1 { body.expr(&start.add(&SymExpr::Const(t.k1))?, "k_lo") } else { k1.clone() };
+    let k_hi = body.expr(&end, "k_end");
+    body.open(format!("scf.for %k = {k_lo} to {k_hi} step {k1}"));
     body.symbols.insert("k".into(), "%k".into());
-    l1_slice(&mut body, spec, "%k", &m0, &n0, &k, false)?;
+    l1_slice(&mut body, spec, ("%k", &SymExpr::sym("k")), (&m0, &n0), &k, false)?;
     body.close();
 
     let tile_c = body.fresh("tc");
@@ -130,9 +158,16 @@ pub fn generate(spec: &GemmSpec) -> Result<String> {
     Ok(text)
 }
 
-/// One L1 slice at `k`: GM → L1 panels, then L0 slices of `k0` (the first of the first slice
-/// overwrites L0C).
-fn l1_slice(body: &mut Body, spec: &GemmSpec, k: &str, m0: &str, n0: &str, kk: &SymExpr, first: bool) -> Result<()> {
+/// One L1 slice at `k` (its SSA value and its expression): GM → L1 panels, then L0 slices of
+/// `k0` (the first L0 slice of a task's `first` L1 slice overwrites L0C).
+fn l1_slice(
+    body: &mut Body,
+    spec: &GemmSpec,
+    (k, here): (&str, &SymExpr),
+    (m0, n0): (&str, &str),
+    kk: &SymExpr,
+    first: bool,
+) -> Result<()> {
     let t = spec.tiles;
     let (ta, tb, a1v, b1v) = (body.fresh("ta"), body.fresh("tb"), body.fresh("a1v"), body.fresh("b1v"));
     body.line(format!(
@@ -150,8 +185,7 @@ fn l1_slice(body: &mut Body, spec: &GemmSpec, k: &str, m0: &str, n0: &str, kk: &
         return Ok(());
     }
     // The valid K of this slice: min(k1, K - k).
-    let here = if first { SymExpr::Const(0) } else { SymExpr::sym("k") };
-    let valid = SymExpr::Const(t.k1).min(&kk.sub(&here)?)?;
+    let valid = SymExpr::Const(t.k1).min(&kk.sub(here)?)?;
     let k0 = body.constant(t.k0);
     let from = if first {
         let zero = body.constant(0);
@@ -204,6 +238,9 @@ fn epilogue(spec: &GemmSpec) -> String {
         // Nine significant digits round-trip every f32; MLIR float literals need the point.
         attrs.push(format!("scale = {s:.8e} : f32"));
     }
+    if spec.split_k > 1 {
+        attrs.push("atomic = \"add\"".to_string());
+    }
     if attrs.is_empty() {
         String::new()
     } else {
@@ -215,10 +252,11 @@ fn epilogue(spec: &GemmSpec) -> String {
 pub fn describe(spec: &GemmSpec) -> String {
     let l = |g: GmLayout| g.pattern().name();
     format!(
-        "C ({}x{} {} ND) = A ({}x{} {} {}) x B ({}x{} {} {}) on {}, tiles {}, order {:?}{}{}",
+        "C ({}x{} {} ND) {} A ({}x{} {} {}) x B ({}x{} {} {}) on {}, tiles {}, order {:?}{}{}{}",
         spec.m.leaf(),
         spec.n.leaf(),
         spec.output.name(),
+        if spec.split_k > 1 { "+=" } else { "=" },
         spec.m.leaf(),
         spec.k.leaf(),
         spec.input.name(),
@@ -232,5 +270,10 @@ pub fn describe(spec: &GemmSpec) -> String {
         spec.order,
         if spec.epilogue.relu { ", relu" } else { "" },
         spec.epilogue.scale.map(|s| format!(", scale {s}")).unwrap_or_default(),
+        if spec.split_k > 1 {
+            format!(", split-K {} (atomic-add stores: C must be zero on entry)", spec.split_k)
+        } else {
+            String::new()
+        },
     )
 }

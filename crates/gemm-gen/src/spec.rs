@@ -115,6 +115,12 @@ pub struct GemmSpec {
     pub tiles: Tiles,
     /// The order C tiles are handed out in: tile `t` of the grid goes to block `t mod blockNum`.
     pub order: TileOrder,
+    /// Split-K: K is cut into (at most) this many chunks of whole `k1` slices, every (C tile,
+    /// chunk) pair is a task of its own, and each task adds its partial product into C with an
+    /// atomic-add store. 1 = no split (plain stores). With more than 1, **C must be zero when
+    /// the kernel starts** (the kernel only adds into it; the caller clears it, e.g.
+    /// `aclrtMemset`): docs/gemm-generator.md "Split-K".
+    pub split_k: i64,
 }
 
 impl GemmSpec {
@@ -134,6 +140,25 @@ impl GemmSpec {
             (E::I32, E::F16, _) => return Err(spec("epilogue", "an i32 → f16 store needs a finite `scale`")),
             (a, o, _) => {
                 return Err(spec("output type", format!("the Fixpipe cannot store {} as {}", a.name(), o.name())))
+            }
+        }
+        if self.split_k < 1 {
+            return Err(spec("split-k", format!("{} is not a positive chunk count", self.split_k)));
+        }
+        if self.split_k > 1 {
+            if self.epilogue.relu || self.epilogue.scale.is_some() {
+                return Err(spec("split-k", "the partial sums of a split K are added in C: relu and scale would apply to each part, not to the sum"));
+            }
+            let types = layout_algebra::ascend::legality::atomic_add_types(self.target);
+            if !types.contains(&self.output) {
+                return Err(spec(
+                    "split-k",
+                    format!(
+                        "SetAtomicAdd does not add {} on {} (the atomic-add store of split-K)",
+                        self.output.name(),
+                        self.target.name()
+                    ),
+                ));
             }
         }
         if let TileOrder::Swizzle { offset, .. } = self.order {

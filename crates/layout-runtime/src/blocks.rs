@@ -8,7 +8,9 @@
 //! (`layout_passes::lower_to_loops::block::{BLOCK_IDX, BLOCK_NUM}`) which [`crate::Jit`]
 //! registers: they return this thread's current block, set by [`run_blocks`] (0 of 1 outside it).
 //! Under `--sanitize` the lowering also reports every GM byte a copy stores ([`gm_write`],
-//! `layout_passes::lower_to_loops::racecheck`): the racecheck of the loop back end.
+//! `layout_passes::lower_to_loops::racecheck`): the racecheck of the loop back end. Atomic adds
+//! ([`gm_atomic_add`]) of several blocks into the same bytes are no race; a plain write of a byte
+//! another block wrote or added into, or an add into a byte another block wrote plainly, is.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -16,10 +18,45 @@ use std::collections::HashMap;
 thread_local! {
     /// (block index, block count) of the call running on this thread.
     static CURRENT: Cell<(i64, i64)> = const { Cell::new((0, 1)) };
-    /// The block that last wrote each GM byte (by address) during this thread's launch.
-    static WRITERS: RefCell<HashMap<usize, i64>> = RefCell::new(HashMap::new());
+    /// Who wrote each GM byte (by address) during this thread's launch.
+    static WRITERS: RefCell<HashMap<usize, Writers>> = RefCell::new(HashMap::new());
     /// Whether a launch of [`run_blocks`] is running (writes outside one are not tracked).
     static IN_LAUNCH: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The blocks that wrote one GM byte: the last one, the last other one before it, and one that
+/// wrote it plainly (not by an atomic add), if any.
+#[derive(Clone, Copy, Debug)]
+struct Writers {
+    last: i64,
+    other: Option<i64>,
+    plain: Option<i64>,
+}
+
+impl Writers {
+    /// Records a write by `me` (an atomic add when `atomic`); returns a block whose earlier
+    /// write of this byte races with it.
+    fn write(slot: Option<&mut Writers>, me: i64, atomic: bool) -> (Option<i64>, Writers) {
+        let Some(w) = slot else {
+            return (None, Writers { last: me, other: None, plain: (!atomic).then_some(me) });
+        };
+        let race = if atomic {
+            w.plain.filter(|&p| p != me)
+        } else if w.last != me {
+            Some(w.last)
+        } else {
+            w.other.filter(|&o| o != me)
+        };
+        let mut next = *w;
+        if next.last != me {
+            next.other = Some(next.last);
+            next.last = me;
+        }
+        if !atomic && next.plain.is_none() {
+            next.plain = Some(me);
+        }
+        (race, next)
+    }
 }
 
 /// The order the CPU drivers run blocks `0..dim` in: a Fisher–Yates shuffle driven by
@@ -75,6 +112,16 @@ pub(crate) extern "C" fn current_block_num() -> i64 {
 /// bytes at byte `byte` of the GM buffer at `base`. A byte another block of the launch wrote
 /// fails the call with the message (`{block}`, `{other}`, `{lo}`, `{hi}` filled in).
 pub(crate) extern "C" fn gm_write(message: *const u8, length: i64, base: i64, byte: i64, bytes: i64) {
+    record_write(message, length, (base, byte, bytes), false);
+}
+
+/// `__layout_gm_atomic_add(message, length, base, byte, bytes)`: as [`gm_write`] for an atomic
+/// add, which races only with another block's plain write of the same bytes.
+pub(crate) extern "C" fn gm_atomic_add(message: *const u8, length: i64, base: i64, byte: i64, bytes: i64) {
+    record_write(message, length, (base, byte, bytes), true);
+}
+
+fn record_write(message: *const u8, length: i64, (base, byte, bytes): (i64, i64, i64), atomic: bool) {
     if !IN_LAUNCH.with(Cell::get) {
         return;
     }
@@ -84,11 +131,10 @@ pub(crate) extern "C" fn gm_write(message: *const u8, length: i64, base: i64, by
     WRITERS.with(|w| {
         let Ok(mut w) = w.try_borrow_mut() else { return };
         for i in 0..bytes.max(0) as usize {
-            if let Some(previous) = w.insert(start.wrapping_add(i), me) {
-                if previous != me && other.is_none() {
-                    other = Some(previous);
-                }
-            }
+            let at = start.wrapping_add(i);
+            let (race, next) = Writers::write(w.get_mut(&at), me, atomic);
+            w.insert(at, next);
+            other = other.or(race);
         }
     });
     let (Some(other), false) = (other, message.is_null() || length < 0) else { return };
@@ -99,4 +145,36 @@ pub(crate) extern "C" fn gm_write(message: *const u8, length: i64, base: i64, by
         .replace("{lo}", &byte.to_string())
         .replace("{hi}", &(byte + bytes).to_string());
     crate::jit::record_failure(text);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Writers;
+
+    /// Replays writes `(block, atomic)` of one byte; the index of each that races.
+    fn races(writes: &[(i64, bool)]) -> Vec<usize> {
+        let mut slot: Option<Writers> = None;
+        let mut out = Vec::new();
+        for (i, &(me, atomic)) in writes.iter().enumerate() {
+            let (race, next) = Writers::write(slot.as_mut(), me, atomic);
+            if race.is_some() {
+                out.push(i);
+            }
+            slot = Some(next);
+        }
+        out
+    }
+
+    #[test]
+    fn atomic_adds_of_blocks_commute_plain_writes_race() {
+        assert_eq!(races(&[(0, true), (1, true), (2, true)]), Vec::<usize>::new());
+        assert_eq!(races(&[(0, false), (0, false), (0, true)]), Vec::<usize>::new());
+        assert_eq!(races(&[(0, false), (1, false)]), vec![1]);
+        assert_eq!(races(&[(0, false), (1, true)]), vec![1]);
+        assert_eq!(races(&[(0, true), (1, false)]), vec![1]);
+        // Block 0 wrote plainly then added: block 1's add still races with the plain write.
+        assert_eq!(races(&[(0, false), (0, true), (1, true)]), vec![2]);
+        // Block 1's plain write after adds of 0 then 1: races with block 0's add.
+        assert_eq!(races(&[(0, true), (1, true), (1, false)]), vec![2]);
+    }
 }

@@ -357,13 +357,14 @@ impl Jit {
         let orc = Orc::with_object(&object)?;
         // The block queries of `layout.block_idx` / `layout.block_num` (`crate::blocks`), the
         // contract-check hook and the racecheck hook: the C signatures the lowering declares
-        // (`int64_t (void)`, `(index, index, index, index) -> ()`, five `int64_t`).
+        // (`int64_t (void)`, `(index, index, index, index) -> ()`, five `int64_t` for each racecheck hook).
         use layout_passes::lower_to_loops::block::{BLOCK_IDX, BLOCK_NUM};
         orc.define(&[
             (layout_passes::lower_to_loops::guard::HOOK, guard_failed as *const c_void),
             (BLOCK_IDX, crate::blocks::current_block_idx as *const c_void),
             (BLOCK_NUM, crate::blocks::current_block_num as *const c_void),
             (layout_passes::lower_to_loops::racecheck::HOOK, crate::blocks::gm_write as *const c_void),
+            (layout_passes::lower_to_loops::racecheck::ATOMIC_HOOK, crate::blocks::gm_atomic_add as *const c_void),
         ]);
         Ok(Jit { orc, signatures, cache: outcome })
     }

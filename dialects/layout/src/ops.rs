@@ -83,6 +83,11 @@ impl LayoutOpKind {
                     value: "an f32 float, e.g. 0.5 : f32 (Fixpipe DEQF16 scale, i32 -> f16 L0C stores only)",
                     required: false,
                 },
+                AttributeDecl {
+                    name: "atomic",
+                    value: "\"add\" (the store adds into GM: SetAtomicAdd, L0C -> GM stores only)",
+                    required: false,
+                },
             ],
             Self::View | Self::Alloc | Self::Load | Self::Offset | Self::BlockIdx | Self::BlockNum => &[],
         }
@@ -107,6 +112,9 @@ pub struct StoreEpilogue {
     /// `scale = S : f32`: i32 -> f16 dequantization `f16(f32(x) · S)` (`quantPre = DEQF16`,
     /// `deqScalar` = the bits of S).
     pub scale: Option<f32>,
+    /// `atomic = "add"`: the store adds its (converted) values into GM instead of overwriting
+    /// them, atomically per element (`SetAtomicAdd<T>()` around the Fixpipe).
+    pub atomic_add: bool,
 }
 
 /// A decoded `layout` op. Every variant keeps the op itself (`op`) for locations and rewrites.
@@ -127,7 +135,7 @@ pub enum LayoutOp<'c, 'a> {
     /// `[%written =] layout.load(%src, %dst)`: `written` is the destination viewed with the
     /// extent the copy wrote as its origin.
     Load { op: OperationRef<'c, 'a>, src: Value<'c, 'a>, dst: Value<'c, 'a>, written: Option<Value<'c, 'a>> },
-    /// `layout.store(%src, %dst) {relu, scale}` (both optional: the Fixpipe epilogue).
+    /// `layout.store(%src, %dst) {relu, scale, atomic}` (all optional: the Fixpipe epilogue).
     Store { op: OperationRef<'c, 'a>, src: Value<'c, 'a>, dst: Value<'c, 'a>, epilogue: StoreEpilogue },
     /// `[%written =] layout.matmul(%a, %b, %c) {accumulate}`: `written` is C viewed with the
     /// `m × n` the matmul wrote as its origin.
@@ -226,7 +234,32 @@ fn store_epilogue(op: &OperationRef) -> Result<StoreEpilogue, DecodeError> {
             DecodeError(format!("'layout.store' op attribute 'scale' must be {}, got {attr}", decl("scale")))
         })?),
     };
-    Ok(StoreEpilogue { relu, scale })
+    let atomic_add = match op.attribute("atomic") {
+        Err(_) => false,
+        Ok(attr) => match string_attribute(attr).as_deref() {
+            Some("add") => true,
+            _ => {
+                return Err(DecodeError(format!(
+                    "'layout.store' op attribute 'atomic' must be {}, got {attr}",
+                    decl("atomic")
+                )))
+            }
+        },
+    };
+    Ok(StoreEpilogue { relu, scale, atomic_add })
+}
+
+/// The value of a string attribute; `None` for any other attribute.
+fn string_attribute(attr: Attribute) -> Option<String> {
+    // Safety: valid attribute; the string reference lives as long as the context.
+    unsafe {
+        let raw = attr.to_raw();
+        if !mlir_sys::mlirAttributeIsAString(raw) {
+            return None;
+        }
+        let s = mlir_sys::mlirStringAttrGetValue(raw);
+        Some(String::from_utf8_lossy(std::slice::from_raw_parts(s.data as *const u8, s.length)).into_owned())
+    }
 }
 
 fn decode_layout<'c, 'a>(kind: LayoutOpKind, op: OperationRef<'c, 'a>) -> Result<LayoutOp<'c, 'a>, DecodeError> {
@@ -477,15 +510,20 @@ mod tests {
  "layout.store"(%c, %m) {relu = true, scale = 0.5 : f32} : (T, G) -> ()
  "layout.store"(%c, %m) {relux = true} : (T, G) -> ()
  "layout.store"(%c, %m) {scale = 0.5} : (T, G) -> ()
- "layout.store"(%c, %m) {relu = 1 : i32} : (T, G) -> ()"#,
+ "layout.store"(%c, %m) {relu = 1 : i32} : (T, G) -> ()
+ "layout.store"(%c, %m) {atomic = "add"} : (T, G) -> ()
+ "layout.store"(%c, %m) {atomic = "max"} : (T, G) -> ()"#,
         );
-        assert_eq!(got[0], Ok(StoreEpilogue { relu: false, scale: None }));
-        assert_eq!(got[1], Ok(StoreEpilogue { relu: true, scale: Some(0.5) }));
-        assert_eq!(got[2], Err("'layout.store' op unknown attribute 'relux'; known: relu, scale".to_string()));
+        assert_eq!(got[0], Ok(StoreEpilogue { relu: false, scale: None, atomic_add: false }));
+        assert_eq!(got[1], Ok(StoreEpilogue { relu: true, scale: Some(0.5), atomic_add: false }));
+        assert_eq!(got[2], Err("'layout.store' op unknown attribute 'relux'; known: relu, scale, atomic".to_string()));
         let f64_scale = got[3].clone().expect_err("f64 scale");
         assert!(f64_scale.contains("attribute 'scale' must be an f32 float"), "{f64_scale}");
         let int_relu = got[4].clone().expect_err("i32 relu");
         assert!(int_relu.contains("attribute 'relu' must be true or false"), "{int_relu}");
+        assert_eq!(got[5], Ok(StoreEpilogue { relu: false, scale: None, atomic_add: true }));
+        let max = got[6].clone().expect_err("atomic max");
+        assert!(max.contains("attribute 'atomic' must be \"add\""), "{max}");
     }
 
     #[test]

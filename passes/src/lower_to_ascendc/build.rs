@@ -73,10 +73,16 @@ fn cute(t: &Tensor) -> String {
     format!("{l} origin {o}")
 }
 
+/// Reader notes `(key, text)` added to an op's `notes`.
+pub(crate) type Notes<'a> = &'a [(&'a str, String)];
+/// Attributes `(name, attribute text)` set on an op.
+pub(crate) type OpAttributes<'a> = &'a [(&'a str, &'a str)];
+
 /// Emits the ops of `derived` before `anchor`. `dst` and `srcs` are the intrinsic's operands in
 /// call order (Mmad: C, then A and B).
 ///
-/// `extra_notes` are added to `notes` as they are. Every symbol of the `assumes` note is also
+/// `extra_notes` are added to `notes` as they are; `op_attributes` (`name`, attribute text) are
+/// set on every op emitted (the store's `atomic = "add"` on its Fixpipe). Every symbol of the `assumes` note is also
 /// passed as a `dyn` operand named `sym:NAME` (its bound index value), so that a printer can
 /// write the condition with its own names for those values.
 pub(crate) fn emit<'c>(
@@ -86,7 +92,7 @@ pub(crate) fn emit<'c>(
     dst: &Tensor<'c, 'c>,
     srcs: &[&Tensor<'c, 'c>],
     _target: Target,
-    extra_notes: &[(&str, String)],
+    (extra_notes, op_attributes): (Notes, OpAttributes),
 ) -> Result<(), AscendcError> {
     let location = anchor.location();
     let block = anchor.block().ok_or_else(|| AscendcError::IrShape("op outside a block".into()))?;
@@ -165,13 +171,17 @@ pub(crate) fn emit<'c>(
             Attribute::parse(context, &text)
                 .ok_or_else(|| AscendcError::internal(format!("cannot build attribute {text}")))
         };
+        let mut attributes = vec![
+            (Identifier::new(context, "params"), attr(format!("{{{}}}", params.join(", ")))?),
+            (Identifier::new(context, "dyn_fields"), attr(format!("[{}]", dyn_fields.join(", ")))?),
+            (Identifier::new(context, "notes"), attr(format!("{{{}}}", notes.join(", ")))?),
+        ];
+        for (name, text) in op_attributes {
+            attributes.push((Identifier::new(context, name), attr(text.to_string())?));
+        }
         let op = OperationBuilder::new(name, location)
             .add_operands(&operands)
-            .add_attributes(&[
-                (Identifier::new(context, "params"), attr(format!("{{{}}}", params.join(", ")))?),
-                (Identifier::new(context, "dyn_fields"), attr(format!("[{}]", dyn_fields.join(", ")))?),
-                (Identifier::new(context, "notes"), attr(format!("{{{}}}", notes.join(", ")))?),
-            ])
+            .add_attributes(&attributes)
             .build()
             .map_err(AscendcError::internal)?;
         block.insert_operation_before(anchor, op);

@@ -531,11 +531,11 @@ impl<'c> Lowering<'c> {
                 // One matrix of a batch form is copied as that matrix at its batch offset.
                 let src = self.tensor(operand(op, 0)?)?.matrix()?;
                 let dst = self.tensor(operand(op, 1)?)?.matrix()?;
-                let epilogue = match decoded {
+                let (epilogue, atomic_add) = match decoded {
                     LayoutOp::Store { epilogue, .. } => {
-                        ascendc_params::Epilogue { relu: epilogue.relu, scale: epilogue.scale }
+                        (ascendc_params::Epilogue { relu: epilogue.relu, scale: epilogue.scale }, epilogue.atomic_add)
                     }
-                    _ => ascendc_params::Epilogue::NONE,
+                    _ => (ascendc_params::Epilogue::NONE, false),
                 };
                 // L0A/L0B hold what Mmad reads: the layout it infers from m, n and the valid k.
                 let dst = match dst.space {
@@ -558,7 +558,9 @@ impl<'c> Lowering<'c> {
                 } else {
                     vec![]
                 };
-                build::emit(self.context, op, &derived, &dst, &[&src], self.target, &extra)?;
+                // SetAtomicAdd<T>() before the Fixpipe and SetAtomicNone() after (the emitters).
+                let atomic: &[(&str, &str)] = if atomic_add { &[("atomic", "\"add\"")] } else { &[] };
+                build::emit(self.context, op, &derived, &dst, &[&src], self.target, (&extra, atomic))?;
                 if let Some(Ok(LayoutOp::Load { written: Some(written), .. })) = LayoutOp::decode(op) {
                     let view = match dst.space {
                         MemorySpace::L0a | MemorySpace::L0b => dst,
@@ -581,7 +583,7 @@ impl<'c> Lowering<'c> {
                     self.target,
                     accumulate,
                 )?;
-                build::emit(self.context, op, &derived, &c, &[&a, &b], self.target, &[])?;
+                build::emit(self.context, op, &derived, &c, &[&a, &b], self.target, (&[], &[]))?;
                 if let Some(Ok(LayoutOp::Matmul { written: Some(written), .. })) = LayoutOp::decode(op) {
                     // C viewed with the logical m x n (the padded rows and columns Mmad also
                     // computes are C's padding).

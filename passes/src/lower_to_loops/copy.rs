@@ -140,8 +140,12 @@ fn zero_fill_axis(src: &Tensor, dst: &Tensor, rank: usize) -> Option<(usize, i64
     Some((rank - 2 + dp.c0_axis()?, c0))
 }
 
+fn is_integer(elem: ElementType) -> bool {
+    elem.name().starts_with('i') || elem.name().starts_with("ui")
+}
+
 fn zero_text(elem: ElementType) -> String {
-    if elem.name().starts_with('i') || elem.name().starts_with("ui") {
+    if is_integer(elem) {
         format!("0 : {}", elem.name())
     } else {
         format!("0.0 : {}", elem.name())
@@ -195,10 +199,21 @@ pub(super) fn copy(
     let offsets = l.emit(location, nest.body, &[src.address(&nest.ivs)?, dst.address(&nest.ivs)?])?;
     initcheck::check(l, location, nest.body, name, &src, offsets[0], &nest.ivs)?;
     let loaded = build::load(nest.body, location, src.buffer, offsets[0])?;
-    let value = element.apply(l, location, nest.body, loaded)?;
+    let mut value = element.apply(l, location, nest.body, loaded)?;
+    if epilogue.atomic_add {
+        // SetAtomicAdd: GM += the converted value, in the destination type (one rounding).
+        let old = build::load(nest.body, location, dst.buffer, offsets[1])?;
+        let (a, b) = (build::val(old), build::val(value));
+        value = nest.body.value(if is_integer(dst.elem) {
+            arith::addi(a, b, location)
+        } else {
+            arith::addf(a, b, location)
+        })?;
+    }
     build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
     initcheck::mark(l, location, nest.body, &dst, offsets[1])?;
-    racecheck::record(l, location, nest.body, name, &dst, offsets[1])?;
+    let write = if epilogue.atomic_add { racecheck::Write::AtomicAdd } else { racecheck::Write::Plain };
+    racecheck::record(l, location, nest.body, (name, write), &dst, offsets[1])?;
 
     // Zero-fill the tail of the last incomplete C0 block of every valid row (NZ) / column (ZN).
     let fill = zero_fill_axis(&src, &dst, region.len());
@@ -217,7 +232,7 @@ pub(super) fn copy(
         let offset = l.emit(location, nest.body, &[dst.address(&nest.ivs)?])?;
         build::store(nest.body, location, zero, dst.buffer, &offset);
         initcheck::mark(l, location, nest.body, &dst, offset[0])?;
-        racecheck::record(l, location, nest.body, name, &dst, offset[0])?;
+        racecheck::record(l, location, nest.body, (name, racecheck::Write::Plain), &dst, offset[0])?;
     }
     if op.result_count() > 0 {
         let layout = crate::tile::written_view(&dst.layout, &se)?;
@@ -290,7 +305,7 @@ fn conv_copy(
     let value = element.apply(l, location, nest.body, loaded)?;
     build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
     initcheck::mark(l, location, nest.body, dst, offsets[1])?;
-    racecheck::record(l, location, nest.body, name, dst, offsets[1])?;
+    racecheck::record(l, location, nest.body, (name, racecheck::Write::Plain), dst, offsets[1])?;
 
     // Zero-fill channels [C, align(C, C0)) of every valid pixel (NCHW/NHWC sources only).
     let channels = &region[1];
@@ -308,7 +323,7 @@ fn conv_copy(
         let offset = l.emit(location, nest.body, &[dst.address(&crd)?])?;
         build::store(nest.body, location, zero, dst.buffer, &offset);
         initcheck::mark(l, location, nest.body, dst, offset[0])?;
-        racecheck::record(l, location, nest.body, name, dst, offset[0])?;
+        racecheck::record(l, location, nest.body, (name, racecheck::Write::Plain), dst, offset[0])?;
     }
     Ok(())
 }

@@ -48,7 +48,7 @@ pub const ALL_RULES: [(&str, &str); 26] = [
     ("L2", "legal layout pair"),
     ("L3", "element types of a copy"),
     ("L4", "extents of a copy"),
-    ("L5", "store epilogues (relu, scale)"),
+    ("L5", "store epilogues (relu, scale, atomic)"),
     ("L6", "one matrix of a batch form per copy"),
     ("X1", "matmul operand spaces"),
     ("X2", "matmul element types"),

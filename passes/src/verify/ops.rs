@@ -408,6 +408,9 @@ fn check_epilogue(op: &OperationRef, epilogue: StoreEpilogue, location: Location
         return;
     };
     let path = format!("{} {} -> {} {}", src.space.name(), src.elem, dst.space.name(), dst.elem);
+    if epilogue.atomic_add {
+        check_atomic_add(&path, (&src, &dst), location, c);
+    }
     if src.space != MemorySpace::L0c {
         if epilogue.relu || epilogue.scale.is_some() {
             c.error(
@@ -443,6 +446,31 @@ fn check_epilogue(op: &OperationRef, epilogue: StoreEpilogue, location: Location
             }
         }
         None => {}
+    }
+}
+
+/// L5: `atomic = "add"` is the Fixpipe's atomic add into GM (`SetAtomicAdd<T>()`): L0C → GM
+/// only (the one path of that list the dialect stores on), for the element types the target's
+/// `SetAtomicAdd` accepts (`legality::atomic_add_types`).
+fn check_atomic_add(path: &str, (src, dst): (&TensorLayout, &TensorLayout), location: Location, c: &mut Checker) {
+    if src.space != MemorySpace::L0c || dst.space != MemorySpace::Gm {
+        return c.error(location, &format!(
+            "layout.store: `atomic = \"add\"` is the Fixpipe's atomic add into GM (SetAtomicAdd, l0c -> gm); this store is {path}"
+        ));
+    }
+    let Some(target) = c.target else { return };
+    let types = layout_algebra::ascend::legality::atomic_add_types(target);
+    if !types.contains(&dst.elem) {
+        let list: Vec<&str> = types.iter().map(|t| t.name()).collect();
+        let list = if list.is_empty() { "none documented".to_string() } else { list.join(", ") };
+        c.error(
+            location,
+            &format!(
+                "layout.store: SetAtomicAdd does not add {} on target \"{}\" (element types: {list})",
+                dst.elem,
+                target.name()
+            ),
+        );
     }
 }
 

@@ -65,6 +65,7 @@ fn spec(r: &Request) -> Result<GemmSpec> {
         target,
         tiles,
         order,
+        split_k: 1,
     })
 }
 

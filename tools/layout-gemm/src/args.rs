@@ -58,6 +58,11 @@ pub struct Args {
     /// L0A/L0B); default: the tuner tries both, the untuned default is 2.
     #[arg(long)]
     pub stages: Option<i64>,
+    /// Split-K: cut K into at most S chunks, each (C tile, chunk) a task whose store adds into C
+    /// (atomic add; C must be zero when the kernel starts). Default: 1 with --tiles, else the
+    /// tuner's choice.
+    #[arg(long, value_name = "S")]
+    pub split_k: Option<i64>,
     /// Choose the tiles with the cost model for these sizes (`M,N,K`; default: the static
     /// sizes, needed when any is dynamic). Ignored with --tiles.
     #[arg(long, value_name = "M,N,K")]
@@ -128,6 +133,7 @@ impl Args {
             target,
             tiles,
             order: parse_order(&self.order)?,
+            split_k: self.split_k.unwrap_or(1),
         })
     }
 }

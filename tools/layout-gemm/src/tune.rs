@@ -1,7 +1,8 @@
 //! Choosing the tiles: every shape of the tuning menu that fits the buffers
 //! (`gemm_gen::tiles::tuning_menu`) is generated, lowered to AscendC and run through the cost
 //! model (`ascendc_emit::cost`, docs/cost-model.md) for the sizes and core count asked for; the
-//! fastest modelled kernel wins (ties: the earlier, larger tile).
+//! fastest modelled kernel wins (ties: the earlier, larger tile). Split-K counts S (powers of
+//! two) are candidates too where the C tiles alone leave cores idle ([`split_k_menu`]).
 
 use crate::error::GemmError;
 use ascendc_emit::cost::{HardwareParams, Inputs};
@@ -12,17 +13,39 @@ use std::collections::HashMap;
 /// One candidate and its modelled time in seconds.
 pub struct Ranked {
     pub tiles: Tiles,
+    pub split_k: i64,
     pub seconds: f64,
     pub utilization: Option<f64>,
 }
 
-/// `spec` with its best tiles for `sizes` (M, N, K) on `cores` blocks, double-buffered or not
-/// (`stages`: both when `None`); every candidate ranked, fastest first.
+/// The split-K counts worth modelling for `tiles`: 1, and (when the spec can add into C, see
+/// `GemmSpec::check`) the powers of two S while the C tiles times S/2 leave cores idle and K
+/// has at least S slices of `k1`. `fixed`: only that count.
+pub fn split_k_menu(spec: &GemmSpec, tiles: &Tiles, [m, n, k]: [i64; 3], cores: i64, fixed: Option<i64>) -> Vec<i64> {
+    if let Some(s) = fixed {
+        return vec![s];
+    }
+    let c_tiles = ((m + tiles.m1 - 1) / tiles.m1).saturating_mul((n + tiles.n1 - 1) / tiles.n1);
+    let slices = (k + tiles.k1 - 1) / tiles.k1;
+    let mut out = vec![1];
+    let mut s = 2;
+    while s <= slices && c_tiles.saturating_mul(s / 2) < cores {
+        if (GemmSpec { split_k: s, ..spec.clone() }).check().is_ok() {
+            out.push(s);
+        }
+        s *= 2;
+    }
+    out
+}
+
+/// `spec` with its best tiles (and split-K count) for `sizes` (M, N, K) on `cores` blocks,
+/// double-buffered or not (`stages`: both when `None`), split or not (`split_k`: the counts of
+/// [`split_k_menu`] when `None`); every candidate ranked, fastest first.
 pub fn choose(
     spec: &GemmSpec,
     sizes: [i64; 3],
     cores: Option<i64>,
-    stages: Option<i64>,
+    (stages, split_k): (Option<i64>, Option<i64>),
 ) -> Result<(GemmSpec, Vec<Ranked>), GemmError> {
     let acc = spec.accumulator()?;
     let cores = cores.unwrap_or(HardwareParams::of(spec.target).cube_cores);
@@ -52,10 +75,15 @@ pub fn choose(
             menu.push(fixed);
         }
     }
-    for tiles in menu {
-        let candidate = GemmSpec { tiles, ..spec.clone() };
+    let candidates: Vec<(Tiles, i64)> = menu
+        .into_iter()
+        .flat_map(|tiles| split_k_menu(spec, &tiles, sizes, cores, split_k).into_iter().map(move |s| (tiles, s)))
+        .collect();
+    for (tiles, split_k) in candidates {
+        let candidate = GemmSpec { tiles, split_k, ..spec.clone() };
         let text = gemm_gen::generate(&candidate)?;
-        let kernel_error = |stage, e: String| GemmError::Kernel { stage, diags: format!("tiles {tiles}: {e}") };
+        let kernel_error =
+            |stage, e: String| GemmError::Kernel { stage, diags: format!("tiles {tiles}, split-K {split_k}: {e}") };
         let mut module = Module::parse(&context, &text).ok_or_else(|| kernel_error("parse", String::new()))?;
         if tiles.stages == 2 {
             let pm = melior::pass::PassManager::new(&context);
@@ -69,6 +97,7 @@ pub fn choose(
         let report = &estimate.report;
         ranked.push(Ranked {
             tiles,
+            split_k,
             seconds: report.seconds,
             utilization: report.bound.as_ref().map(|b| b.utilization),
         });
@@ -76,7 +105,7 @@ pub fn choose(
     // Stable: equal times keep the menu's order (larger C tiles first).
     ranked.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
     let best = ranked.first().ok_or_else(|| GemmError::Flag { flag: "tiles", reason: "no tile shape fits".into() })?;
-    Ok((GemmSpec { tiles: best.tiles, ..spec.clone() }, ranked))
+    Ok((GemmSpec { tiles: best.tiles, split_k: best.split_k, ..spec.clone() }, ranked))
 }
 
 /// The ranking as a table (`--explain`), the model's caveat first.
@@ -87,7 +116,8 @@ pub fn table(ranked: &[Ranked], sizes: [i64; 3], cores: i64, limit: usize) -> St
     );
     for r in ranked.iter().take(limit) {
         let u = r.utilization.map(|u| format!("{:5.1}%", 100.0 * u)).unwrap_or_else(|| "   - ".into());
-        out.push_str(&format!("//   {:<40} {:>12.3} us  cube {u}\n", r.tiles.to_string(), r.seconds * 1e6));
+        let split = if r.split_k > 1 { format!(", split-K {}", r.split_k) } else { String::new() };
+        out.push_str(&format!("//   {:<52} {:>12.3} us  cube {u}\n", format!("{}{split}", r.tiles), r.seconds * 1e6));
     }
     out
 }

@@ -55,6 +55,8 @@ pub struct Interp<'k> {
     env: HashMap<String, i64>,
     block: Block,
     out: Program,
+    /// Inside `SetAtomicAdd<T>()` … `SetAtomicNone()`.
+    atomic_add: bool,
 }
 
 fn err(e: EmitError) -> Located {
@@ -76,7 +78,7 @@ impl<'k> Interp<'k> {
                 env.insert(name.clone(), *v);
             }
         }
-        Interp { kernel, env, block, out: Program { instrs: Vec::new(), reads_block_idx: false } }
+        Interp { kernel, env, block, out: Program { instrs: Vec::new(), reads_block_idx: false }, atomic_add: false }
     }
 
     /// Runs the whole kernel body.
@@ -193,7 +195,12 @@ impl<'k> Interp<'k> {
                     pipe_named(declared).ok_or_else(|| EmitError::CostPipe(declared.to_string()).at(c.at.clone()))?;
                 let repeat = self.val(&c.field("repeat")).map_err(|e| e.error.at(c.at.clone()))?;
                 let fields = |name: &str| self.val(&c.field(name)).map_err(|e| e.error.at(c.at.clone()));
-                let work = work_of(self.kernel, c, &fields)?;
+                let mut work = work_of(self.kernel, c, &fields)?;
+                if let (true, Kind::Fixpipe | Kind::FixpipeNz, Work::Bytes(b)) = (self.atomic_add, c.kind, &work) {
+                    // An atomic add reads each GM byte before writing it: twice the traffic
+                    // (an assumption, docs/cost-model.md "Atomic-add stores").
+                    work = Work::Bytes(b.saturating_mul(2));
+                }
                 for _ in 0..repeat.max(0) {
                     self.push(Instr::Op { pipe, kind: c.kind, work: work.clone() })?;
                 }
@@ -204,6 +211,7 @@ impl<'k> Interp<'k> {
                 let (event, id) = (event.clone(), *id);
                 self.push(if *set { Instr::Set { src, dst, event, id } } else { Instr::Wait { src, dst, event, id } })?;
             }
+            Stmt::Atomic { add } => self.atomic_add = add.is_some(),
             Stmt::Barrier(pipe) => {
                 if pipe == "PIPE_ALL" || pipe == "ALL" {
                     self.push(Instr::BarrierAll)?;

@@ -6,6 +6,9 @@
 //! ends for blockDim ∈ {1, 3, 24} (blocks in a seeded shuffled order over one GM image), every
 //! sanitizer check on (racecheck included), and compared with a plain-loop reference: exact for
 //! f32/i32 results, the reference rounded once to f16/bf16 (round to nearest even) otherwise.
+//! Split-K kernels (atomic-add stores, issue 12 item 1) run the same way from a nonzero C: they
+//! compute C += A × B, exactly (the f16-output case on integer-valued data every partial sum of
+//! which f16 holds exactly, so no rounding happens in any order of the adds).
 
 use super::{args, scratch};
 use ascendc_emit::run::{self, checks, Launch};
@@ -32,6 +35,7 @@ fn spec(name: &str, target: Target, input: ElementType, output: ElementType, ab:
         target,
         tiles: Tiles { m1: 64, n1: 64, k1: 128, k0: 64, stages: 1 },
         order: TileOrder::Linear,
+        split_k: 1,
     }
 }
 
@@ -78,6 +82,49 @@ fn matrix() -> Vec<(GemmSpec, [usize; 3])> {
     s.tiles = Tiles { m1: 32, n1: 32, k1: 64, k0: 32, stages: 1 };
     out.push((s, [50, 40, 70]));
     out
+}
+
+/// Split-K specs (a2: the target whose SetAtomicAdd types are documented), each with K not a
+/// multiple of S × k1 (a short last chunk) and tails in M and N.
+fn split_k_matrix() -> Vec<(GemmSpec, [usize; 3])> {
+    use ElementType as E;
+    use GmLayout::*;
+    let mut out = Vec::new();
+    // 8 slices of 128 in 4 chunks of 256; the last chunk is [768, 1000).
+    let mut s = spec("gg_splitk4_a2_f16_nd_nd", Target::A2, E::F16, E::F32, (Nd, Nd));
+    s.split_k = 4;
+    s.order = TileOrder::Swizzle { offset: 2, direction: SwizzleDirection::Zn };
+    out.push((s, [100, 70, 1000]));
+    // 8 slices in 3 chunks of 3 slices (384): the last is [768, 900), 1 slice and 4 columns.
+    let mut s = spec("gg_splitk3_a2_f16_nd_dn_double", Target::A2, E::F16, E::F32, (Nd, Dn));
+    s.split_k = 3;
+    s.tiles.stages = 2;
+    out.push((s, [70, 130, 900]));
+    // f16 C: 4 chunks of one 32-column slice, the last 24 wide; integer data (see the module).
+    let mut s = spec("gg_splitk4_a2_f16_static_f16", Target::A2, E::F16, E::F16, (Nd, Nd));
+    (s.m, s.n, s.k) = (Dim::Static(40), Dim::Static(50), Dim::Static(120));
+    s.tiles = Tiles { m1: 32, n1: 32, k1: 32, k0: 32, stages: 1 };
+    s.split_k = 4;
+    out.push((s, [40, 50, 120]));
+    // i32 C: 4 slices of 64 in 2 chunks, the last [128, 200).
+    let mut s = spec("gg_splitk2_a2_i8_dn_nd_i32", Target::A2, E::I8, E::I32, (Dn, Nd));
+    s.tiles = Tiles { m1: 64, n1: 32, k1: 64, k0: 32, stages: 1 };
+    s.split_k = 2;
+    out.push((s, [70, 40, 200]));
+    out
+}
+
+/// Integer values in [-4, 4) as `t` (exact in every type of the matrix).
+fn integer_array(rng: &mut Rng, t: ElementType, shape: &[usize]) -> Array {
+    let ints = rng.array(layout_runtime::ElemType::I8, shape);
+    let v = |i: usize| ints.get_f64(i) as f32;
+    let len = shape.iter().product();
+    let data = match t {
+        ElementType::F16 => Data::F16((0..len).map(|i| F16::from_f32(v(i))).collect()),
+        ElementType::F32 => Data::F32((0..len).map(v).collect()),
+        other => panic!("integer arrays of {other:?} are not in the matrix"),
+    };
+    Array::new(shape.to_vec(), data).unwrap()
 }
 
 fn elem(t: ElementType) -> layout_runtime::ElemType {
@@ -156,24 +203,60 @@ fn check(what: &str, n: usize, got: &Array, want: &[f64]) {
 fn generated_gemms_are_exact_on_every_back_end_and_block_count() {
     let context = layout_runtime::create_context().unwrap();
     for (s, dims @ [m, n, k]) in matrix() {
-        let name = s.name.clone();
-        let text = gemm_gen::generate(&s).unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut rng = Rng::new(7 + m as u64);
         let a = rng.array(elem(s.input), &[m, k]);
         let b = rng.array(elem(s.input), &[k, n]);
         let c = rng.array(elem(s.output), &[m, n]);
         let want = reference(&s, &a, &b, dims);
-        let inputs = vec![operand(s.a, s.input, &a, m, k), operand(s.b, s.input, &b, k, n), c];
-        let scalars: Vec<i64> =
-            [(s.m, m), (s.n, n), (s.k, k)].iter().filter(|(d, _)| *d == Dim::Dynamic).map(|&(_, v)| v as i64).collect();
+        run_everywhere(&context, &s, dims, [a, b, c], &want);
+    }
+}
 
-        let parse = || {
-            let mut module = Module::parse(&context, &text).expect("parse");
-            if s.tiles.stages == 2 {
-                // What layout-gemm does for 2 stages.
-                let pm = melior::pass::PassManager::new(&context);
-                pm.add_pass(layout_passes::multi_buffer::create());
-                pm.run(&mut module).unwrap_or_else(|_| panic!("{name}: layout-multi-buffer"));
+/// Issue 12 item 1: split-K kernels add A × B into a nonzero C on the three back ends for
+/// blockDim 1, 3, 24, racecheck on (blocks adding into one tile is no race), exactly.
+#[test]
+fn split_k_gemms_add_exactly_on_every_back_end_and_block_count() {
+    let context = layout_runtime::create_context().unwrap();
+    for (s, dims @ [m, n, k]) in split_k_matrix() {
+        let mut rng = Rng::new(11 + k as u64);
+        let integer = s.output == ElementType::F16;
+        let mut array = |t: ElementType, shape: &[usize]| {
+            if integer {
+                integer_array(&mut rng, t, shape)
+            } else {
+                rng.array(elem(t), shape)
+            }
+        };
+        let (a, b, c) = (array(s.input, &[m, k]), array(s.input, &[k, n]), array(s.output, &[m, n]));
+        if integer {
+            // Every partial sum is an integer of magnitude <= 4 + 16 K = 1924 < 2048: exact in f16.
+            assert!(4 + 16 * k < 2048, "{}: K too large for exact f16 sums", s.name);
+        }
+        let product = reference(&GemmSpec { output: ElementType::F32, ..s.clone() }, &a, &b, dims);
+        let want: Vec<f64> = product.iter().enumerate().map(|(i, p)| p + c.get_f64(i)).collect();
+        let text = gemm_gen::generate(&s).unwrap();
+        assert!(text.contains("atomic = \"add\"") && text.contains("C must be zero on entry"), "{}", s.name);
+        run_everywhere(&context, &s, dims, [a, b, c], &want);
+    }
+}
+
+/// `s` generated and run on the three back ends for every blockDim, every sanitizer check on;
+/// C must come out as `want`.
+fn run_everywhere(context: &melior::Context, s: &GemmSpec, [m, n, k]: [usize; 3], [a, b, c]: [Array; 3], want: &[f64]) {
+    let name = s.name.clone();
+    let text = gemm_gen::generate(s).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let inputs = vec![operand(s.a, s.input, &a, m, k), operand(s.b, s.input, &b, k, n), c];
+    let scalars: Vec<i64> =
+        [(s.m, m), (s.n, n), (s.k, k)].iter().filter(|(d, _)| *d == Dim::Dynamic).map(|&(_, v)| v as i64).collect();
+
+    let parse = || {
+        let mut module = Module::parse(context, &text).expect("parse");
+        if s.tiles.stages == 2 {
+            // What layout-gemm does for 2 stages.
+            let pm = melior::pass::PassManager::new(context);
+            pm.add_pass(layout_passes::multi_buffer::create());
+            pm.run(&mut module).unwrap_or_else(|_| panic!("{name}: layout-multi-buffer"));
+            if s.split_k == 1 {
                 // Both features are in the kernel: two L1 panels per operand (the K loop, one-
                 // or two-level) and two L0C accumulators (the tile loop; two fit at these tiles).
                 let text = module.as_operation().to_string();
@@ -181,37 +264,30 @@ fn generated_gemms_are_exact_on_every_back_end_and_block_count() {
                     |space: &str| text.lines().filter(|l| l.contains("\"layout.alloc\"") && l.contains(space)).count();
                 assert_eq!((allocs("\"l1\""), allocs("\"l0c\"")), (4, 2), "{name}: doubled buffers");
             }
-            module
-        };
-        let mut lowered = parse();
-        run::lower_to_ascendc(&mut lowered).unwrap_or_else(|e| panic!("{name}: layout-lower-to-ascendc: {e}\n{text}"));
-        let cpp = run::CppKernel::build(&lowered, &name, Some(&scratch(&name)), checks::ALL)
-            .unwrap_or_else(|e| panic!("{name}: C++ + model: {e}"));
-        let llvm =
-            run::LlvmKernel::build(&context, &lowered, &name).unwrap_or_else(|e| panic!("{name}: LLVM form: {e}"));
-        let mut loops_module = parse();
-        layout_runtime::lower_layout_ops_with(&mut loops_module, true).unwrap_or_else(|e| panic!("{name}: loops: {e}"));
-        let loops = Jit::new(&loops_module).unwrap_or_else(|e| panic!("{name}: jit (loops): {e}"));
-        for (seed, block_dim) in BLOCK_DIMS.into_iter().enumerate() {
-            let launch = Launch { block_dim, seed: seed as u64 };
-            let mut arrays = inputs.clone();
-            cpp.call_launch(&mut args(&mut arrays, &scalars), launch)
-                .unwrap_or_else(|e| panic!("{name}, blockDim {block_dim}: C++ + model: {e}"));
-            check(&format!("{name}, blockDim {block_dim}, g++ + model"), n, &arrays[2], &want);
-            let mut arrays = inputs.clone();
-            llvm.call_launch(&mut args(&mut arrays, &scalars), checks::ALL, launch)
-                .unwrap_or_else(|e| panic!("{name}, blockDim {block_dim}: LLVM form: {e}"));
-            check(&format!("{name}, blockDim {block_dim}, LLVM form + model"), n, &arrays[2], &want);
-            let mut arrays = inputs.clone();
-            layout_runtime::blocks::call_blocks(
-                &loops,
-                &name,
-                &mut args(&mut arrays, &scalars),
-                block_dim,
-                launch.seed,
-            )
-            .unwrap_or_else(|e| panic!("{name}, blockDim {block_dim}: loops: {e}"));
-            check(&format!("{name}, blockDim {block_dim}, loop lowering"), n, &arrays[2], &want);
         }
+        module
+    };
+    let mut lowered = parse();
+    run::lower_to_ascendc(&mut lowered).unwrap_or_else(|e| panic!("{name}: layout-lower-to-ascendc: {e}\n{text}"));
+    let cpp = run::CppKernel::build(&lowered, &name, Some(&scratch(&name)), checks::ALL)
+        .unwrap_or_else(|e| panic!("{name}: C++ + model: {e}"));
+    let llvm = run::LlvmKernel::build(context, &lowered, &name).unwrap_or_else(|e| panic!("{name}: LLVM form: {e}"));
+    let mut loops_module = parse();
+    layout_runtime::lower_layout_ops_with(&mut loops_module, true).unwrap_or_else(|e| panic!("{name}: loops: {e}"));
+    let loops = Jit::new(&loops_module).unwrap_or_else(|e| panic!("{name}: jit (loops): {e}"));
+    for (seed, block_dim) in BLOCK_DIMS.into_iter().enumerate() {
+        let launch = Launch { block_dim, seed: seed as u64 };
+        let mut arrays = inputs.clone();
+        cpp.call_launch(&mut args(&mut arrays, &scalars), launch)
+            .unwrap_or_else(|e| panic!("{name}, blockDim {block_dim}: C++ + model: {e}"));
+        check(&format!("{name}, blockDim {block_dim}, g++ + model"), n, &arrays[2], want);
+        let mut arrays = inputs.clone();
+        llvm.call_launch(&mut args(&mut arrays, &scalars), checks::ALL, launch)
+            .unwrap_or_else(|e| panic!("{name}, blockDim {block_dim}: LLVM form: {e}"));
+        check(&format!("{name}, blockDim {block_dim}, LLVM form + model"), n, &arrays[2], want);
+        let mut arrays = inputs.clone();
+        layout_runtime::blocks::call_blocks(&loops, &name, &mut args(&mut arrays, &scalars), block_dim, launch.seed)
+            .unwrap_or_else(|e| panic!("{name}, blockDim {block_dim}: loops: {e}"));
+        check(&format!("{name}, blockDim {block_dim}, loop lowering"), n, &arrays[2], want);
     }
 }

@@ -181,6 +181,53 @@ fn racecheck_reports_blocks_writing_the_same_tile() {
     }
 }
 
+/// Atomic adds (split-K's `layout.store {atomic = "add"}`) of every block into tile 0 are no race:
+/// C[tile 0] = C + blockDim × A·B exactly, everywhere else C is untouched. A plain store by
+/// block 0 with atomic adds by the others is a race, reported at whichever write comes second
+/// in the run order: the add ("atomically adds into") or the plain store ("writes").
+#[test]
+fn racecheck_tells_atomic_adds_from_plain_writes() {
+    const STORE: &str = "\"layout.store\"(%acc, %tc) : (!l0C, !gm32) -> ()";
+    const ADD: &str = "\"layout.store\"(%acc, %tc) {atomic = \"add\"} : (!l0C, !gm32) -> ()";
+    let one_tile = small_kernel().replace("scf.for %t = %bid to %tiles step %bnum", "scf.for %t = %c0 to %c1 step %c1");
+    let adding = one_tile.replace(STORE, ADD);
+    assert_ne!(adding, one_tile, "examples/gemm_multicore.mlir changed shape: update the template");
+    let mixed = one_tile.replace(
+        STORE,
+        &format!("%first = arith.cmpi eq, %bid, %c0 : index\n      scf.if %first {{\n        {STORE}\n      }} else {{\n        {ADD}\n      }}"),
+    );
+    let context = layout_runtime::create_context().unwrap();
+    let c = case(TileOrder::Linear, 5);
+    let b = backends(&context, &adding, "gemm_multicore_adding");
+    for block_dim in [1u32, 3] {
+        // Tile 0 is the 64 x 64 corner.
+        let want: Vec<f64> = (0..M * N)
+            .map(|i| {
+                let c0 = c.inputs[2].get_f64(i);
+                if i / N < 64 && i % N < 64 {
+                    c0 + f64::from(block_dim) * c.want[i]
+                } else {
+                    c0
+                }
+            })
+            .collect();
+        for (way, got) in b.run(&c, Launch { block_dim, seed: 2 }) {
+            let got = got.unwrap_or_else(|e| panic!("{way}, blockDim {block_dim}: adds are no race: {e}"));
+            assert_exact(&format!("{way}, blockDim {block_dim}"), &got, &want);
+        }
+    }
+    let b = backends(&context, &mixed, "gemm_multicore_mixed");
+    // Two blocks: seeds whose run order starts with block 0 (then the add races) and with block 1.
+    let seed_for = |first: u32| (0..64).find(|&s| Launch { block_dim: 2, seed: s }.order()[0] == first).unwrap();
+    for (first, verb) in [(0u32, "in block 1 atomically adds into"), (1, "in block 0 writes")] {
+        for (way, got) in b.run(&c, Launch { block_dim: 2, seed: seed_for(first) }) {
+            let e = got.expect_err(way);
+            assert!(e.contains("racecheck") && e.contains(verb), "{way}, block {first} first: {verb}: {e}");
+            assert!(e.contains(&format!("which block {first} wrote too")), "{way}: the other block: {e}");
+        }
+    }
+}
+
 /// The schedule's index arithmetic of the example (the lines from `// Linear` to `%ni`), run
 /// by the loop back end for every task of many grids, equals `TileOrder::tile`.
 #[test]

@@ -27,6 +27,7 @@ fn spec() -> GemmSpec {
         target: Target::A2,
         tiles: Tiles { m1: 32, n1: 32, k1: 64, k0: 32, stages: 1 },
         order: TileOrder::Linear,
+        split_k: 1,
     }
 }
 

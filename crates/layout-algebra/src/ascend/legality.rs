@@ -175,6 +175,17 @@ pub fn copy_element_types(src_space: MemorySpace, src: ElementType) -> Vec<Eleme
     }
 }
 
+/// The element types a store may atomically add into GM on `target` (`SetAtomicAdd<T>()`,
+/// asc-devkit docs/api/context/SetAtomicAdd.md): on Atlas A2/A3 int8/int16/half/bfloat16/int32/
+/// float, on the data paths VECOUT/L0C/L1 → GM. The page marks Ascend 950PR/DT (a5) as supported
+/// but lists element types only for A2/A3, so none are accepted on a5 here.
+pub fn atomic_add_types(target: Target) -> &'static [ElementType] {
+    match target {
+        Target::A2 => &[E::I8, E::I16, E::F16, E::BF16, E::I32, E::F32],
+        Target::A5 => &[],
+    }
+}
+
 /// The accumulator type of the cube for operands `a` × `b` on `target`, or the error saying why not:
 /// f16×f16 → f32, bf16×bf16 → f32, f32×f32 → f32, i8×i8 → i32, i4×i4 → i32 (a2);
 /// on a5 also fp8 (f8E4M3FN, f8E5M2, hif8, mixed) → f32 and fp4 (f4E2M1FN, f4E1M2) → f32.
