@@ -125,6 +125,7 @@ pub(crate) fn generated(target: layout_algebra::ascend::Target, tiles: gemm_gen:
         target,
         tiles,
         order: TileOrder::Linear,
+        split_k: 1,
     };
     gemm_gen::generate(&spec).unwrap()
 }
