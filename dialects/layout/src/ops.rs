@@ -292,7 +292,7 @@ fn decode_layout<'c, 'a>(kind: LayoutOpKind, op: OperationRef<'c, 'a>) -> Result
             need(2)?;
             let (src, dst) = (operands[0], operands[1]);
             if kind == LayoutOpKind::Load {
-                let written = op.result(0).ok().map(Into::into);
+                let written = first_result(&op);
                 LayoutOp::Load { op, src, dst, written }
             } else {
                 LayoutOp::Store { op, src, dst, epilogue: store_epilogue(&op)? }
@@ -304,7 +304,7 @@ fn decode_layout<'c, 'a>(kind: LayoutOpKind, op: OperationRef<'c, 'a>) -> Result
                 op.attribute("accumulate").ok().and_then(bool_attribute).ok_or_else(|| {
                     DecodeError("layout.matmul needs the `accumulate` attribute (true or false)".into())
                 })?;
-            let written = op.result(0).ok().map(Into::into);
+            let written = first_result(&op);
             LayoutOp::Matmul { op, a: operands[0], b: operands[1], c: operands[2], accumulate, written }
         }
         LayoutOpKind::Offset => {
@@ -319,6 +319,15 @@ fn decode_layout<'c, 'a>(kind: LayoutOpKind, op: OperationRef<'c, 'a>) -> Result
             LayoutOp::Block { op, query, result: result()? }
         }
     })
+}
+
+/// The op's first result, if it has one. Checks the count first: melior's `result(0)` on an
+/// op without results prints the op (and numbers its whole function) into the error.
+pub fn first_result<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
+    if op.result_count() == 0 {
+        return None;
+    }
+    op.result(0).ok().map(Into::into)
 }
 
 /// The op's name (`layout.tile`), or "" if it is not UTF-8.

@@ -113,9 +113,11 @@ pub(crate) fn emit<'c>(
     }
     // Assumptions the loops prove are noted as such, those that always hold are dropped.
     let mut symbols: Vec<String> = Vec::new();
+    // Each standing is a proof (two simplifications): decided once per assumption.
+    let standings: Vec<Standing> = derived.assumptions.iter().map(|a| standing_of(a, &facts)).collect();
     for (standing, key) in [(Standing::RunTime, "assumes"), (Standing::FromLoop, "\"proven from the loop\"")] {
         let listed: Vec<&Assumption<SymExpr>> =
-            derived.assumptions.iter().filter(|a| standing_of(a, &facts) == standing).collect();
+            derived.assumptions.iter().zip(&standings).filter(|(_, s)| **s == standing).map(|(a, _)| a).collect();
         if listed.is_empty() {
             continue;
         }

@@ -517,9 +517,16 @@ pub(super) fn message_global(
     let name = format!("__layout_guard_message_{}", l.fresh());
     let i8_type: Type = IntegerType::new(l.context, 8).into();
     let message_type = MemRefType::new(i8_type, &[bytes.len() as i64], None, None);
-    let values: Vec<String> = bytes.iter().map(|b| (*b as i8).to_string()).collect();
-    let initial = Attribute::parse(l.context, &format!("dense<[{}]> : tensor<{}xi8>", values.join(", "), bytes.len()))
-        .ok_or(LoweringError::Internal("cannot build a guard message".into()))?;
+    // `dense<[...]> : tensor<Nxi8>` built from the bytes (the same uniqued attribute the
+    // textual form parses to, without printing and parsing every byte).
+    let values: Vec<i8> = bytes.iter().map(|b| *b as i8).collect();
+    let shape = [bytes.len() as i64];
+    // Safety: a valid context and element type; `shape` and `values` outlive the calls.
+    let initial = unsafe {
+        let no_encoding = mlir_sys::mlirAttributeGetNull();
+        let tensor = mlir_sys::mlirRankedTensorTypeGet(1, shape.as_ptr(), i8_type.to_raw(), no_encoding);
+        Attribute::from_raw(mlir_sys::mlirDenseElementsAttrInt8Get(tensor, values.len() as isize, values.as_ptr()))
+    };
     module_point.insert(memref::global(
         l.context,
         &name,

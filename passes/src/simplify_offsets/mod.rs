@@ -186,6 +186,21 @@ pub fn simplify_offset(expr: &IndexExpr, facts: &Facts) -> SimplifyReport {
     simplify_with(expr, facts, &SimplifyOptions::default())
 }
 
+/// [`simplify_offset`] of `expr` under `facts`, computed once per distinct pair in `memo`.
+fn memoized(
+    memo: &mut HashMap<IndexExpr, Vec<(Facts, SimplifyReport)>>,
+    expr: &IndexExpr,
+    facts: &Facts,
+) -> SimplifyReport {
+    let seen = memo.entry(expr.clone()).or_default();
+    if let Some((_, report)) = seen.iter().find(|(f, _)| f == facts) {
+        return report.clone();
+    }
+    let report = simplify_offset(expr, facts);
+    seen.push((facts.clone(), report.clone()));
+    report
+}
+
 /// What happened to one root.
 #[derive(Clone, Debug)]
 pub struct RootReport {
@@ -331,6 +346,9 @@ pub fn simplify_offsets_with(root: OperationRef, prove: Option<&ProofOptions>) -
         user.result_count() == 1 && user.result(0).ok().is_some_and(|r| reader.is_node(r.into()) == Some(true))
     };
     let mut rewritten_roots = Vec::new();
+    // The lowering emits the same address expression for several ops (CSE runs later): each
+    // distinct (expression, facts) is simplified once.
+    let mut memo: HashMap<IndexExpr, Vec<(Facts, SimplifyReport)>> = HashMap::new();
     for (raw, value) in roots {
         if !users(value).iter().any(|u| !is_node_user(&reader, u)) {
             continue;
@@ -338,7 +356,7 @@ pub fn simplify_offsets_with(root: OperationRef, prove: Option<&ProofOptions>) -
         let Some(expr) = reader.expr(value) else { continue };
         let facts = facts_for(&expr, &reader.facts);
         let (report, proof) = match prove {
-            None => (simplify_offset(&expr, &facts), None),
+            None => (memoized(&mut memo, &expr, &facts), None),
             Some(opts) => simplify_proven(&expr, &facts, &SimplifyOptions::default(), opts),
         };
         if let Some(Verdict::Counterexample(cx)) = proof.as_ref().map(|p| &p.verdict) {

@@ -248,7 +248,7 @@ fn check_copy(op: &OperationRef, this: Direction, location: Location, c: &mut Ch
 /// the written extent as its origin ([`tile::written_view`]): same element type and space, every
 /// static leaf equal to the algebra's, `?` where it derives the value (as G2 for tiles).
 fn check_written_result(op: &OperationRef, location: Location, c: &mut Checker) {
-    let Some(result) = op.result(0).ok() else { return };
+    let Some(result) = layout_dialect::ops::first_result(op) else { return };
     let matmul = op.operand_count() == 3;
     let resolve = |i: usize, prefix: &str, c: &mut Checker| {
         let ty = op.operand(i).ok()?.r#type();

@@ -163,7 +163,13 @@ impl Analysis<'_> {
                 let mut second = first.clone();
                 walk(self, false, &mut second);
                 let mut later = merge(&first, &second);
-                walk(self, false, &mut later);
+                if later == first {
+                    // The same walk from the same state as the second: the same result and
+                    // the same (already reported) errors.
+                    later = second;
+                } else {
+                    walk(self, false, &mut later);
+                }
                 let ends = merge(&first, &later);
                 // A loop that runs at least once leaves what the end of an iteration leaves.
                 *state = if runs_at_least_once(op) { ends } else { merge(&before, &ends) };
@@ -186,9 +192,17 @@ impl Analysis<'_> {
         let is_view = matches!(decoded, LayoutOp::View { .. });
         match decoded {
             LayoutOp::View { result, dyn_sizes, .. } | LayoutOp::Alloc { result, dyn_sizes, .. } => {
-                let Some(view) = self.root_view(result, &dyn_sizes) else { return };
                 let root = key(result);
-                self.roots.insert(root, format!("{} buffer `{}` at {}", view.space.name(), op_name(op), op.location()));
+                // A view is a function of the IR alone: an op walked again (a loop body) reuses it.
+                let view = match self.views.get(&root) {
+                    Some(view) => view.clone(),
+                    None => {
+                        let Some(view) = self.root_view(result, &dyn_sizes) else { return };
+                        let name = format!("{} buffer `{}` at {}", view.space.name(), op_name(op), op.location());
+                        self.roots.insert(root, name);
+                        view
+                    }
+                };
                 // A view's memory is initialised by the host; an alloc's is garbage until written.
                 let written = is_view.then(|| Written {
                     view: Some(root),
@@ -200,6 +214,9 @@ impl Analysis<'_> {
                 self.views.insert(root, view);
             }
             LayoutOp::Tile { source, coord, shape, result, .. } => {
+                if self.views.contains_key(&key(result)) {
+                    return;
+                }
                 let Some(parent) = self.views.get(&key(source)).cloned() else { return };
                 let local: Vec<SymExpr> = coord.iter().map(|v| self.symbol(*v)).collect();
                 let Ok(placed) = tile_of(&parent.layout, &parent.corner, &shape, &local) else { return };
