@@ -682,7 +682,7 @@ impl Walker {
                 // destination's type around the call, SetAtomicNone after it.
                 let atomic = match op.attribute("atomic").ok().map(|a| text(a)) {
                     None => None,
-                    Some(Some(mode)) if mode == "add" && matches!(kind, Kind::Fixpipe | Kind::FixpipeNz) => {
+                    Some(Some(mode)) if mode == "add" && matches!(kind, Kind::FixpipeNz2Nd | Kind::FixpipeNz2Nz) => {
                         Some(self.bufs[bufs[0]].elem.clone())
                     }
                     Some(other) => {

@@ -7,8 +7,9 @@
 //! its clean-up — into SMT (module [`translate`]) and asks z3 whether, for some value of the
 //! parameters and some coordinate of the padded domain the loops enumerate, it differs from the
 //! algebra's `crd_to_offset` or an intermediate leaves `i64`. Function arguments range over
-//! `[0, 2^31)` ([`SIZE_LIMIT`]); loop variables over what their loops give (bounds read from
-//! the IR); tile coordinates over the values of the side function's own loops.
+//! `[0, 2^31)` ([`SIZE_LIMIT`]; [`AddressProofOptions::size_limit`] for another range); loop
+//! variables over what their loops give (bounds read from the IR); tile coordinates over the
+//! values of the side function's own loops.
 //!
 //! Semantics: integers with a range condition on every intermediate of the lowered code (so
 //! "no overflow" is part of the claim); `divsi`/`remsi` truncate, `floordivsi` floors, unsigned
@@ -37,16 +38,20 @@ pub const SIZE_LIMIT: i64 = 1 << 31;
 #[derive(Clone, Debug)]
 pub struct AddressProofOptions {
     pub timeout: Duration,
+    /// Function arguments range over `[0, size_limit)`. [`SIZE_LIMIT`] by default; a kernel
+    /// whose address multiplies three sizes (a batch form: `b · M · K`) overflows `i64` there,
+    /// and is proven for a smaller range.
+    pub size_limit: i64,
 }
 
 impl AddressProofOptions {
     /// 10 s per tensor: the default of the test suite.
     pub fn fast() -> Self {
-        AddressProofOptions { timeout: Duration::from_secs(10) }
+        AddressProofOptions { timeout: Duration::from_secs(10), size_limit: SIZE_LIMIT }
     }
     /// 120 s per tensor.
     pub fn full() -> Self {
-        AddressProofOptions { timeout: Duration::from_secs(120) }
+        AddressProofOptions { timeout: Duration::from_secs(120), size_limit: SIZE_LIMIT }
     }
 }
 
@@ -221,7 +226,7 @@ fn local_symbol(k: usize) -> String {
 /// Asks the negated obligation and, so that a proof is never vacuous, whether the facts alone
 /// (parameters in range, the path to the store) admit some point.
 fn prove_spec(func: OperationRef, spec: &CheckSpec, opts: &AddressProofOptions) -> AddressVerdict {
-    let (negated, reachable) = match obligation(func, spec) {
+    let (negated, reachable) = match obligation(func, spec, opts.size_limit) {
         Ok(q) => q,
         Err(why) => return AddressVerdict::Unknown(why),
     };
@@ -240,7 +245,7 @@ fn prove_spec(func: OperationRef, spec: &CheckSpec, opts: &AddressProofOptions) 
 /// `path ∧ parameters in range ∧ ¬(every intermediate in i64 ∧ lowered = algebra)` for the
 /// one `memref.store` of the side function (into its first argument), and the same facts
 /// without the negated goal.
-fn obligation(func: OperationRef, spec: &CheckSpec) -> std::result::Result<(Query, Query), String> {
+fn obligation(func: OperationRef, spec: &CheckSpec, size_limit: i64) -> std::result::Result<(Query, Query), String> {
     let body = func.region(0).ok().and_then(|r| r.first_block()).ok_or("side function without a body")?;
     let out = body.argument(0).map_err(|e| e.to_string())?;
     let mut store = None;
@@ -261,7 +266,7 @@ fn obligation(func: OperationRef, spec: &CheckSpec) -> std::result::Result<(Quer
         let arg = t.int(body.argument(k + 1).map_err(|e| e.to_string())?.into())?;
         if matches!(origin, SymOrigin::Arg { .. }) {
             facts.push(format!("(<= 0 {arg})"));
-            facts.push(format!("(< {arg} {SIZE_LIMIT})"));
+            facts.push(format!("(< {arg} {size_limit})"));
         }
         let name = encode::symbol(symbol);
         facts.push(format!("(= {name} {arg})"));

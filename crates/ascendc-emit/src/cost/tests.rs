@@ -301,7 +301,7 @@ fn an_atomic_add_fixpipe_moves_its_bytes_twice() {
     // 16 x 16 f32 = 1024 B from L0C (buffer 5) to GM (buffer 1). One core: G = 256 GB/s / 1.6 GHz
     // = 160 B/cycle, above FIX's 128: 100 + 1024 / 128 = 108 cycles; under SetAtomicAdd the
     // element is read and written: 100 + 2048 / 128 = 116 (docs/cost-model.md §4).
-    let store = || call(Kind::Fixpipe, &[1, 5], &[("ndNum", 1), ("mSize", 16), ("nSize", 16)]);
+    let store = || call(Kind::FixpipeNz2Nd, &[1, 5], &[("ndNum", 1), ("mSize", 16), ("nSize", 16)]);
     assert!(close(cycles(vec![store()]), 108.0), "{}", cycles(vec![store()]));
     let add = |elem: Option<&str>| Stmt::Atomic { add: elem.map(str::to_string) };
     let atomic = cycles(vec![add(Some("f32")), store(), add(None)]);
