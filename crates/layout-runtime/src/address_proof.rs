@@ -24,11 +24,11 @@ use std::time::{Duration, Instant};
 use index_simplify::smt::{check, encode, Answer, Query};
 use index_simplify::IndexExpr;
 use layout_algebra::SymExpr;
-use layout_passes::lower_to_loops::{self, CheckSpec, SymOrigin};
+use layout_passes::lower_to_loops::{CheckSpec, SymOrigin};
 use layout_passes::verify::Rules;
 use melior::ir::{block::BlockLike, operation::OperationLike, Module, OperationRef, RegionLike, ValueLike};
 
-use crate::{Capture, Error, Result};
+use crate::Result;
 use translate::Translator;
 
 /// Function arguments (sizes) are proven for every value in `[0, SIZE_LIMIT)`.
@@ -147,22 +147,7 @@ pub fn prove_addresses_with(
     opts: &AddressProofOptions,
 ) -> Result<AddressProofReport> {
     let start = Instant::now();
-    let mut copy = crate::lower::clone_module(module);
-    let context_ref = module.context();
-    // Safety: the context outlives this function; `to_ref` borrows `context_ref`.
-    let context = unsafe { context_ref.to_ref() };
-    for dialect in ["arith", "scf", "memref", "func"] {
-        context.get_or_load_dialect(dialect);
-    }
-    let capture = Capture::for_module(&copy, "<input>");
-    let options = lower_to_loops::Options { self_check: true, rules, ..Default::default() };
-    let lowered = lower_to_loops::lower(copy.as_operation(), &options).ok();
-    let diagnostics = capture.take();
-    let Some(lowered) = lowered else {
-        return Err(Error::mlir("address proof: lowering the layout ops failed", diagnostics));
-    };
-    crate::layout_lowering::post_condition(&copy)?;
-    after_lowering(&mut copy)?;
+    let (copy, lowered) = crate::self_check::lower_for_checks(module, rules, after_lowering, "address proof")?;
     let lowering_time = start.elapsed();
     let mut report = AddressProofReport { unchecked: lowered.unchecked, lowering_time, ..Default::default() };
     for spec in &lowered.checks {

@@ -62,6 +62,36 @@ impl std::fmt::Display for SelfCheckReport {
     }
 }
 
+/// A copy of `module` lowered to loops with one side function per tensor value (the self-check
+/// form), then `after_lowering`: what [`self_check_with`] runs and what
+/// [`crate::address_proof`] translates. `what` names the caller in the error.
+pub(crate) fn lower_for_checks<'c>(
+    module: &Module<'c>,
+    rules: Rules,
+    after_lowering: &dyn Fn(&mut Module) -> Result<()>,
+    what: &str,
+) -> Result<(Module<'c>, lower_to_loops::Lowered)> {
+    let mut copy = crate::lower::clone_module(module);
+    let context_ref = module.context();
+    // Safety: the context outlives this function; `to_ref` borrows `context_ref`, which lives
+    // to the end of the function.
+    let context = unsafe { context_ref.to_ref() };
+    for dialect in ["arith", "scf", "memref", "func"] {
+        context.get_or_load_dialect(dialect);
+    }
+    // The lowering runs layout-verify's checks on the copy first.
+    let capture = Capture::for_module(&copy, "<input>");
+    let options = lower_to_loops::Options { self_check: true, rules, ..Default::default() };
+    let lowered = lower_to_loops::lower(copy.as_operation(), &options).ok();
+    let diagnostics = capture.take();
+    let Some(lowered) = lowered else {
+        return Err(Error::mlir(format!("{what}: lowering the layout ops failed"), diagnostics));
+    };
+    crate::layout_lowering::post_condition(&copy)?;
+    after_lowering(&mut copy)?;
+    Ok((copy, lowered))
+}
+
 /// Runs the self-check on a copy of `module` (which may contain layout ops; the lowering
 /// verifies it with every `layout-verify` rule). `entry` names the
 /// function whose `index` arguments have values in `args` (argument number → value).
@@ -81,24 +111,7 @@ pub fn self_check_with(
     rules: Rules,
     after_lowering: &dyn Fn(&mut Module) -> Result<()>,
 ) -> Result<SelfCheckReport> {
-    let mut copy = crate::lower::clone_module(module);
-    // Safety: the context outlives this function.
-    let context_ref = module.context();
-    // Safety: as above; `to_ref` borrows `context_ref`, which lives to the end of the function.
-    let context = unsafe { context_ref.to_ref() };
-    for dialect in ["arith", "scf", "memref", "func"] {
-        context.get_or_load_dialect(dialect);
-    }
-    // The lowering runs layout-verify's checks on the copy first.
-    let capture = Capture::for_module(&copy, "<input>");
-    let options = lower_to_loops::Options { self_check: true, rules, ..Default::default() };
-    let lowered = lower_to_loops::lower(copy.as_operation(), &options).ok();
-    let diagnostics = capture.take();
-    let Some(lowered) = lowered else {
-        return Err(Error::mlir("self-check: lowering the layout ops failed", diagnostics));
-    };
-    crate::layout_lowering::post_condition(&copy)?;
-    after_lowering(&mut copy)?;
+    let (copy, lowered) = lower_for_checks(module, rules, after_lowering, "self-check")?;
     let jit = Jit::new(&copy)?;
     let mut report = SelfCheckReport { unchecked: lowered.unchecked, ..Default::default() };
     for spec in &lowered.checks {
