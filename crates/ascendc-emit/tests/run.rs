@@ -66,7 +66,14 @@ const SMALL_BLOCKS: [(&str, &str); 6] = [
 ];
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ascendc-emit").join(name);
+    // One directory per call: two tests building the same kernel name at the same time would
+    // otherwise run an executable the other is still writing (ETXTBSY) or each other's outputs.
+    static CLAIMED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut claimed = CLAIMED.lock().unwrap_or_else(|e| e.into_inner());
+    let uses = claimed.iter().filter(|n| *n == name).count();
+    claimed.push(name.to_string());
+    let leaf = if uses == 0 { name.to_string() } else { format!("{name}.{uses}") };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ascendc-emit").join(leaf);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

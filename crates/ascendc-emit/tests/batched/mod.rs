@@ -7,7 +7,7 @@
 //! garbage: every element must be written). Tails in M, N and K: 32 × 32 blocks of C and
 //! 32-wide K slices for M = 40, N = 33, K = 70, NB = 3.
 
-use super::{elem, run_loops, scratch, try_cpp, try_llvm, Case};
+use super::{elem, run_loops, try_cpp, try_llvm, Case};
 use ascendc_emit::run;
 use layout_npy::random::Rng;
 use layout_runtime::Array;
@@ -120,7 +120,6 @@ fn run_variant(v: Variant) -> Result<(), String> {
         outputs: vec![2],
         sanitize: run::checks::ALL,
     };
-    let _ = scratch(&name);
     let via_cpp = try_cpp(&module, &case, case.sanitize).unwrap_or_else(|e| panic!("{name}: C++ + model: {e}"));
     let via_llvm =
         try_llvm(&context, &module, &case, case.sanitize).unwrap_or_else(|e| panic!("{name}: LLVM form + model: {e}"));
