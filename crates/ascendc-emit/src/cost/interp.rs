@@ -196,7 +196,9 @@ impl<'k> Interp<'k> {
                 let repeat = self.val(&c.field("repeat")).map_err(|e| e.error.at(c.at.clone()))?;
                 let fields = |name: &str| self.val(&c.field(name)).map_err(|e| e.error.at(c.at.clone()));
                 let mut work = work_of(self.kernel, c, &fields)?;
-                if let (true, Kind::FixpipeNz2Nd | Kind::FixpipeNz2Nz, Work::Bytes(b)) = (self.atomic_add, c.kind, &work) {
+                if let (true, Kind::FixpipeNz2Nd | Kind::FixpipeNz2Nz, Work::Bytes(b)) =
+                    (self.atomic_add, c.kind, &work)
+                {
                     // An atomic add reads each GM byte before writing it: twice the traffic
                     // (an assumption, docs/cost-model.md "Atomic-add stores").
                     work = Work::Bytes(b.saturating_mul(2));
