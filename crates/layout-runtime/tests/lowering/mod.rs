@@ -785,40 +785,50 @@ fn self_check_runs_on_the_simplified_address_code() {
     assert_eq!(report.tensors, 4, "{report}");
 }
 
+/// The real simplification, then a deliberately wrong rewrite `x mod 16 -> x`: every
+/// `arith.andi %x, 15` of the side functions (the NZ column in the fractal) replaced by `%x`.
+/// Counts the replaced masks in `corrupted`.
+pub(super) fn simplify_then_drop_nz_column_masks(
+    m: &mut melior::ir::Module,
+    corrupted: &std::cell::Cell<usize>,
+) -> layout_runtime::Result<()> {
+    use melior::ir::{
+        operation::{OperationLike, WalkOrder, WalkResult},
+        ValueLike,
+    };
+    layout_runtime::layout_lowering::simplify_lowered(m)?;
+    let mut masks = Vec::new();
+    m.as_operation().walk(WalkOrder::PreOrder, |op| {
+        let is_mask = layout_passes::ir::op_name(&op) == "arith.andi"
+            && op.operand(1).ok().and_then(layout_passes::ir::constant_int) == Some(15)
+            && in_side_function(&op);
+        if is_mask {
+            masks.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    for raw in masks {
+        // Safety: ops of the live module; only use lists change.
+        let op = unsafe { melior::ir::OperationRef::from_raw(raw) };
+        if let (Ok(x), Ok(r)) = (op.operand(0), op.result(0)) {
+            unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(r.to_raw(), x.to_raw()) };
+            corrupted.set(corrupted.get() + 1);
+        }
+    }
+    Ok(())
+}
+
 /// A wrong simplification fails the self-check: after the real simplification, a deliberately
 /// wrong rewrite `x mod 16 -> x` (every `arith.andi %x, 15` of the side functions replaced by
 /// `%x`) is injected; the check names the tensor and the first wrong coordinate.
 #[test]
 fn self_check_catches_a_wrong_simplification() {
-    use melior::ir::{
-        operation::{OperationLike, WalkOrder, WalkResult},
-        ValueLike,
-    };
     let context = create_context().unwrap();
     let module = parse(&context, TILED_NZ_COPY);
     let corrupted = std::cell::Cell::new(0);
     let error =
         layout_runtime::self_check::self_check_with(&module, Some("copy"), &HashMap::new(), OBSERVE_ON_CHIP, &|m| {
-            layout_runtime::layout_lowering::simplify_lowered(m)?;
-            let mut masks = Vec::new();
-            m.as_operation().walk(WalkOrder::PreOrder, |op| {
-                let is_mask = layout_passes::ir::op_name(&op) == "arith.andi"
-                    && op.operand(1).ok().and_then(layout_passes::ir::constant_int) == Some(15)
-                    && in_side_function(&op);
-                if is_mask {
-                    masks.push(op.to_raw());
-                }
-                WalkResult::Advance
-            });
-            for raw in masks {
-                // Safety: ops of the live module; only use lists change.
-                let op = unsafe { melior::ir::OperationRef::from_raw(raw) };
-                if let (Ok(x), Ok(r)) = (op.operand(0), op.result(0)) {
-                    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(r.to_raw(), x.to_raw()) };
-                    corrupted.set(corrupted.get() + 1);
-                }
-            }
-            Ok(())
+            simplify_then_drop_nz_column_masks(m, &corrupted)
         })
         .expect_err("the wrong rewrite must be caught")
         .to_string();

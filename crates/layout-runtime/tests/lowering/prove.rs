@@ -10,7 +10,7 @@ use layout_runtime::address_proof::{
 };
 use layout_runtime::create_context;
 
-use super::{in_side_function, parse, OBSERVE_ON_CHIP, TILED_NZ_COPY};
+use super::{parse, simplify_then_drop_nz_column_masks, OBSERVE_ON_CHIP, TILED_NZ_COPY};
 
 fn full_mode() -> bool {
     std::env::var_os("LAYOUT_PROVE_FULL").is_some()
@@ -118,38 +118,13 @@ fn the_tiled_nz_copy_is_proven() {
 /// at which the lowered address differs from the algebra's.
 #[test]
 fn a_wrong_lowering_has_a_counterexample() {
-    use melior::ir::{
-        operation::{OperationLike, WalkOrder, WalkResult},
-        ValueLike,
-    };
     let context = create_context().unwrap();
     let module = parse(&context, TILED_NZ_COPY);
     let corrupted = std::cell::Cell::new(0);
     let report = prove_addresses_with(
         &module,
         OBSERVE_ON_CHIP,
-        &|m| {
-            layout_runtime::layout_lowering::simplify_lowered(m)?;
-            let mut masks = Vec::new();
-            m.as_operation().walk(WalkOrder::PreOrder, |op| {
-                let is_mask = layout_passes::ir::op_name(&op) == "arith.andi"
-                    && op.operand(1).ok().and_then(layout_passes::ir::constant_int) == Some(15)
-                    && in_side_function(&op);
-                if is_mask {
-                    masks.push(op.to_raw());
-                }
-                WalkResult::Advance
-            });
-            for raw in masks {
-                // Safety: ops of the live module; only use lists change.
-                let op = unsafe { melior::ir::OperationRef::from_raw(raw) };
-                if let (Ok(x), Ok(r)) = (op.operand(0), op.result(0)) {
-                    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(r.to_raw(), x.to_raw()) };
-                    corrupted.set(corrupted.get() + 1);
-                }
-            }
-            Ok(())
-        },
+        &|m| simplify_then_drop_nz_column_masks(m, &corrupted),
         &options(),
     )
     .unwrap();
