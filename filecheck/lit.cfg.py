@@ -30,6 +30,10 @@ layout_gemm = os.environ.get(
     "LAYOUT_GEMM", os.path.join(target_dir, os.environ.get("LAYOUT_OPT_PROFILE", "debug"), "layout-gemm")
 )
 
+layout_calc = os.environ.get(
+    "LAYOUT_CALC", os.path.join(target_dir, os.environ.get("LAYOUT_OPT_PROFILE", "debug"), "layout-calc")
+)
+
 config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", "/usr/bin:/bin")])
 
 
@@ -42,6 +46,7 @@ config.substitutions.append(("%layout_irdl", os.path.join(repo_root, "dialects",
 config.substitutions.append(tool("layout-opt", layout_opt))
 config.substitutions.append(tool("layout-run", layout_run))
 config.substitutions.append(tool("layout-gemm", layout_gemm))
+config.substitutions.append(tool("layout-calc", layout_calc))
 config.substitutions.append(tool("mlir-opt", os.path.join(llvm_bin, "mlir-opt")))
 config.substitutions.append(tool("FileCheck", os.path.join(llvm_bin, "FileCheck")))
 config.substitutions.append(tool("not", os.path.join(llvm_bin, "not")))

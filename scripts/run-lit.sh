@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds layout-opt, layout-run and layout-gemm and runs the lit/FileCheck suite in filecheck/.
+# Builds layout-opt, layout-run, layout-gemm and layout-calc and runs the lit/FileCheck suite in filecheck/.
 # Usage: scripts/run-lit.sh [--release] [extra lit args...]
 # Env: CARGO_TARGET_DIR (default target/), LIT (default /usr/lib/llvm-22/bin/lit).
 set -euo pipefail
@@ -13,7 +13,7 @@ if [ "${1:-}" = "--release" ]; then
   shift
 fi
 
-cargo build -p layout-opt -p layout-run -p layout-gemm "${cargo_flags[@]}"
+cargo build -p layout-opt -p layout-run -p layout-gemm -p layout-calc "${cargo_flags[@]}"
 
 LIT="${LIT:-/usr/lib/llvm-22/bin/lit}"
 export LAYOUT_OPT_PROFILE="$profile"

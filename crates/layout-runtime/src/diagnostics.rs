@@ -88,6 +88,22 @@ impl Diag {
         self.notes = self.notes.into_iter().map(|note| note.name_input(file)).collect();
         self
     }
+
+    /// The diagnostic with a "did you mean 'layout.load'?" note when it is the parser's
+    /// unknown-op error about a misspelled op of our dialects (names from their IRDL).
+    pub fn with_op_suggestion(mut self) -> Diag {
+        let dialects = [layout_dialect::IRDL_SOURCE, layout_dialect::ASCENDC_IRDL_SOURCE];
+        if let Some(op) = cli_common::suggest::op_for_unknown(&self.message, &dialects) {
+            let message = format!("did you mean '{op}'?");
+            self.notes.push(Diag {
+                severity: Severity::Note,
+                position: self.position.clone(),
+                message,
+                notes: Vec::new(),
+            });
+        }
+        self
+    }
 }
 
 /// The file name this crate's captures give a module parsed from text (MLIR's buffer `-`);

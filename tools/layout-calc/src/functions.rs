@@ -81,22 +81,11 @@ pub fn call(name: &str, args: &[Value]) -> Result<Value, CalcError> {
     match FUNCTIONS.iter().find(|f| f.name == name) {
         Some(f) => (f.run)(args),
         None => {
-            let close: Vec<&str> = FUNCTIONS.iter().map(|f| f.name).filter(|n| similar(n, name)).collect();
-            let hint =
-                if close.is_empty() { String::new() } else { format!("; did you mean `{}`?", close.join("` or `")) };
+            let close = cli_common::suggest::closest(name, FUNCTIONS.iter().map(|f| f.name));
+            let hint = close.map_or_else(String::new, |close| format!("; did you mean `{close}`?"));
             Err(CalcError::UnknownFunction { name: name.to_string(), hint })
         }
     }
-}
-
-/// Cheap typo detection: same prefix of 3, or one edit apart in length and mostly equal.
-fn similar(a: &str, b: &str) -> bool {
-    let (a, b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
-    if a.len() >= 3 && b.len() >= 3 && a[..3] == b[..3] {
-        return true;
-    }
-    let common = a.chars().zip(b.chars()).filter(|(x, y)| x == y).count();
-    a.len().abs_diff(b.len()) <= 1 && common + 1 >= a.len().max(b.len())
 }
 
 fn arity(args: &[Value], name: &str, expected: &'static str, ok: impl Fn(usize) -> bool) -> Result<(), CalcError> {

@@ -237,7 +237,8 @@ fn svg_draws_cells_blocks_and_origin() {
 }
 
 /// The clap flags: version, completions, a misspelled flag with clap's suggestion (on stderr,
-/// exit 1), and expressions that start with `-` still evaluated, not taken for flags.
+/// exit 1, in the words of every tool: `cli_common`), and expressions that start with `-` still
+/// evaluated, not taken for flags.
 #[test]
 fn command_line_flags() {
     let (out, code) = calc_args(&["--version"]);
@@ -247,9 +248,46 @@ fn command_line_flags() {
     let out = Command::new(env!("CARGO_BIN_EXE_layout-calc")).arg("--verson").output().expect("run layout-calc");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr.contains("unexpected argument '--verson'") && stderr.contains("'--version'"), "{stderr}");
+    assert_eq!(stderr, "layout-calc: error: unknown option '--verson'; did you mean '--version'?\n");
     let (out, code) = calc_args(&["-3", "crd2offset(((4,2),(4,3)):((4,16),(1,32)),(1,5))"]);
     assert_eq!((out.as_str(), code), ("-3\n37\n", 0));
     let (out, _) = calc_args(&["--help"]);
     assert!(out.contains("usage: layout-calc EXPR") && out.contains("--completions SHELL"), "{out}");
+}
+
+/// `--input FILE` (repeatable, `-` for stdin): the arguments first, then each file's lines in
+/// order; errors located `FILE:LINE:COL` (a syntax error's column counts the line's indent), a
+/// line that is not UTF-8 and an unreadable file are error lines too, and the rest go on.
+#[test]
+fn input_files_are_read_in_order_with_located_errors() {
+    let dir = std::env::temp_dir().join(format!("layout-calc-input-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b) = (dir.join("a.txt"), dir.join("b.txt"));
+    std::fs::write(&a, b"size((2,3))\n\n# comment\n   (1,2\n\xff\xfe\nrank((1,2,3))\n").unwrap();
+    std::fs::write(&b, "cosize(4:2)\nbogus(1)\n").unwrap();
+    let (a, b, d) = (a.to_str().unwrap(), b.to_str().unwrap(), dir.to_str().unwrap());
+    let (out, code) = calc_args(&["depth(1)", "--input", a, "-i", b, &format!("--input={d}"), "--input", b]);
+    let expected = format!(
+        "0\n6\n{a}:4:8: error: expected `,` or `)` in tuple, found end of input\n{a}:5:1: error: input is not valid \
+         UTF-8\n3\n7\n{b}:2:1: error: unknown function `bogus`\n"
+    );
+    let (head, tail) = out.split_at(expected.len().min(out.len()));
+    assert_eq!(head, expected);
+    assert!(tail.starts_with(&format!("error: cannot open input file '{d}': ")), "{tail}");
+    assert!(tail.ends_with(&format!("7\n{b}:2:1: error: unknown function `bogus`\n")), "{tail}");
+    assert_eq!(code, 1);
+    // Stdin as one of the inputs.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_layout-calc"))
+        .args(["-i", b, "-i", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run layout-calc");
+    child.stdin.take().unwrap().write_all(b"size(3)\n(1\n").unwrap();
+    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    assert_eq!(
+        out,
+        format!("7\n{b}:2:1: error: unknown function `bogus`\n3\n<stdin>:2:3: error: expected `,` or `)` in tuple, found end of input\n")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

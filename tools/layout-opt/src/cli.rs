@@ -7,9 +7,10 @@
 //! `layout-simplify-offsets{prove=true}`), are taken out in order.
 
 use crate::error::OptError;
-use crate::{emit, pipeline::Element, suggest, upstream};
+use crate::{emit, pipeline::Element, upstream};
 use clap::builder::PossibleValuesParser;
-use clap::{error::ContextKind, error::ErrorKind, Arg, ArgAction, CommandFactory, FromArgMatches, Parser};
+use clap::{Arg, ArgAction, CommandFactory, FromArgMatches, Parser};
+use cli_common::{suggest, CliError};
 
 #[derive(Parser, Debug, Default)]
 #[command(
@@ -146,31 +147,16 @@ pub fn parse(args: Vec<String>) -> Result<Options, OptError> {
     Ok(options)
 }
 
-/// Our message for a clap error: unknown options in the tool's own words with clap's
-/// suggestion; `--help`/`--version` as [`OptError::Display`].
+/// Our message for a clap error (`cli_common::from_clap`), with a pass name suggested when
+/// clap had no suggestion: pass names are flags too, but a pass flag with a value
+/// (`--layout-verfy=x`) gets none from clap.
 fn clap_error(error: clap::Error) -> OptError {
-    let context = |kind| error.get(kind).map(|value| value.to_string());
-    match error.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => OptError::Display(error.to_string()),
-        ErrorKind::UnknownArgument => {
-            let option = context(ContextKind::InvalidArg).unwrap_or_default();
+    match cli_common::from_clap(error) {
+        CliError::UnknownOption { option, suggestion: None } => {
             let name = option.trim_start_matches('-');
-            // clap suggests among flags; pass names are flags too, but check them as well so
-            // a pass flag with a value (`--layout-verfy=x`) gets one.
-            let suggestion = context(ContextKind::SuggestedArg)
-                .or_else(|| suggest::closest(name, pass_names().map(|(n, _)| n)).map(|n| format!("--{n}")));
-            OptError::UnknownOption { option, suggestion }
+            let suggestion = suggest::closest(name, pass_names().map(|(n, _)| n)).map(|n| format!("--{n}"));
+            CliError::UnknownOption { option, suggestion }.into()
         }
-        _ => {
-            // clap's text without its usage and "For more information" lines, on one line.
-            let text = error.render().to_string();
-            let lines: Vec<&str> = text
-                .lines()
-                .map(str::trim)
-                .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))
-                .filter(|line| !line.is_empty())
-                .collect();
-            OptError::Usage(lines.join(" ").trim_start_matches("error: ").to_string())
-        }
+        other => other.into(),
     }
 }

@@ -11,14 +11,10 @@ pub enum OptError {
     #[error("{0}")]
     Usage(String),
 
-    /// `suggestion`: the closest known option, when one is close.
-    #[error("unknown option '{option}'{}", suggestion_text(.suggestion))]
-    UnknownOption { option: String, suggestion: Option<String> },
-
-    /// Not an error: text to print on stdout before exiting successfully (`--help`,
-    /// `--version`).
-    #[error("{0}")]
-    Display(String),
+    /// What clap said (an unknown option with its suggestion, a bad value), or text to print
+    /// on stdout before exiting successfully (`CliError::Display`: `--help`, `--version`).
+    #[error(transparent)]
+    Cli(#[from] cli_common::CliError),
 
     /// `--emit=KIND` with a kind not in `emit::KINDS` (`known`: their names, comma-separated).
     #[error("--emit: unknown kind '{kind}' (expected one of: {known})")]
@@ -67,10 +63,6 @@ pub enum OptError {
 
 fn did_you_mean(suggestion: &Option<String>) -> String {
     suggestion.as_ref().map_or_else(String::new, |s| format!("; did you mean '{s}'?"))
-}
-
-fn suggestion_text(suggestion: &Option<String>) -> String {
-    suggestion.as_ref().map_or_else(|| " (see --help)".to_string(), |s| format!("; did you mean '{s}'?"))
 }
 
 pub type Result<T, E = OptError> = std::result::Result<T, E>;

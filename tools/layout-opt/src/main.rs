@@ -8,12 +8,12 @@ mod diagnostics;
 mod emit;
 mod error;
 mod pipeline;
-mod suggest;
 mod upstream;
 
+use cli_common::CliError;
 use error::OptError;
 use layout_dialect::types::StringLiterals;
-use layout_runtime::{diagnostics::Severity, Capture, Diag, Sources};
+use layout_runtime::{Capture, Diag, Sources};
 use melior::{
     ir::operation::{OperationLike, OperationPrintingFlags},
     pass::{PassIrPrintingOptions, PassManager},
@@ -87,17 +87,7 @@ fn too_deep(text: &str) -> Option<(usize, usize)> {
 
 /// `diag`, named after its input, with a "did you mean" note when it is about a misspelled op.
 fn with_op_suggestion(diag: Diag, display: &str) -> Diag {
-    let mut diag = diag.name_input(display);
-    if let Some(op) = suggest::op_for_unregistered(&diag.message) {
-        let note = Diag {
-            severity: Severity::Note,
-            position: diag.position.clone(),
-            message: format!("did you mean '{op}'?"),
-            notes: Vec::new(),
-        };
-        diag.notes.push(note);
-    }
-    diag
+    diag.name_input(display).with_op_suggestion()
 }
 
 /// Writes `bytes` to stdout and exits: success, or an error (not a panic) when stdout is closed.
@@ -110,8 +100,7 @@ fn print_out(bytes: &[u8]) -> ExitCode {
 }
 
 fn fail(message: &str) -> ExitCode {
-    eprintln!("layout-opt: error: {message}");
-    ExitCode::FAILURE
+    cli_common::fail("layout-opt", message)
 }
 
 fn fail_with(error: OptError) -> ExitCode {
@@ -129,7 +118,7 @@ fn main() -> ExitCode {
 fn run() -> ExitCode {
     let options = match cli::parse(std::env::args().skip(1).collect()) {
         Ok(options) => options,
-        Err(OptError::Display(text)) => return print_out(text.as_bytes()),
+        Err(OptError::Cli(CliError::Display(text))) => return print_out(text.as_bytes()),
         Err(error) => return fail_with(error),
     };
     if options.print_default_pipeline {
@@ -140,9 +129,7 @@ fn run() -> ExitCode {
         return print_out(list.as_bytes());
     }
     if let Some(shell) = options.completions {
-        let mut script = Vec::new();
-        clap_complete::generate(shell, &mut cli::command(), "layout-opt", &mut script);
-        return print_out(&script);
+        return print_out(&cli_common::completions(shell, &mut cli::command(), "layout-opt"));
     }
     let emit_kind = match options.emit.as_deref().map(emit::Emit::parse).transpose() {
         Ok(kind) => kind.unwrap_or_default(),
@@ -345,6 +332,17 @@ mod tests {
         assert_eq!(starts, vec![(1, "a\n"), (3, "b\nc\n"), (6, "d")]);
     }
 
+    /// The op names for "did you mean" come from both dialects' IRDL definitions.
+    #[test]
+    fn misspelled_ops_get_the_dialects_op() {
+        let note = |message: &str| with_op_suggestion(Diag::error(None, message.to_string()), "x.mlir").notes;
+        let generic =
+            "unregistered operation 'layout.lod' found in dialect ('layout') that does not allow unknown operations";
+        assert_eq!(note(generic)[0].message, "did you mean 'layout.load'?");
+        assert_eq!(note("custom op 'ascendc.mmd' is unknown")[0].message, "did you mean 'ascendc.mmad'?");
+        assert!(note("custom op 'zzz.qqq' is unknown").is_empty());
+    }
+
     #[test]
     fn argument_parsing() {
         let o =
@@ -357,13 +355,13 @@ mod tests {
         let o = args(&["-ofile", "--layout-simplify-offsets=prove=true"]).expect("parse");
         assert_eq!(o.output.as_deref(), Some("file"));
         assert_eq!(pipeline::render(&o.pass_flags), "builtin.module(layout-simplify-offsets{prove=true})");
-        let Err(OptError::UnknownOption { option, suggestion }) = args(&["-layout-verfy"]) else {
+        let Err(OptError::Cli(CliError::UnknownOption { option, suggestion })) = args(&["-layout-verfy"]) else {
             panic!("misspelled")
         };
         assert_eq!((option.as_str(), suggestion.as_deref()), ("--layout-verfy", Some("--layout-verify")));
-        assert!(matches!(args(&["--bogus"]), Err(OptError::UnknownOption { suggestion: None, .. })));
+        assert!(matches!(args(&["--bogus"]), Err(OptError::Cli(CliError::UnknownOption { suggestion: None, .. }))));
         assert!(args(&["--cse", "--pass-pipeline=builtin.module(cse)"]).is_err());
-        assert!(matches!(args(&["--help"]), Err(OptError::Display(_))));
-        assert!(matches!(args(&["--version"]), Err(OptError::Display(_))));
+        assert!(matches!(args(&["--help"]), Err(OptError::Cli(CliError::Display(_)))));
+        assert!(matches!(args(&["--version"]), Err(OptError::Cli(CliError::Display(_)))));
     }
 }

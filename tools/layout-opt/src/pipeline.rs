@@ -216,7 +216,7 @@ fn add_upstream(manager: MlirOpPassManager, text: &str) -> Result<()> {
         let unknown = first.strip_prefix('\'').and_then(|rest| rest.split_once('\'')).map(|(name, _)| name);
         let suggestion = unknown
             .filter(|_| first.contains("does not refer to a registered pass"))
-            .and_then(|name| crate::suggest::closest(name, crate::cli::pass_names().map(|(n, _)| n)))
+            .and_then(|name| cli_common::suggest::closest(name, crate::cli::pass_names().map(|(n, _)| n)))
             .map(str::to_string);
         Err(OptError::UpstreamPipeline { pipeline: text.to_string(), message, suggestion })
     } else {

@@ -1,16 +1,21 @@
-//! The command line of `layout-run KERNEL.mlir ...` (clap, with layout-opt's conventions:
-//! `--version`, `--completions SHELL`, "did you mean" for misspelled flags, long options with
-//! one dash too). Values keep their own checks and messages ([`Options::from_cli`]); the
-//! subcommands `pack`, `unpack`, `bench-pack` are dispatched before (src/pack_cmd.rs).
+//! The command line of `layout-run KERNEL.mlir... ` and of its packing subcommands (clap, with
+//! layout-opt's conventions through `cli_common`: `--version`, `--completions SHELL`, "did you
+//! mean" for misspelled flags, long options with one dash too). Values keep their own checks
+//! and messages ([`Options::from_cli`]); `pack`, `unpack`, `bench-pack` are [`PackCommand`]s.
 
 use crate::error::{Result, RunError};
+use crate::pack_cmd::PackCommand;
 use ascendc_emit::run::{self as ascendc_run, Backend};
-use clap::{error::ContextKind, error::ErrorKind, ArgAction, CommandFactory, FromArgMatches, Parser};
+use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 
 const AFTER_HELP: &str = "HOST PACKING (ND .npy <-> NZ/ZN/ZZ/NN/DN/ND buffers; see `layout-run pack --help`):
   layout-run pack --layout NZ [--dtype T] IN.npy OUT.npy
   layout-run unpack --layout NZ --rows R --cols C [--batch B] IN.npy OUT.npy
   layout-run bench-pack [--sizes 256x256,1000x1000] [--dtypes f16,f32]
+
+SEVERAL KERNELS: each is processed on its own with the same flags, in order (outputs separated
+by '// -----'); the arrays of kernel DIR/NAME.mlir go to OUT_DIR/NAME/argK.npy. The exit status
+is 1 if any failed.
 
 ELEMENT TYPES: f16, bf16, f32, f64, i8, i16, i32, i64. A bf16 argument reads a '<u2' file
 (bfloat16 bits; see crates/npy/src/npy.rs for the marker convention); i8/i16 accept u1/u2 files.
@@ -30,12 +35,17 @@ LAYOUT_OPT_CACHE=off or --no-cache compiles every time (docs/jit-cache.md).
     help_template = "OVERVIEW: {about}\n\nUSAGE: {usage}\n\nThe entry function must have the `llvm.emit_c_interface` attribute. Its memref arguments are\nread from .npy files or generated from the seed (static shapes only); after the call every\nmemref argument K is written to OUT_DIR/argK.npy and summarized on stdout.\n\n{all-args}\n\n{after-help}",
     after_help = AFTER_HELP,
     disable_version_flag = true,
+    args_conflicts_with_subcommands = true,
+    // `help` stays a file name, as before the subcommands were clap's (`--help` is the flag).
+    disable_help_subcommand = true,
     term_width = 10_000
 )]
 pub struct Cli {
-    /// The kernel (.mlir)
+    /// The kernels (.mlir), each run on its own with the same flags
     #[arg(value_name = "KERNEL.mlir")]
-    pub kernel: Option<String>,
+    pub kernels: Vec<String>,
+    #[command(subcommand)]
+    pub pack: Option<PackCommand>,
     /// Function to call (required unless --emit is given)
     #[arg(long, value_name = "NAME")]
     pub entry: Option<String>,
@@ -105,9 +115,12 @@ pub struct Cli {
 }
 
 /// The run `layout-run KERNEL ...` asks for, checked.
-#[derive(Default, Debug)]
+#[derive(Default, Debug, Clone)]
 pub struct Options {
+    /// The kernel this run is of (one of `kernels`).
     pub kernel: Option<String>,
+    /// Every kernel of the command line, in order.
+    pub kernels: Vec<String>,
     pub entry: Option<String>,
     /// (argument index or None for "next memref", path)
     pub inputs: Vec<(Option<usize>, String)>,
@@ -146,6 +159,8 @@ impl Options {
 /// What the command line asks for.
 pub enum Request {
     Run(Box<Options>),
+    /// `pack`, `unpack`, `bench-pack`.
+    Pack(PackCommand),
     /// Text for stdout (`--help`, `--version`, `--completions`).
     Print(Vec<u8>),
 }
@@ -161,53 +176,29 @@ pub fn parse(args: Vec<String>) -> Result<Request> {
     let mut positional_only = false;
     for arg in args {
         // Long options with one dash, as before clap (`-entry f`).
-        let single_dash_long = arg.len() > 2
-            && arg.starts_with('-')
-            && !arg.starts_with("--")
-            && arg[1..].chars().next().is_some_and(|c| c.is_ascii_alphabetic());
-        if !positional_only && single_dash_long {
-            rest.push(format!("-{arg}"));
-        } else {
-            positional_only |= arg == "--";
-            rest.push(arg);
+        match cli_common::long_with_one_dash(&arg) {
+            Some(long) if !positional_only => rest.push(long),
+            _ => {
+                positional_only |= arg == "--";
+                rest.push(arg);
+            }
         }
     }
-    let cli =
-        command().try_get_matches_from(rest).and_then(|matches| Cli::from_arg_matches(&matches)).map_err(clap_error)?;
+    let parsed = command().try_get_matches_from(rest).and_then(|matches| Cli::from_arg_matches(&matches));
+    let mut cli = parsed.map_err(cli_common::from_clap)?;
     if let Some(shell) = cli.completions {
-        let mut script = Vec::new();
-        clap_complete::generate(shell, &mut command(), "layout-run", &mut script);
-        return Ok(Request::Print(script));
+        return Ok(Request::Print(cli_common::completions(shell, &mut command(), "layout-run")));
+    }
+    if let Some(pack) = cli.pack.take() {
+        return Ok(Request::Pack(pack));
     }
     Ok(Request::Run(Box::new(Options::from_cli(cli)?)))
 }
 
-/// Our message for a clap error: unknown options with clap's suggestion; `--help`/`--version`
-/// as text to print.
-fn clap_error(error: clap::Error) -> RunError {
-    let context = |kind| error.get(kind).map(|value| value.to_string());
-    match error.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => RunError::Display(error.to_string()),
-        ErrorKind::UnknownArgument => {
-            let option = context(ContextKind::InvalidArg).unwrap_or_default();
-            // clap reports a second positional argument the same way.
-            if !option.starts_with('-') {
-                return RunError::Usage(format!("more than one kernel file given ('{option}')"));
-            }
-            RunError::UnknownOption { option, suggestion: context(ContextKind::SuggestedArg) }
-        }
-        _ => {
-            // clap's text without its usage and "For more information" lines, on one line.
-            let text = error.render().to_string();
-            let lines: Vec<&str> = text
-                .lines()
-                .map(str::trim)
-                .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))
-                .filter(|line| !line.is_empty())
-                .collect();
-            RunError::Usage(lines.join(" ").trim_start_matches("error: ").to_string())
-        }
-    }
+/// The file name of `kernel` without its directory and extension (`a/b/gemm.mlir`: `gemm`).
+fn kernel_name(kernel: &str) -> String {
+    let path = std::path::Path::new(kernel);
+    path.file_stem().map_or_else(|| kernel.to_string(), |stem| stem.to_string_lossy().into_owned())
 }
 
 /// `text` as the argument number of `--option`.
@@ -234,7 +225,8 @@ impl Options {
     /// Checks the values and their combinations.
     pub fn from_cli(cli: Cli) -> Result<Options> {
         let mut options = Options {
-            kernel: cli.kernel,
+            kernel: cli.kernels.first().cloned(),
+            kernels: cli.kernels,
             entry: cli.entry,
             out_dir: cli.out_dir,
             emit: cli.emit,
@@ -299,7 +291,28 @@ impl Options {
             options.repeat = value("repeat", &repeat, |&n: &usize| n >= 1, "a positive integer")?;
         }
         options.check_combination()?;
+        options.check_kernel_names()?;
         Ok(options)
+    }
+
+    /// Several kernels write their arrays to OUT_DIR/NAME/: no two may share a NAME.
+    fn check_kernel_names(&self) -> Result<()> {
+        let mut seen = std::collections::HashMap::new();
+        for kernel in self.kernels.iter().filter(|_| self.kernels.len() > 1) {
+            let name = kernel_name(kernel);
+            if let Some(first) = seen.insert(name.clone(), kernel) {
+                return Err(RunError::Usage(format!(
+                    "kernels '{first}' and '{kernel}' would both write their arrays to OUT_DIR/{name}/: rename one"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The run of `kernel` when the command line has several: its arrays go to OUT_DIR/NAME.
+    pub fn for_kernel(&self, kernel: &str) -> Options {
+        let out_dir = std::path::Path::new(self.out_dir.as_deref().unwrap_or(".")).join(kernel_name(kernel));
+        Options { kernel: Some(kernel.to_string()), out_dir: Some(out_dir.display().to_string()), ..self.clone() }
     }
 
     fn check_combination(&self) -> Result<()> {

@@ -14,16 +14,10 @@ pub enum RunError {
     #[error("{0}")]
     Usage(String),
 
-    /// An option clap does not know; `suggestion`: the closest known one, when one is close.
-    #[error("unknown option '{option}'{}", match .suggestion { Some(s) => format!("; did you mean '{s}'?"), None => " (see --help)".into() })]
-    UnknownOption { option: String, suggestion: Option<String> },
-
-    /// Not an error: text for stdout before exiting successfully (`--help`, `--version`).
-    #[error("{0}")]
-    Display(String),
-
-    #[error("'--{0}' needs a value")]
-    MissingValue(String),
+    /// What clap said (an unknown option with its suggestion, a bad value), or text for stdout
+    /// before exiting successfully (`CliError::Display`: `--help`, `--version`).
+    #[error(transparent)]
+    Cli(#[from] cli_common::CliError),
 
     /// `--option`: `value` does not parse (`expected`: what it should be).
     #[error("--{option}: '{value}' is not {expected}")]
@@ -38,8 +32,9 @@ pub enum RunError {
     #[error("cannot write output: {0}")]
     WriteOutput(#[source] NpyError),
 
-    #[error("cannot open kernel file '{path}': {source}")]
-    OpenKernel { path: String, source: io::Error },
+    /// `hint`: "; did you mean the subcommand ...?" when `path` is missing and close to one.
+    #[error("cannot open kernel file '{path}': {source}{hint}")]
+    OpenKernel { path: String, source: io::Error, hint: String },
 
     #[error("cannot create output directory '{path}': {source}")]
     OutputDir { path: String, source: io::Error },

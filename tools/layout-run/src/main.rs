@@ -6,6 +6,7 @@
 //!            [--backend loops|ascendc-cpp|ascendc-llvm] [--sanitize[=memcheck,initcheck,synccheck,racecheck]]
 //! layout-run KERNEL.mlir --entry NAME --arg K=VALUE ... --cost [--block-dim N] [--mnk M,N,K] [--trace OUT.json]
 //! layout-run --compare A.npy B.npy [--tolerance T]
+//! layout-run KERNEL.mlir KERNEL2.mlir ... [flags]   (each on its own, outputs in order)
 //! layout-run pack|unpack|bench-pack ...   (host-side packing, src/pack_cmd.rs)
 //! ```
 //! Thin: argument parsing and wiring; the work is in `crates/layout-runtime` (loops) and
@@ -16,6 +17,7 @@ mod error;
 mod pack_cmd;
 
 use cli::{Options, Request};
+use cli_common::CliError;
 use error::{Result, RunError};
 
 use ascendc_emit::run::{self as ascendc_run, Backend};
@@ -24,8 +26,7 @@ use layout_runtime::{Arg, Diag, Error, Jit, ParamType, Scalar, Signature, Source
 use std::{cell::RefCell, path::PathBuf, process::ExitCode, rc::Rc, time::Instant};
 
 fn fail(message: &str) -> ExitCode {
-    eprintln!("layout-run: error: {message}");
-    ExitCode::FAILURE
+    cli_common::fail("layout-run", message)
 }
 
 /// Prints `error` (diagnostics as rendered, anything else after `layout-run: error: `).
@@ -58,32 +59,41 @@ fn main() -> ExitCode {
 }
 
 fn driver() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    // `pack`, `unpack`, `bench-pack`: host-side packing (src/pack_cmd.rs).
-    if let Some(result) = pack_cmd::dispatch(&argv) {
-        return match result {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(error) => report(error),
-        };
-    }
-    let options = match cli::parse(argv) {
+    let options = match cli::parse(std::env::args().skip(1).collect()) {
         Ok(Request::Run(options)) => options,
         Ok(Request::Print(text)) => return print_out(&text),
-        Err(RunError::Display(text)) => return print_out(text.as_bytes()),
+        // `pack`, `unpack`, `bench-pack`: host-side packing (src/pack_cmd.rs).
+        Ok(Request::Pack(command)) => {
+            return match pack_cmd::run(command) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => report(error),
+            }
+        }
+        Err(RunError::Cli(CliError::Display(text))) => return print_out(text.as_bytes()),
         Err(error) => return report(error),
     };
     if options.no_cache {
         layout_runtime::object_cache::set_default(None);
     }
     let before = layout_runtime::object_cache::stats();
-    let result = run(&options);
+    // Several kernels: each on its own, in order, outputs separated as layout-opt's are.
+    let runs: Vec<Options> = match options.kernels.len() {
+        0 | 1 => vec![(*options).clone()],
+        _ => options.kernels.iter().map(|kernel| options.for_kernel(kernel)).collect(),
+    };
+    let mut status = ExitCode::SUCCESS;
+    for (index, one) in runs.iter().enumerate() {
+        if index > 0 {
+            println!("// -----");
+        }
+        if let Err(error) = run(one) {
+            status = report(error);
+        }
+    }
     if options.verbose {
         eprintln!("{}", cache_report(before));
     }
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => report(error),
-    }
+    status
 }
 
 /// `--verbose`: the compiled-kernel cache's hits and misses of this run, and its directory.
@@ -174,12 +184,22 @@ fn run(options: &Options) -> Result<()> {
     }
     let mut timer = Timer { enabled: options.time, last: Instant::now() };
     let path = options.kernel.as_deref().unwrap_or_default();
-    let text = std::fs::read(path).map_err(|source| RunError::OpenKernel { path: path.into(), source })?;
+    let text = std::fs::read(path).map_err(|source| {
+        // `layout-run pakc ...`: a misspelled subcommand reads as a kernel file.
+        let subcommands = ["pack", "unpack", "bench-pack"];
+        let hint = match cli_common::suggest::closest(path, subcommands) {
+            Some(name) if source.kind() == std::io::ErrorKind::NotFound => {
+                format!("; did you mean the subcommand '{name}'?")
+            }
+            _ => String::new(),
+        };
+        RunError::OpenKernel { path: path.into(), source, hint }
+    })?;
     let text = String::from_utf8_lossy(&text).into_owned();
     let mut sources = Sources::default();
     sources.add(path, &text);
     let render = |sources: &mut Sources, diags: &[Diag]| {
-        let fixed: Vec<Diag> = diags.iter().cloned().map(|d| d.name_input(path)).collect();
+        let fixed: Vec<Diag> = diags.iter().cloned().map(|d| d.name_input(path).with_op_suggestion()).collect();
         RunError::Diagnostics(sources.render_all(&fixed))
     };
 
