@@ -121,8 +121,8 @@ inline float f16_bits_to_f32(uint16_t h) {
             mant &= 0x3ffu;
             x = sign | ((uint32_t)(127 - 15 - e) << 23) | (mant << 13);
         }
-    } else if (exp == 31) {
-        x = sign | 0x7f800000u | (mant << 13);
+    } else if (exp == 31) {  // infinity, or a NaN made quiet (IEEE 754; x86's vcvtph2ps too)
+        x = sign | 0x7f800000u | (mant << 13) | (mant ? 0x400000u : 0u);
     } else {
         x = sign | ((exp + 112u) << 23) | (mant << 13);
     }
@@ -141,6 +141,8 @@ inline uint16_t f32_to_bf16_bits(float f) {
 }
 
 inline float bf16_bits_to_f32(uint16_t b) {
+    // The upper half of an f32, NaNs included (signaling ones stay signaling): the loops back
+    // end's bf16 extf (arith-expand) is this same shift.
     uint32_t x = (uint32_t)b << 16;
     float f;
     std::memcpy(&f, &x, 4);
