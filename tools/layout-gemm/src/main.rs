@@ -17,11 +17,19 @@ mod tune;
 use clap::Parser;
 use error::GemmError;
 
-fn main() {
-    let args = args::Args::parse();
-    if let Err(e) = run(&args) {
-        eprintln!("layout-gemm: error: {e}");
-        std::process::exit(1);
+fn main() -> std::process::ExitCode {
+    // clap's mistakes as one `layout-gemm: error: ...` line, exit 1, as the other tools'.
+    let args = match args::Args::try_parse().map_err(cli_common::from_clap) {
+        Ok(args) => args,
+        Err(cli_common::CliError::Display(text)) => {
+            print!("{text}");
+            return std::process::ExitCode::SUCCESS;
+        }
+        Err(mistake) => return cli_common::fail("layout-gemm", &mistake.to_string()),
+    };
+    match run(&args) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => cli_common::fail("layout-gemm", &e.to_string()),
     }
 }
 
