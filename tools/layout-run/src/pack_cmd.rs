@@ -43,7 +43,7 @@ pub struct FrameArgs {
     #[arg(long, value_name = "T")]
     dtype: Option<String>,
     /// Elements per C0 block, instead of the dialect's
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     c0: Option<i64>,
     /// Print the generated kernel and its lowered loops to stdout
     #[arg(long)]
@@ -284,6 +284,9 @@ fn time_reps(reps: usize, mut f: impl FnMut()) -> f64 {
     )
 }
 
+/// The largest array `bench-pack` measures (2^28 elements: 2 GiB of f64; it holds five copies).
+const MAX_BENCH_ELEMENTS: usize = 1 << 28;
+
 fn bench(o: &Options) -> Result<()> {
     let p = if o.layout.is_some() { pattern(o)? } else { FramePattern::NZ };
     let sizes: Vec<(usize, usize)> = o
@@ -293,7 +296,13 @@ fn bench(o: &Options) -> Result<()> {
         .split(',')
         .map(|s| {
             let (a, b) = s.split_once('x').ok_or_else(|| RunError::Usage(format!("--sizes: '{s}' is not RxC")))?;
-            Ok((number("sizes", a)?, number("sizes", b)?))
+            let (rows, cols): (usize, usize) = (number("sizes", a)?, number("sizes", b)?);
+            // Checked before anything is allocated: an allocation that fails aborts.
+            let elements = rows.checked_mul(cols).filter(|&n| n >= 1 && n <= MAX_BENCH_ELEMENTS);
+            elements.ok_or_else(|| {
+                RunError::Usage(format!("--sizes: '{s}' must have 1 to {MAX_BENCH_ELEMENTS} elements"))
+            })?;
+            Ok((rows, cols))
         })
         .collect::<Result<_>>()?;
     let dtypes: Vec<ElemType> =
