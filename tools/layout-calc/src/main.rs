@@ -6,7 +6,6 @@
 //! * `layout-calc table EXPR`: the offset grid of a rank-2 layout.
 //! * `layout-calc svg EXPR`: the same grid as an SVG document (fractal blocks outlined, padding
 //!   and the origin boundary marked), the picture the Python package's `Layout.svg()` draws.
-//!
 //! * `layout-calc --input FILE ...` (`-i`, repeatable; `-` is stdin): the lines of each file in
 //!   order, as stdin's; an error line is located, `FILE:LINE:COL: error: ...`.
 //!
@@ -33,7 +32,8 @@ fn help() -> String {
          usage: layout-calc EXPR...        evaluate each argument\n\
         \x20      layout-calc               read expressions from stdin, one per line\n\
         \x20      layout-calc table EXPR    print the offset grid of a rank-2 layout\n\
-        \x20      layout-calc svg EXPR      the same grid as SVG (fractal blocks, padding, origin)\n\n\
+        \x20      layout-calc svg EXPR      the same grid as SVG (fractal blocks, padding, origin)\n\
+        \x20      layout-calc -i F1 -i F2   read the expressions of each file (errors FILE:LINE:COL)\n\n\
          values: 37  (1,(2,3))  SHAPE:STRIDE  SHAPE:STRIDE origin ORIGIN  names (NZ, f16, _)\n\
          flags: --help, --version, --completions SHELL (bash, zsh, fish, elvish, powershell),\n\
         \x20       --list-functions, --input FILE (-i; repeatable; each file's lines in order, '-' = stdin)\n\
