@@ -15,7 +15,7 @@
 // OPTION: layout-opt: error: unknown option '--split-inpt-file'; did you mean '--split-input-file'?
 // NONE: layout-opt: error: unknown option '--zzzz' (see --help)
 // PIPELINE: layout-opt: error: in pass pipeline: 'canonicalise' does not refer to a registered pass or pass pipeline; did you mean 'canonicalize'?
-// EMIT: layout-opt: error: invalid value 'ascendcc' for '--emit=<KIND>' [possible values: mlir, llvm, ascendc, ascendc-llvm]
+// EMIT: layout-opt: error: invalid value 'ascendcc' for '--emit=<KIND>' [possible values: mlir, llvm, ascendc, ascendc-llvm]; did you mean 'ascendc'?
 // OP: misspelled-op.mlir:11:5: error: unregistered operation 'layout.lod'
 // OP: misspelled-op.mlir:11:5: note: did you mean 'layout.load'?
 // CUSTOM: misspelled-custom-op.mlir:3:3: error: custom op 'ascendc.pipe_barier' is unknown

@@ -44,16 +44,26 @@ pub fn from_clap(error: clap::Error) -> CliError {
 }
 
 /// clap's message on one line, without its `error: ` prefix, usage and "For more information"
-/// lines (the tools print `TOOL: error: ` themselves, one line per error).
+/// lines (the tools print `TOOL: error: ` themselves, one line per error); clap's "tip: a
+/// similar value exists: 'X'" reads "; did you mean 'X'?", as the tools' own suggestions.
 pub fn flatten(error: &clap::Error) -> String {
     let text = error.render().to_string();
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))
-        .filter(|line| !line.is_empty())
-        .collect();
-    lines.join(" ").trim_start_matches("error: ").to_string()
+    let mut flat = String::new();
+    let lines = text.lines().map(str::trim);
+    for line in lines.take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information")) {
+        let similar = ["tip: a similar value exists: ", "tip: a similar argument exists: "];
+        match similar.iter().find_map(|tip| line.strip_prefix(tip)) {
+            Some(suggestion) => flat.push_str(&format!("; did you mean {suggestion}?")),
+            None if line.is_empty() => {}
+            None => {
+                if !flat.is_empty() {
+                    flat.push(' ');
+                }
+                flat.push_str(line);
+            }
+        }
+    }
+    flat.trim_start_matches("error: ").to_string()
 }
 
 /// `-name` or `-name=value` as `--name...` (mlir-opt accepts long options with one dash);

@@ -7,6 +7,7 @@ fn command() -> Command {
         .arg(Arg::new("entry").long("entry").value_name("NAME"))
         .arg(Arg::new("count").long("count").value_parser(clap::value_parser!(u32)))
         .arg(Arg::new("verbose").long("verbose").action(ArgAction::SetTrue))
+        .arg(Arg::new("emit").long("emit").value_parser(["llvm", "mlir"]))
 }
 
 fn parse(args: &[&str]) -> Result<clap::ArgMatches, CliError> {
@@ -21,6 +22,11 @@ fn clap_errors_become_one_line_in_our_words() {
     assert_eq!(error.to_string(), "unknown option '--zzzz' (see --help)");
     let Err(error) = parse(&["--count", "x"]) else { panic!("bad value accepted") };
     assert_eq!(error.to_string(), "invalid value 'x' for '--count <count>': invalid digit found in string");
+    let Err(error) = parse(&["--emit", "llvmm"]) else { panic!("bad kind accepted") };
+    assert_eq!(
+        error.to_string(),
+        "invalid value 'llvmm' for '--emit <emit>' [possible values: llvm, mlir]; did you mean 'llvm'?"
+    );
     let Err(error) = parse(&["--entry"]) else { panic!("missing value accepted") };
     assert!(
         matches!(&error, CliError::Usage(text) if text.starts_with("a value is required for '--entry <NAME>'") && !text.contains('\n')),
