@@ -4,8 +4,9 @@
 //! operand is translated ([`super::translate`]) in its own function, under the facts of its
 //! path (the copy's loops, the contract guards, the user's loops), and compared with
 //! `base + crd_to_offset` of the recorded layout at the values the witness call `@__layout_access_N`
-//! receives. Index arguments of the kernel range over `[0, size_limit)`, the block index over
-//! `[0, block_num)` with `block_num` in that range. An access the simplification deleted (a
+//! receives (a value the user's code computed, such as a tile coordinate, stands for any value
+//! the guards on the path admit). Index arguments of the kernel range over `[0, size_limit)`,
+//! the block index over `[0, block_num)` with `block_num` in that range. An access the simplification deleted (a
 //! loop it proved empty) is listed as not covered.
 
 use std::collections::HashMap;
@@ -103,6 +104,12 @@ fn entry_block<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<melior::ir::BlockRef
     None
 }
 
+/// What the lowering itself defines as a symbol's value: a constant, the clamp `maxsi(%n, 0)`
+/// of a size, a block query.
+fn lowering_leaf(op: &OperationRef) -> bool {
+    matches!(op_name(op).as_str(), "arith.constant" | "arith.maxsi" | "func.call")
+}
+
 /// `path ∧ ranges ∧ ¬(every intermediate in i64 ∧ index = algebra)` for one access, and the
 /// same facts without the negated goal.
 fn obligation(
@@ -113,22 +120,32 @@ fn obligation(
 ) -> std::result::Result<(Query, Query), String> {
     let entry = entry_block(&access).ok_or("an access outside a function")?;
     let mut t = Translator::new(entry);
+    // A value the user's code computed (a tile coordinate) is any value its uses admit: the
+    // proof holds for all of them, and the user's arithmetic is not part of the claim.
+    for (k, symbol) in spec.symbols.iter().enumerate() {
+        let value = call.operand(k).map_err(|e| e.to_string())?;
+        if layout_passes::ir::defining_op(value).is_some_and(|op| !lowering_leaf(&op)) {
+            t.abstract_value(value, symbol);
+        }
+    }
     // memref.load %m[%i] / memref.store %v, %m[%i]: the buffers are 1-D.
     let first_index = if op_name(&access) == "memref.load" { 1 } else { 2 };
     if access.operand_count() != first_index + 1 {
         return Err(format!("an access with {} indices", access.operand_count() - first_index));
     }
     let address = t.int(access.operand(first_index).map_err(|e| e.to_string())?)?;
-    let mut facts = t.path(&access)?;
     if call.operand_count() != spec.symbols.len() {
         return Err(format!("the witness has {} values for {} symbols", call.operand_count(), spec.symbols.len()));
     }
+    let mut facts = Vec::new();
     for (k, symbol) in spec.symbols.iter().enumerate() {
         let value = call.operand(k).map_err(|e| e.to_string())?;
         let term = t.int(value)?;
         facts.push(format!("(= {} {term})", encode::symbol(symbol)));
         t.declare(symbol);
     }
+    // After the address and the witness: what they share is claimed, the rest assumed.
+    facts.extend(t.path_assumed(&access)?);
     let expected = algebra_address(&spec.layout, &spec.coord, &spec.local)?;
     let expected = layout_algebra::SymExpr::bin(layout_algebra::sym::BinOp::Add, &spec.base, &expected)
         .map_err(|e| e.to_string())?;

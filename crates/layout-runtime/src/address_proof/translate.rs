@@ -69,6 +69,12 @@ impl Translator {
         }
     }
 
+    /// Reads `value` as the constant `name` (declared) instead of translating its definition.
+    pub fn abstract_value(&mut self, value: Value, name: &str) {
+        self.declare(name);
+        self.memo.insert(ptr(value.to_raw()), encode::symbol(name));
+    }
+
     /// Declares `name` without a range condition.
     pub fn declare_unbounded(&mut self, name: &str) {
         self.declare(name);
@@ -324,6 +330,10 @@ impl Translator {
     /// Facts that hold where `op` runs: for each enclosing `scf.for`, `lo ≤ iv < hi` and
     /// `iv = lo + step·k` (`k ≥ 0`); for each enclosing `scf.if`, its condition or its negation.
     pub fn path(&mut self, op: &OperationRef) -> Result<Vec<String>, String> {
+        self.path_facts(op, false)
+    }
+
+    fn path_facts(&mut self, op: &OperationRef, only_read_loops: bool) -> Result<Vec<String>, String> {
         let mut facts = Vec::new();
         let mut child = op.to_raw();
         // Safety: walking the parents of a valid op.
@@ -338,7 +348,14 @@ impl Translator {
                     "func.func" => break,
                     "scf.for" => {
                         let body = mlir_sys::mlirRegionGetFirstBlock(mlir_sys::mlirOperationGetRegion(parent, 0));
-                        let iv = self.int(Value::from_raw(mlir_sys::mlirBlockGetArgument(body, 0)))?;
+                        let iv_value = mlir_sys::mlirBlockGetArgument(body, 0);
+                        if only_read_loops && !self.memo.contains_key(&ptr(iv_value)) {
+                            // Not read by the claim: dropping its facts only weakens the
+                            // assumptions (and spares the solver a user's nonlinear bounds).
+                            child = parent;
+                            continue;
+                        }
+                        let iv = self.int(Value::from_raw(iv_value))?;
                         let bound = |i: usize| p.operand(i).map_err(|e| e.to_string());
                         let (lo, hi, step_value) = (bound(0)?, bound(1)?, bound(2)?);
                         let (lo, hi) = (self.int(lo)?, self.int(hi)?);
@@ -369,6 +386,18 @@ impl Translator {
                 child = parent;
             }
         }
+        Ok(facts)
+    }
+
+    /// [`Translator::path`], with the range conditions of the path's own intermediates (not
+    /// already read for the claim) among the facts instead of in [`Translator::defined`]: the
+    /// user's control code (a loop bound, a swizzle) is assumed defined where the access runs;
+    /// only the address is claimed. Loops whose variable the address and the values read so far
+    /// do not use are left out. Read the address first.
+    pub fn path_assumed(&mut self, op: &OperationRef) -> Result<Vec<String>, String> {
+        let claimed = self.defined.len();
+        let mut facts = self.path_facts(op, true)?;
+        facts.extend(self.defined.drain(claimed..));
         Ok(facts)
     }
 
