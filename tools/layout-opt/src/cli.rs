@@ -74,6 +74,10 @@ pub struct Options {
     /// Seconds the solver may take per access (--layout-prove-addresses).
     #[arg(long, value_name = "S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     pub layout_prove_timeout: u64,
+    /// --layout-prove-addresses verifies with the host-copy rules (on-chip buffers observed
+    /// through views, as `layout-verify{host-copies=true}`).
+    #[arg(long)]
+    pub layout_prove_host_copies: bool,
     /// Tests only: a deliberately wrong simplification for --layout-prove-addresses (every
     /// `arith.andi %x, 15` replaced by `%x`), to show that it is caught.
     #[arg(long, hide = true)]

@@ -18,11 +18,11 @@ pub fn run(module: &Module, options: &Options, display: &str, first_line: usize,
         timeout: std::time::Duration::from_secs(options.layout_prove_timeout),
         size_limit: options.layout_prove_size_limit,
     };
-    let rules = layout_passes::verify::Rules::default();
+    let rules = layout_passes::verify::Rules { host_copies: options.layout_prove_host_copies, ..Default::default() };
     let result = if options.layout_prove_inject_wrong_mask {
         accesses::prove_accesses_with(module, rules, &simplify_then_drop_masks, &opts)
     } else {
-        accesses::prove_accesses(module, &opts)
+        accesses::prove_accesses_with(module, rules, &layout_runtime::layout_lowering::simplify_lowered, &opts)
     };
     let proofs = match result {
         Ok(proofs) => proofs,
