@@ -78,7 +78,7 @@ impl Lowerer<'_> {
         let id = self.accesses.len() as i64;
         let name = format!("{WITNESS_PREFIX}{id}");
         let operands: Vec<Value> = values.iter().map(|v| build::val(*v)).collect();
-        let types: Vec<Type> = operands.iter().map(|v| melior::ir::ValueLike::r#type(v)).collect();
+        let types: Vec<Type> = operands.iter().map(melior::ir::ValueLike::r#type).collect();
         point.insert(func::call(
             self.context,
             FlatSymbolRefAttribute::new(self.context, &name),
