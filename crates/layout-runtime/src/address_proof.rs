@@ -16,6 +16,7 @@
 //! ops read their operands modulo 2^64, shifts and masks by constants. An op outside that list
 //! makes the verdict unknown, never proven. Details: docs/index-simplification.md §14.
 
+pub mod accesses;
 pub mod translate;
 
 use std::fmt;
@@ -71,7 +72,10 @@ pub enum AddressVerdict {
 #[derive(Clone, Debug)]
 pub struct TensorProof {
     pub tensor: String,
+    /// The side function, or for a kernel access ([`accesses`]) its witness.
     pub side_function: String,
+    /// A kernel access's layout op (`file:line:col` when known); `None` for a side function.
+    pub location: Option<String>,
     pub verdict: AddressVerdict,
     pub elapsed: Duration,
 }
@@ -119,13 +123,14 @@ impl fmt::Display for AddressProofReport {
             self.lowering_time.as_secs_f64() * 1e3
         )?;
         for t in &self.tensors {
+            let at = t.location.as_ref().map(|l| format!("{l}: ")).unwrap_or_default();
             match &t.verdict {
                 AddressVerdict::Proven => {}
                 AddressVerdict::Counterexample(values) => {
                     let shown: Vec<String> = values.iter().map(|(s, v)| format!("{s} = {v}")).collect();
-                    write!(f, "\n  counterexample: {}: {}", t.tensor, shown.join(", "))?;
+                    write!(f, "\n  counterexample: {at}{}: {}", t.tensor, shown.join(", "))?;
                 }
-                AddressVerdict::Unknown(why) => write!(f, "\n  unknown: {}: {why}", t.tensor)?,
+                AddressVerdict::Unknown(why) => write!(f, "\n  unknown: {at}{}: {why}", t.tensor)?,
             }
         }
         Ok(())
@@ -160,6 +165,7 @@ pub fn prove_addresses_with(
         report.tensors.push(TensorProof {
             tensor: spec.tensor.clone(),
             side_function: spec.side_function.clone(),
+            location: None,
             verdict,
             elapsed,
         });
@@ -186,17 +192,19 @@ fn side_function<'c, 'a>(module: &'a Module<'c>, name: &str) -> Option<Operation
 
 /// The algebra's address of local coordinate `locals` (`crd_to_offset(layout, coord + local)`
 /// with the coordinate structured like the origin), as an expression over the spec's symbols.
-fn algebra_address(spec: &CheckSpec, locals: &[SymExpr]) -> std::result::Result<IndexExpr, String> {
-    let global = spec
-        .coord
+fn algebra_address(
+    layout: &layout_algebra::Layout<SymExpr>,
+    coord: &[SymExpr],
+    locals: &[SymExpr],
+) -> std::result::Result<SymExpr, String> {
+    let global = coord
         .iter()
         .zip(locals)
         .map(|(c, l)| SymExpr::bin(layout_algebra::sym::BinOp::Add, c, l))
         .collect::<layout_algebra::Result<Vec<_>>>()
         .map_err(|e| e.to_string())?;
-    let crd = spec.layout.origin().unflatten(&global).map_err(|e| e.to_string())?;
-    let offset = spec.layout.crd_to_offset(&crd).map_err(|e| e.to_string())?;
-    Ok(IndexExpr::from(&offset))
+    let crd = layout.origin().unflatten(&global).map_err(|e| e.to_string())?;
+    layout.crd_to_offset(&crd).map_err(|e| e.to_string())
 }
 
 /// The model's names of the lowered address and the algebra's (in a counterexample).
@@ -211,7 +219,12 @@ fn local_symbol(k: usize) -> String {
 /// Asks the negated obligation and, so that a proof is never vacuous, whether the facts alone
 /// (parameters in range, the path to the store) admit some point.
 fn prove_spec(func: OperationRef, spec: &CheckSpec, opts: &AddressProofOptions) -> AddressVerdict {
-    let (negated, reachable) = match obligation(func, spec, opts.size_limit) {
+    decide(obligation(func, spec, opts.size_limit), opts)
+}
+
+/// The verdict on `(negated obligation, facts alone)`.
+fn decide(queries: std::result::Result<(Query, Query), String>, opts: &AddressProofOptions) -> AddressVerdict {
+    let (negated, reachable) = match queries {
         Ok(q) => q,
         Err(why) => return AddressVerdict::Unknown(why),
     };
@@ -269,7 +282,7 @@ fn obligation(func: OperationRef, spec: &CheckSpec, size_limit: i64) -> std::res
         t.declare(&name);
         locals.push(SymExpr::sym(&name));
     }
-    let expected = algebra_address(spec, &locals)?;
+    let expected = IndexExpr::from(&algebra_address(&spec.layout, &spec.coord, &locals)?);
     if !encode::int_expressible(&expected) {
         return Err(format!("the algebra's address {expected} has bit operations"));
     }

@@ -71,6 +71,17 @@ pub(crate) fn lower_for_checks<'c>(
     after_lowering: &dyn Fn(&mut Module) -> Result<()>,
     what: &str,
 ) -> Result<(Module<'c>, lower_to_loops::Lowered)> {
+    let options = lower_to_loops::Options { self_check: true, rules, ..Default::default() };
+    lower_with(module, &options, after_lowering, what)
+}
+
+/// A copy of `module` lowered to loops with `options`, then `after_lowering`.
+pub(crate) fn lower_with<'c>(
+    module: &Module<'c>,
+    options: &lower_to_loops::Options,
+    after_lowering: &dyn Fn(&mut Module) -> Result<()>,
+    what: &str,
+) -> Result<(Module<'c>, lower_to_loops::Lowered)> {
     let mut copy = crate::lower::clone_module(module);
     let context_ref = module.context();
     // Safety: the context outlives this function; `to_ref` borrows `context_ref`, which lives
@@ -81,8 +92,7 @@ pub(crate) fn lower_for_checks<'c>(
     }
     // The lowering runs layout-verify's checks on the copy first.
     let capture = Capture::for_module(&copy, "<input>");
-    let options = lower_to_loops::Options { self_check: true, rules, ..Default::default() };
-    let lowered = lower_to_loops::lower(copy.as_operation(), &options).ok();
+    let lowered = lower_to_loops::lower(copy.as_operation(), options).ok();
     let diagnostics = capture.take();
     let Some(lowered) = lowered else {
         return Err(Error::mlir(format!("{what}: lowering the layout ops failed"), diagnostics));

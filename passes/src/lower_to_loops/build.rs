@@ -243,9 +243,21 @@ pub(crate) fn load(
 }
 
 /// `memref.store %value, %buffer[%index]` at `point`.
-pub(crate) fn store(point: Point, location: Location, value: MlirValue, buffer: MlirValue, index: &[MlirValue]) {
+pub(crate) fn store<'c, 'a>(
+    point: Point,
+    location: Location<'c>,
+    value: MlirValue,
+    buffer: MlirValue,
+    index: &[MlirValue],
+) -> OperationRef<'c, 'a> {
     let index: Vec<Value> = index.iter().map(|v| val(*v)).collect();
-    point.insert(memref::store(val(value), val(buffer), &index, location));
+    point.insert(memref::store(val(value), val(buffer), &index, location))
+}
+
+/// The op that defines `value` (a result of a just-built op such as [`load`]).
+pub(crate) fn defining_op<'c, 'a>(value: MlirValue) -> OperationRef<'c, 'a> {
+    // Safety: `value` is an op result.
+    unsafe { OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(value)) }
 }
 
 /// An `arith.constant` from attribute text (`0.0 : f16`, `-128 : i8`).

@@ -199,10 +199,13 @@ pub(super) fn copy(
     let offsets = l.emit(location, nest.body, &[src.address(&nest.ivs)?, dst.address(&nest.ivs)?])?;
     initcheck::check(l, location, nest.body, name, &src, offsets[0], &nest.ivs)?;
     let loaded = build::load(nest.body, location, src.buffer, offsets[0])?;
+    l.witness(location, nest.body, build::defining_op(loaded), (&src, &nest.ivs), &format!("load by {name}"))?;
     let mut value = element.apply(l, location, nest.body, loaded)?;
     if epilogue.atomic_add {
         // SetAtomicAdd: GM += the converted value, in the destination type (one rounding).
         let old = build::load(nest.body, location, dst.buffer, offsets[1])?;
+        let what = format!("atomic-add load by {name}");
+        l.witness(location, nest.body, build::defining_op(old), (&dst, &nest.ivs), &what)?;
         let (a, b) = (build::val(old), build::val(value));
         value = nest.body.value(if is_integer(dst.elem) {
             arith::addi(a, b, location)
@@ -210,7 +213,8 @@ pub(super) fn copy(
             arith::addf(a, b, location)
         })?;
     }
-    build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
+    let stored = build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
+    l.witness(location, nest.body, stored, (&dst, &nest.ivs), &format!("store by {name}"))?;
     initcheck::mark(l, location, nest.body, &dst, offsets[1])?;
     let write = if epilogue.atomic_add { racecheck::Write::AtomicAdd } else { racecheck::Write::Plain };
     racecheck::record(l, location, nest.body, (name, write), &dst, offsets[1])?;
@@ -230,7 +234,8 @@ pub(super) fn copy(
         let zero = build::constant_text(l.context, location, point, &zero_text(dst.elem))?;
         let nest = l.nest(location, point, &ranges)?;
         let offset = l.emit(location, nest.body, &[dst.address(&nest.ivs)?])?;
-        build::store(nest.body, location, zero, dst.buffer, &offset);
+        let stored = build::store(nest.body, location, zero, dst.buffer, &offset);
+        l.witness(location, nest.body, stored, (&dst, &nest.ivs), &format!("zero-fill store by {name}"))?;
         initcheck::mark(l, location, nest.body, &dst, offset[0])?;
         racecheck::record(l, location, nest.body, (name, racecheck::Write::Plain), &dst, offset[0])?;
     }
@@ -295,15 +300,15 @@ fn conv_copy(
     let ranges: Vec<(SymExpr, SymExpr)> = region.iter().map(|e| (SymExpr::Const(0), e.clone())).collect();
     let element = ElementOp::prepare(l, location, point, (conversion, false), (src, dst))?;
     let nest = l.nest(location, point, &ranges)?;
-    let at = |t: &Tensor, p: FramePattern, c0: &SymExpr| -> Result<SymExpr, LoweringError> {
-        let crd = conv_coordinate(p, c0, &nest.ivs).map_err(LoweringError::algebra_in(name))?;
-        t.address(&crd)
-    };
-    let offsets = l.emit(location, nest.body, &[at(src, sp, &sc0)?, at(dst, dp, &dc0)?])?;
+    let src_crd = conv_coordinate(sp, &sc0, &nest.ivs).map_err(LoweringError::algebra_in(name))?;
+    let dst_crd = conv_coordinate(dp, &dc0, &nest.ivs).map_err(LoweringError::algebra_in(name))?;
+    let offsets = l.emit(location, nest.body, &[src.address(&src_crd)?, dst.address(&dst_crd)?])?;
     initcheck::check(l, location, nest.body, name, src, offsets[0], &nest.ivs)?;
     let loaded = build::load(nest.body, location, src.buffer, offsets[0])?;
+    l.witness(location, nest.body, build::defining_op(loaded), (src, &src_crd), &format!("load by {name}"))?;
     let value = element.apply(l, location, nest.body, loaded)?;
-    build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
+    let stored = build::store(nest.body, location, value, dst.buffer, &[offsets[1]]);
+    l.witness(location, nest.body, stored, (dst, &dst_crd), &format!("store by {name}"))?;
     initcheck::mark(l, location, nest.body, dst, offsets[1])?;
     racecheck::record(l, location, nest.body, (name, racecheck::Write::Plain), dst, offsets[1])?;
 
@@ -321,7 +326,8 @@ fn conv_copy(
         let nest = l.nest(location, point, &ranges)?;
         let crd = conv_coordinate(dp, &dc0, &nest.ivs).map_err(LoweringError::algebra_in(name))?;
         let offset = l.emit(location, nest.body, &[dst.address(&crd)?])?;
-        build::store(nest.body, location, zero, dst.buffer, &offset);
+        let stored = build::store(nest.body, location, zero, dst.buffer, &offset);
+        l.witness(location, nest.body, stored, (dst, &crd), &format!("zero-fill store by {name}"))?;
         initcheck::mark(l, location, nest.body, dst, offset[0])?;
         racecheck::record(l, location, nest.body, (name, racecheck::Write::Plain), dst, offset[0])?;
     }

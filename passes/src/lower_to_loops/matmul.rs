@@ -61,7 +61,10 @@ pub(super) fn matmul(l: &mut Lowerer, op: &OperationRef, accumulate: bool) -> Re
     let c_offset = l.emit(location, nest.body, &[c.address(&[i.clone(), j.clone()])?])?[0];
     let init = if accumulate {
         initcheck::check(l, location, nest.body, "layout.matmul", &c, c_offset, &[i.clone(), j.clone()])?;
-        build::load(nest.body, location, c.buffer, c_offset)?
+        let old = build::load(nest.body, location, c.buffer, c_offset)?;
+        let what = "accumulator load by layout.matmul";
+        l.witness(location, nest.body, build::defining_op(old), (&c, &[i.clone(), j.clone()]), what)?;
+        old
     } else {
         zero
     };
@@ -74,10 +77,12 @@ pub(super) fn matmul(l: &mut Lowerer, op: &OperationRef, accumulate: bool) -> Re
     let acc = build::block_arg(block, 1);
     let offsets =
         l.emit(location, body, &[a.address(&[i.clone(), p.clone()])?, b.address(&[p.clone(), j.clone()])?])?;
-    initcheck::check(l, location, body, "layout.matmul", &a, offsets[0], &[i, p.clone()])?;
-    initcheck::check(l, location, body, "layout.matmul", &b, offsets[1], &[p, j])?;
+    initcheck::check(l, location, body, "layout.matmul", &a, offsets[0], &[i.clone(), p.clone()])?;
+    initcheck::check(l, location, body, "layout.matmul", &b, offsets[1], &[p.clone(), j.clone()])?;
     let mut x = build::load(body, location, a.buffer, offsets[0])?;
     let mut y = build::load(body, location, b.buffer, offsets[1])?;
+    l.witness(location, body, build::defining_op(x), (&a, &[i.clone(), p.clone()]), "A load by layout.matmul")?;
+    l.witness(location, body, build::defining_op(y), (&b, &[p.clone(), j.clone()]), "B load by layout.matmul")?;
     // Safety: valid element type.
     let acc_type = unsafe { Type::from_raw(c.elem_type) };
     let sum = match kind {
@@ -98,7 +103,8 @@ pub(super) fn matmul(l: &mut Lowerer, op: &OperationRef, accumulate: bool) -> Re
     };
     body.insert(scf::r#yield(&[build::val(sum)], location));
     let result = build::parent_result(block, 0);
-    build::store(nest.body, location, result, c.buffer, &[c_offset]);
+    let stored = build::store(nest.body, location, result, c.buffer, &[c_offset]);
+    l.witness(location, nest.body, stored, (&c, &[i.clone(), j.clone()]), "store by layout.matmul")?;
     initcheck::mark(l, location, nest.body, &c, c_offset)?;
     if op.result_count() > 0 {
         let layout = crate::tile::written_view(&c.layout, &[m, n])?;

@@ -25,6 +25,7 @@ mod offset;
 pub mod racecheck;
 pub mod self_check;
 mod tile;
+pub mod witness;
 
 use std::collections::HashMap;
 
@@ -53,6 +54,7 @@ use crate::{
 };
 use layout_dialect::{ops::LayoutOp, LayoutCache};
 pub use self_check::{CheckSpec, SymOrigin};
+pub use witness::AccessSpec;
 
 use crate::external::{self, PassId};
 
@@ -168,6 +170,10 @@ pub struct Options {
     /// initcheck ([`initcheck`], `{sanitize=true}`): a read of an on-chip element nothing
     /// wrote is reported through the guard hook, with the op, the buffer and the coordinate.
     pub sanitize: bool,
+    /// Access witnesses ([`witness`]): every load and store of a copy or matmul tagged, with
+    /// the values its address depends on passed to an opaque call (root must be the module;
+    /// for `layout_runtime::address_proof`, not for running).
+    pub witness_accesses: bool,
 }
 
 /// Why [`lower`] failed. Every error has also been emitted as a diagnostic at its op.
@@ -187,6 +193,8 @@ pub struct Lowered {
     pub checks: Vec<CheckSpec>,
     /// Tensors the self-check could not cover, with the reason.
     pub unchecked: Vec<String>,
+    /// One entry per witnessed access (empty without [`Options::witness_accesses`]).
+    pub accesses: Vec<AccessSpec>,
 }
 
 /// Lowers every layout op under `root` after running `layout-verify`'s checks on it (the
@@ -202,6 +210,7 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, LowerFail
     let context = unsafe { context_ref.to_ref() };
     let mut lowerer = Lowerer::new(context, options.self_check);
     lowerer.sanitize = options.sanitize;
+    lowerer.witness_accesses = options.witness_accesses;
     // Verified: a module that uses the dialect has a well-formed target.
     lowerer.target = crate::verify::find_target(root).ok().flatten();
     let mut ops = Vec::new();
@@ -246,6 +255,13 @@ pub fn lower(root: OperationRef, options: &Options) -> Result<Lowered, LowerFail
         unsafe { mlir_sys::mlirOperationDestroy(raw) };
     }
     let mut lowered = Lowered::default();
+    if options.witness_accesses {
+        if let Err(error) = witness::declare_witnesses(&mut lowerer, root) {
+            emit_error(root.location(), &error.to_string());
+            return Err(LowerFailure::Errors(vec![LocatedError { location: guard::position(root.location()), error }]));
+        }
+        lowered.accesses = std::mem::take(&mut lowerer.accesses);
+    }
     if options.self_check {
         match self_check::emit_side_functions(&mut lowerer, root) {
             Ok(()) => {}
@@ -400,6 +416,11 @@ pub(crate) struct Lowerer<'c> {
     pub sanitize: bool,
     /// Buffer (raw pointer) → its shadow flags.
     pub shadows: HashMap<usize, MlirValue>,
+    /// [`Options::witness_accesses`], the accesses witnessed so far and their witnesses'
+    /// argument types.
+    pub witness_accesses: bool,
+    pub accesses: Vec<AccessSpec>,
+    pub witness_types: Vec<Vec<Type<'c>>>,
 }
 
 impl<'c> Lowerer<'c> {
@@ -423,6 +444,9 @@ impl<'c> Lowerer<'c> {
             layouts: LayoutCache::new(),
             sanitize: false,
             shadows: HashMap::new(),
+            witness_accesses: false,
+            accesses: Vec::new(),
+            witness_types: Vec::new(),
         }
     }
 

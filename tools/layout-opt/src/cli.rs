@@ -63,6 +63,26 @@ pub struct Options {
     /// Print each pass's wall time (to stderr, like mlir-opt).
     #[arg(long = "mlir-timing")]
     pub timing: bool,
+    /// Prove, before the passes, that every load and store the loop lowering emits for the
+    /// input (after the address simplification) equals the layout algebra's crd_to_offset,
+    /// with no i64 overflow, for every size in [0, --layout-prove-size-limit): one line per
+    /// access (proven / counterexample with the values / unknown); a counterexample is an error.
+    #[arg(long)]
+    pub layout_prove_addresses: bool,
+    /// The sizes (index arguments) --layout-prove-addresses covers: [0, N).
+    #[arg(long, value_name = "N", default_value_t = layout_runtime::address_proof::SIZE_LIMIT, value_parser = clap::value_parser!(i64).range(1..))]
+    pub layout_prove_size_limit: i64,
+    /// Seconds the solver may take per access (--layout-prove-addresses).
+    #[arg(long, value_name = "S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub layout_prove_timeout: u64,
+    /// --layout-prove-addresses verifies with the host-copy rules (on-chip buffers observed
+    /// through views, as `layout-verify{host-copies=true}`).
+    #[arg(long)]
+    pub layout_prove_host_copies: bool,
+    /// Tests only: a deliberately wrong simplification for --layout-prove-addresses (every
+    /// `arith.andi %x, 15` replaced by `%x`), to show that it is caught.
+    #[arg(long, hide = true)]
+    pub layout_prove_inject_wrong_mask: bool,
     /// List the passes (name and description) and exit.
     #[arg(long)]
     pub list_passes: bool,

@@ -8,6 +8,7 @@ mod diagnostics;
 mod emit;
 mod error;
 mod pipeline;
+mod prove;
 mod upstream;
 
 use cli_common::CliError;
@@ -227,6 +228,9 @@ fn run() -> ExitCode {
         let mut ok = false;
         let mut printed = None;
         if let Some(mut module) = module {
+            if options.layout_prove_addresses {
+                all_ok &= prove::run(&module, &options, display, chunk.first_line, &mut report);
+            }
             ok = manager.run(&mut module).is_ok();
             let emitted = match emit_kind {
                 _ if !ok => None,

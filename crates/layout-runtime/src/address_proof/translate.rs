@@ -11,6 +11,10 @@ use layout_passes::ir::{constant_int, op_name};
 use melior::ir::{operation::OperationLike, AttributeLike, BlockRef, OperationRef, TypeLike, Value, ValueLike};
 use mlir_sys::MlirValue;
 
+/// The running block's index and the number of blocks (see [`Translator::block_query`]).
+pub const BLOCK_IDX: &str = "ir.block_idx";
+pub const BLOCK_NUM: &str = "ir.block_num";
+
 /// 2^64, for the unsigned readings.
 const TWO_64: &str = "18446744073709551616";
 
@@ -63,6 +67,12 @@ impl Translator {
         if !self.symbols.iter().any(|s| s == name) {
             self.symbols.push(name.to_string());
         }
+    }
+
+    /// Reads `value` as the constant `name` (declared) instead of translating its definition.
+    pub fn abstract_value(&mut self, value: Value, name: &str) {
+        self.declare(name);
+        self.memo.insert(ptr(value.to_raw()), encode::symbol(name));
     }
 
     /// Declares `name` without a range condition.
@@ -133,6 +143,12 @@ impl Translator {
         }
         let op = layout_passes::ir::defining_op(value).ok_or("a value without a defining op")?;
         let name = op_name(&op);
+        if name == "func.call" {
+            return self.block_query(&op);
+        }
+        if name == "memref.dim" {
+            return self.dim(&op);
+        }
         if name == "arith.constant" {
             let c = constant_int(value).ok_or("a non-integer constant")?;
             return Ok(match width(value) {
@@ -224,6 +240,62 @@ impl Translator {
         Ok(self.checked(term))
     }
 
+    /// `layout.block_idx` / `layout.block_num` as lowered (calls to the runtime): the symbols
+    /// [`BLOCK_IDX`] / [`BLOCK_NUM`], the same for every call (one launch); the caller states
+    /// their range. Any other call is refused.
+    fn block_query(&mut self, op: &OperationRef) -> Result<String, String> {
+        let callee = op
+            .attribute("callee")
+            .ok()
+            .and_then(|a| melior::ir::attribute::FlatSymbolRefAttribute::try_from(a).ok())
+            .map(|a| a.value().to_string())
+            .unwrap_or_default();
+        let name = match callee.as_str() {
+            layout_passes::lower_to_loops::block::BLOCK_IDX => BLOCK_IDX,
+            layout_passes::lower_to_loops::block::BLOCK_NUM => BLOCK_NUM,
+            _ => return Err(format!("a call of @{callee}")),
+        };
+        self.declare(name);
+        Ok(encode::symbol(name))
+    }
+
+    /// `memref.dim %argN, K` (a dynamic size of a memref argument): the symbol `ir.argN.dimK`,
+    /// a size like the index arguments ([`Translator::arguments`]); of another memref, a free
+    /// symbol.
+    fn dim(&mut self, op: &OperationRef) -> Result<String, String> {
+        let (memref, index) = (op.operand(0).map_err(|e| e.to_string())?, op.operand(1).map_err(|e| e.to_string())?);
+        let k = constant_int(index).ok_or("'memref.dim' of a non-constant dimension")?;
+        let raw = memref.to_raw();
+        // Safety: queries on a valid value.
+        let n = unsafe {
+            let entry_argument = mlir_sys::mlirValueIsABlockArgument(raw)
+                && mlir_sys::mlirBlockArgumentGetOwner(raw).ptr as usize == self.entry;
+            if !entry_argument {
+                // A view's collapsed buffer (its size is only compared in the view's guard):
+                // any 64-bit value, which over-approximates the real one.
+                self.counter += 1;
+                let name = format!("ir.size{}", self.counter);
+                self.declare(&name);
+                return Ok(encode::symbol(&name));
+            }
+            mlir_sys::mlirBlockArgumentGetArgNumber(raw)
+        };
+        let name = format!("ir.arg{n}.dim{k}");
+        self.declare(&name);
+        Ok(encode::symbol(&name))
+    }
+
+    /// The entry block's arguments (and memref argument sizes) the query reads so far
+    /// (`ir.argN`, `ir.argN.dimK`).
+    pub fn arguments(&self) -> Vec<String> {
+        self.symbols.iter().filter(|s| s.starts_with("ir.arg")).cloned().collect()
+    }
+
+    /// Whether the query reads `name` (a symbol declared so far).
+    pub fn reads(&self, name: &str) -> bool {
+        self.symbols.iter().any(|s| s == name)
+    }
+
     fn cmpi(&mut self, op: &OperationRef) -> Result<String, String> {
         let attr = op.attribute("predicate").map_err(|e| e.to_string())?;
         // Safety: valid attribute.
@@ -258,6 +330,10 @@ impl Translator {
     /// Facts that hold where `op` runs: for each enclosing `scf.for`, `lo ≤ iv < hi` and
     /// `iv = lo + step·k` (`k ≥ 0`); for each enclosing `scf.if`, its condition or its negation.
     pub fn path(&mut self, op: &OperationRef) -> Result<Vec<String>, String> {
+        self.path_facts(op, false)
+    }
+
+    fn path_facts(&mut self, op: &OperationRef, only_read_loops: bool) -> Result<Vec<String>, String> {
         let mut facts = Vec::new();
         let mut child = op.to_raw();
         // Safety: walking the parents of a valid op.
@@ -272,7 +348,14 @@ impl Translator {
                     "func.func" => break,
                     "scf.for" => {
                         let body = mlir_sys::mlirRegionGetFirstBlock(mlir_sys::mlirOperationGetRegion(parent, 0));
-                        let iv = self.int(Value::from_raw(mlir_sys::mlirBlockGetArgument(body, 0)))?;
+                        let iv_value = mlir_sys::mlirBlockGetArgument(body, 0);
+                        if only_read_loops && !self.memo.contains_key(&ptr(iv_value)) {
+                            // Not read by the claim: dropping its facts only weakens the
+                            // assumptions (and spares the solver a user's nonlinear bounds).
+                            child = parent;
+                            continue;
+                        }
+                        let iv = self.int(Value::from_raw(iv_value))?;
                         let bound = |i: usize| p.operand(i).map_err(|e| e.to_string());
                         let (lo, hi, step_value) = (bound(0)?, bound(1)?, bound(2)?);
                         let (lo, hi) = (self.int(lo)?, self.int(hi)?);
@@ -303,6 +386,18 @@ impl Translator {
                 child = parent;
             }
         }
+        Ok(facts)
+    }
+
+    /// [`Translator::path`], with the range conditions of the path's own intermediates (not
+    /// already read for the claim) among the facts instead of in [`Translator::defined`]: the
+    /// user's control code (a loop bound, a swizzle) is assumed defined where the access runs;
+    /// only the address is claimed. Loops whose variable the address and the values read so far
+    /// do not use are left out. Read the address first.
+    pub fn path_assumed(&mut self, op: &OperationRef) -> Result<Vec<String>, String> {
+        let claimed = self.defined.len();
+        let mut facts = self.path_facts(op, true)?;
+        facts.extend(self.defined.drain(claimed..));
         Ok(facts)
     }
 

@@ -792,6 +792,23 @@ pub(super) fn simplify_then_drop_nz_column_masks(
     m: &mut melior::ir::Module,
     corrupted: &std::cell::Cell<usize>,
 ) -> layout_runtime::Result<()> {
+    simplify_then_drop_masks(m, corrupted, in_side_function)
+}
+
+/// [`simplify_then_drop_nz_column_masks`] in the kernel's own code (not the side functions):
+/// what the access proofs read.
+pub(super) fn simplify_then_drop_kernel_nz_column_masks(
+    m: &mut melior::ir::Module,
+    corrupted: &std::cell::Cell<usize>,
+) -> layout_runtime::Result<()> {
+    simplify_then_drop_masks(m, corrupted, |op| !in_side_function(op))
+}
+
+fn simplify_then_drop_masks(
+    m: &mut melior::ir::Module,
+    corrupted: &std::cell::Cell<usize>,
+    pick: fn(&melior::ir::OperationRef) -> bool,
+) -> layout_runtime::Result<()> {
     use melior::ir::{
         operation::{OperationLike, WalkOrder, WalkResult},
         ValueLike,
@@ -801,7 +818,7 @@ pub(super) fn simplify_then_drop_nz_column_masks(
     m.as_operation().walk(WalkOrder::PreOrder, |op| {
         let is_mask = layout_passes::ir::op_name(&op) == "arith.andi"
             && op.operand(1).ok().and_then(layout_passes::ir::constant_int) == Some(15)
-            && in_side_function(&op);
+            && pick(&op);
         if is_mask {
             masks.push(op.to_raw());
         }

@@ -1,0 +1,177 @@
+//! The kernel's own accesses, proven (issue 15 item 3): the loop lowering runs with access
+//! witnesses (`layout_passes::lower_to_loops::witness`), then the JIT hook's simplification;
+//! for every `memref.load`/`memref.store` tagged `layout.access = N`, the simplified index
+//! operand is translated ([`super::translate`]) in its own function, under the facts of its
+//! path (the copy's loops, the contract guards, the user's loops), and compared with
+//! `base + crd_to_offset` of the recorded layout at the values the witness call `@__layout_access_N`
+//! receives (a value the user's code computed, such as a tile coordinate, stands for any value
+//! the guards on the path admit). Index arguments of the kernel range over `[0, size_limit)`,
+//! the block index over `[0, block_num)` with `block_num` in that range. An access the simplification deleted (a
+//! loop it proved empty) is listed as not covered.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use index_simplify::smt::{encode, Query};
+use layout_passes::ir::op_name;
+use layout_passes::lower_to_loops::{self, witness, AccessSpec};
+use layout_passes::verify::Rules;
+use melior::ir::{
+    attribute::FlatSymbolRefAttribute, operation::OperationLike, AttributeLike, Module, OperationRef, RegionLike,
+};
+use mlir_sys::MlirOperation;
+
+use super::translate::{Translator, BLOCK_IDX, BLOCK_NUM};
+use super::{algebra_address, decide, AddressProofOptions, AddressProofReport, TensorProof, ALGEBRA, LOWERED};
+use crate::Result;
+
+/// Proves every load and store of the lowered `module` after the JIT hook's simplification.
+pub fn prove_accesses(module: &Module, opts: &AddressProofOptions) -> Result<AddressProofReport> {
+    prove_accesses_with(module, Rules::default(), &crate::layout_lowering::simplify_lowered, opts)
+}
+
+/// [`prove_accesses`] with `rules` and `after_lowering` in place of the simplification (tests
+/// inject a wrong rewrite there).
+pub fn prove_accesses_with(
+    module: &Module,
+    rules: Rules,
+    after_lowering: &dyn Fn(&mut Module) -> Result<()>,
+    opts: &AddressProofOptions,
+) -> Result<AddressProofReport> {
+    let start = Instant::now();
+    let options = lower_to_loops::Options { witness_accesses: true, rules, ..Default::default() };
+    let (copy, lowered) = crate::self_check::lower_with(module, &options, after_lowering, "access proof")?;
+    let mut report = AddressProofReport { lowering_time: start.elapsed(), ..Default::default() };
+    let (accesses, witnesses) = tagged(&copy);
+    for spec in &lowered.accesses {
+        let (Some(ops), Some(&call)) = (accesses.get(&spec.id), witnesses.get(&spec.id)) else {
+            report.unchecked.push(format!("{}: {}: removed by the simplification", spec.location, spec.access));
+            continue;
+        };
+        for &op in ops {
+            let start = Instant::now();
+            // Safety: the ops are alive (the module is not changed while proving).
+            let (op, call) = unsafe { (OperationRef::from_raw(op), OperationRef::from_raw(call)) };
+            let verdict = decide(obligation(op, call, spec, opts.size_limit), opts);
+            report.tensors.push(TensorProof {
+                tensor: spec.access.clone(),
+                side_function: format!("{}{}", witness::WITNESS_PREFIX, spec.id),
+                location: Some(spec.location.clone()),
+                verdict,
+                elapsed: start.elapsed(),
+            });
+        }
+    }
+    Ok(report)
+}
+
+/// The tagged loads and stores by witness number, and the witness calls.
+type Tagged = (HashMap<i64, Vec<MlirOperation>>, HashMap<i64, MlirOperation>);
+
+fn tagged(module: &Module) -> Tagged {
+    let (mut accesses, mut witnesses): Tagged = Default::default();
+    module.as_operation().walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        let name = op_name(&op);
+        if name == "func.call" {
+            let callee = op.attribute("callee").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok());
+            let id = callee.and_then(|c| c.value().strip_prefix(witness::WITNESS_PREFIX)?.parse::<i64>().ok());
+            if let Some(id) = id {
+                witnesses.insert(id, op.to_raw());
+            }
+        } else if name == "memref.load" || name == "memref.store" {
+            let tag = op.attribute(witness::ACCESS_ATTRIBUTE).ok();
+            // Safety: a valid attribute.
+            let id = tag.filter(|a| unsafe { mlir_sys::mlirAttributeIsAInteger(a.to_raw()) });
+            if let Some(a) = id {
+                let id = unsafe { mlir_sys::mlirIntegerAttrGetValueInt(a.to_raw()) };
+                accesses.entry(id).or_default().push(op.to_raw());
+            }
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    (accesses, witnesses)
+}
+
+/// The entry block of the `func.func` around `op`.
+fn entry_block<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<melior::ir::BlockRef<'c, 'a>> {
+    let mut current = op.parent_operation();
+    while let Some(p) = current {
+        if op_name(&p) == "func.func" {
+            return p.region(0).ok()?.first_block();
+        }
+        current = p.parent_operation();
+    }
+    None
+}
+
+/// What the lowering itself defines as a symbol's value: a constant, the clamp `maxsi(%n, 0)`
+/// of a size, a block query.
+fn lowering_leaf(op: &OperationRef) -> bool {
+    matches!(op_name(op).as_str(), "arith.constant" | "arith.maxsi" | "func.call")
+}
+
+/// `path ∧ ranges ∧ ¬(every intermediate in i64 ∧ index = algebra)` for one access, and the
+/// same facts without the negated goal.
+fn obligation(
+    access: OperationRef,
+    call: OperationRef,
+    spec: &AccessSpec,
+    size_limit: i64,
+) -> std::result::Result<(Query, Query), String> {
+    let entry = entry_block(&access).ok_or("an access outside a function")?;
+    let mut t = Translator::new(entry);
+    // A value the user's code computed (a tile coordinate) is any value its uses admit: the
+    // proof holds for all of them, and the user's arithmetic is not part of the claim.
+    for (k, symbol) in spec.symbols.iter().enumerate() {
+        let value = call.operand(k).map_err(|e| e.to_string())?;
+        if layout_passes::ir::defining_op(value).is_some_and(|op| !lowering_leaf(&op)) {
+            t.abstract_value(value, symbol);
+        }
+    }
+    // memref.load %m[%i] / memref.store %v, %m[%i]: the buffers are 1-D.
+    let first_index = if op_name(&access) == "memref.load" { 1 } else { 2 };
+    if access.operand_count() != first_index + 1 {
+        return Err(format!("an access with {} indices", access.operand_count() - first_index));
+    }
+    let address = t.int(access.operand(first_index).map_err(|e| e.to_string())?)?;
+    if call.operand_count() != spec.symbols.len() {
+        return Err(format!("the witness has {} values for {} symbols", call.operand_count(), spec.symbols.len()));
+    }
+    let mut facts = Vec::new();
+    for (k, symbol) in spec.symbols.iter().enumerate() {
+        let value = call.operand(k).map_err(|e| e.to_string())?;
+        let term = t.int(value)?;
+        facts.push(format!("(= {} {term})", encode::symbol(symbol)));
+        t.declare(symbol);
+    }
+    // After the address and the witness: what they share is claimed, the rest assumed.
+    facts.extend(t.path_assumed(&access)?);
+    let expected = algebra_address(&spec.layout, &spec.coord, &spec.local)?;
+    let expected = layout_algebra::SymExpr::bin(layout_algebra::sym::BinOp::Add, &spec.base, &expected)
+        .map_err(|e| e.to_string())?;
+    let expected = index_simplify::IndexExpr::from(&expected);
+    if !encode::int_expressible(&expected) {
+        return Err(format!("the algebra's address {expected} has bit operations"));
+    }
+    let expected = encode::encode(&expected, encode::Theory::Int, encode::Semantics::Checked).value;
+    for arg in t.arguments() {
+        let arg = encode::symbol(&arg);
+        facts.push(format!("(<= 0 {arg})"));
+        facts.push(format!("(< {arg} {size_limit})"));
+    }
+    if t.reads(BLOCK_IDX) || t.reads(BLOCK_NUM) {
+        t.declare(BLOCK_IDX);
+        t.declare(BLOCK_NUM);
+        let (idx, num) = (encode::symbol(BLOCK_IDX), encode::symbol(BLOCK_NUM));
+        facts.push(format!("(<= 0 {idx})"));
+        facts.push(format!("(< {idx} {num})"));
+        facts.push(format!("(< {num} {size_limit})"));
+    }
+    t.declare_unbounded(LOWERED);
+    t.declare_unbounded(ALGEBRA);
+    facts.push(format!("(= {} {address})", encode::symbol(LOWERED)));
+    facts.push(format!("(= {} {expected})", encode::symbol(ALGEBRA)));
+    let reachable = t.query(facts.clone());
+    facts.push(format!("(not (and {} (= {address} {expected})))", encode::conj(&t.defined)));
+    Ok((t.query(facts), reachable))
+}

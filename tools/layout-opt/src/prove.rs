@@ -1,0 +1,83 @@
+//! `--layout-prove-addresses`: the proofs of `layout_runtime::address_proof::accesses` (every
+//! load and store of the loop lowering equals the algebra's `crd_to_offset`, for all sizes in
+//! a range) on each input module, before the passes, rendered as located diagnostics: a remark
+//! per proven access, an error with the values per counterexample, a warning per unknown.
+
+use layout_runtime::address_proof::{accesses, AddressProofOptions, AddressVerdict};
+use melior::ir::{
+    operation::{OperationLike, WalkOrder, WalkResult},
+    Module, ValueLike,
+};
+
+use crate::cli::Options;
+
+/// Proves `module`'s accesses and appends the lines to `report`; false on a counterexample or
+/// when the proof could not run.
+pub fn run(module: &Module, options: &Options, display: &str, first_line: usize, report: &mut String) -> bool {
+    let opts = AddressProofOptions {
+        timeout: std::time::Duration::from_secs(options.layout_prove_timeout),
+        size_limit: options.layout_prove_size_limit,
+    };
+    let rules = layout_passes::verify::Rules { host_copies: options.layout_prove_host_copies, ..Default::default() };
+    let result = if options.layout_prove_inject_wrong_mask {
+        accesses::prove_accesses_with(module, rules, &simplify_then_drop_masks, &opts)
+    } else {
+        accesses::prove_accesses_with(module, rules, &layout_runtime::layout_lowering::simplify_lowered, &opts)
+    };
+    let proofs = match result {
+        Ok(proofs) => proofs,
+        Err(error) => {
+            report.push_str(&format!("{display}:{first_line}:1: error: address proof: {error}\n"));
+            return false;
+        }
+    };
+    for t in &proofs.tensors {
+        let at = t.location.as_deref().map_or_else(|| format!("{display}:{first_line}:1"), |l| locate(l, display));
+        match &t.verdict {
+            AddressVerdict::Proven => report.push_str(&format!("{at}: remark: address proven: {}\n", t.tensor)),
+            AddressVerdict::Counterexample(values) => {
+                let shown: Vec<String> = values.iter().map(|(s, v)| format!("{s} = {v}")).collect();
+                report.push_str(&format!("{at}: error: address counterexample: {}: {}\n", t.tensor, shown.join(", ")));
+            }
+            AddressVerdict::Unknown(why) => {
+                report.push_str(&format!("{at}: warning: address proof unknown: {}: {why}\n", t.tensor))
+            }
+        }
+    }
+    for u in &proofs.unchecked {
+        report.push_str(&format!("{display}:{first_line}:1: warning: address proof: not covered: {u}\n"));
+    }
+    let summary = proofs.to_string();
+    let summary = summary.lines().next().unwrap_or_default();
+    report.push_str(&format!("{display}: {summary}\n"));
+    proofs.counterexamples() == 0
+}
+
+/// The input's name in place of the parser's (`-` for text parsed from memory).
+fn locate(location: &str, display: &str) -> String {
+    match location.strip_prefix("-:") {
+        Some(rest) => format!("{display}:{rest}"),
+        None => location.to_string(),
+    }
+}
+
+/// The real simplification, then the injected bug of `--layout-prove-inject-wrong-mask`.
+fn simplify_then_drop_masks(module: &mut Module) -> layout_runtime::Result<()> {
+    layout_runtime::layout_lowering::simplify_lowered(module)?;
+    let mut masks = Vec::new();
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        let mask = op.operand(1).ok().and_then(layout_passes::ir::constant_int) == Some(15);
+        if layout_passes::ir::op_name(&op) == "arith.andi" && mask {
+            masks.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    for raw in masks {
+        // Safety: ops of the live module; only use lists change.
+        let op = unsafe { melior::ir::OperationRef::from_raw(raw) };
+        if let (Ok(x), Ok(r)) = (op.operand(0), op.result(0)) {
+            unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(r.to_raw(), x.to_raw()) };
+        }
+    }
+    Ok(())
+}
