@@ -90,6 +90,61 @@ func.func @carried(%m: memref<?xf32>, %n: index, %st: index) {
   return
 }
 
+// A ZZ-like destination (row + c) + inv − (c >> 4)·240 + 7: the affine part row + inv + c + 7
+// is carried (start at c = 0, the term as 0), the term is subtracted in the loop: 1 sub and
+// the increment instead of 4 adds. With one term on a 2-op spine nothing would be saved.
+// CHECK-LABEL: func.func @zz(
+// CHECK-SAME: %[[ROW:[a-z0-9]+]]: index, %[[INV:[a-z0-9]+]]: index
+// CHECK: arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0 : index
+// CHECK: %[[S0:.*]] = arith.addi %[[ROW]], %[[LB:[a-z0-9]+]] : index
+// CHECK: %[[S1:.*]] = arith.addi %[[S0]], %[[INV]] : index
+// CHECK: %[[S2:.*]] = arith.subi %[[S1]], %[[Z]] : index
+// CHECK: %[[S3:.*]] = arith.addi %[[S2]], %{{.*}} : index
+// CHECK: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK: scf.for %[[C:[a-z0-9]+]] = %[[LB]] to %{{.*}} iter_args(%[[A:.*]] = %[[S3]]) -> (index) {
+// CHECK-NEXT: %[[Q:.*]] = arith.shrui %[[C]], %{{.*}} : index
+// CHECK-NEXT: %[[T:.*]] = arith.muli %[[Q]], %{{.*}} : index
+// CHECK-NEXT: %[[D:.*]] = arith.subi %[[A]], %[[T]] : index
+// CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[D]]]
+// CHECK-NEXT: %[[NA:.*]] = arith.addi %[[A]], %[[ONE]] : index
+// CHECK-NEXT: scf.yield %[[NA]] : index
+// CHECK-LABEL: func.func @short(
+// CHECK: scf.for
+// CHECK-NOT: iter_args
+// CHECK: return
+func.func @zz(%m: memref<?xf32>, %row: index, %inv: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c7 = arith.constant 7 : index
+  %c240 = arith.constant 240 : index
+  %x = arith.constant 1.0 : f32
+  scf.for %c = %c0 to %n step %c1 {
+    %a0 = arith.addi %row, %c : index
+    %a1 = arith.addi %a0, %inv : index
+    %q = arith.shrui %c, %c4 : index
+    %t = arith.muli %q, %c240 : index
+    %a2 = arith.subi %a1, %t : index
+    %a3 = arith.addi %a2, %c7 : index
+    memref.store %x, %m[%a3] : memref<?xf32>
+  }
+  return
+}
+func.func @short(%m: memref<?xf32>, %row: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %x = arith.constant 1.0 : f32
+  scf.for %c = %c0 to %n step %c1 {
+    %a0 = arith.addi %row, %c : index
+    %q = arith.shrui %c, %c4 : index
+    %a1 = arith.addi %a0, %q : index
+    memref.store %x, %m[%a1] : memref<?xf32>
+  }
+  return
+}
+
 // Nothing to carry (the address is the induction variable itself): the loop is unchanged.
 // CHECK-LABEL: func.func @plain(
 // CHECK: scf.for %[[J:[a-z0-9]+]] = %{{.*}} to %{{.*}} step %{{.*}} {

@@ -8,7 +8,9 @@
 //! `iter_args` value that starts at `f(lb)` (the same ops, cloned before the loop with `iv` →
 //! `lb`) and is yielded as itself `+ s·st`; `a`'s uses read it. The arithmetic is `index`
 //! (wrapping), where `f(lb + n·st) = f(lb) + n·s·st` is an identity, so the loaded and stored
-//! addresses are the same values as before. The old ops are left for `canonicalize` (dead).
+//! addresses are the same values as before; the old ops are erased when dead. An address whose
+//! `addi`/`subi` spine also adds parts that are not affine (`(j >> 4)·240` of a ZZ column) is
+//! carried for its affine part, the other parts added in the loop, when that saves ops.
 //! Run after `loop-invariant-code-motion`, which moves invariant products out of the body
 //! (they are leaves here). docs/index-simplification.md §15.
 
@@ -137,6 +139,54 @@ fn coefficient(v: MlirValue, iv: MlirValue, body: MlirBlock, memo: &mut HashMap<
     result
 }
 
+/// A part of an address that is computed in the loop and is not affine in `iv` (a shift of it),
+/// added (or, `negated`, subtracted) to the affine rest.
+struct Term {
+    value: MlirValue,
+    negated: bool,
+}
+
+/// `v` as (affine part) + Σ ±terms over its `addi`/`subi` spine: returns the coefficient of
+/// `iv` in the affine part and pushes the terms, with `negated` the sign `v` has in the root.
+fn split(
+    v: MlirValue,
+    iv: MlirValue,
+    body: MlirBlock,
+    negated: bool,
+    terms: &mut Vec<Term>,
+    memo: &mut HashMap<usize, Option<i64>>,
+) -> Option<i64> {
+    if let Some(s) = coefficient(v, iv, body, memo) {
+        return Some(s);
+    }
+    let op = defined_in(v, body)?;
+    match binary(op) {
+        Some((name, a, b)) if name == "arith.addi" => {
+            split(a, iv, body, negated, terms, memo)?.checked_add(split(b, iv, body, negated, terms, memo)?)
+        }
+        Some((name, a, b)) if name == "arith.subi" => {
+            split(a, iv, body, negated, terms, memo)?.checked_sub(split(b, iv, body, !negated, terms, memo)?)
+        }
+        _ => {
+            terms.push(Term { value: v, negated });
+            Some(0)
+        }
+    }
+}
+
+/// The ops of `v`'s tree in the loop body, the terms' subtrees not counted.
+fn tree_ops(v: MlirValue, body: MlirBlock, terms: &[Term]) -> usize {
+    if terms.iter().any(|t| same(t.value, v)) || constant(v).is_some() {
+        return 0;
+    }
+    let Some(op) = defined_in(v, body) else { return 0 };
+    // Safety: a valid op.
+    let operands: Vec<MlirValue> = unsafe {
+        (0..mlir_sys::mlirOperationGetNumOperands(op)).map(|k| mlir_sys::mlirOperationGetOperand(op, k)).collect()
+    };
+    1 + operands.into_iter().map(|o| tree_ops(o, body, terms)).sum::<usize>()
+}
+
 /// Clones the tree of `v` before `at` with `iv` replaced by `lb` (what `v` is in the first
 /// iteration).
 fn clone_at_start(
@@ -220,11 +270,22 @@ fn reduce(for_op: OperationRef) -> usize {
     let (Ok(iv), Ok(lb), Ok(step)) = (body.argument(0), for_op.operand(0), for_op.operand(2)) else { return 0 };
     let (iv, lb, step, body_raw) = (iv.to_raw(), lb.to_raw(), step.to_raw(), body.to_raw());
     let mut memo = HashMap::new();
-    let carried: Vec<(MlirValue, i64)> = addresses(body_raw)
-        .into_iter()
-        .filter(|a| !same(*a, iv) && defined_in(*a, body_raw).is_some())
-        .filter_map(|a| Some((a, coefficient(a, iv, body_raw, &mut memo).filter(|s| *s != 0)?)))
-        .collect();
+    let mut carried: Vec<(MlirValue, i64)> = Vec::new();
+    let mut rest: Vec<Vec<Term>> = Vec::new();
+    for a in addresses(body_raw) {
+        if same(a, iv) || defined_in(a, body_raw).is_none() {
+            continue;
+        }
+        let mut terms = Vec::new();
+        let Some(s) = split(a, iv, body_raw, false, &mut terms, &mut memo).filter(|s| *s != 0) else { continue };
+        // With terms left in the loop, carry only when that saves ops: the body then spends one
+        // add per term plus the increment.
+        if !terms.is_empty() && terms.len() + 1 >= tree_ops(a, body_raw, &terms) {
+            continue;
+        }
+        carried.push((a, s));
+        rest.push(terms);
+    }
     if carried.is_empty() {
         return 0;
     }
@@ -233,10 +294,17 @@ fn reduce(for_op: OperationRef) -> usize {
     let context = unsafe { location.context().to_ref() };
     let index = Type::index(context);
     // Initial values and increments, before the loop.
-    let mut clones = HashMap::new();
     let mut inits = Vec::new();
     let mut increments = Vec::new();
-    for (a, s) in &carried {
+    for ((a, s), terms) in carried.iter().zip(&rest) {
+        // The affine part's start: the tree at `lb` with the terms left in the loop as 0.
+        let mut clones = HashMap::new();
+        if !terms.is_empty() {
+            let zero = index_constant(&for_op, location, 0);
+            for t in terms {
+                clones.insert(t.value.ptr as usize, zero);
+            }
+        }
         let Some(init) = clone_at_start(*a, (iv, lb), body_raw, &for_op, &mut clones) else { return 0 };
         let increment = match constant(step).and_then(|st| st.checked_mul(*s)) {
             Some(k) => index_constant(&for_op, location, k),
@@ -277,9 +345,19 @@ fn reduce(for_op: OperationRef) -> usize {
             .map(|k| mlir_sys::mlirOperationGetOperand(yield_op, k))
             .collect();
         let yield_ref = OperationRef::from_raw(yield_op);
-        for ((a, _), increment) in carried.iter().zip(&increments) {
+        for (((a, _), increment), terms) in carried.iter().zip(&increments).zip(&rest) {
             let arg = mlir_sys::mlirBlockAddArgument(body_raw, index.to_raw(), location.to_raw());
-            mlir_sys::mlirValueReplaceAllUsesOfWith(*a, arg);
+            // The address: the carried affine part plus the terms, just before its old definition.
+            let at = OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(*a));
+            let mut address = arg;
+            for t in terms {
+                let (x, y) = (Value::from_raw(address), Value::from_raw(t.value));
+                address = insert_before(
+                    &at,
+                    if t.negated { arith::subi(x, y, location) } else { arith::addi(x, y, location) },
+                );
+            }
+            mlir_sys::mlirValueReplaceAllUsesOfWith(*a, address);
             let next = arith::addi(Value::from_raw(arg), Value::from_raw(*increment), location);
             yields.push(insert_before(&yield_ref, next));
         }
