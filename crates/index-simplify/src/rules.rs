@@ -364,7 +364,7 @@ fn r3(cx: &mut Cx, scaled: bool) -> Option<Id> {
     let k = if scaled { cx.pk("?k")? } else { 1 };
     let ck = c.checked_mul(k)?;
     let s = cx.data("?s")?;
-    if !cx.data("?x")?.range.non_negative() || !s.range.lo.is_some_and(|lo| lo >= ck) {
+    if !cx.data("?x")?.range.non_negative() || s.range.lo.is_none_or(|lo| lo < ck) {
         return None;
     }
     let (x, cid, sid) = (cx.id("?x")?, cx.id("?c")?, cx.id("?s")?);
