@@ -1,5 +1,5 @@
 //! The rewrite rules: the table with each rule's rewrite, condition and why it holds is
-//! docs/index-simplification.md §6 (ids D0–D7, M0–M6, S1, R0–R2, P1–P2, B1–B3, N1–N2, I*).
+//! docs/index-simplification.md §6 (ids D0–D7, M0–M6, S1, R0–R3, P1–P2, B1–B3, N1–N2, I*).
 //!
 //! `/` and `%` are floor division and modulo; every conditional rule reads proven facts only
 //! (an unknown bound makes a range condition false, so no `needs_range` rule fires on a symbol
