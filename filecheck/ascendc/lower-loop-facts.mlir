@@ -4,8 +4,10 @@
 //   `(k + 16) * 128` (no division) and "multiple of 16" is proven from the loop;
 // - @step8: with step 8 the column may be 8, 24, ...: the split into fractal column and row
 //   stays and the alignment is still a run-time assumption; the loop proves the column
-//   non-negative, so the split is a shift and a mask, not a division (the one index emitter,
-//   `passes/src/index_arith.rs`, chooses ops with the facts), also in the C++ form.
+//   non-negative, so the split is a shift, not a division (the one index emitter,
+//   `passes/src/index_arith.rs`, chooses ops with the facts), and the column-in-fractal mask
+//   is gone: `k mod 16 + (k floordiv 16)·2048 = k + (k floordiv 16)·2032` (rule R3), also in
+//   the C++ form.
 // (The L1 panel is loaded whole first: the slices read what it wrote, layout-verify R1.)
 // RUN: layout-opt --layout-lower-to-ascendc %s | FileCheck %s
 // RUN: layout-opt --layout-lower-to-ascendc --emit=ascendc %s | FileCheck %s --check-prefix=CPP
@@ -19,9 +21,11 @@
 // CHECK-LABEL: func.func @step8
 // CHECK: scf.for %[[K8:.*]] = %c0 to %c192 step %c8 {
 // CHECK-NOT: arith.divsi
-// CHECK: arith.shrui %[[K8]]
+// CHECK: %[[Q8:.*]] = arith.shrui %[[K8]]
 // CHECK-NOT: arith.remsi
-// CHECK: arith.andi %[[K8]]
+// CHECK: %[[S8:.*]] = arith.constant 2032 : index
+// CHECK-NEXT: %[[QS8:.*]] = arith.muli %[[Q8]], %[[S8]] : index
+// CHECK-NEXT: arith.addi %[[K8]], %[[QS8]] : index
 // CHECK: "ascendc.load_data_2d"({{.*}}assumes = "LoadData(LoadData2DParams).src col coordinate = {{.*}} multiple of 16;
 
 // CPP: for (int64_t i0 = 0; i0 < 192; i0 += 64) {
@@ -31,7 +35,8 @@
 // CPP: //   proven from the loop: LoadData(LoadData2DParams).src col coordinate = v0 multiple of 16
 // CPP: for (int64_t i0 = 0; i0 < 192; i0 += 8) {
 // CPP-NEXT: const int64_t v0 = int64_t(uint64_t(i0) >> 4);
-// CPP: const int64_t v2 = i0 & 15;
+// CPP-NEXT: const int64_t v1 = v0 * 2032;
+// CPP-NEXT: const int64_t v2 = i0 + v1;
 // CPP: //   assumes: LoadData(LoadData2DParams).src col coordinate = i0 multiple of 16
 
 !gmA = !layout.tensor<f16, "gm", "ND", "(128,256)">

@@ -44,7 +44,9 @@
 // this Fixpipe.
 // CPP:      SetFlag<AscendC::HardEvent::FIX_M>(EVENT_ID0);
 // CPP:      SetFlag<AscendC::HardEvent::FIX_M>(EVENT_ID1);
-// CPP-NEXT: for (int64_t i0 = blockIdx; i0 < v{{[0-9]+}}; i0 += v{{[0-9]+}}) {
+// (Between them only the index arithmetic hoisted out of the tile loop.)
+// CPP-NOT:  Flag
+// CPP:      for (int64_t i0 = blockIdx; i0 < v{{[0-9]+}}; i0 += v{{[0-9]+}}) {
 // CPP:        WaitFlag<AscendC::HardEvent::FIX_M>(EVENT_ID0);
 // CPP:        Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>
 // CPP-NEXT:   SetFlag<AscendC::HardEvent::FIX_M>(EVENT_ID0);

@@ -1,7 +1,8 @@
 // The default pipeline on a real lowering (layout-lower-to-loops, then layout-simplify-offsets):
 // GM ND 100x100 -> NZ. The lowering writes the 8 floor ops on loop variables as shifts and masks
 // (the loops prove them non-negative: `passes/src/index_arith.rs`), and no division at all;
-// the pass then removes the row part's shift and mask (i * 16, hoisted).
+// the pass then removes the row part's shift and mask (i * 16, hoisted) and the column part's
+// mask (rule R3).
 // The default pipeline minus layout-verify, which rejects the on-chip view used for observing a
 // buffer (an alloc'ed buffer that is only written would be deleted as dead); the lowering accepts
 // it with host-copies=true and checks every other verifier rule.
@@ -24,12 +25,12 @@
 // CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[I]], %c16 : index
 // CHECK-NEXT: scf.for %[[J:.*]] = %c0 to %c100 step %c1 {
 // CHECK-NEXT: %[[SRC:.*]] = arith.addi %[[ND]], %[[J]] : index
-// j floordiv 16 and j mod 16 with j >= 0: a shift and a mask.
+// j mod 16 + (j floordiv 16)·1792 with j >= 0 is j + (j floordiv 16)·(1792 − 16) (rule R3):
+// one shift, no mask.
+// CHECK-NEXT: %[[A:.*]] = arith.addi %[[ROW]], %[[J]] : index
 // CHECK-NEXT: %[[Q:.*]] = arith.shrui %[[J]], %c4 : index
-// CHECK-NEXT: %[[QS:.*]] = arith.muli %[[Q]], %c1792 : index
-// CHECK-NEXT: %[[A:.*]] = arith.addi %[[ROW]], %[[QS]] : index
-// CHECK-NEXT: %[[R:.*]] = arith.andi %[[J]], %c15 : index
-// CHECK-NEXT: %[[DST:.*]] = arith.addi %[[A]], %[[R]] : index
+// CHECK-NEXT: %[[QS:.*]] = arith.muli %[[Q]], %c1776 : index
+// CHECK-NEXT: %[[DST:.*]] = arith.addi %[[A]], %[[QS]] : index
 // CHECK-NEXT: %[[V:.*]] = memref.load %arg0[%[[SRC]]]
 // CHECK-NEXT: memref.store %[[V]], %arg1[%[[DST]]]
 // Padding columns j in [100, 112): j floordiv 16 = 6 and j mod 16 = j - 96 fold into a constant.

@@ -6,7 +6,7 @@
 // RUN: not layout-opt %s --pass-pipeline='builtin.module(layout-simplify-offsets{prove=maybe})' 2>&1 | FileCheck %s --check-prefix=VALUE
 // RUN: not layout-opt %s --pass-pipeline='builtin.module(layout-simplify-offsets{proof=true})' 2>&1 | FileCheck %s --check-prefix=OPTION
 
-// CHECK: layout-simplify-offsets: proofs: 30 rewrites: 30 proven (0 exact also with wrapping), 0 counterexamples, 0 unknown;
+// CHECK: layout-simplify-offsets: proofs: 34 rewrites: 34 proven (0 exact also with wrapping), 0 counterexamples, 0 unknown;
 // FULL: layout-simplify-offsets: proofs: {{[1-9][0-9]*}} rewrites: {{[1-9][0-9]*}} proven ({{[0-9]+}} exact also with wrapping), 0 counterexamples, 0 unknown;
 // FULL-NOT: counterexamples, [1-9]
 // VALUE: error: layout-simplify-offsets: prove must be true, fast, full or false, got 'maybe'

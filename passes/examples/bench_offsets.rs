@@ -5,7 +5,8 @@
 //! of layout-dialect kernels (copies between GM ND and L1/L0A fractal layouts, a tail-tile copy,
 //! `examples/tiled_gemm.mlir`; dynamic and static sizes) after (a) the lowering and clean-up
 //! without `layout-simplify-offsets`, (b) with [`POST_LOWERING`], (c) upstream affine
-//! simplification of the same expressions (`mlir-opt`), against (d) the minimum, 0; and the
+//! simplification of the same expressions (`mlir-opt`), (e) (b) with `layout-strength-reduce`,
+//! against (d) the minimum (one add per address stream); and the
 //! simplifier's time per root expression. The method in full: docs/index-simplification.md §12.
 
 use std::collections::HashSet;
@@ -199,6 +200,15 @@ struct Counts {
     mul: usize,
     add: usize,
     other: usize,
+    /// Distinct load/store addresses that are not the loop variable itself: each needs at
+    /// least one add per iteration (its own step), so their number is the minimum op count.
+    streams: usize,
+}
+
+impl Counts {
+    fn total(&self) -> usize {
+        self.divrem + self.mul + self.add + self.other
+    }
 }
 
 impl std::fmt::Display for Counts {
@@ -218,7 +228,21 @@ fn count(module: &Module) -> Counts {
         let mut inner = false;
         let mut cur = body.first_operation();
         let mut local = Counts::default();
+        let iv = body.argument(0).map(|v| v.to_raw().ptr).ok();
+        let mut addresses = HashSet::new();
         while let Some(o) = cur {
+            let first_index = match op_name(&o).as_str() {
+                "memref.load" => 1,
+                "memref.store" => 2,
+                _ => usize::MAX,
+            };
+            for k in first_index..o.operand_count() {
+                if let Ok(v) = o.operand(k) {
+                    if Some(v.to_raw().ptr) != iv {
+                        addresses.insert(v.to_raw().ptr as usize);
+                    }
+                }
+            }
             match op_name(&o).as_str() {
                 "scf.for" => inner = true,
                 "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" | "arith.floordivsi"
@@ -239,6 +263,7 @@ fn count(module: &Module) -> Counts {
             out.mul += local.mul;
             out.add += local.add;
             out.other += local.other;
+            out.streams += addresses.len();
         }
         WalkResult::Advance
     });
@@ -455,7 +480,25 @@ fn upstream(ctx: &Context, k: &Kernel) -> Result<Counts, BenchError> {
 struct Row {
     a: Counts,
     b: Counts,
+    e: Counts,
     summary: Summary,
+}
+
+/// (e): (b) followed by `layout-strength-reduce`.
+fn strength_reduced(ctx: &Context, k: &Kernel) -> Result<Counts, BenchError> {
+    let mut m = load(ctx, k)?;
+    lower(ctx, &mut m)?;
+    post_lowering(ctx, &mut m, true)?;
+    let pm = PassManager::new(ctx);
+    pm.add_pass(layout_passes::strength_reduce::create());
+    pm.run(&mut m).map_err(|e| BenchError::Pass { stage: "layout-strength-reduce", message: e.to_string() })?;
+    if !m.as_operation().verify() {
+        return Err(BenchError::Invalid { stage: "layout-strength-reduce" });
+    }
+    if std::env::var_os("BENCH_OFFSETS_DUMP").is_some() {
+        eprintln!("== {} (e)\n{}", k.name, m.as_operation());
+    }
+    Ok(count(&m))
 }
 
 fn ours(ctx: &Context, k: &Kernel) -> Result<Row, BenchError> {
@@ -479,7 +522,7 @@ fn ours(ctx: &Context, k: &Kernel) -> Result<Row, BenchError> {
     pm.add_pass(create_canonicalizer());
     pm.run(&mut s).map_err(|e| BenchError::Pass { stage: "canonicalize", message: e.to_string() })?;
     let summary = simplify_offsets(s.as_operation());
-    Ok(Row { a: count(&a), b: count(&b), summary })
+    Ok(Row { a: count(&a), b: count(&b), e: strength_reduced(ctx, k)?, summary })
 }
 
 fn main() {
@@ -496,11 +539,15 @@ fn main() {
     DialectHandle::affine().load_dialect(&ctx);
     println!("(b) = lowering + {}", POST_LOWERING.join(", "));
     println!("counts are div-rem/mul/add-sub/other index ops in innermost loop bodies (other = shifts, masks, select, cmp, min/max, index constants)\n");
-    println!("| kernel | (a) lowering | (b) + simplify-offsets | (c) upstream affine | (d) min div/rem | roots | rewritten | time/expr | bound hit |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("(e) = (b) + layout-strength-reduce; each column: div-rem/mul/add-sub/other = total");
+    println!("(d) = the minimum: one add per address stream of each innermost loop (distinct load/store addresses other than the loop variable); distance = (e) - (d)\n");
+    println!("| kernel | (a) lowering | (b) + simplify-offsets | (c) upstream affine | (e) + strength-reduce | (d) min | distance | roots | rewritten | time/expr | bound hit |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     let mut total_time = Duration::ZERO;
     let mut total_roots = 0;
     let mut failed = false;
+    // Set when upstream's pipeline spends fewer ops than (b) on some kernel (reported at the end).
+    let mut worse = false;
     for k in suite() {
         let row = match ours(&ctx, &k) {
             Ok(row) => row,
@@ -511,7 +558,12 @@ fn main() {
             }
         };
         let c = match upstream(&ctx, &k) {
-            Ok(c) => c.to_string(),
+            Ok(c) => {
+                if c.total() < row.b.total() {
+                    worse = true;
+                }
+                format!("{c} = {}", c.total())
+            }
             Err(e) => format!("error: {e}"),
         };
         let summary = &row.summary;
@@ -519,11 +571,17 @@ fn main() {
         total_time += summary.simplify_time();
         total_roots += summary.roots.len();
         println!(
-            "| {} | {} | {} | {} | 0 | {} | {} | {:.2} ms | {} |",
+            "| {} | {} = {} | {} = {} | {} | {} = {} | {} | {} | {} | {} | {:.2} ms | {} |",
             k.name,
             row.a,
+            row.a.total(),
             row.b,
+            row.b.total(),
             c,
+            row.e,
+            row.e.total(),
+            row.e.streams,
+            row.e.total().saturating_sub(row.e.streams),
             summary.roots.len(),
             summary.rewritten(),
             summary.simplify_time().as_secs_f64() * 1e3 / n as f64,
@@ -536,6 +594,9 @@ fn main() {
         total_time.as_secs_f64() * 1e3,
         total_time.as_secs_f64() * 1e3 / total_roots.max(1) as f64
     );
+    if worse {
+        println!("(b) spends more ops than upstream (c) on some kernel");
+    }
     if failed {
         std::process::exit(1);
     }

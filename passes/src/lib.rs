@@ -15,6 +15,7 @@ pub mod lower_to_ascendc;
 pub mod lower_to_loops;
 pub mod multi_buffer;
 pub mod simplify_offsets;
+pub mod strength_reduce;
 pub mod tile;
 pub mod verify;
 
@@ -79,6 +80,12 @@ pub const PASSES: &[PassInfo] = &[
         description: simplify_offsets::DESCRIPTION,
         create: simplify_offsets::create,
         create_with_options: Some(simplify_offsets::create_with_options),
+    },
+    PassInfo {
+        argument: strength_reduce::ARGUMENT,
+        description: strength_reduce::DESCRIPTION,
+        create: strength_reduce::create,
+        create_with_options: None,
     },
     PassInfo {
         argument: simplify_offsets::REMARKS_ARGUMENT,

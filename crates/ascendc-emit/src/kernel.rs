@@ -810,6 +810,8 @@ pub fn kernels(module: &melior::ir::Module) -> std::result::Result<Vec<Kernel>, 
             let at = w.failed_at.take().or_else(|| position_of(op.location(), UNNAMED_INPUT));
             Diag::error(at, format!("@{fname}: {e}"))
         })?;
+        crate::hoist::hoist_invariants(&mut stmts);
+        crate::hoist::merge_equal(&mut stmts);
         prune(&mut stmts);
         if w.bufs.is_empty() {
             continue;
@@ -820,7 +822,7 @@ pub fn kernels(module: &melior::ir::Module) -> std::result::Result<Vec<Kernel>, 
 }
 
 /// Replaces every identifier of `text` that names a symbol by the kernel's name for its value.
-fn rename(text: &str, symbols: &HashMap<String, Val>) -> String {
+pub(crate) fn rename(text: &str, symbols: &HashMap<String, Val>) -> String {
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {

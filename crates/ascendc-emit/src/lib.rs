@@ -16,6 +16,7 @@
 pub mod cost;
 pub mod cpp;
 pub mod error;
+pub mod hoist;
 pub mod kernel;
 pub mod llvm;
 pub mod ops;

@@ -1,5 +1,5 @@
 //! The rewrite rules: the table with each rule's rewrite, condition and why it holds is
-//! docs/index-simplification.md §6 (ids D0–D7, M0–M6, S1, R0–R2, P1–P2, B1–B3, N1–N2, I*).
+//! docs/index-simplification.md §6 (ids D0–D7, M0–M6, S1, R0–R3, P1–P2, B1–B3, N1–N2, I*).
 //!
 //! `/` and `%` are floor division and modulo; every conditional rule reads proven facts only
 //! (an unknown bound makes a range condition false, so no `needs_range` rule fires on a symbol
@@ -268,6 +268,12 @@ pub fn rule_set(bit_ops: bool) -> Vec<RuleDef> {
         }),
         rule("R1s", "(+ (* (% ?x ?c) ?k) (* (/ ?x ?c) ?ck))", false, r1s),
         rule("R1sb", "(+ (* (/ ?x ?c) ?ck) (* (% ?x ?c) ?k))", false, r1s),
+        // R3: `x % c + (x / c)·s ⇒ x + (x / c)·(s − c)` (and scaled by `k`): a fractal address
+        // `col % 16 + (col / 16)·S` loses its modulo (docs/index-simplification.md §6).
+        rule("R3", "(+ (% ?x ?c) (* (/ ?x ?c) ?s))", true, |cx| r3(cx, false)),
+        rule("R3b", "(+ (* (/ ?x ?c) ?s) (% ?x ?c))", true, |cx| r3(cx, false)),
+        rule("R3s", "(+ (* (% ?x ?c) ?k) (* (/ ?x ?c) ?s))", true, |cx| r3(cx, true)),
+        rule("R3sb", "(+ (* (/ ?x ?c) ?s) (* (% ?x ?c) ?k))", true, |cx| r3(cx, true)),
         rule("R0", "(* (/ ?x ?c) ?k)", false, |cx| {
             let (c, k) = (cx.pk("?c")?, cx.k("?k")?);
             if k % c != 0 || !cx.data("?x")?.modular.multiple_of(c) {
@@ -348,6 +354,29 @@ fn r1s(cx: &mut Cx) -> Option<Id> {
     }
     let x = cx.id("?x")?;
     Some(cx.op_k(Op::Mul, x, k))
+}
+
+/// R3/R3s: `(x % c)·k + (x / c)·s ⇒ x·k + (x / c)·(s − c·k)` (`k = 1` unless `scaled`). Exact
+/// for every `x` (`x = c·(x / c) + x % c`); `x ≥ 0` and `s ≥ c·k ≥ 1` keep every intermediate of
+/// the right-hand side between 0 and the left-hand side, so it is defined where the left is.
+fn r3(cx: &mut Cx, scaled: bool) -> Option<Id> {
+    let c = cx.pk("?c")?;
+    let k = if scaled { cx.pk("?k")? } else { 1 };
+    let ck = c.checked_mul(k)?;
+    let s = cx.data("?s")?;
+    if !cx.data("?x")?.range.non_negative() || s.range.lo.is_none_or(|lo| lo < ck) {
+        return None;
+    }
+    let (x, cid, sid) = (cx.id("?x")?, cx.id("?c")?, cx.id("?s")?);
+    let xk = cx.op_k(Op::Mul, x, k);
+    let rest = match s.konst() {
+        Some(sk) if sk == ck => return Some(xk),
+        Some(sk) => cx.num(sk.checked_sub(ck)?),
+        None => cx.op_k(Op::Sub, sid, ck),
+    };
+    let q = cx.op(Op::FloorDiv, x, cid);
+    let qs = cx.op(Op::Mul, q, rest);
+    Some(cx.op(Op::Add, xk, qs))
 }
 
 fn r2(cx: &mut Cx) -> Option<Id> {

@@ -261,8 +261,8 @@ fn env_for(rng: &mut Rng, facts: &Facts, edge: usize) -> HashMap<String, i64> {
 #[test]
 fn rule_patterns_all_parse() {
     // rule() drops a rule whose pattern fails to parse; make sure none was dropped.
-    assert_eq!(rule_set(true).len(), 38);
-    assert_eq!(rule_set(false).len(), 36);
+    assert_eq!(rule_set(true).len(), 42);
+    assert_eq!(rule_set(false).len(), 40);
 }
 
 #[test]

@@ -280,6 +280,12 @@ pub fn schemas() -> Vec<Schema> {
             x.clone() * v("?k"),
             vec![pos(c.clone()), Cond::Defined(c.clone() * v("?k")), Cond::Eq(v("?ck"), c.clone() * v("?k"))],
         ),
+        // `x = c·q + r` with `q = ⌊x/c⌋ ≥ 0`: both sides are `r·k + q·s`; `q·(s − c·k) ≥ 0`
+        // bounds the right-hand side's intermediates by the left-hand side.
+        r3("R3", x.clone() % c.clone() + x.clone() / c.clone() * v("?s"), k(1)),
+        r3("R3b", x.clone() / c.clone() * v("?s") + x.clone() % c.clone(), k(1)),
+        r3("R3s", x.clone() % c.clone() * v("?k") + x.clone() / c.clone() * v("?s"), v("?k")),
+        r3("R3sb", x.clone() / c.clone() * v("?s") + x.clone() % c.clone() * v("?k"), v("?k")),
         schema(
             "R0",
             x.clone() / c.clone() * v("?k"),
@@ -357,6 +363,21 @@ pub fn schemas() -> Vec<Schema> {
             shift: Some(ShiftParam { k: 1..=62, subst: |k| vec![("?m", (1 << k) - 1), ("?c", 1 << k)] }),
         },
     ]
+}
+
+/// The schema of R3/R3s (`lhs` in one of its orders, `k` the scale: `1` or `?k`).
+fn r3(rule: &'static str, lhs: IndexExpr, scale: IndexExpr) -> Schema {
+    let (x, c, s) = (v("?x"), v("?c"), v("?s"));
+    let ck = c.clone() * scale.clone();
+    let rhs = x.clone() * scale.clone() + x.clone() / c.clone() * (s.clone() - ck.clone());
+    let conds = vec![
+        pos(c.clone()),
+        pos(scale),
+        Cond::Le(k(0), x.clone()),
+        Cond::Defined(ck.clone()),
+        Cond::Le(ck.clone(), s.clone()),
+    ];
+    schema(rule, lhs, rhs, conds).nonneg(x / c, s - ck)
 }
 
 /// The egg pattern of `e` (`(/ (+ (* ?x ?c1) ?y) ?c2)`), to compare with [`crate::RuleInfo::lhs`].
