@@ -15,7 +15,7 @@
 //! Unpacking splits the ND rows. Batches split by matrix.
 
 use super::pack::PackWord;
-use super::pack_transpose::square;
+use super::pack_transpose::transpose_region;
 use std::ops::Range;
 
 /// The row step of unpacking's thread shares (one fractal height).
@@ -23,17 +23,12 @@ const ROW_BLOCK: usize = 16;
 /// Rows of a band of run copies: each run of the band is `RUN_BAND` lines (NZ: one contiguous
 /// piece of `RUN_BAND · C0` packed elements), while the band's ND rows stay in L1.
 const RUN_BAND: usize = 64;
-/// A transpose block is `BAND` rows × `TILE_BYTES` of each row (128 KiB a side: both sides
-/// stay in L2 while the block's squares are moved, and each page of either side is visited
-/// with 512 contiguous bytes, which keeps the TLB misses of a 4096-wide matrix low).
-const BAND: usize = 256;
-const TILE_BYTES: usize = 512;
 
 /// A contiguous run `start..start + len` of a table (`t[k + 1] = t[k] + 1` inside).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Run {
-    start: usize,
-    len: usize,
+pub(super) struct Run {
+    pub start: usize,
+    pub len: usize,
 }
 
 fn runs(table: &[usize]) -> Vec<Run> {
@@ -51,10 +46,10 @@ fn runs(table: &[usize]) -> Vec<Run> {
 /// A row group: rows `start .. start + len` whose offsets step by `step` (`t[k + 1] = t[k] +
 /// step` inside).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Group {
-    start: usize,
-    len: usize,
-    step: usize,
+pub(super) struct Group {
+    pub start: usize,
+    pub len: usize,
+    pub step: usize,
 }
 
 /// The table cut into maximal arithmetic progressions (ND: one group of step N; NZ: one of
@@ -112,9 +107,12 @@ fn split_of(axis: Axis, table: &[usize], other: &[usize]) -> Option<Split> {
 /// How one matrix is copied, derived once per plan from its offset tables.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct CopyShape {
-    row_runs: Vec<Run>,
+    pub row_runs: Vec<Run>,
     col_runs: Vec<Run>,
     row_groups: Vec<Group>,
+    /// The column table's arithmetic progressions: the packed runs of a transpose square's
+    /// columns are at one step inside a group.
+    pub col_groups: Vec<Group>,
     /// Column runs are the longer ones: copy runs along rows (else transpose).
     along_rows: bool,
     pub split: Option<Split>,
@@ -132,7 +130,7 @@ impl CopyShape {
             Axis::Cols => cols.len().div_ceil(s.block),
         };
         let split = candidates.into_iter().flatten().max_by_key(blocks);
-        CopyShape { row_runs, col_runs, row_groups: groups(rows), along_rows, split }
+        CopyShape { row_runs, col_runs, row_groups: groups(rows), col_groups: groups(cols), along_rows, split }
     }
 }
 
@@ -303,7 +301,7 @@ fn clipped(runs: &[Run], cols: &Range<usize>) -> Vec<Run> {
 
 /// Row pieces of a transpose: the row runs clipped to `rows`, cut to at most `piece` (the
 /// side of a square tile).
-fn row_pieces(runs: &[Run], rows: &Range<usize>, piece: usize) -> Vec<Run> {
+pub(super) fn row_pieces(runs: &[Run], rows: &Range<usize>, piece: usize) -> Vec<Run> {
     let mut out = Vec::new();
     for r in runs {
         let (mut lo, hi) = (r.start.max(rows.start), (r.start + r.len).min(rows.end));
@@ -331,7 +329,6 @@ fn copy_region<T: PackWord, const PACK: bool>(
     cols: Range<usize>,
 ) {
     let n = m.cols.len();
-    let elem = std::mem::size_of::<T>().max(1);
     // ND index `a`, packed offset `p` (window-relative): (source, destination) indices.
     if m.shape.along_rows {
         let runs = clipped(&m.shape.col_runs, &cols);
@@ -357,74 +354,7 @@ fn copy_region<T: PackWord, const PACK: bool>(
         }
         return;
     }
-    // Squares of 16 bytes a side: one SSE register per line.
-    match elem {
-        1 => transpose_region::<T, 16, PACK>(m, src, dst, (base, nd0), rows, cols),
-        2 => transpose_region::<T, 8, PACK>(m, src, dst, (base, nd0), rows, cols),
-        4 => transpose_region::<T, 4, PACK>(m, src, dst, (base, nd0), rows, cols),
-        _ => transpose_region::<T, 2, PACK>(m, src, dst, (base, nd0), rows, cols),
-    }
-}
-
-/// The transposing half of [`copy_region`] (row runs longer than column runs): `B × B`
-/// squares through registers ([`square`]), the edges (pieces shorter than `B`, the columns
-/// after the last whole square) element by element.
-fn transpose_region<T: PackWord, const B: usize, const PACK: bool>(
-    m: &Matrix<'_>,
-    src: &[T],
-    dst: &mut [T],
-    (base, nd0): (usize, usize),
-    rows: Range<usize>,
-    cols: Range<usize>,
-) {
-    let n = m.cols.len();
-    let tile_cols = TILE_BYTES / std::mem::size_of::<T>();
-    let pieces = row_pieces(&m.shape.row_runs, &rows, B);
-    let mut first = 0;
-    while first < pieces.len() {
-        // One band: the pieces that start in the same BAND rows.
-        let band = pieces[first].start / BAND;
-        let last = first + pieces[first..].iter().take_while(|p| p.start / BAND == band).count();
-        let mut j0 = cols.start;
-        while j0 < cols.end {
-            let j1 = (j0 + tile_cols).min(cols.end);
-            for piece in &pieces[first..last] {
-                let r = m.rows[piece.start].wrapping_sub(base);
-                let mut j = j0;
-                // Full squares: B rows of B contiguous ND elements <-> B contiguous packed runs.
-                if piece.len == B {
-                    // ND window index of (piece.start, j) (the ND source is the whole matrix).
-                    let nd_shift = if PACK { 0 } else { nd0 };
-                    while j + B <= j1 {
-                        let offsets: &[usize; B] = m.cols[j..j + B].try_into().unwrap();
-                        let nd_at = piece.start * n + j - nd_shift;
-                        let nd_lines: [usize; B] = std::array::from_fn(|k| nd_at + k * n);
-                        let packed_lines: [usize; B] = std::array::from_fn(|c| r.wrapping_add(offsets[c]));
-                        if PACK {
-                            square(src, &nd_lines, dst, &packed_lines);
-                        } else {
-                            square(src, &packed_lines, dst, &nd_lines);
-                        }
-                        j += B;
-                    }
-                }
-                for j in j..j1 {
-                    let (a, p) = (piece.start * n + j, r.wrapping_add(m.cols[j]));
-                    if PACK {
-                        for (k, d) in dst[p..p + piece.len].iter_mut().enumerate() {
-                            *d = src[a + k * n];
-                        }
-                    } else {
-                        for (k, s) in src[p..p + piece.len].iter().enumerate() {
-                            dst[a - nd0 + k * n] = *s;
-                        }
-                    }
-                }
-            }
-            j0 = j1;
-        }
-        first = last;
-    }
+    transpose_region::<T, PACK>(m, src, dst, (base, nd0), rows, cols);
 }
 
 /// Packs one matrix into `packed` (its whole packed length) with up to `threads` threads,
