@@ -15,7 +15,7 @@
 //! other targets move the elements one by one.
 
 use super::pack::PackWord;
-use super::pack_copy::{row_pieces, Matrix};
+use super::pack_copy::{row_pieces, Matrix, BEYOND_L2_BYTES};
 use std::ops::Range;
 
 /// A block is `BAND` rows × `TILE_BYTES` of each row (128 KiB a side: both sides stay in L2,
@@ -28,9 +28,6 @@ const QUAD: usize = 4;
 /// How far ahead of a square the ND rows are prefetched (unpacking).
 #[cfg(target_arch = "x86_64")]
 const AHEAD_BYTES: usize = 128;
-/// Packed bytes from which unpacking prefetches: twice a core's L2 (512 KiB on the Zen 3
-/// measured), where the matrix streams from L3 or memory.
-const PREFETCH_BYTES: usize = 1 << 20;
 
 /// Moves `rows × cols` by transposes (see [`super::pack_copy`]'s `copy_region` for the
 /// arguments): squares of 16 bytes a side, one SSE register per line.
@@ -65,7 +62,7 @@ fn region<T: PackWord, const B: usize, const PACK: bool>(
     let nd_len = if PACK { src.len() } else { dst.len() };
     let packed_len = if PACK { dst.len() } else { src.len() };
     let pieces = row_pieces(&m.shape.row_runs, &rows, B);
-    let prefetch = packed_len * std::mem::size_of::<T>() > PREFETCH_BYTES;
+    let prefetch = packed_len * std::mem::size_of::<T>() > BEYOND_L2_BYTES;
     let mut first = 0;
     while first < pieces.len() {
         // One band: the pieces that start in the same BAND rows.
