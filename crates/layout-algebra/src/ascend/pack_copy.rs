@@ -5,9 +5,9 @@
 //! The tables decide the loop shape, no pattern is named here: where `cols` has the longer
 //! contiguous runs (ND, NZ, ZZ: runs of N or C0) the rows are cut into arithmetic groups and
 //! each run of a group is a strided line copy with one bounds check (fixed 16/32/64-byte moves
-//! for C0 rows); where `rows` has them (DN, ZN, NN) the copy is a transpose in register squares
-//! of 16 bytes a side ([`super::pack_transpose`]) inside blocks of 256 rows × 512 bytes that
-//! stay in L2. A padded matrix zeroes only its padding ([`Padding`]).
+//! for C0 rows), or, unpacking a matrix beyond L2, one row at a time (whole ND lines); where
+//! `rows` has them (DN, ZN, NN) the copy is a transpose in register squares of 16 bytes a side
+//! ([`super::pack_transpose`]). A padded matrix zeroes only its padding ([`Padding`]).
 //!
 //! Threads split the packed buffer into disjoint contiguous pieces ([`Split`]): a layout whose
 //! row (or column) offsets are `block · stride + inner` with every other offset below `stride`
