@@ -390,6 +390,44 @@ mod tests {
         assert_eq!(cases, 8 * 4 * 10);
     }
 
+    /// A matrix beyond L2 (1027 x 1061: over 1 MiB even for i8, odd in both dims) takes the
+    /// streaming paths (row-by-row run unpacking, prefetching transposes): every layout and
+    /// width, one and two threads, against the plan's offset tables (themselves checked
+    /// against `crd_to_offset` above).
+    #[test]
+    fn large_matrices_pack_by_the_tables() {
+        use crate::ascend::{frame_c0, ElementType};
+        fn check<T: PackWord + PartialEq + std::fmt::Debug + From<u8>>(plan: &PackPlan, value: impl Fn(usize) -> T) {
+            let (m, n) = (plan.rows, plan.cols);
+            let nd: Vec<T> = (0..m * n).map(&value).collect();
+            let mut want = vec![T::from(0); plan.packed_len()];
+            for i in 0..m {
+                for j in 0..n {
+                    want[plan.offset(i, j)] = nd[i * n + j];
+                }
+            }
+            for threads in [1, 2] {
+                let mut packed = vec![T::from(0xA5); plan.packed_len()];
+                plan.pack_into_with(&nd, &mut packed, T::from(0), threads).unwrap();
+                let at = (0..want.len()).find(|&k| packed[k] != want[k]);
+                assert_eq!(at, None, "{} threads={threads}: first wrong offset", plan.layout);
+                let mut back = vec![T::from(0xA5); nd.len()];
+                plan.unpack_into_with(&packed, &mut back, threads).unwrap();
+                assert!(back == nd, "{} threads={threads}: unpack(pack(x)) != x", plan.layout);
+            }
+        }
+        for pattern in PACKABLE {
+            for elem in [ElementType::F16, ElementType::F32, ElementType::I8] {
+                let plan = PackPlan::new(pattern, frame_c0(pattern, elem).unwrap(), &[1027, 1061]).unwrap();
+                match elem.bits() {
+                    8 => check::<u8>(&plan, |k| (k % 251) as u8 + 1),
+                    16 => check::<u16>(&plan, |k| (k % 65521) as u16 + 1),
+                    _ => check::<u32>(&plan, |k| k as u32 + 1),
+                }
+            }
+        }
+    }
+
     /// The fractal layouts of a padded shape zero their padding through the padded domain
     /// (not by clearing the buffer first); unpadded shapes have none.
     #[test]

@@ -5,9 +5,9 @@
 //! The tables decide the loop shape, no pattern is named here: where `cols` has the longer
 //! contiguous runs (ND, NZ, ZZ: runs of N or C0) the rows are cut into arithmetic groups and
 //! each run of a group is a strided line copy with one bounds check (fixed 16/32/64-byte moves
-//! for C0 rows); where `rows` has them (DN, ZN, NN) the copy is a transpose in register squares
-//! of 16 bytes a side ([`super::pack_transpose`]) inside blocks of 256 rows × 512 bytes that
-//! stay in L2. A padded matrix zeroes only its padding ([`Padding`]).
+//! for C0 rows), or, unpacking a matrix beyond L2, one row at a time (whole ND lines); where
+//! `rows` has them (DN, ZN, NN) the copy is a transpose in register squares of 16 bytes a side
+//! ([`super::pack_transpose`]). A padded matrix zeroes only its padding ([`Padding`]).
 //!
 //! Threads split the packed buffer into disjoint contiguous pieces ([`Split`]): a layout whose
 //! row (or column) offsets are `block · stride + inner` with every other offset below `stride`
@@ -15,25 +15,24 @@
 //! Unpacking splits the ND rows. Batches split by matrix.
 
 use super::pack::PackWord;
-use super::pack_transpose::square;
+use super::pack_transpose::transpose_region;
 use std::ops::Range;
 
+/// Packed bytes from which a matrix is treated as streaming from L3 or memory: twice a core's
+/// L2 (512 KiB on the Zen 3 measured). Unpacking then goes row by row (runs) or prefetches
+/// the ND rows (transposes, [`super::pack_transpose`]).
+pub(super) const BEYOND_L2_BYTES: usize = 1 << 20;
 /// The row step of unpacking's thread shares (one fractal height).
 const ROW_BLOCK: usize = 16;
 /// Rows of a band of run copies: each run of the band is `RUN_BAND` lines (NZ: one contiguous
 /// piece of `RUN_BAND · C0` packed elements), while the band's ND rows stay in L1.
 const RUN_BAND: usize = 64;
-/// A transpose block is `BAND` rows × `TILE_BYTES` of each row (128 KiB a side: both sides
-/// stay in L2 while the block's squares are moved, and each page of either side is visited
-/// with 512 contiguous bytes, which keeps the TLB misses of a 4096-wide matrix low).
-const BAND: usize = 256;
-const TILE_BYTES: usize = 512;
 
 /// A contiguous run `start..start + len` of a table (`t[k + 1] = t[k] + 1` inside).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Run {
-    start: usize,
-    len: usize,
+pub(super) struct Run {
+    pub start: usize,
+    pub len: usize,
 }
 
 fn runs(table: &[usize]) -> Vec<Run> {
@@ -51,10 +50,10 @@ fn runs(table: &[usize]) -> Vec<Run> {
 /// A row group: rows `start .. start + len` whose offsets step by `step` (`t[k + 1] = t[k] +
 /// step` inside).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Group {
-    start: usize,
-    len: usize,
-    step: usize,
+pub(super) struct Group {
+    pub start: usize,
+    pub len: usize,
+    pub step: usize,
 }
 
 /// The table cut into maximal arithmetic progressions (ND: one group of step N; NZ: one of
@@ -112,9 +111,12 @@ fn split_of(axis: Axis, table: &[usize], other: &[usize]) -> Option<Split> {
 /// How one matrix is copied, derived once per plan from its offset tables.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct CopyShape {
-    row_runs: Vec<Run>,
+    pub row_runs: Vec<Run>,
     col_runs: Vec<Run>,
     row_groups: Vec<Group>,
+    /// The column table's arithmetic progressions: the packed runs of a transpose square's
+    /// columns are at one step inside a group.
+    pub col_groups: Vec<Group>,
     /// Column runs are the longer ones: copy runs along rows (else transpose).
     along_rows: bool,
     pub split: Option<Split>,
@@ -132,7 +134,7 @@ impl CopyShape {
             Axis::Cols => cols.len().div_ceil(s.block),
         };
         let split = candidates.into_iter().flatten().max_by_key(blocks);
-        CopyShape { row_runs, col_runs, row_groups: groups(rows), along_rows, split }
+        CopyShape { row_runs, col_runs, row_groups: groups(rows), col_groups: groups(cols), along_rows, split }
     }
 }
 
@@ -292,6 +294,40 @@ unsafe fn short(s: *const u8, d: *mut u8, bytes: usize) {
     debug_assert_eq!(at, bytes);
 }
 
+/// Consecutive column runs of one length at constant steps in the ND row (`nd_step`) and in
+/// the packed matrix (`packed_step`): one strided line copy per row (NZ f16 of 1000 columns:
+/// 62 runs of 16 and the last of 8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RunSet {
+    first: Run,
+    count: usize,
+    nd_step: usize,
+    packed_step: usize,
+}
+
+fn run_sets(runs: &[Run], cols: &[usize]) -> Vec<RunSet> {
+    let mut out: Vec<RunSet> = Vec::new();
+    for &run in runs {
+        if let Some(set) = out.last_mut() {
+            let k = set.count;
+            let (nd_step, packed_step) =
+                (run.start - set.first.start, cols[run.start].wrapping_sub(cols[set.first.start]));
+            let fits = run.len == set.first.len
+                && cols[run.start] > cols[set.first.start]
+                && if k == 1 { true } else { nd_step == k * set.nd_step && packed_step == k * set.packed_step };
+            if fits {
+                if k == 1 {
+                    (set.nd_step, set.packed_step) = (nd_step, packed_step);
+                }
+                set.count += 1;
+                continue;
+            }
+        }
+        out.push(RunSet { first: run, count: 1, nd_step: 0, packed_step: 0 });
+    }
+    out
+}
+
 /// The column runs clipped to `cols`.
 fn clipped(runs: &[Run], cols: &Range<usize>) -> Vec<Run> {
     let clip = |r: &Run| {
@@ -303,7 +339,7 @@ fn clipped(runs: &[Run], cols: &Range<usize>) -> Vec<Run> {
 
 /// Row pieces of a transpose: the row runs clipped to `rows`, cut to at most `piece` (the
 /// side of a square tile).
-fn row_pieces(runs: &[Run], rows: &Range<usize>, piece: usize) -> Vec<Run> {
+pub(super) fn row_pieces(runs: &[Run], rows: &Range<usize>, piece: usize) -> Vec<Run> {
     let mut out = Vec::new();
     for r in runs {
         let (mut lo, hi) = (r.start.max(rows.start), (r.start + r.len).min(rows.end));
@@ -331,8 +367,23 @@ fn copy_region<T: PackWord, const PACK: bool>(
     cols: Range<usize>,
 ) {
     let n = m.cols.len();
-    let elem = std::mem::size_of::<T>().max(1);
     // ND index `a`, packed offset `p` (window-relative): (source, destination) indices.
+    let beyond_l2 = std::mem::size_of_val(if PACK { dst } else { src }) > BEYOND_L2_BYTES;
+    if m.shape.along_rows && !PACK && beyond_l2 && m.shape.col_runs.len() > 1 {
+        // Unpacking a matrix beyond L2 with several runs a row (NZ, ZZ), row by row: each ND
+        // row is written front to back (whole lines, no store misses on 64 half-written lines
+        // at once), its runs read from as many packed streams. Measured: NZ f16 1000² unpack
+        // 0.34 -> 0.55-0.65 of memcpy; in L2 (256²) the band order below is faster.
+        let sets = run_sets(&clipped(&m.shape.col_runs, &cols), m.cols);
+        for i in rows {
+            for set in &sets {
+                let p = m.rows[i].wrapping_add(m.cols[set.first.start]).wrapping_sub(base);
+                let a = i * n + set.first.start - nd0;
+                Lines { count: set.count, len: set.first.len }.copy(src, (p, set.packed_step), dst, (a, set.nd_step));
+            }
+        }
+        return;
+    }
     if m.shape.along_rows {
         let runs = clipped(&m.shape.col_runs, &cols);
         for group in &m.shape.row_groups {
@@ -357,74 +408,7 @@ fn copy_region<T: PackWord, const PACK: bool>(
         }
         return;
     }
-    // Squares of 16 bytes a side: one SSE register per line.
-    match elem {
-        1 => transpose_region::<T, 16, PACK>(m, src, dst, (base, nd0), rows, cols),
-        2 => transpose_region::<T, 8, PACK>(m, src, dst, (base, nd0), rows, cols),
-        4 => transpose_region::<T, 4, PACK>(m, src, dst, (base, nd0), rows, cols),
-        _ => transpose_region::<T, 2, PACK>(m, src, dst, (base, nd0), rows, cols),
-    }
-}
-
-/// The transposing half of [`copy_region`] (row runs longer than column runs): `B × B`
-/// squares through registers ([`square`]), the edges (pieces shorter than `B`, the columns
-/// after the last whole square) element by element.
-fn transpose_region<T: PackWord, const B: usize, const PACK: bool>(
-    m: &Matrix<'_>,
-    src: &[T],
-    dst: &mut [T],
-    (base, nd0): (usize, usize),
-    rows: Range<usize>,
-    cols: Range<usize>,
-) {
-    let n = m.cols.len();
-    let tile_cols = TILE_BYTES / std::mem::size_of::<T>();
-    let pieces = row_pieces(&m.shape.row_runs, &rows, B);
-    let mut first = 0;
-    while first < pieces.len() {
-        // One band: the pieces that start in the same BAND rows.
-        let band = pieces[first].start / BAND;
-        let last = first + pieces[first..].iter().take_while(|p| p.start / BAND == band).count();
-        let mut j0 = cols.start;
-        while j0 < cols.end {
-            let j1 = (j0 + tile_cols).min(cols.end);
-            for piece in &pieces[first..last] {
-                let r = m.rows[piece.start].wrapping_sub(base);
-                let mut j = j0;
-                // Full squares: B rows of B contiguous ND elements <-> B contiguous packed runs.
-                if piece.len == B {
-                    // ND window index of (piece.start, j) (the ND source is the whole matrix).
-                    let nd_shift = if PACK { 0 } else { nd0 };
-                    while j + B <= j1 {
-                        let offsets: &[usize; B] = m.cols[j..j + B].try_into().unwrap();
-                        let nd_at = piece.start * n + j - nd_shift;
-                        let nd_lines: [usize; B] = std::array::from_fn(|k| nd_at + k * n);
-                        let packed_lines: [usize; B] = std::array::from_fn(|c| r.wrapping_add(offsets[c]));
-                        if PACK {
-                            square(src, &nd_lines, dst, &packed_lines);
-                        } else {
-                            square(src, &packed_lines, dst, &nd_lines);
-                        }
-                        j += B;
-                    }
-                }
-                for j in j..j1 {
-                    let (a, p) = (piece.start * n + j, r.wrapping_add(m.cols[j]));
-                    if PACK {
-                        for (k, d) in dst[p..p + piece.len].iter_mut().enumerate() {
-                            *d = src[a + k * n];
-                        }
-                    } else {
-                        for (k, s) in src[p..p + piece.len].iter().enumerate() {
-                            dst[a - nd0 + k * n] = *s;
-                        }
-                    }
-                }
-            }
-            j0 = j1;
-        }
-        first = last;
-    }
+    transpose_region::<T, PACK>(m, src, dst, (base, nd0), rows, cols);
 }
 
 /// Packs one matrix into `packed` (its whole packed length) with up to `threads` threads,
@@ -548,6 +532,19 @@ mod tests {
         let want: Vec<Group> = [(0, 16), (16, 16), (32, 8)].map(|(start, len)| Group { start, len, step: 16 }).to_vec();
         assert_eq!(groups(&zz), want);
         assert_eq!(groups(&[7]), vec![Group { start: 0, len: 1, step: 0 }]);
+    }
+
+    /// NZ-like runs: equal runs at constant steps form one set, a shorter last run its own;
+    /// a run whose packed step breaks the progression starts a new set.
+    #[test]
+    fn run_sets_are_equal_runs_at_constant_steps() {
+        let cols: Vec<usize> = (0..40).map(|j| j % 16 + 512 * (j / 16)).collect();
+        let sets = run_sets(&runs(&cols), &cols);
+        let set =
+            |start, len, count, nd_step, packed_step| RunSet { first: Run { start, len }, count, nd_step, packed_step };
+        assert_eq!(sets, vec![set(0, 16, 2, 16, 512), set(32, 8, 1, 0, 0)]);
+        let bent: Vec<usize> = (0..48).map(|j| j % 16 + if j < 32 { 512 * (j / 16) } else { 2000 }).collect();
+        assert_eq!(run_sets(&runs(&bent), &bent), vec![set(0, 16, 2, 16, 512), set(32, 16, 1, 0, 0)]);
     }
 
     /// Every run length up to past the fixed moves, both widths: the strided line copy moves
