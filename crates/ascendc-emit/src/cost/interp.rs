@@ -10,15 +10,17 @@ use super::l2::Footprint;
 use super::work::{work_of, Work};
 use super::Pipe;
 use crate::error::{EmitError, Located};
-use crate::kernel::{Call, Kernel, Kind, Param, Stmt, Val};
+use crate::kernel::{memory_of, Call, Kernel, Kind, Param, Stmt, Val};
+use ascendc_params::Buffer;
 use std::collections::HashMap;
 
 /// One thing a pipe's queue holds.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Instr {
     /// An intrinsic call on `pipe`; `read`: the footprint of a GM read (MTE2 from a GM
-    /// tensor), which the L2 model looks up (`cost::l2`).
-    Op { pipe: Pipe, kind: Kind, work: Work, read: Option<Footprint> },
+    /// tensor), which the L2 model looks up (`cost::l2`); `dst`: the on-chip memory written
+    /// (the MTE1 rate depends on it).
+    Op { pipe: Pipe, kind: Kind, work: Work, read: Option<Footprint>, dst: Option<Buffer> },
     /// `SetFlag<SRC_DST>(id)`: queued on `src`, seen by the `WaitFlag`s of `dst`.
     Set { src: Pipe, dst: Pipe, event: String, id: i64 },
     /// `WaitFlag<SRC_DST>(id)`: queued on `dst`.
@@ -228,6 +230,12 @@ impl<'k> Interp<'k> {
                 let reads_gm = pipe == Pipe::Mte2
                     && c.bufs.get(1).and_then(|b| self.kernel.bufs.get(*b)).is_some_and(|b| b.param.is_some());
                 let footprint = if reads_gm { Some(self.footprint(c)?) } else { None };
+                let dst = c
+                    .bufs
+                    .first()
+                    .and_then(|b| self.kernel.bufs.get(*b))
+                    .and_then(|b| b.local.as_ref())
+                    .and_then(|(position, _, _)| memory_of(position));
                 for r in 0..repeat.max(0) {
                     let read = match &footprint {
                         Some((fields, off, step)) => {
@@ -237,7 +245,7 @@ impl<'k> Interp<'k> {
                         }
                         None => None,
                     };
-                    self.push(Instr::Op { pipe, kind: c.kind, work: work.clone(), read })?;
+                    self.push(Instr::Op { pipe, kind: c.kind, work: work.clone(), read, dst })?;
                 }
             }
             Stmt::Flag { set, event, id } => {

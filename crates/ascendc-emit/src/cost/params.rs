@@ -3,6 +3,7 @@
 //! measured kernel timings; where no public number exists the value is a stated assumption.
 
 use super::Pipe;
+use ascendc_params::Buffer;
 use ascendc_params::Target;
 
 /// What the model knows of one target.
@@ -28,8 +29,10 @@ pub struct HardwareParams {
     /// What one core reads from L2 per cycle on a hit. The platform configuration gives it per
     /// core, so the chip's L2 serves `cube_cores` times it and a core never gets more.
     pub l2_bytes_per_cycle: f64,
-    /// MTE1 (L1 -> L0A/L0B), bytes/cycle.
-    pub mte1_bytes_per_cycle: f64,
+    /// MTE1 L1 -> L0A, bytes/cycle.
+    pub l1_to_l0a_bytes_per_cycle: f64,
+    /// MTE1 L1 -> L0B, bytes/cycle.
+    pub l1_to_l0b_bytes_per_cycle: f64,
     /// FIX (L0C -> GM), bytes/cycle, before the GM share.
     pub fix_bytes_per_cycle: f64,
     /// Fixed cycles each instruction of a pipe costs besides its transfer or compute time
@@ -49,7 +52,8 @@ const A2: HardwareParams = HardwareParams {
     core_port_bytes_per_s: 256e9,
     l2_bytes: 201_326_592,
     l2_bytes_per_cycle: 110.0,
-    mte1_bytes_per_cycle: 256.0,
+    l1_to_l0a_bytes_per_cycle: 512.0,
+    l1_to_l0b_bytes_per_cycle: 256.0,
     fix_bytes_per_cycle: 128.0,
     issue_cycles: [200.0, 30.0, 20.0, 100.0],
     flag_cycles: 10.0,
@@ -65,7 +69,8 @@ const A5: HardwareParams = HardwareParams {
     core_port_bytes_per_s: 256e9,
     l2_bytes: 134_217_728,
     l2_bytes_per_cycle: 100.0,
-    mte1_bytes_per_cycle: 256.0,
+    l1_to_l0a_bytes_per_cycle: 256.0,
+    l1_to_l0b_bytes_per_cycle: 256.0,
     fix_bytes_per_cycle: 128.0,
     issue_cycles: [200.0, 30.0, 20.0, 100.0],
     flag_cycles: 10.0,
@@ -104,6 +109,14 @@ impl HardwareParams {
         (chip / active.max(1) as f64).min(self.l2_bytes_per_cycle)
     }
 
+    /// The MTE1 rate into `dst` (L0A; anything else is charged as L0B), bytes/cycle.
+    pub fn mte1_bytes_per_cycle(&self, dst: Option<Buffer>) -> f64 {
+        match dst {
+            Some(Buffer::L0A) => self.l1_to_l0a_bytes_per_cycle,
+            _ => self.l1_to_l0b_bytes_per_cycle,
+        }
+    }
+
     /// The fixed cycles of an instruction on `pipe`.
     pub fn issue(&self, pipe: Pipe) -> f64 {
         match pipe {
@@ -128,7 +141,8 @@ impl HardwareParams {
             ("core_port_bytes_per_s".to_string(), self.core_port_bytes_per_s),
             ("l2_bytes".to_string(), self.l2_bytes as f64),
             ("l2_bytes_per_cycle".to_string(), self.l2_bytes_per_cycle),
-            ("mte1_bytes_per_cycle".to_string(), self.mte1_bytes_per_cycle),
+            ("l1_to_l0a_bytes_per_cycle".to_string(), self.l1_to_l0a_bytes_per_cycle),
+            ("l1_to_l0b_bytes_per_cycle".to_string(), self.l1_to_l0b_bytes_per_cycle),
             ("fix_bytes_per_cycle".to_string(), self.fix_bytes_per_cycle),
         ]);
         for (pipe, cycles) in [Pipe::Mte2, Pipe::Mte1, Pipe::M, Pipe::Fix].iter().zip(self.issue_cycles) {

@@ -432,3 +432,13 @@ fn l2_serves_the_cores_that_read_a_tile_after_the_first() {
     assert!(close(twice.cycles, miss + hit), "{}", twice.cycles);
     assert_eq!((twice.l2_hit_bytes, twice.l2_miss_bytes), (47 * 2048, 2048));
 }
+
+#[test]
+fn mte1_rates_depend_on_the_destination() {
+    // 4 fractals = 2048 B from L1 (buffer 2): into L0A (buffer 3) at 512 B/cycle, 30 + 4 = 34
+    // cycles; into L0B (buffer 4) at 256 B/cycle, 30 + 8 = 38 (Ascend910B2.ini rates).
+    let load = |dst: usize| call(Kind::LoadData2D, &[dst, 2], &[("repeatTimes", 4)]);
+    assert!(close(cycles(vec![load(3)]), 34.0), "{}", cycles(vec![load(3)]));
+    assert!(close(cycles(vec![load(4)]), 38.0), "{}", cycles(vec![load(4)]));
+    assert!(close(cycles(vec![load(3), load(4)]), 72.0));
+}
