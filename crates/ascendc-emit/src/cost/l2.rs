@@ -2,9 +2,11 @@
 //! its footprint ([`Footprint`]: the GM tensor and the source-side fields of the call, so the
 //! same tile read by two cores, or twice by one, is the same footprint; overlapping but
 //! different tiles are different). The L2 is an LRU of footprints, `l2_bytes` large, visited
-//! in schedule order ([`hits`]): the cores' reads interleaved one at a time, core 0's n-th
-//! read, core 1's n-th, ..., as if every core advanced at the same pace; a core's blocks run
-//! one after another. GM writes (Fixpipe) are not cached. docs/cost-model.md §7.
+//! in schedule order ([`hits`]): the cores' reads interleaved one at a time, every core's n-th
+//! read before any (n+1)-th, as if every core advanced at the same pace, the n-th round
+//! starting at core n mod cores (so no core is always the first to read, and to miss, a
+//! shared tile); a core's blocks run one after another. GM writes (Fixpipe) are not cached.
+//! docs/cost-model.md §7.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -58,7 +60,8 @@ impl Lru {
 
 /// For each block, whether each of its GM reads (in program order) hits L2. `reads[b]`: block
 /// b's reads as (footprint, bytes); block b runs on core b mod `cores`, after the blocks
-/// b - cores, b - 2 cores, ... The cores' read sequences are interleaved one read at a time.
+/// b - cores, b - 2 cores, ... The cores' read sequences are interleaved one read at a time,
+/// round n starting at core n mod `cores`.
 pub fn hits(reads: &[&[(Footprint, i64)]], cores: usize, capacity: i64) -> Vec<Vec<bool>> {
     let cores = cores.max(1);
     // Per core: (block, read index) in the order the core issues them.
@@ -69,8 +72,8 @@ pub fn hits(reads: &[&[(Footprint, i64)]], cores: usize, capacity: i64) -> Vec<V
     let mut lru = Lru::new(capacity);
     let longest = queues.iter().map(Vec::len).max().unwrap_or(0);
     for step in 0..longest {
-        for q in &queues {
-            if let Some(&(b, i)) = q.get(step) {
+        for c in 0..cores {
+            if let Some(&(b, i)) = queues[(c + step) % cores].get(step) {
                 let (key, bytes) = &reads[b][i];
                 out[b][i] = lru.access(key, *bytes);
             }

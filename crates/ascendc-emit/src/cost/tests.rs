@@ -368,15 +368,20 @@ fn l2_hits_follow_the_schedule_order() {
     // shared tile X (key 0), then a tile of its own (key 10 + b).
     let reads: Vec<Vec<(Box<[i64]>, i64)>> = (0..4).map(|b| vec![(key(0), 10), (key(10 + b), 10)]).collect();
     let refs: Vec<&[(Box<[i64]>, i64)]> = reads.iter().map(Vec::as_slice).collect();
-    // Order: b0.X miss, b1.X hit, b0.Y0 miss, b1.Y1 miss, b2.X hit, b3.X hit, Y2, Y3 miss.
+    // Order: b0.X miss, b1.X hit; b1.Y1, b0.Y0 miss; b2.X, b3.X hit; b3.Y3, b2.Y2 miss.
     let big = hits(&refs, 2, 1000);
     assert_eq!(big, [[false, false], [true, false], [true, false], [true, false]]);
-    // Room for one tile: Y0 evicts X, Y1 evicts Y0, so b2 misses X again and b3 hits it.
+    // Room for one tile: Y1 evicts X, Y0 evicts Y1, so b2 misses X again and b3 hits it.
     let one = hits(&refs, 2, 10);
     assert_eq!(one, [[false, false], [true, false], [false, false], [true, false]]);
     // One core runs all four blocks in turn: X hits from block 1 on.
     assert_eq!(hits(&refs, 1, 1000), [[false, false], [true, false], [true, false], [true, false]]);
     assert_eq!(hits(&refs, 1, 10), [[false, false]; 4]);
+    // The second round starts at core 1: of two blocks that each read their own tile, then
+    // the shared X, block 1 reads X first and misses it.
+    let reads: Vec<Vec<(Box<[i64]>, i64)>> = (0..2).map(|b| vec![(key(10 + b), 10), (key(0), 10)]).collect();
+    let refs: Vec<&[(Box<[i64]>, i64)]> = reads.iter().map(Vec::as_slice).collect();
+    assert_eq!(hits(&refs, 2, 1000), [[false, true], [false, false]]);
 }
 
 /// A copy of A's 16 x 64 tile at GM element offset `src` into L1 element offset `dst`.
