@@ -15,7 +15,7 @@
 // CHECK-NEXT: blocks: 1 on 1 core(s), 1 block(s) on the slowest core; {{[0-9]+}} intrinsic calls per block
 // CHECK-NEXT: predicted time: {{[0-9.]+}} us ({{[0-9]+}} cycles)
 // CHECK-NEXT: pipe busy (slowest core):
-// CHECK-NEXT:   MTE2 {{ *}}3.536 us
+// CHECK-NEXT:   MTE2 {{ *}}3.769 us
 // CHECK-NEXT:   MTE1
 // CHECK-NEXT:   M {{ *}}2.660 us
 // CHECK-NEXT:   FIX {{ *}}1.405 us
@@ -23,6 +23,8 @@
 // CHECK-DAG:   Mmad(MmadParams) x8
 // CHECK-DAG:   Fixpipe(FixpipeParamsV220) x2
 // CHECK:   flags
+// The second row tile reads the first one's B slices again: L2 hits (docs/cost-model.md §7.1).
+// CHECK-NEXT: L2 (all blocks): 131072 of 393216 GM read bytes hit (33.3%), 262144 from HBM
 // CHECK-NEXT: cube bound: 2 * MACs issued = 33554432 FLOP (f16) on 1 core(s): 2.560 us
 // CHECK-NEXT: cube utilization: {{[0-9.]+}}%
 // CHECK-NEXT: cube peak: 13.107 TFLOP/s per core (f16), 24 cube cores on the target

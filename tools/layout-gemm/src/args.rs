@@ -52,8 +52,9 @@ pub struct Args {
     #[arg(long)]
     pub tiles: Option<String>,
     /// `linear`, or `swizzle:OFFSET[:zn|:nz]` (catlass GemmIdentityBlockSwizzle direction 0 / 1).
-    #[arg(long, default_value = "linear")]
-    pub order: String,
+    /// Default: linear, or, when the tiles are tuned, the order the cost model prefers.
+    #[arg(long)]
+    pub order: Option<String>,
     /// Buffers per streamed operand when the tiles are chosen (1, or 2 = double-buffered L1 and
     /// L0A/L0B); default: the tuner tries both, the untuned default is 2.
     #[arg(long)]
@@ -132,7 +133,7 @@ impl Args {
             epilogue: Epilogue { relu: self.relu, scale: self.scale },
             target,
             tiles,
-            order: parse_order(&self.order)?,
+            order: parse_order(self.order.as_deref().unwrap_or("linear"))?,
             split_k: self.split_k.unwrap_or(1),
         })
     }

@@ -38,7 +38,8 @@ fn run(args: &args::Args) -> Result<(), GemmError> {
     let mut ranking = String::new();
     if args.tiles.is_none() {
         if let Some(sizes) = args.tune_sizes(&spec)? {
-            let (tuned, ranked) = tune::choose(&spec, sizes, args.cores, (args.stages, args.split_k))?;
+            let fixed = (args.stages, args.split_k, args.order.is_some());
+            let (tuned, ranked) = tune::choose(&spec, sizes, args.cores, fixed)?;
             spec = tuned;
             if args.explain {
                 let cores = args.cores.unwrap_or(ascendc_emit::cost::HardwareParams::of(spec.target).cube_cores);

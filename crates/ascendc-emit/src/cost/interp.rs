@@ -6,17 +6,21 @@
 //! (AscendC `GetBlockIdx()` / `GetBlockNum()`) is one arm of [`Interp::stmt`] calling
 //! [`Interp::block_value`], which also records that the block's program depends on its index.
 
+use super::l2::Footprint;
 use super::work::{work_of, Work};
 use super::Pipe;
 use crate::error::{EmitError, Located};
-use crate::kernel::{Kernel, Kind, Param, Stmt, Val};
+use crate::kernel::{memory_of, Call, Kernel, Kind, Param, Stmt, Val};
+use ascendc_params::Buffer;
 use std::collections::HashMap;
 
 /// One thing a pipe's queue holds.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Instr {
-    /// An intrinsic call on `pipe`.
-    Op { pipe: Pipe, kind: Kind, work: Work },
+    /// An intrinsic call on `pipe`; `read`: the footprint of a GM read (MTE2 from a GM
+    /// tensor), which the L2 model looks up (`cost::l2`); `dst`: the on-chip memory written
+    /// (the MTE1 rate depends on it).
+    Op { pipe: Pipe, kind: Kind, work: Work, read: Option<Footprint>, dst: Option<Buffer> },
     /// `SetFlag<SRC_DST>(id)`: queued on `src`, seen by the `WaitFlag`s of `dst`.
     Set { src: Pipe, dst: Pipe, event: String, id: i64 },
     /// `WaitFlag<SRC_DST>(id)`: queued on `dst`.
@@ -127,6 +131,26 @@ impl<'k> Interp<'k> {
         Ok(())
     }
 
+    /// The footprint of a GM read without its repeat's offset: the source tensor, the
+    /// intrinsic, and the source-side fields in name order (not the destination's: the same
+    /// GM tile copied into either buffer of a double-buffered pair is one footprint); with the
+    /// source offset `off1` and its step per repeat `step1`.
+    fn footprint(&self, c: &Call) -> Result<(Vec<i64>, i64, i64), Located> {
+        let kind = Kind::ALL.iter().position(|k| *k == c.kind).unwrap_or(usize::MAX) as i64;
+        let mut names: Vec<&String> = c
+            .fields
+            .keys()
+            .filter(|n| !n.starts_with("dst") && !["repeat", "off0", "step0", "off1", "step1"].contains(&n.as_str()))
+            .collect();
+        names.sort();
+        let mut key = vec![c.bufs[1] as i64, kind];
+        for n in names {
+            key.push(self.val(&c.field(n)).map_err(|e| e.error.at(c.at.clone()))?);
+        }
+        let value = |n: &str| self.val(&c.field(n)).map_err(|e| e.error.at(c.at.clone()));
+        Ok((key, value("off1")?, value("step1")?))
+    }
+
     fn stmts(&mut self, stmts: &[Stmt]) -> Result<(), Located> {
         stmts.iter().try_for_each(|s| self.stmt(s))
     }
@@ -203,8 +227,25 @@ impl<'k> Interp<'k> {
                     // (an assumption, docs/cost-model.md "Atomic-add stores").
                     work = Work::Bytes(b.saturating_mul(2));
                 }
-                for _ in 0..repeat.max(0) {
-                    self.push(Instr::Op { pipe, kind: c.kind, work: work.clone() })?;
+                let reads_gm = pipe == Pipe::Mte2
+                    && c.bufs.get(1).and_then(|b| self.kernel.bufs.get(*b)).is_some_and(|b| b.param.is_some());
+                let footprint = if reads_gm { Some(self.footprint(c)?) } else { None };
+                let dst = c
+                    .bufs
+                    .first()
+                    .and_then(|b| self.kernel.bufs.get(*b))
+                    .and_then(|b| b.local.as_ref())
+                    .and_then(|(position, _, _)| memory_of(position));
+                for r in 0..repeat.max(0) {
+                    let read = match &footprint {
+                        Some((fields, off, step)) => {
+                            let mut key = fields.clone();
+                            key.push(off.saturating_add(step.saturating_mul(r)));
+                            Some(key.into_boxed_slice())
+                        }
+                        None => None,
+                    };
+                    self.push(Instr::Op { pipe, kind: c.kind, work: work.clone(), read, dst })?;
                 }
             }
             Stmt::Flag { set, event, id } => {

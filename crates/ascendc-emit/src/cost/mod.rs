@@ -8,12 +8,14 @@
 //! simulates the pipes ([`sim`]: in order within a pipe, in parallel across pipes,
 //! `SetFlag`/`WaitFlag` and `PipeBarrier<PIPE_ALL>` honoured). Blocks go to cores round-robin
 //! (block b on core b mod cores, a core's blocks one after another); GM bandwidth is divided
-//! evenly by the active cores, min(blocks, cores). [`report`] gives per-pipe busy time, the
+//! evenly by the active cores, min(blocks, cores); a GM read whose footprint is still in the
+//! on-chip L2 ([`l2`]: an LRU visited in schedule order) is charged at the L2 rate. [`report`] gives per-pipe busy time, the
 //! critical path, the predicted time and the cube utilization against the cube-bound lower
 //! bound; [`trace`] a Chrome-trace (Perfetto) timeline. Parameters and their public sources:
 //! docs/cost-model.md.
 
 pub mod interp;
+pub mod l2;
 pub mod params;
 pub mod report;
 pub mod sim;
@@ -85,14 +87,15 @@ pub fn estimate(kernel: &Kernel, target: Target, inputs: &Inputs) -> Result<Esti
         return Err(EmitError::CostArgument(message).at(None));
     }
     let cores = inputs.block_dim.min(params.cube_cores);
-    let mut runs = Vec::new();
-    let mut block_run = Vec::new();
+    // Interpret: one program per block, or one for all when no block reads its index.
+    let mut programs = Vec::new();
+    let mut block_program = Vec::new();
     let mut macs = 0u128;
     let mut elem = None;
     let mut first: Option<(bool, u128)> = None;
     for idx in 0..inputs.block_dim {
         if let Some((false, m)) = first {
-            block_run.push(0);
+            block_program.push(0);
             macs += m;
             continue;
         }
@@ -101,9 +104,44 @@ pub fn estimate(kernel: &Kernel, target: Target, inputs: &Inputs) -> Result<Esti
         first.get_or_insert((program.reads_block_idx, m));
         macs += m;
         elem = elem.or(e);
-        runs.push(sim::simulate(&program.instrs, &params, cores)?);
-        block_run.push(runs.len() - 1);
+        programs.push(program.instrs);
+        block_program.push(programs.len() - 1);
     }
-    let report = report::report(kernel, &params, inputs, &runs, &block_run, cores, macs, elem);
+    // Which GM reads hit L2, in schedule order over all blocks (l2.rs).
+    let reads: Vec<Vec<(l2::Footprint, i64)>> = programs.iter().map(|p| gm_reads(p)).collect();
+    let per_block: Vec<&[(l2::Footprint, i64)]> = block_program.iter().map(|p| reads[*p].as_slice()).collect();
+    let hits = l2::hits(&per_block, cores as usize, params.l2_bytes);
+    let mut l2_bytes = [0i64; 2];
+    // Simulate each distinct (program, hit pattern) once.
+    let mut runs = Vec::new();
+    let mut block_run = Vec::new();
+    let mut seen: HashMap<(usize, &[bool]), usize> = HashMap::new();
+    for (b, p) in block_program.iter().enumerate() {
+        for (hit, (_, bytes)) in hits[b].iter().zip(per_block[b]) {
+            l2_bytes[usize::from(!*hit)] = l2_bytes[usize::from(!*hit)].saturating_add(*bytes);
+        }
+        let r = match seen.get(&(*p, hits[b].as_slice())) {
+            Some(r) => *r,
+            None => {
+                runs.push(sim::simulate(&programs[*p], &params, cores, &hits[b])?);
+                seen.insert((*p, hits[b].as_slice()), runs.len() - 1);
+                runs.len() - 1
+            }
+        };
+        block_run.push(r);
+    }
+    let mut report = report::report(kernel, &params, inputs, &runs, &block_run, cores, macs, elem);
+    [report.l2_hit_bytes, report.l2_miss_bytes] = l2_bytes;
     Ok(Estimate { params, runs, block_run, cores, report })
+}
+
+/// The GM reads of a program, in program order: footprint and bytes.
+fn gm_reads(instrs: &[Instr]) -> Vec<(l2::Footprint, i64)> {
+    instrs
+        .iter()
+        .filter_map(|i| match i {
+            Instr::Op { read: Some(f), work: Work::Bytes(b), .. } => Some((f.clone(), *b)),
+            _ => None,
+        })
+        .collect()
 }

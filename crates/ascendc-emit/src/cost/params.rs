@@ -3,6 +3,7 @@
 //! measured kernel timings; where no public number exists the value is a stated assumption.
 
 use super::Pipe;
+use ascendc_params::Buffer;
 use ascendc_params::Target;
 
 /// What the model knows of one target.
@@ -22,8 +23,16 @@ pub struct HardwareParams {
     pub gm_bytes_per_s: f64,
     /// What one core's port moves at most, bytes/s (MTE2 reads and FIX writes).
     pub core_port_bytes_per_s: f64,
-    /// MTE1 (L1 -> L0A/L0B), bytes/cycle.
-    pub mte1_bytes_per_cycle: f64,
+    /// On-chip L2 cache in front of GM, bytes (shared by all cores; an MTE2 read of bytes
+    /// already in it hits, see `cost::l2`).
+    pub l2_bytes: i64,
+    /// What one core reads from L2 per cycle on a hit. The platform configuration gives it per
+    /// core, so the chip's L2 serves `cube_cores` times it and a core never gets more.
+    pub l2_bytes_per_cycle: f64,
+    /// MTE1 L1 -> L0A, bytes/cycle.
+    pub l1_to_l0a_bytes_per_cycle: f64,
+    /// MTE1 L1 -> L0B, bytes/cycle.
+    pub l1_to_l0b_bytes_per_cycle: f64,
     /// FIX (L0C -> GM), bytes/cycle, before the GM share.
     pub fix_bytes_per_cycle: f64,
     /// Fixed cycles each instruction of a pipe costs besides its transfer or compute time
@@ -41,7 +50,10 @@ const A2: HardwareParams = HardwareParams {
     cube_macs_per_cycle: &[("f16", 4096), ("bf16", 4096), ("f32", 2048), ("i8", 8192)],
     gm_bytes_per_s: 1.6e12,
     core_port_bytes_per_s: 256e9,
-    mte1_bytes_per_cycle: 256.0,
+    l2_bytes: 201_326_592,
+    l2_bytes_per_cycle: 110.0,
+    l1_to_l0a_bytes_per_cycle: 512.0,
+    l1_to_l0b_bytes_per_cycle: 256.0,
     fix_bytes_per_cycle: 128.0,
     issue_cycles: [200.0, 30.0, 20.0, 100.0],
     flag_cycles: 10.0,
@@ -55,7 +67,10 @@ const A5: HardwareParams = HardwareParams {
     cube_macs_per_cycle: &[("f16", 4096), ("bf16", 4096), ("f32", 2048), ("i8", 8192)],
     gm_bytes_per_s: 1.6e12,
     core_port_bytes_per_s: 256e9,
-    mte1_bytes_per_cycle: 256.0,
+    l2_bytes: 134_217_728,
+    l2_bytes_per_cycle: 100.0,
+    l1_to_l0a_bytes_per_cycle: 256.0,
+    l1_to_l0b_bytes_per_cycle: 256.0,
     fix_bytes_per_cycle: 128.0,
     issue_cycles: [200.0, 30.0, 20.0, 100.0],
     flag_cycles: 10.0,
@@ -86,6 +101,22 @@ impl HardwareParams {
         share.min(self.core_port_bytes_per_s) / self.clock_hz
     }
 
+    /// The bytes per cycle one core reads from L2 on a hit while `active` cores share it: the
+    /// chip's L2 rate (`cube_cores` x the per-core rate) over the active cores, at most the
+    /// per-core rate (so, as the figure is per core, always the per-core rate).
+    pub fn l2_hit_bytes_per_cycle(&self, active: i64) -> f64 {
+        let chip = self.l2_bytes_per_cycle * self.cube_cores as f64;
+        (chip / active.max(1) as f64).min(self.l2_bytes_per_cycle)
+    }
+
+    /// The MTE1 rate into `dst` (L0A; anything else is charged as L0B), bytes/cycle.
+    pub fn mte1_bytes_per_cycle(&self, dst: Option<Buffer>) -> f64 {
+        match dst {
+            Some(Buffer::L0A) => self.l1_to_l0a_bytes_per_cycle,
+            _ => self.l1_to_l0b_bytes_per_cycle,
+        }
+    }
+
     /// The fixed cycles of an instruction on `pipe`.
     pub fn issue(&self, pipe: Pipe) -> f64 {
         match pipe {
@@ -108,7 +139,10 @@ impl HardwareParams {
         rows.extend([
             ("gm_bytes_per_s".to_string(), self.gm_bytes_per_s),
             ("core_port_bytes_per_s".to_string(), self.core_port_bytes_per_s),
-            ("mte1_bytes_per_cycle".to_string(), self.mte1_bytes_per_cycle),
+            ("l2_bytes".to_string(), self.l2_bytes as f64),
+            ("l2_bytes_per_cycle".to_string(), self.l2_bytes_per_cycle),
+            ("l1_to_l0a_bytes_per_cycle".to_string(), self.l1_to_l0a_bytes_per_cycle),
+            ("l1_to_l0b_bytes_per_cycle".to_string(), self.l1_to_l0b_bytes_per_cycle),
             ("fix_bytes_per_cycle".to_string(), self.fix_bytes_per_cycle),
         ]);
         for (pipe, cycles) in [Pipe::Mte2, Pipe::Mte1, Pipe::M, Pipe::Fix].iter().zip(self.issue_cycles) {

@@ -55,6 +55,9 @@ pub struct Report {
     pub path_flag_cycles: f64,
     pub macs_issued: u128,
     pub bound: Option<Bound>,
+    /// Bytes of MTE2 GM reads, over all blocks, that hit and missed the L2 (`cost::l2`).
+    pub l2_hit_bytes: i64,
+    pub l2_miss_bytes: i64,
 }
 
 /// The name of an intrinsic in the report (`DataCopy(Nd2NzParams)`): its parameter struct is
@@ -139,6 +142,8 @@ pub fn report(
         path_flag_cycles: (cycles - on_path).max(0.0),
         macs_issued,
         bound,
+        l2_hit_bytes: 0,
+        l2_miss_bytes: 0,
     }
 }
 
@@ -181,6 +186,17 @@ impl fmt::Display for Report {
             )?;
         }
         writeln!(f, "  flags {:>14}  {:5.1}%", us(secs(self.path_flag_cycles)), pct(self.path_flag_cycles))?;
+        let reads = self.l2_hit_bytes.saturating_add(self.l2_miss_bytes);
+        if reads > 0 {
+            writeln!(
+                f,
+                "L2 (all blocks): {} of {} GM read bytes hit ({:.1}%), {} from HBM",
+                self.l2_hit_bytes,
+                reads,
+                100.0 * self.l2_hit_bytes as f64 / reads as f64,
+                self.l2_miss_bytes
+            )?;
+        }
         match &self.bound {
             Some(b) => {
                 let what = if b.from_mnk { "2*M*N*K" } else { "2 * MACs issued" };

@@ -10,6 +10,7 @@ use super::work::Work;
 use super::Pipe;
 use crate::error::{EmitError, Located};
 use crate::kernel::Kind;
+use ascendc_params::Buffer;
 use std::collections::HashMap;
 
 /// The pipes, in report order.
@@ -40,13 +41,22 @@ pub struct BlockRun {
     pub end: f64,
 }
 
-/// Cycles of one call on `pipe` while `active` cores share GM.
-pub fn duration(params: &HardwareParams, pipe: Pipe, work: &Work, active: i64) -> Result<f64, EmitError> {
+/// Cycles of one call on `pipe` while `active` cores share GM; `l2_hit`: a GM read served by
+/// the L2 (`cost::l2`), at the L2 rate instead of the GM share.
+/// `dst`: the memory an MTE1 call writes.
+pub fn duration(
+    params: &HardwareParams,
+    (pipe, dst): (Pipe, Option<Buffer>),
+    work: &Work,
+    active: i64,
+    l2_hit: bool,
+) -> Result<f64, EmitError> {
     let issue = params.issue(pipe);
     Ok(issue
         + match (pipe, work) {
+            (Pipe::Mte2, Work::Bytes(b)) if l2_hit => *b as f64 / params.l2_hit_bytes_per_cycle(active),
             (Pipe::Mte2 | Pipe::Mte3, Work::Bytes(b)) => *b as f64 / params.gm_bytes_per_cycle(active),
-            (Pipe::Mte1, Work::Bytes(b)) => *b as f64 / params.mte1_bytes_per_cycle,
+            (Pipe::Mte1, Work::Bytes(b)) => *b as f64 / params.mte1_bytes_per_cycle(dst),
             (Pipe::Fix, Work::Bytes(b)) => {
                 *b as f64 / params.fix_bytes_per_cycle.min(params.gm_bytes_per_cycle(active))
             }
@@ -67,10 +77,19 @@ pub fn duration(params: &HardwareParams, pipe: Pipe, work: &Work, active: i64) -
 
 type Key = (String, i64);
 
-/// Runs one block's program.
-pub fn simulate(instrs: &[Instr], params: &HardwareParams, active: i64) -> Result<BlockRun, Located> {
+/// Runs one block's program; `l2_hits[n]`: whether its n-th GM read (program order) hits L2
+/// (missing entries: misses).
+pub fn simulate(instrs: &[Instr], params: &HardwareParams, active: i64, l2_hits: &[bool]) -> Result<BlockRun, Located> {
     let at = |e: EmitError| e.at(None);
     let mut queues: Vec<Vec<usize>> = vec![Vec::new(); PIPES.len()];
+    let mut hit = vec![false; instrs.len()];
+    let mut reads = 0usize;
+    for (i, instr) in instrs.iter().enumerate() {
+        if let Instr::Op { read: Some(_), .. } = instr {
+            hit[i] = l2_hits.get(reads).copied().unwrap_or(false);
+            reads += 1;
+        }
+    }
     for (i, instr) in instrs.iter().enumerate() {
         match instr {
             Instr::Op { pipe, .. } => queues[slot(*pipe)].push(i),
@@ -94,8 +113,8 @@ pub fn simulate(instrs: &[Instr], params: &HardwareParams, active: i64) -> Resul
         for p in 0..n {
             while let Some(&i) = queues[p].get(head[p]) {
                 match &instrs[i] {
-                    Instr::Op { pipe, kind, work } => {
-                        let d = duration(params, *pipe, work, active).map_err(at)?;
+                    Instr::Op { pipe, kind, work, dst, .. } => {
+                        let d = duration(params, (*pipe, *dst), work, active, hit[i]).map_err(at)?;
                         let start = ready[p];
                         run.records.push(Record { pipe: *pipe, kind: *kind, start, end: start + d, pred: why[p] });
                         ready[p] = start + d;

@@ -37,6 +37,16 @@ fn copy() -> Stmt {
     call(Kind::DataCopyNd2Nz, &[2, 0], &[("ndNum", 1), ("nValue", 16), ("dValue", 64)])
 }
 
+/// [`copy`] from GM element offset `src`: a different `src` is a different tile, which the L2
+/// model (l2.rs) has not seen.
+fn copy_from(src: Val) -> Stmt {
+    let mut c = copy();
+    if let Stmt::Call(call) = &mut c {
+        call.fields.insert("off1".into(), src);
+    }
+    c
+}
+
 /// 16 x 16 x 64 f16 into L0C (buffer 5).
 fn mmad() -> Stmt {
     call(Kind::Mmad, &[5, 3, 4], &[("m", 16), ("n", 16), ("k", 64)])
@@ -124,7 +134,8 @@ fn report_busy_path_and_utilization() {
     assert!(text.contains("cube peak: 13.107 TFLOP/s per core (f16), 24 cube cores on the target"), "{text}");
 }
 
-/// `for i in 0..K step 64 { copy; MTE2 -> M; mmad; M -> MTE2 }` with K argument 2.
+/// `for i in 0..K step 64 { copy; MTE2 -> M; mmad; M -> MTE2 }` with K argument 2; every
+/// iteration copies another tile (no L2 hits).
 fn k_loop() -> Vec<Stmt> {
     vec![
         flag(true, "M_MTE2", 0),
@@ -136,7 +147,7 @@ fn k_loop() -> Vec<Stmt> {
             iter: vec![],
             body: vec![
                 flag(false, "M_MTE2", 0),
-                copy(),
+                copy_from(Val::Var("i0".into())),
                 flag(true, "MTE2_M", 0),
                 flag(false, "MTE2_M", 0),
                 mmad(),
@@ -165,12 +176,15 @@ fn more_k_takes_more_time() {
 #[test]
 fn double_buffering_overlaps_copies_with_the_cube() {
     // Two slices per iteration on event ids 0 and 1, both M -> MTE2 flags set ahead.
+    // Every copy reads another tile (offsets 64 i and 64 i + 32: no L2 hits).
     let body = vec![
+        Stmt::Arith { name: "s0".into(), op: ArithOp::MulI, a: Val::Var("i0".into()), b: Val::Const(64) },
+        Stmt::Arith { name: "s1".into(), op: ArithOp::AddI, a: Val::Var("s0".into()), b: Val::Const(32) },
         flag(false, "M_MTE2", 0),
-        copy(),
+        copy_from(Val::Var("s0".into())),
         flag(true, "MTE2_M", 0),
         flag(false, "M_MTE2", 1),
-        copy(),
+        copy_from(Val::Var("s1".into())),
         flag(true, "MTE2_M", 1),
         flag(false, "MTE2_M", 0),
         mmad(),
@@ -212,7 +226,17 @@ fn a_wait_without_set_is_a_deadlock() {
 
 #[test]
 fn cores_share_gm_bandwidth() {
-    let body = || vec![copy(), flag(true, "MTE2_M", 0), flag(false, "MTE2_M", 0), mmad()];
+    // Every block copies its own tile (offset 1024 b): no L2 hits.
+    let body = || {
+        vec![
+            Stmt::Block { name: "b".into(), num: false },
+            Stmt::Arith { name: "o".into(), op: ArithOp::MulI, a: Val::Var("b".into()), b: Val::Const(1024) },
+            copy_from(Val::Var("o".into())),
+            flag(true, "MTE2_M", 0),
+            flag(false, "MTE2_M", 0),
+            mmad(),
+        ]
+    };
     // Two cores: 800 GB/s each, still above the 256 GB/s port.
     assert!(close(run(body(), None, 2).unwrap().report.cycles, 246.8));
     // 24 cores: 1.6e12 / 24 / 1.6e9 = 41.667 B/cycle: 2048 B take 49.152 cycles.
@@ -234,9 +258,11 @@ fn cores_share_gm_bandwidth() {
 #[test]
 fn arithmetic_branches_and_repeat() {
     // repeat = n - 1 computed in the kernel; a branch picks the copy.
+    // Each repeat reads the next tile (step1), so none hits L2.
     let mut c = copy();
     if let Stmt::Call(call) = &mut c {
         call.fields.insert("repeat".into(), Val::Var("r".into()));
+        call.fields.insert("step1".into(), Val::Const(1024));
     }
     let body = vec![
         Stmt::Arith { name: "r".into(), op: ArithOp::SubI, a: Val::Var("arg2".into()), b: Val::Const(1) },
@@ -264,7 +290,7 @@ fn pipes_of_a_program() {
     let pipes: Vec<Pipe> =
         program.instrs.iter().filter_map(|i| if let Instr::Op { pipe, .. } = i { Some(*pipe) } else { None }).collect();
     assert_eq!(pipes, [Pipe::Mte2, Pipe::M]);
-    let run = simulate(&program.instrs, &HardwareParams::of(Target::A2), 1).unwrap();
+    let run = simulate(&program.instrs, &HardwareParams::of(Target::A2), 1, &[]).unwrap();
     assert_eq!(run.records.len(), 2);
     assert_eq!(PIPES.len(), 5);
 }
@@ -309,4 +335,115 @@ fn an_atomic_add_fixpipe_moves_its_bytes_twice() {
     // SetAtomicNone ends it: the next store is plain again.
     let both = cycles(vec![add(Some("f32")), store(), add(None), store()]);
     assert!(close(both, 116.0 + 108.0), "{both}");
+}
+
+#[test]
+fn l2_lru_keeps_the_most_recently_used() {
+    use super::l2::Lru;
+    let key = |k: i64| vec![k].into_boxed_slice();
+    let mut l2 = Lru::new(100);
+    // a (60) and b (30) miss and fit; a hits and becomes the newest.
+    assert!(!l2.access(&key(1), 60));
+    assert!(!l2.access(&key(2), 30));
+    assert!(l2.access(&key(1), 60));
+    // c (30) does not fit beside a and b: the least recently used, b, leaves (FIFO would
+    // evict a).
+    assert!(!l2.access(&key(3), 30));
+    assert!(l2.access(&key(1), 60));
+    assert!(!l2.access(&key(2), 30), "b was evicted");
+    // b's return (tick 7) evicts the oldest, c (tick 4; a was used at tick 5).
+    assert!(l2.access(&key(1), 60));
+    assert!(!l2.access(&key(3), 30), "c was evicted by b");
+    // Larger than the cache: never kept.
+    assert!(!l2.access(&key(9), 101));
+    assert!(!l2.access(&key(9), 101));
+    assert!(l2.access(&key(1), 60));
+}
+
+#[test]
+fn l2_hits_follow_the_schedule_order() {
+    use super::l2::hits;
+    let key = |k: i64| vec![k].into_boxed_slice();
+    // Four blocks on two cores (core 0: blocks 0, 2; core 1: blocks 1, 3); each reads the
+    // shared tile X (key 0), then a tile of its own (key 10 + b).
+    let reads: Vec<Vec<(Box<[i64]>, i64)>> = (0..4).map(|b| vec![(key(0), 10), (key(10 + b), 10)]).collect();
+    let refs: Vec<&[(Box<[i64]>, i64)]> = reads.iter().map(Vec::as_slice).collect();
+    // Order: b0.X miss, b1.X hit; b1.Y1, b0.Y0 miss; b2.X, b3.X hit; b3.Y3, b2.Y2 miss.
+    let big = hits(&refs, 2, 1000);
+    assert_eq!(big, [[false, false], [true, false], [true, false], [true, false]]);
+    // Room for one tile: Y1 evicts X, Y0 evicts Y1, so b2 misses X again and b3 hits it.
+    let one = hits(&refs, 2, 10);
+    assert_eq!(one, [[false, false], [true, false], [false, false], [true, false]]);
+    // One core runs all four blocks in turn: X hits from block 1 on.
+    assert_eq!(hits(&refs, 1, 1000), [[false, false], [true, false], [true, false], [true, false]]);
+    assert_eq!(hits(&refs, 1, 10), [[false, false]; 4]);
+    // The second round starts at core 1: of two blocks that each read their own tile, then
+    // the shared X, block 1 reads X first and misses it.
+    let reads: Vec<Vec<(Box<[i64]>, i64)>> = (0..2).map(|b| vec![(key(10 + b), 10), (key(0), 10)]).collect();
+    let refs: Vec<&[(Box<[i64]>, i64)]> = reads.iter().map(Vec::as_slice).collect();
+    assert_eq!(hits(&refs, 2, 1000), [[false, true], [false, false]]);
+}
+
+/// A copy of A's 16 x 64 tile at GM element offset `src` into L1 element offset `dst`.
+fn copy_at(src: i64, dst: i64) -> Stmt {
+    call(Kind::DataCopyNd2Nz, &[2, 0], &[("ndNum", 1), ("nValue", 16), ("dValue", 64), ("off1", src), ("off0", dst)])
+}
+
+#[test]
+fn l2_hits_are_charged_at_the_l2_rate() {
+    // One core: a miss takes 200 + 2048 / 160 (the 256 GB/s port at 1.6 GHz) = 212.8 cycles,
+    // a hit 200 + 2048 / 110 (l2_bytes_per_cycle) = 218.618: alone on the chip a core's GM
+    // share is above the L2's per-core rate, and the model charges a hit at the L2 rate.
+    let hit = 200.0 + 2048.0 / 110.0;
+    let miss = 200.0 + 2048.0 / 160.0;
+    // The same GM tile into the other buffer of a pair (another L1 offset) hits.
+    let e = run(vec![copy_at(0, 0), copy_at(0, 1024)], None, 1).unwrap().report;
+    assert!(close(e.cycles, miss + hit), "{}", e.cycles);
+    assert_eq!((e.l2_hit_bytes, e.l2_miss_bytes), (2048, 2048));
+    // Another GM offset misses.
+    let e = run(vec![copy_at(0, 0), copy_at(1024, 0)], None, 1).unwrap().report;
+    assert!(close(e.cycles, 2.0 * miss), "{}", e.cycles);
+    assert_eq!((e.l2_hit_bytes, e.l2_miss_bytes), (0, 4096));
+    assert!(e.to_string().contains("L2 (all blocks): 0 of 4096 GM read bytes hit (0.0%), 4096 from HBM"), "{e}");
+    // A repeat steps the source offset: repeat 2 with step1 0 reads the tile twice (a hit),
+    // with step1 1024 two tiles (two misses).
+    let repeated = |step: i64| {
+        let mut c = copy_at(0, 0);
+        if let Stmt::Call(call) = &mut c {
+            call.fields.insert("repeat".into(), Val::Const(2));
+            call.fields.insert("step1".into(), Val::Const(step));
+        }
+        run(vec![c], None, 1).unwrap().report.cycles
+    };
+    assert!(close(repeated(0), miss + hit));
+    assert!(close(repeated(1024), 2.0 * miss));
+}
+
+#[test]
+fn l2_serves_the_cores_that_read_a_tile_after_the_first() {
+    let body = || vec![copy(), flag(true, "MTE2_M", 0), flag(false, "MTE2_M", 0), mmad()];
+    // 24 cores read the same tile: core 0 first (a miss at the 41.667 B/cycle GM share:
+    // 200 + 49.152), the 23 others hit at 110 B/cycle (200 + 18.618); +34 flag and Mmad.
+    let miss = 200.0 + 2048.0 / (1.6e12 / 24.0 / 1.6e9) + 34.0;
+    let hit = 200.0 + 2048.0 / 110.0 + 34.0;
+    let all = run(body(), None, 24).unwrap();
+    assert!(close(all.report.cycles, miss), "{}", all.report.cycles);
+    assert_eq!((all.report.l2_hit_bytes, all.report.l2_miss_bytes), (23 * 2048, 2048));
+    // Two simulations: the missing block and the 23 hitting ones.
+    assert_eq!(all.runs.len(), 2);
+    assert!(close(all.runs[all.block_run[1]].end, hit));
+    // 48 blocks: core 0 runs blocks 0 (miss) and 24 (hit).
+    let twice = run(body(), None, 48).unwrap().report;
+    assert!(close(twice.cycles, miss + hit), "{}", twice.cycles);
+    assert_eq!((twice.l2_hit_bytes, twice.l2_miss_bytes), (47 * 2048, 2048));
+}
+
+#[test]
+fn mte1_rates_depend_on_the_destination() {
+    // 4 fractals = 2048 B from L1 (buffer 2): into L0A (buffer 3) at 512 B/cycle, 30 + 4 = 34
+    // cycles; into L0B (buffer 4) at 256 B/cycle, 30 + 8 = 38 (Ascend910B2.ini rates).
+    let load = |dst: usize| call(Kind::LoadData2D, &[dst, 2], &[("repeatTimes", 4)]);
+    assert!(close(cycles(vec![load(3)]), 34.0), "{}", cycles(vec![load(3)]));
+    assert!(close(cycles(vec![load(4)]), 38.0), "{}", cycles(vec![load(4)]));
+    assert!(close(cycles(vec![load(3), load(4)]), 72.0));
 }

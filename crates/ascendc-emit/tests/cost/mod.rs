@@ -29,8 +29,12 @@ fn gemm_dynamic_k_report_from_the_parameter_table() {
     assert_eq!(r.macs_issued, 256 * 256 * 256);
     // M: 8 Mmads of (128/16) * (256/16) * (64/16) = 512 cube steps + 20 issue cycles.
     assert!(close(busy(&e, Pipe::M), 8.0 * 532.0), "{r:?}");
-    // MTE2: per slice A 128x64 f16 = 16384 B and B 64x256 f16 = 32768 B at 160 B/cycle, +200.
-    assert!(close(busy(&e, Pipe::Mte2), 8.0 * (302.4 + 404.8)), "{r:?}");
+    // MTE2: per slice A 128x64 f16 = 16384 B and B 64x256 f16 = 32768 B at 160 B/cycle, +200,
+    // except that the second row tile reads the first one's four B slices again: L2 hits at
+    // 110 B/cycle (docs/cost-model.md §7), 200 + 32768 / 110 cycles each.
+    let b_hit = 200.0 + 32768.0 / 110.0;
+    assert!(close(busy(&e, Pipe::Mte2), 8.0 * 302.4 + 4.0 * 404.8 + 4.0 * b_hit), "{r:?}");
+    assert_eq!((r.l2_hit_bytes, r.l2_miss_bytes), (4 * 32768, 8 * 16384 + 4 * 32768));
     // FIX: 2 tiles of 128x256 f32 = 131072 B at 128 B/cycle, +100.
     assert!(close(busy(&e, Pipe::Fix), 2.0 * 1124.0), "{r:?}");
     // The pipes overlap only where flags allow: the time is at least the busiest pipe and at
