@@ -128,7 +128,7 @@ def test_dsl_atomic_store_split_k():
             np.testing.assert_array_equal(c, (want - 1).astype(np.float32))
     with pytest.raises(lo.DSLError, match='atomic must be "add"'):
         @lo.kernel
-        def bad(A: Tensor("f32", ("M", "N")), C: Tensor("f32", ("M", "N"))):
+        def bad(C: Tensor("f32", ("M", "N")), M: Index, N: Index):
             acc = lo.alloc("f32", "l0c", "NZ", (16, 16))
             lo.store(acc, C.tile((16, 16), (0, 0)), atomic="max")
         bad.mlir()
