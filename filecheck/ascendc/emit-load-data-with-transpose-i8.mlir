@@ -5,7 +5,7 @@
 // RUN: layout-opt --layout-lower-to-ascendc --emit=ascendc %s | FileCheck %s
 
 // CHECK: extern "C" __global__ __aicore__ void gemm_i8_a2_nd_b(
-// CHECK: // LoadData2dTransposeParams L1 -> L0, 32x32 squares transposed (MTE1)
+// CHECK: // LoadData2dTransposeParams L1 -> L0, squares of two fractals transposed (MTE1)
 // CHECK: AscendC::LoadData2dTransposeParams [[P:p[0-9]+]];
 // CHECK-NEXT: [[P]].startIndex = 0;
 // CHECK-NEXT: [[P]].repeatTimes = 1;

@@ -4,6 +4,10 @@ with every tail clipped by the layout algebra, and is double-buffered for 2 stag
 
     g = layout_opt.gemm(dtype="f16", a="ND", b="DN", target="a2", swizzle=(2, "zn"))
     c = g(a, b, block_dim=24, backend="ascendc-cpp", sanitize=True)   # a: M x K, b: K x N (ND)
+
+With `split_k=S` (a2) each block takes one (C tile, K chunk) pair and adds its partial product
+into C with an atomic-add store (`layout.store {atomic = "add"}`): the kernel computes C += A x B,
+so the call starts it from zeros (or from `c` when given).
 """
 
 import numpy as np
@@ -17,8 +21,11 @@ from .dsl.trace import DSLError
 class Gemm:
     """A generated GEMM: `mlir()`, `ascendc()`, and a call on numpy arrays."""
 
-    def __init__(self, m, n, k, dtype, out, a, b, target, tiles, swizzle, relu, scale, name):
+    def __init__(self, m, n, k, dtype, out, a, b, target, tiles, swizzle, relu, scale, name, split_k=1):
         self.sizes = (m, n, k)
+        if isinstance(split_k, bool) or not isinstance(split_k, int) or split_k < 1:
+            raise DSLError(f"split_k must be a positive int, got {split_k!r}")
+        self.split_k = split_k
         self.dtype, self.a, self.b, self.name = dtype, a.upper(), b.upper(), name
         for layout in (self.a, self.b):
             if layout not in ("ND", "DN"):
@@ -27,7 +34,7 @@ class Gemm:
         if tiles is not None:
             tiles = tuple(tiles) + ((2,) if len(tiles) == 4 else ())
         self._source = _native.gemm_source(name, [m, n, k], dtype, out, self.a, self.b, target,
-                                           tiles, swizzle, relu, scale)
+                                           tiles, swizzle, relu, scale, split_k)
         header = self._source.splitlines()[0]
         self.out = header.split("C (")[1].split()[1]
 
@@ -39,9 +46,11 @@ class Gemm:
         """Its AscendC C++."""
         return _native.ascendc(self._source)
 
-    def __call__(self, a, b, block_dim=1, backend="loops", sanitize=None, seed=0):
+    def __call__(self, a, b, block_dim=1, backend="loops", sanitize=None, seed=0, c=None):
         """C = A × B (the epilogue applied) for A (M × K) and B (K × N) given row-major; a DN
-        operand is passed to the kernel transposed (column-major), as it lies in GM."""
+        operand is passed to the kernel transposed (column-major), as it lies in GM. A split-K
+        kernel adds into C: `c` (M × N, the output type) is its value on entry, zeros if None;
+        `c` is not modified."""
         if backend not in BACKENDS:
             raise DSLError(f"unknown back end '{backend}' ({', '.join(BACKENDS)})")
         a, b = np.asarray(a), np.asarray(b)
@@ -53,7 +62,14 @@ class Gemm:
                 raise DSLError(f"the kernel was generated for {what} = {want}, the arrays give {got}")
         ga = a.T.copy() if self.a == "DN" else a
         gb = b.T.copy() if self.b == "DN" else b
-        c = np.zeros((m, n), dtype=_numpy_out(self.out))
+        if c is None:
+            c = np.zeros((m, n), dtype=_numpy_out(self.out))
+        else:
+            if self.split_k == 1:
+                raise DSLError("c on entry is read only by a split-K kernel (split_k > 1), which adds into C")
+            c = np.asarray(c)
+            if c.shape != (m, n):
+                raise DSLError(f"c is {c.shape[0]} x {c.shape[1]} but C is {m} x {n}")
         inputs = [to_input(ga, self.dtype, "a"), to_input(gb, self.dtype, "b"), to_input(c, self.out, "c")]
         inputs += [v for want, v in zip(self.sizes, (m, n, k)) if want is None]
         checks = 0 if not sanitize else _native.SANITIZE_ALL if sanitize is True else _native.sanitizer_checks(sanitize)
@@ -66,9 +82,11 @@ def _numpy_out(dtype):
 
 
 def gemm(m=None, n=None, k=None, dtype="f16", out=None, a="ND", b="ND", target="a2", tiles=None,
-         swizzle=None, relu=False, scale=None, name="gemm"):
+         swizzle=None, relu=False, scale=None, name="gemm", split_k=1):
     """A GEMM kernel from the generator. Sizes: an int, or None for a kernel argument. `tiles`:
     (m1, n1, k1, k0[, stages]) (default (128, 256, 256, 64, 2)); `swizzle`: None (linear) or
     (offset, "zn" | "nz") as catlass's GemmIdentityBlockSwizzle; `relu`, `scale`: the store's
-    epilogue (docs/dialect.md, layout.store)."""
-    return Gemm(m, n, k, dtype, out, a, b, target, tiles, swizzle, relu, scale, name)
+    epilogue (docs/dialect.md, layout.store); `split_k`: S > 1 cuts K into at most S chunks
+    of whole k1 slices, one block per (tile, chunk), atomic-add stores (a2 only; the generator's
+    `--split-k`, docs/gemm-generator.md)."""
+    return Gemm(m, n, k, dtype, out, a, b, target, tiles, swizzle, relu, scale, name, split_k)

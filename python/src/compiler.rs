@@ -161,7 +161,7 @@ fn run_kernel(
 
 /// The MLIR of a generated GEMM (`layout_opt.gemm`; crates/gemm-gen).
 #[pyfunction]
-#[pyo3(signature = (name, sizes, dtype, out, a, b, target, tiles, swizzle, relu, scale))]
+#[pyo3(signature = (name, sizes, dtype, out, a, b, target, tiles, swizzle, relu, scale, split_k = 1))]
 #[allow(clippy::too_many_arguments)]
 fn gemm_source(
     py: Python<'_>,
@@ -176,8 +176,9 @@ fn gemm_source(
     swizzle: Option<(i64, String)>,
     relu: bool,
     scale: Option<f32>,
+    split_k: i64,
 ) -> PyResult<String> {
-    let request = gemm::Request { name, sizes, dtype, out, a, b, target, tiles, swizzle, relu, scale };
+    let request = gemm::Request { name, sizes, dtype, out, a, b, target, tiles, swizzle, relu, scale, split_k };
     Ok(py.detach(move || on_driver_thread(move || gemm::source(&request)))?)
 }
 

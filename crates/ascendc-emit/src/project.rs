@@ -3,17 +3,19 @@
 //! `KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY)` as the asc-devkit kernel samples do; its
 //! `index` parameters replaced by one by-value tiling struct declared in `tiling.h`),
 //! `main.cpp` (an AscendCL host launcher: aclInit, aclrtSetDevice, aclrtCreateStream,
-//! aclrtMalloc + aclrtMemcpy of each GM argument read from `DIR/inK.bin`, the `<<<blockDim,
-//! nullptr, stream>>>` launch, aclrtSynchronizeStream, copy back to `DIR/outK.bin`) and a
+//! aclrtMalloc + aclrtMemcpy of each GM argument read from `DIR/inK.bin`, except the
+//! destinations of atomic-add stores (split-K's C), which are set to zero with aclrtMemset, the
+//! `<<<blockDim, nullptr, stream>>>` launch, aclrtSynchronizeStream, copy back to `DIR/outK.bin`) and a
 //! `CMakeLists.txt` in the single-source ASC style of the asc-devkit examples (docs/gemm-generator.md §8).
 //! CANN is not installed here: the device build is unchecked. What is checked (tests): the same
 //! main.cpp compiles with g++ against `host/` (`kernel_operator.h` and the `acl/acl.h` shim,
 //! which defines `LAYOUT_OPT_HOST_MODEL` and makes the launch one call per block on the model)
 //! and computes the GEMM.
 
-use crate::kernel::{Kernel, Param};
+use crate::kernel::{Kernel, Param, Stmt};
 use layout_runtime::Diag;
 use melior::ir::Module;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// The note at the top of every generated file.
@@ -87,7 +89,50 @@ fn kernel_cpp(cpp: &str, k: &Kernel) -> String {
     out
 }
 
-/// `main.cpp`: `NAME DIR BLOCK_DIM SCALARS...`.
+/// The GM parameters that an atomic-add store writes (a call between `SetAtomicAdd` and
+/// `SetAtomicNone`): the kernel adds into them, so they must be zero on entry (split-K).
+fn atomic_destinations(k: &Kernel) -> BTreeSet<usize> {
+    fn walk(k: &Kernel, stmts: &[Stmt], out: &mut BTreeSet<usize>) {
+        let mut adding = false;
+        for s in stmts {
+            match s {
+                Stmt::Atomic { add } => adding = add.is_some(),
+                Stmt::Call(c) if adding => {
+                    if let Some(p) = c.bufs.first().and_then(|&b| k.bufs[b].param) {
+                        out.insert(p);
+                    }
+                }
+                Stmt::For { body, .. } => walk(k, body, out),
+                Stmt::If { then_body, else_body, .. } => {
+                    walk(k, then_body, out);
+                    walk(k, else_body, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(k, &k.body, &mut out);
+    out
+}
+
+/// The byte size of a static `memref<AxBx...xT>` of element type `elem` (`None` when a
+/// dimension is dynamic, or a layout follows).
+fn static_bytes(memref: &str, elem: &str) -> Option<u64> {
+    let inner = memref.strip_prefix("memref<")?.strip_suffix('>')?;
+    let dims = inner.strip_suffix(elem)?.strip_suffix('x')?;
+    let elem_bytes: u64 = match elem {
+        "i8" => 1,
+        "f16" | "bf16" | "i16" => 2,
+        "f32" | "i32" => 4,
+        "f64" | "i64" => 8,
+        _ => return None,
+    };
+    dims.split('x').try_fold(elem_bytes, |acc, d| acc.checked_mul(d.parse::<u64>().ok()?))
+}
+
+/// `main.cpp`: `NAME DIR BLOCK_DIM SCALARS... [BYTES...]`, one `BYTES` (the buffer's size) per
+/// zero-initialised buffer whose memref is dynamic.
 fn main_cpp(k: &Kernel) -> String {
     let mut m = banner("//", "AscendCL host launcher");
     m.push_str("#include \"acl/acl.h\"\n#include \"kernel.cpp\"\n#include <cstdio>\n#include <cstdlib>\n#include <string>\n#include <vector>\n\n");
@@ -99,11 +144,26 @@ fn main_cpp(k: &Kernel) -> String {
         .iter()
         .filter_map(|p| if let Param::Index { name } = p { Some(name.as_str()) } else { None })
         .collect();
-    let usage =
-        format!("usage: {} DIR BLOCK_DIM{}", k.name, scalars.iter().map(|s| format!(" {s}")).collect::<String>());
+    // Atomic-add destinations: zeroed on the device, never uploaded; a dynamic one's size is a
+    // command-line argument after the scalars.
+    let zeroed = atomic_destinations(k);
+    let mut sized: Vec<(usize, String)> = Vec::new();
+    for (i, p) in k.params.iter().enumerate() {
+        if let (true, Param::Gm { name, elem, memref }) = (zeroed.contains(&i), p) {
+            if static_bytes(memref, elem).is_none() {
+                sized.push((i, format!("{}_BYTES", name.to_uppercase())));
+            }
+        }
+    }
+    let usage = format!(
+        "usage: {} DIR BLOCK_DIM{}{}",
+        k.name,
+        scalars.iter().map(|s| format!(" {s}")).collect::<String>(),
+        sized.iter().map(|(_, s)| format!(" {s}")).collect::<String>()
+    );
     m.push_str(&format!(
         "int main(int argc, char** argv) {{\n    if (argc != {}) {{ std::fprintf(stderr, \"{usage}\\n\"); return 3; }}\n    const std::string dir = argv[1];\n    const uint32_t blockDim = (uint32_t)std::strtoul(argv[2], nullptr, 10);\n",
-        3 + scalars.len()
+        3 + scalars.len() + sized.len()
     ));
     m.push_str("    CHECK_ACL(aclInit(nullptr));\n    const int32_t deviceId = 0;\n    CHECK_ACL(aclrtSetDevice(deviceId));\n    aclrtStream stream = nullptr;\n    CHECK_ACL(aclrtCreateStream(&stream));\n");
     if !scalars.is_empty() {
@@ -113,6 +173,25 @@ fn main_cpp(k: &Kernel) -> String {
     let mut next_scalar = 3;
     for (i, p) in k.params.iter().enumerate() {
         match p {
+            Param::Gm { name, memref, elem } if zeroed.contains(&i) => {
+                // The kernel adds into it (atomic-add stores, split-K): zero, not uploaded.
+                // aclrtMemset(devPtr, maxCount, value, count) sets count bytes at once, with no
+                // implicit stream synchronisation (CANN runtime docs, aclrtMemset).
+                m.push_str(&format!(
+                    "    // {name}: {memref}, added into by the kernel (atomic-add stores): zero on entry\n"
+                ));
+                let bytes = match static_bytes(memref, elem) {
+                    Some(b) => format!("{b}"),
+                    None => {
+                        let at = 3 + scalars.len() + sized.iter().position(|(j, _)| *j == i).unwrap_or(0);
+                        format!("(size_t)std::strtoull(argv[{at}], nullptr, 10)")
+                    }
+                };
+                m.push_str(&format!("    std::vector<uint8_t> host{i}({bytes});\n"));
+                m.push_str(&format!("    void* dev{i} = nullptr;\n    CHECK_ACL(aclrtMalloc(&dev{i}, host{i}.size(), ACL_MEM_MALLOC_HUGE_FIRST));\n"));
+                m.push_str(&format!("    CHECK_ACL(aclrtMemset(dev{i}, host{i}.size(), 0, host{i}.size()));\n"));
+                call.push(format!("(GM_ADDR)dev{i}"));
+            }
             Param::Gm { name, memref, .. } => {
                 m.push_str(&format!("    // {name}: {memref}\n"));
                 m.push_str(&format!("    std::vector<uint8_t> host{i} = load(dir + \"/in{i}.bin\");\n"));

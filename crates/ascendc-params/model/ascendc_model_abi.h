@@ -160,7 +160,7 @@ int32_t ascendc_model_load_data_2d(void* dst, const void* src, uint32_t elem_bit
 /* L1 -> L0A/L0B LoadData with LoadData2DParamsV2 (arch 3510). */
 int32_t ascendc_model_load_data_2d_v2(void* dst, const void* src, uint32_t elem_bits,
                                       const ascendc_model_load_data_2d_params_v2* p, uint32_t target);
-/* L1 -> L0A/L0B LoadDataWithTranspose with LoadData2dTransposeParams (8-bit: 32x32 squares). */
+/* L1 -> L0A/L0B LoadDataWithTranspose with LoadData2dTransposeParams (8-bit: 32x32 squares, 32-bit: 16x16). */
 int32_t ascendc_model_load_data_with_transpose(void* dst, const void* src, uint32_t elem_bits,
                                                const ascendc_model_load_data_2d_transpose_params* p, uint32_t target);
 /* Mmad: c (L0C, NZ 16x16) = / += a (L0A: ZZ on 2201, NZ on 3510) x b (L0B, ZN).

@@ -13,7 +13,7 @@
 //   skips srcStride*32 B and the destination dstStride*32 B.
 // * LoadData2D: for r < repeatTimes, the 512-B fractal at src index startIndex + r*srcStride
 //   goes to dst index r*(dstGap+1); with ifTranspose each 16x16 16-bit fractal is transposed
-//   (8-bit and 32-bit transposes are LoadDataWithTranspose on hardware: not modelled).
+//   (8-bit and 32-bit transposes are LoadDataWithTranspose on hardware: below).
 // * LoadData2DParamsV2 (3510): for kk < kStep, mm < mStep: fractal
 //   (kStartPosition+kk)*srcStride + mStartPosition+mm -> kk*dstStride + mm (no transpose).
 //   With ifTranspose (16-bit types only here): the same source fractal, transposed as a 16x16
@@ -35,8 +35,13 @@
 //   transposed, split into 2 16x32 fractals"; srcStride in units of the square; dstGap = gap from
 //   the end of one iteration's first fractal to the next iteration's first fractal; dstFracGap =
 //   gap between the two fractals of one iteration (both in 512 B). Which half of T is the "first"
-//   fractal (rows 0..15) is our interpretation. 32-bit (two 16x8 fractals side by side) is not
-//   modelled.
+//   fractal (rows 0..15) is our interpretation. 32-bit: the square S (16x16) is the two
+//   consecutive 16x8 row-major source fractals side by side (the first gives columns 0..7, the
+//   second 8..15), T = S^T, and T's columns 0..7 / 8..15 are the first / second destination
+//   fractal (row-major 16x8). Source: the same page, "float: 2 consecutive 16*8 fractals merged
+//   into one 16*16 square, transposed, split into 2 16*8 fractals", and its float example
+//   (B 16x32 NZ -> L0B: repeatTimes = n/16, srcStride = 1, dstGap = 0, dstFracGap = n/16 - 1),
+//   which yields ZN only under this reading.
 // * Mmad: C[i][j] (=|+=) sum_{kk<k} A[i][kk]*B[kk][j] for i<m, j<n (real sizes), A read in
 //   ZZ (2201) or NZ (3510) with K1 = ceil(k/C0), M1 = ceil(m/16); B in ZN with N1 = ceil(n/16);
 //   C in L0C NZ (16x16 fractals, M1 row fractals per column block). f16/bf16/f32 -> f32
@@ -285,12 +290,12 @@ inline int32_t load_data_with_transpose(void* dst, const void* src, uint32_t ele
                                         uint32_t target) {
     san::Call call("LoadDataWithTranspose", san::PIPE_MTE1);
     if (!valid_target(target)) return fail(ASCENDC_MODEL_E_INVALID, "LoadDataWithTranspose: unknown target");
-    if (elem_bits != 8 && elem_bits != 16)
-        return fail(ASCENDC_MODEL_E_UNSUPPORTED, "LoadDataWithTranspose: modelled for 8-bit and 16-bit types only");
+    if (elem_bits != 8 && elem_bits != 16 && elem_bits != 32)
+        return fail(ASCENDC_MODEL_E_UNSUPPORTED, "LoadDataWithTranspose: modelled for 8-, 16- and 32-bit types only");
     if (p.addrMode != 0) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "LoadDataWithTranspose: only addrMode 0 is modelled");
     uint8_t* d = static_cast<uint8_t*>(dst);
     const uint8_t* s = static_cast<const uint8_t*>(src);
-    const uint64_t square = elem_bits == 8 ? 2 * FRACTAL_BYTES : FRACTAL_BYTES;
+    const uint64_t square = elem_bits == 16 ? FRACTAL_BYTES : 2 * FRACTAL_BYTES;
     for (uint64_t i = 0; i < p.repeatTimes; ++i) {
         const uint8_t* sq = s + ((uint64_t)p.startIndex + i * p.srcStride) * square;
         uint8_t* first = d + i * ((uint64_t)p.dstGap + 1) * FRACTAL_BYTES;
@@ -299,6 +304,17 @@ inline int32_t load_data_with_transpose(void* dst, const void* src, uint32_t ele
             continue;
         }
         uint8_t* second = first + (1 + (uint64_t)p.dstFracGap) * FRACTAL_BYTES;
+        if (elem_bits == 32) {
+            // S[r][c] (16x16): c < 8 from the first source fractal (row-major 16x8), c >= 8 from
+            // the second. T = S^T; T[i][j] goes to the first fractal for j < 8, else the second
+            // (both row-major 16x8): T[i][j] = S[j][i].
+            for (uint64_t i = 0; i < 16; ++i)
+                for (uint64_t j = 0; j < 16; ++j) {
+                    const uint8_t* from = sq + (i < 8 ? 0 : FRACTAL_BYTES) + (j * 8 + i % 8) * 4;
+                    san::copy((j < 8 ? first : second) + (i * 8 + j % 8) * 4, from, 4);
+                }
+            continue;
+        }
         for (uint64_t r = 0; r < 32; ++r)  // row r of T = column r of S
             for (uint64_t c = 0; c < 32; ++c) san::copy((r < 16 ? first + r * 32 : second + (r - 16) * 32) + c, sq + c * 32 + r, 1);
     }

@@ -593,15 +593,15 @@ params! {
     /// `ascendc_model_load_data_2d_transpose_params`.
     CLoadData2dTransposeParams for LoadData2dTransposeParams, LOAD_DATA_2D_TRANSPOSE_PARAMS, "LoadData2dTransposeParams",
     "ascendc_model_load_data_2d_transpose_params", "LoadDataWithTranspose(LoadData2dTransposeParams)", a2: None, specs() {
-        startIndex: u16 = int(start_index), full, "squares (1024 B)", "first source square (two 16x32 fractals = 32x32, 1024 B)";
+        startIndex: u16 = int(start_index), full, "squares (1024 B)", "first source square (two consecutive fractals: 8-bit 32x32, 32-bit 16x16; 1024 B)";
         repeatTimes: u8 = int(repeat_times), full, "",
-            "squares per call: destination fractals along the 16-element mode / 2 (uint8_t, at most 255)";
+            "squares per call: 8-bit destination fractals along the 16-element mode / 2, 32-bit destination fractals along the 16-element mode (uint8_t, at most 255)";
         srcStride: u16 = int(src_stride), full, "squares (1024 B)",
-            "stride(src, other outer mode) / (2 fractals): source squares between repeats";
+            "source squares between repeats: 8-bit stride(src, 32-element outer mode) / (2 fractals), 32-bit 2 * stride(src, 8-element outer mode) / (2 fractals)";
         dstGap: u16 = int(dst_gap), full, "512 B fractals",
-            "2 * stride(dst, other outer mode) / fractal - 1: from one repeat's first fractal to the next";
+            "from one repeat's first fractal to the next: 8-bit 2 * stride(dst, 16-element outer mode) / fractal - 1, 32-bit stride(dst, 16-element outer mode) / fractal - 1";
         dstFracGap: u16 = int(dst_frac_gap), full, "512 B fractals",
-            "stride(dst, other outer mode) / fractal - 1: between the two halves of a transposed square";
+            "between the two halves of a transposed square: stride(dst, outer mode the halves split) / fractal - 1";
         addrMode: u8 = int(addr_mode), full, "", "address mode 0 (increasing)";
     }
 }
@@ -710,12 +710,12 @@ intrinsics! {
         a5_only: &[],
         a5: None,
     }
-    /// `LoadDataWithTranspose(dst L0A/L0B, src L1, LoadData2dTransposeParams)` (arch 2201, 8-bit).
+    /// `LoadDataWithTranspose(dst L0A/L0B, src L1, LoadData2dTransposeParams)` (arch 2201, 8- and 32-bit).
     LoadDataWithTranspose(LoadData2dTransposeParams) => ascendc_model_load_data_with_transpose(Dst, Src, ElemBits(0), Params, Arch) {
         op: "ascendc.load_data_with_transpose",
         function: "LoadDataWithTranspose",
         pipe: "MTE1",
-        summary: "L1 -> L0, 32x32 squares transposed (MTE1)",
+        summary: "L1 -> L0, squares of two fractals transposed (MTE1)",
         summary_transposed: None,
         cpp_config: None,
         params: &LOAD_DATA_2D_TRANSPOSE_PARAMS,

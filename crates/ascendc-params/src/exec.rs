@@ -135,8 +135,9 @@ fn footprints(intr: &Intrinsic<i64>, types: &[ElementType], target: Target) -> R
             if p.repeat_times == 0 {
                 return Ok(vec![0, 0]);
             }
-            // 8-bit: squares of two fractals, two destination fractals per iteration.
-            let (square, second) = if eb(0) == 1 { (1024, p.dst_frac_gap.add(&1)?) } else { (512, 0) };
+            // 8- and 32-bit: squares of two fractals, two destination fractals per iteration;
+            // 16-bit: one fractal.
+            let (square, second) = if eb(0) != 2 { (1024, p.dst_frac_gap.add(&1)?) } else { (512, 0) };
             vec![
                 sum(&[last(p.repeat_times, p.dst_gap.add(&1)?)?, second, 1])?.mul(&512)?,
                 sum(&[p.start_index, last(p.repeat_times, p.src_stride)?, 1])?.mul(&square)?,

@@ -76,8 +76,9 @@ pub fn l1_to_l0a<V: IndexValue>(
 
 /// L1 → L0B (ZN on both targets). A2: NZ → ZN with `ifTranspose` per fractal (16-bit types),
 /// 8-bit with `LoadDataWithTranspose` (squares of two fractals, see `transpose_b8_a2`), ZN → ZN without; A5: ZN → ZN
-/// with `LoadData2DParamsV2`, NZ → ZN with its `ifTranspose` (16-bit). 32-bit transposes (both
-/// targets) and 8-bit ones on A5 are `Unsupported`: load B as DN → L1 ZN instead.
+/// with `LoadData2DParamsV2`, NZ → ZN with its `ifTranspose` (16-bit). 32-bit transposes on A2
+/// are `LoadDataWithTranspose` from sources whose fractal pairs are contiguous (L1 ZZ, see
+/// `transpose_b32_a2`); on A5, and 8-bit ones there, `Unsupported`: load B as DN → L1 ZN instead.
 pub fn l1_to_l0b<V: IndexValue>(
     src: &Operand<V>,
     dst: &Operand<V>,
@@ -126,7 +127,13 @@ pub fn l1_to_l0<V: IndexValue>(
         }
     };
     let c0 = frame_c0(FramePattern::NZ, dtype)?;
-    let s = Fractal::of(instr, "source (L1)", src.layout, &[FramePattern::NZ, FramePattern::ZN])?;
+    // ZZ / NN sources (catlass zZ, nN) only on A2, where `LoadDataWithTranspose` reads them
+    // for 32-bit types (a2 L1 holds them for no verified kernel yet: layout-spec.md §1).
+    let sources: &[FramePattern] = match target {
+        Target::A2 => &[FramePattern::NZ, FramePattern::ZN, FramePattern::ZZ, FramePattern::NN],
+        Target::A5 => &[FramePattern::NZ, FramePattern::ZN],
+    };
+    let s = Fractal::of(instr, "source (L1)", src.layout, sources)?;
     let d = Fractal::of(instr, "destination", dst.layout, &[want])?;
     for (who, f) in [("source", &s), ("destination", &d)] {
         if f.c0 != c0 {
@@ -141,12 +148,14 @@ pub fn l1_to_l0<V: IndexValue>(
     if transpose && dtype.bits() == 8 && target == Target::A2 {
         return transpose_b8_a2(src, dst, &s, &d, dtype, buffer);
     }
+    if transpose && dtype.bits() == 32 && target == Target::A2 {
+        return transpose_b32_a2(src, dst, &s, &d, dtype, buffer);
+    }
     // Same fractal grid: inner (rows, cols) extents equal, else two fractals merge (8/32-bit
     // transposes: LoadDataWithTranspose on A2 for 8-bit, handled above; LoadData3DV2 for
     // 32-bit and the B8/B4 V2 transposes of A5 are not emitted).
     if s.shape[0] != d.shape[0] || s.shape[2] != d.shape[2] || (transpose && dtype.bits() != 16) {
         let how = match (target, dtype.bits()) {
-            (Target::A2, 32) => "LoadData3DV2 (LoadData3DParamsV2 with enTranspose), not emitted",
             (Target::A5, 8) => "LoadData2DParamsV2 with ifTranspose on 8-bit squares (B8 mode), not emitted",
             _ => "a transposing load that merges fractals, not emitted",
         };
@@ -394,6 +403,139 @@ fn transpose_b8_a2<V: IndexValue>(
     for ins in &instrs {
         ck.aligned("dst", buffer, &dst.base_bytes, &ins.dst.offset, &ins.dst.step, 1)?;
         ck.aligned("src", Buffer::L1, &src.base_bytes, &ins.srcs[0].offset, &ins.srcs[0].step, 1)?;
+    }
+    Ok(Derived { instrs, assumptions: ck.assumptions })
+}
+
+/// A2, 32-bit, inner orders differ: `LoadDataWithTranspose` on 16×16 squares.
+///
+/// A 32-bit fractal is 16 × 8: 16 elements along the source's "pair" mode `pm` (rows for
+/// ZZ/NZ, columns for NN/ZN), 8 along the other one, `qm`. The instruction joins two
+/// *consecutive* 512-B source fractals side by side along `qm` into the square `S[pm][qm]`
+/// (16 × 16), transposes it and writes `T = Sᵀ` as two 16 × 8 destination fractals: `T`'s
+/// first 8 columns (pm 0..7) and its last 8 (pm 8..15), i.e. the destination fractals (2p, q)
+/// and (2p + 1, q) in (pm, qm) fractal coordinates (destination inner extents 8 along pm, 16
+/// along qm). So the source's fractals along `qm` must be contiguous (outer stride F): L1 ZZ
+/// for B (K,N) → L0B ZN and L1 NN for A (M,K) → L0A ZZ (catlass `zZ → nZ` / `nN → zZ` for
+/// float), or an NZ / ZN tile with a single 16-element fractal along pm. NZ / ZN tiles with more
+/// put the pair along pm instead, which is the wrong pair (typed error). Fields, with `D_*` /
+/// `S_*` the outer strides: `repeatTimes` = destination fractals along qm (one square each),
+/// `srcStride = 2·S_qm/(2F)` squares, `dstGap = D_qm/F − 1`, `dstFracGap = D_pm/F − 1`, one call
+/// per source fractal along pm (destination step `2·D_pm`, source step `S_pm`). The destination
+/// needs an even number of fractals along pm (both halves of every square land inside it) and
+/// the source twice the destination's fractal count along qm.
+fn transpose_b32_a2<V: IndexValue>(
+    src: &Operand<V>,
+    dst: &Operand<V>,
+    s: &Fractal<V>,
+    d: &Fractal<V>,
+    dtype: ElementType,
+    buffer: Buffer,
+) -> Result<Derived<V>> {
+    const INSTR: &str = "LoadDataWithTranspose(LoadData2dTransposeParams)";
+    let frac = 128; // elements of a 512-B 32-bit fractal
+    let pm = if s.shape[0].is_constant(16) { 0 } else { 1 };
+    let qm = 1 - pm;
+    let (spo, sqo) = (2 * pm + 1, 2 * qm + 1);
+    if !s.shape[2 * pm].is_constant(16)
+        || !s.shape[2 * qm].is_constant(8)
+        || !d.shape[2 * pm].is_constant(8)
+        || !d.shape[2 * qm].is_constant(16)
+    {
+        return Err(ParamError::Layout {
+            instr: INSTR,
+            detail: format!(
+                "expected 16×8 / 8×16 fractals transposed into each other, got {} → {}",
+                src.layout, dst.layout
+            ),
+        });
+    }
+    let along = |m: usize| if m == 0 { "rows" } else { "columns" };
+    let mut ck = Checker::new(INSTR);
+    // The layout goes last, after ", got ", as in the other layout errors.
+    let pair_detail = || {
+        format!(
+            "{} → {} for {dtype}: a 16×16 square joins two consecutive 16×8 fractals that are neighbours along the {}, so the L1 fractals must be contiguous along the {} (outer stride {frac}: load the operand into L1 as {}, or as tiles of 16 {}), got {} with outer stride {}",
+            s.pattern,
+            d.pattern,
+            along(qm),
+            along(qm),
+            if pm == 0 { "ZZ" } else { "NN" },
+            along(pm),
+            src.layout,
+            s.stride[sqo]
+        )
+    };
+    if s.stride[sqo].as_constant().is_some_and(|v| v != frac) {
+        return Err(ParamError::Unsupported { instr: INSTR, detail: pair_detail() });
+    }
+    ck.equal("source pair stride", &s.stride[sqo], &V::constant(frac), pair_detail)?;
+    if let Some(v) = d.shape[spo].as_constant().filter(|v| v % 2 != 0) {
+        return Err(ParamError::Layout {
+            instr: INSTR,
+            detail: format!("{} → {} for {dtype}: each 16×16 square writes two 8-element destination fractals along {}, {} has {v} (an odd count: pad the L0 tile to a multiple of 16 {})", s.pattern, d.pattern, along(pm), dst.layout, along(pm)),
+        });
+    }
+    let calls = ck.exact_div("destination fractals along the pair mode", &d.shape[spo], 2, "square (two fractals)")?;
+    let squares = d.shape[sqo].clone();
+    if let (Some(sp), Some(c), Some(sq), Some(q)) =
+        (s.shape[spo].as_constant(), calls.as_constant(), s.shape[sqo].as_constant(), squares.as_constant())
+    {
+        if sp < c || sq < 2 * q {
+            return Err(ParamError::Layout {
+                instr: INSTR,
+                detail: format!(
+                    "source {} is smaller than the destination {} (pad the L1 tile to a multiple of 16 {})",
+                    src.layout,
+                    dst.layout,
+                    along(qm)
+                ),
+            });
+        }
+    }
+    ck.exact_div("src coordinate (pair mode)", &src.coord[pm], 16, "square (16 elements)")?;
+    ck.exact_div("src coordinate", &src.coord[qm], 16, "square (16 elements)")?;
+    let one = V::constant(1);
+    let zero = V::constant(0);
+    let two = V::constant(2);
+    let src_stride = ck.exact_div("srcStride", &s.stride[sqo].mul(&two)?, 2 * frac, "square (1024 B)")?;
+    let dst_gap = ck.exact_div("dstGap", &d.stride[sqo], frac, "fractal (512 B)")?.sub(&one)?;
+    let dst_frac_gap = ck.exact_div("dstFracGap", &d.stride[spo], frac, "fractal (512 B)")?.sub(&one)?;
+    let specs = LoadData2dTransposeParams::<V>::specs();
+    let src_off = src.offset()?;
+    let dst_off = dst.offset()?;
+    let chunks: Vec<(V, V)> = match squares.as_constant() {
+        Some(n) if n > MAX_REPEAT => (0..n)
+            .step_by(MAX_REPEAT as usize)
+            .map(|st| (V::constant(st), V::constant((n - st).min(MAX_REPEAT))))
+            .collect(),
+        _ => vec![(zero.clone(), squares.clone())],
+    };
+    let mut instrs = Vec::new();
+    for (start, count) in chunks {
+        let p = LoadData2dTransposeParams {
+            start_index: ck.field(specs[0], zero.clone())?,
+            repeat_times: ck.field(specs[1], count)?,
+            src_stride: ck.field(specs[2], src_stride.clone())?,
+            dst_gap: ck.field(specs[3], dst_gap.clone())?,
+            dst_frac_gap: ck.field(specs[4], dst_frac_gap.clone())?,
+            addr_mode: ck.field(specs[5], zero.clone())?,
+        };
+        // `start` squares along qm: `start` destination fractals, 2·start source fractals.
+        instrs.push(Instr {
+            intrinsic: Intrinsic::LoadDataWithTranspose(p),
+            dst: Access { buffer, offset: dst_off.add(&start.mul(&d.stride[sqo])?)?, step: d.stride[spo].mul(&two)? },
+            srcs: vec![Access {
+                buffer: Buffer::L1,
+                offset: src_off.add(&start.mul(&two)?.mul(&s.stride[sqo])?)?,
+                step: s.stride[spo].clone(),
+            }],
+            repeat: calls.clone(),
+        });
+    }
+    for ins in &instrs {
+        ck.aligned("dst", buffer, &dst.base_bytes, &ins.dst.offset, &ins.dst.step, 4)?;
+        ck.aligned("src", Buffer::L1, &src.base_bytes, &ins.srcs[0].offset, &ins.srcs[0].step, 4)?;
     }
     Ok(Derived { instrs, assumptions: ck.assumptions })
 }

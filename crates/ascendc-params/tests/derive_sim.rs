@@ -693,3 +693,90 @@ fn a5_mmad_with_m_1_needs_disable_gemv() {
     assert_ne!(gemv, want);
     assert_eq!(run(false), gemv, "GEMV mode reads A as one contiguous row");
 }
+
+#[test]
+fn a2_load_data_with_transpose_32bit() {
+    // A2, f32: LoadDataWithTranspose joins two consecutive 16×8 fractals side by side into a
+    // 16×16 square, so the L1 fractals must be contiguous along the 8-element mode: B in L1 ZZ(K,N)
+    // → L0B ZN(K,N), A in L1 NN(M,K) → L0A ZZ(M,K). Every destination element is compared with
+    // the source at the same coordinate (the model only knows the documented square semantics).
+    let t = ElementType::F32;
+    for (k, n) in [(16, 32), (32, 16), (64, 48), (16, 16 * 260)] {
+        let zz = frame(FramePattern::ZZ, t, &[k, n]).unwrap();
+        let zn = frame(FramePattern::ZN, t, &[k, n]).unwrap();
+        let d = check_l1_to_l0(&zz, [0, 0], &zn, t, Target::A2, Buffer::L0B);
+        let n1 = n / 16;
+        let reps: Vec<i64> = d
+            .instrs
+            .iter()
+            .map(|i| match &i.intrinsic {
+                Intrinsic::LoadDataWithTranspose(p) => p.repeat_times,
+                _ => -1,
+            })
+            .collect();
+        let want: Vec<i64> = (0..n1).step_by(255).map(|s| (n1 - s).min(255)).collect();
+        assert_eq!(reps, want, "{k}x{n}");
+        let Intrinsic::LoadDataWithTranspose(p) = &d.instrs[0].intrinsic else { panic!() };
+        // the catlass float zZ → nZ values: srcStride 1, dstGap 0, dstFracGap N/16 − 1
+        assert_eq!((p.start_index, p.src_stride, p.dst_gap, p.dst_frac_gap), (0, 1, 0, n1 - 1), "{k}x{n}");
+        assert_eq!(d.instrs[0].repeat, k / 16);
+    }
+    // The documented float example: B 16×32 in L1 NZ (one 16-row fractal: its column blocks
+    // are contiguous) → L0B: repeatTimes 2, srcStride 1, dstGap 0, dstFracGap 1.
+    let nz = frame(FramePattern::NZ, t, &[16, 32]).unwrap();
+    let zn = frame(FramePattern::ZN, t, &[16, 32]).unwrap();
+    let d = check_l1_to_l0(&nz, [0, 0], &zn, t, Target::A2, Buffer::L0B);
+    let Intrinsic::LoadDataWithTranspose(p) = &d.instrs[0].intrinsic else { panic!() };
+    assert_eq!((p.repeat_times, p.src_stride, p.dst_gap, p.dst_frac_gap), (2, 1, 0, 1));
+    // A given transposed: L1 NN(M,K) → L0A ZZ(M,K) (catlass float nN → zZ)
+    for (m, k) in [(16, 16), (48, 32), (32, 64)] {
+        let nn = frame(FramePattern::NN, t, &[m, k]).unwrap();
+        let zz = frame(FramePattern::ZZ, t, &[m, k]).unwrap();
+        let d = check_l1_to_l0(&nn, [0, 0], &zz, t, Target::A2, Buffer::L0A);
+        let Intrinsic::LoadDataWithTranspose(p) = &d.instrs[0].intrinsic else { panic!() };
+        assert_eq!((p.repeat_times, p.dst_gap, p.dst_frac_gap), (m / 16, k / 8 - 1, 0), "{m}x{k}");
+    }
+    // a square-aligned sub-tile of a bigger L1 ZZ buffer
+    let big = frame(FramePattern::ZZ, t, &[64, 64]).unwrap();
+    let zn = frame(FramePattern::ZN, t, &[32, 32]).unwrap();
+    check_l1_to_l0(&big, [16, 32], &zn, t, Target::A2, Buffer::L0B);
+}
+
+#[test]
+fn a2_load_data_with_transpose_32bit_rejects_wrong_pairs_and_odd_counts() {
+    let t = ElementType::F32;
+    let unsupported = |r: Result<Derived<i64>, ParamError>, what: &str| match r {
+        Err(ParamError::Unsupported { detail, .. }) => assert!(detail.contains(what), "{detail}"),
+        other => panic!("expected Unsupported ({what}), got {other:?}"),
+    };
+    // L1 NZ with two 16-row fractals: consecutive fractals are stacked along the rows, not side
+    // by side, so a square would mix rows 0..15 and 16..31 (the matrix's NZ → ZN f32 cells).
+    let nz = frame(FramePattern::NZ, t, &[32, 32]).unwrap();
+    let zn = frame(FramePattern::ZN, t, &[32, 32]).unwrap();
+    unsupported(l1_to_l0b(&Operand::new(&nz), &Operand::new(&zn), t, Target::A2), "NZ → ZN for f32: a 16×16 square");
+    let zn_a = frame(FramePattern::ZN, t, &[32, 32]).unwrap();
+    let zz_a = frame(FramePattern::ZZ, t, &[32, 32]).unwrap();
+    unsupported(
+        l1_to_l0a(&Operand::new(&zn_a), &Operand::new(&zz_a), t, Target::A2),
+        "ZN → ZZ for f32: a 16×16 square",
+    );
+    // an odd number of 8-row destination fractals: the second half of the last square would
+    // land outside the L0B tile
+    let zz = frame(FramePattern::ZZ, t, &[32, 32]).unwrap();
+    let zn = frame(FramePattern::ZN, t, &[24, 32]).unwrap();
+    match l1_to_l0b(&Operand::new(&zz), &Operand::new(&zn), t, Target::A2) {
+        Err(ParamError::Layout { detail, .. }) => assert!(detail.contains("odd count"), "{detail}"),
+        other => panic!("{other:?}"),
+    }
+    // a source with fewer columns than the destination's squares need
+    let zz = frame(FramePattern::ZZ, t, &[16, 24]).unwrap();
+    let zn = frame(FramePattern::ZN, t, &[16, 32]).unwrap();
+    match l1_to_l0b(&Operand::new(&zz), &Operand::new(&zn), t, Target::A2) {
+        Err(ParamError::Layout { detail, .. }) => assert!(detail.contains("smaller"), "{detail}"),
+        other => panic!("{other:?}"),
+    }
+    // A5 has no LoadDataWithTranspose: still unsupported there
+    let nz = frame(FramePattern::NZ, t, &[16, 32]).unwrap();
+    let zn = frame(FramePattern::ZN, t, &[16, 32]).unwrap();
+    assert!(l1_to_l0b(&Operand::new(&nz), &Operand::new(&zn), t, Target::A5).is_err());
+}

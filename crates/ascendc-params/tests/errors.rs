@@ -232,7 +232,7 @@ fn unsupported_and_mismatched_layouts() {
     assert!(l1_to_l0b(&Operand::new(&l1), &Operand::new(&l0b), i8, Target::A2).is_ok());
     let r = l1_to_l0b(&Operand::new(&l1), &Operand::new(&l0b), i8, Target::A5);
     assert!(matches!(&r, Err(ParamError::Unsupported { detail, .. }) if detail.contains("B8")), "{r:?}");
-    // f32 NZ → ZN on A2 needs LoadData3DV2, not emitted
+    // f32 NZ(32,32) → ZN on A2: LoadDataWithTranspose would pair rows 0..15 with 16..31
     let f32 = ElementType::F32;
     let r = l1_to_l0b(
         &Operand::new(&frame(FramePattern::NZ, f32, &[32, 32]).unwrap()),
@@ -240,7 +240,10 @@ fn unsupported_and_mismatched_layouts() {
         f32,
         Target::A2,
     );
-    assert!(matches!(&r, Err(ParamError::Unsupported { detail, .. }) if detail.contains("LoadData3DV2")), "{r:?}");
+    assert!(
+        matches!(&r, Err(ParamError::Unsupported { detail, .. }) if detail.contains("load the operand into L1 as ZZ")),
+        "{r:?}"
+    );
     // i8 squares: an odd number of 16-row L1 fractals (K = 40 → 3) is a layout error naming the fix
     let r = l1_to_l0b(
         &Operand::new(&frame(FramePattern::NZ, i8, &[40, 32]).unwrap()),

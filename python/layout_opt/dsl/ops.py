@@ -43,13 +43,18 @@ def load(src, dst):
     return written
 
 
-def store(src, dst, relu=False, scale=None):
+def store(src, dst, relu=False, scale=None, atomic=None):
     """`layout.store`: copies out of the cube (l0c -> gm runs the Fixpipe epilogue: the element
     types say the conversion; `relu=True` is `reluEn`; `scale=S` the DEQF16 dequantization of
-    an i32 accumulator to f16, docs/dialect.md#layoutstore)."""
+    an i32 accumulator to f16; `atomic="add"` adds into GM instead of overwriting it, the store
+    of split-K: SetAtomicAdd, a2 only, rule L5; docs/dialect.md#layoutstore)."""
     tracer = active()
     s, d = _tensor(src, "store's source"), _tensor(dst, "store's destination")
     attrs = []
+    if atomic is not None:
+        if atomic != "add":
+            raise error(f"store's atomic must be \"add\" (the only atomic store), got {atomic!r}")
+        attrs.append('atomic = "add"')
     if relu:
         attrs.append("relu = true")
     if scale is not None:

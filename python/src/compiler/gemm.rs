@@ -21,6 +21,8 @@ pub(crate) struct Request {
     pub swizzle: Option<(i64, String)>,
     pub relu: bool,
     pub scale: Option<f32>,
+    /// Split-K chunk count S (1 = none): atomic-add stores, C must be zero on entry.
+    pub split_k: i64,
 }
 
 fn usage(e: impl std::fmt::Display) -> CompilerError {
@@ -65,7 +67,7 @@ fn spec(r: &Request) -> Result<GemmSpec> {
         target,
         tiles,
         order,
-        split_k: 1,
+        split_k: r.split_k,
     })
 }
 

@@ -7,6 +7,7 @@
 #ifndef LAYOUT_OPT_HOST_ACL_H
 #define LAYOUT_OPT_HOST_ACL_H
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -34,6 +35,13 @@ inline aclError aclrtFree(void* p) { std::free(p); return ACL_SUCCESS; }
 inline aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind) {
     if (count > destMax) return ACL_ERROR_BAD_ALLOC;
     std::memcpy(dst, src, count);
+    return ACL_SUCCESS;
+}
+// CANN's signature: (devPtr, maxCount, value, count), both sizes in bytes; count > maxCount is
+// an error (hicann/runtime docs/api_docs/aclrtMemset.md).
+inline aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+    if (count > maxCount) return ACL_ERROR_BAD_ALLOC;
+    std::memset(devPtr, value, count);
     return ACL_SUCCESS;
 }
 

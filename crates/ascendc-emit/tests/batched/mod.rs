@@ -89,8 +89,12 @@ impl Variant {
     /// L1 -> L0 loads of 32-bit operands: docs/ascendc-derivation.md), `None` when exact.
     fn unsupported(&self) -> Option<(&'static str, &'static str)> {
         match (self.target, self.ab, self.a_dn, self.b_dn) {
-            ("a2", "f32", true, _) => Some(("%a0v", "ZN → ZZ for f32 needs LoadData3DV2")),
-            ("a2", "f32", false, false) => Some(("%b0v", "NZ → ZN for f32 needs LoadData3DV2")),
+            ("a2", "f32", true, _) => {
+                Some(("%a0v", "ZN → ZZ for f32: a 16×16 square joins two consecutive 16×8 fractals"))
+            }
+            ("a2", "f32", false, false) => {
+                Some(("%b0v", "NZ → ZN for f32: a 16×16 square joins two consecutive 16×8 fractals"))
+            }
             ("a5", "f32", true, _) => Some(("%a0v", "ZN → NZ for f32 needs a transposing load")),
             ("a5", "f32", false, false) => Some(("%b0v", "NZ → ZN for f32 needs a transposing load")),
             _ => None,

@@ -237,8 +237,8 @@ fn variants() -> Vec<Variant> {
 /// (both targets) and 8-bit (a5) operands.
 fn unsupported(v: &Variant) -> Option<String> {
     let (load, what) = match (v.target, v.ab, v.a_dn, v.b_dn) {
-        ("a2", "f32", true, _) => ("%a0v", "LoadData(LoadData2DParams): unsupported: ZN → ZZ for f32 needs LoadData3DV2"),
-        ("a2", "f32", false, false) => ("%b0v", "LoadData(LoadData2DParams): unsupported: NZ → ZN for f32 needs LoadData3DV2"),
+        ("a2", "f32", true, _) => ("%a0v", "LoadDataWithTranspose(LoadData2dTransposeParams): unsupported: ZN → ZZ for f32: a 16×16 square joins two consecutive 16×8 fractals that are neighbours along the rows"),
+        ("a2", "f32", false, false) => ("%b0v", "LoadDataWithTranspose(LoadData2dTransposeParams): unsupported: NZ → ZN for f32: a 16×16 square joins two consecutive 16×8 fractals that are neighbours along the columns"),
         ("a5", "i8", true, _) => ("%a0v", "LoadData(LoadData2DParamsV2): unsupported: ZN → NZ for i8 needs LoadData2DParamsV2 with ifTranspose on 8-bit squares"),
         ("a5", "i8", false, false) => ("%b0v", "LoadData(LoadData2DParamsV2): unsupported: NZ → ZN for i8 needs LoadData2DParamsV2 with ifTranspose on 8-bit squares"),
         ("a5", "f32", true, _) => ("%a0v", "LoadData(LoadData2DParamsV2): unsupported: ZN → NZ for f32 needs a transposing load"),

@@ -119,3 +119,72 @@ fn generated_project_launcher_runs_the_gemm_on_the_model() {
     // A and B come back unchanged through the copy-back.
     assert_eq!(std::fs::read(dir.join("out0.bin")).unwrap(), f32_bytes(&a));
 }
+
+/// A split-K kernel adds its chunks into C with atomic-add stores, so C must be zero on entry:
+/// the launcher sets it to zero with `aclrtMemset` (its size, dynamic here, comes after the
+/// scalars) instead of uploading `in2.bin`. `in2.bin` is written full of garbage to show it is
+/// not read; the result must still be exactly A × B on 1 and 5 blocks.
+#[test]
+fn split_k_project_zeroes_c_with_acl_memset() {
+    let context = layout_runtime::create_context().unwrap();
+    let s = GemmSpec { name: "split_gemm".into(), split_k: 3, ..spec() };
+    let text = gemm_gen::generate(&s).unwrap();
+    let mut module = Module::parse(&context, &text).expect("parse");
+    run::lower_to_ascendc(&mut module).unwrap_or_else(|e| panic!("lower: {e}"));
+    let dir = scratch("project_split_gemm");
+    ascendc_emit::project::write(&module, "split_gemm", &dir).unwrap_or_else(|e| panic!("write: {e}"));
+    let main = std::fs::read_to_string(dir.join("main.cpp")).unwrap();
+    assert!(main.contains("usage: split_gemm DIR BLOCK_DIM arg3 arg4 arg5 ARG2_BYTES"), "{main}");
+    assert!(main.contains("std::vector<uint8_t> host2((size_t)std::strtoull(argv[6], nullptr, 10));"), "{main}");
+    assert!(main.contains("CHECK_ACL(aclrtMemset(dev2, host2.size(), 0, host2.size()));"), "{main}");
+    assert!(!main.contains("/in2.bin"), "{main}");
+    // A and B are uploaded, C is not; all three come back.
+    assert_eq!(main.matches("ACL_MEMCPY_HOST_TO_DEVICE").count(), 2);
+    assert_eq!(main.matches("ACL_MEMCPY_DEVICE_TO_HOST").count(), 3);
+    // zeroed before the launch
+    assert!(main.find("aclrtMemset(dev2").unwrap() < main.find("split_gemm<<<").unwrap());
+
+    let out = Command::new("g++")
+        .args(["-std=c++17", "-O1", "-Wall", "-Wno-unused-variable", "-Wno-unused-but-set-variable"])
+        .arg(format!("-DASCENDC_MODEL_ARCH={}", Target::A2.arch()))
+        .arg(format!("-I{}", ascendc_emit::HOST_INCLUDE_DIR))
+        .arg(format!("-I{MODEL_INCLUDE_DIR}"))
+        .args(["main.cpp", "-o", "launcher"])
+        .current_dir(&dir)
+        .output()
+        .expect("g++");
+    assert!(out.status.success(), "g++ main.cpp:\n{}", String::from_utf8_lossy(&out.stderr));
+
+    // K = 200 with k1 = 64: 4 slices; S = 3 gives chunks of ceil(4/3) = 2 slices, so 2 chunks, the
+    // last with a K tail (2 × 2 C tiles: 8 tasks over 1 and 5 blocks).
+    let (m, n, k) = (40usize, 45usize, 200usize);
+    let a: Vec<f32> = (0..m * k).map(|i| ((i * 7 + 3) % 9) as f32 - 4.0).collect();
+    let b: Vec<f32> = (0..n * k).map(|i| ((i * 5 + 1) % 7) as f32 - 3.0).collect();
+    for (i, v) in [&a, &b, &vec![-999.0f32; m * n]].into_iter().enumerate() {
+        std::fs::write(dir.join(format!("in{i}.bin")), f32_bytes(v)).unwrap();
+    }
+    for blocks in ["1", "5"] {
+        let run = Command::new(dir.join("launcher"))
+            .arg(&dir)
+            .args([blocks, &m.to_string(), &n.to_string(), &k.to_string(), &(m * n * 4).to_string()])
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "launcher: {}", String::from_utf8_lossy(&run.stderr));
+        let got: Vec<f32> = std::fs::read(dir.join("out2.bin"))
+            .unwrap()
+            .chunks(4)
+            .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        assert_eq!(got.len(), m * n);
+        for i in 0..m {
+            for j in 0..n {
+                let want: f32 = (0..k).map(|kk| a[i * k + kk] * b[j * k + kk]).sum();
+                assert_eq!(got[i * n + j], want, "{blocks} blocks: C[{i}][{j}]");
+            }
+        }
+    }
+    // too few arguments: the usage, exit code 3
+    let run = Command::new(dir.join("launcher")).arg(&dir).args(["1", "40", "45", "200"]).output().unwrap();
+    assert_eq!(run.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("ARG2_BYTES"));
+}

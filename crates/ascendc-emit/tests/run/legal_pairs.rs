@@ -234,14 +234,6 @@ const PINNED_GAPS: &[(usize, &str)] = &[
     (2, r#"layout-lower-to-ascendc: LoadData(LoadData2DParams): destination C0 is 2 but f8E8M0FNU needs 32"#),
     (
         1,
-        r#"layout-lower-to-ascendc: LoadData(LoadData2DParams): unsupported: NZ → ZN for f32 needs LoadData3DV2 (LoadData3DParamsV2 with enTranspose), not emitted; load the operand in the destination's order instead"#,
-    ),
-    (
-        1,
-        r#"layout-lower-to-ascendc: LoadData(LoadData2DParams): unsupported: ZN → ZZ for f32 needs LoadData3DV2 (LoadData3DParamsV2 with enTranspose), not emitted; load the operand in the destination's order instead"#,
-    ),
-    (
-        1,
         r#"layout-lower-to-ascendc: LoadData(LoadData2DParamsV2): unsupported: NZ → ZN for f32 needs a transposing load that merges fractals, not emitted; load the operand in the destination's order instead"#,
     ),
     (
@@ -263,6 +255,14 @@ const PINNED_GAPS: &[(usize, &str)] = &[
     (
         1,
         r#"layout-lower-to-ascendc: LoadData(LoadData2DParamsV2): unsupported: ZN → NZ for i8 needs LoadData2DParamsV2 with ifTranspose on 8-bit squares (B8 mode), not emitted; load the operand in the destination's order instead"#,
+    ),
+    (
+        1,
+        r#"layout-lower-to-ascendc: LoadDataWithTranspose(LoadData2dTransposeParams): unsupported: NZ → ZN for f32: a 16×16 square joins two consecutive 16×8 fractals that are neighbours along the columns, so the L1 fractals must be contiguous along the columns (outer stride 128: load the operand into L1 as ZZ, or as tiles of 16 rows)"#,
+    ),
+    (
+        1,
+        r#"layout-lower-to-ascendc: LoadDataWithTranspose(LoadData2dTransposeParams): unsupported: ZN → ZZ for f32: a 16×16 square joins two consecutive 16×8 fractals that are neighbours along the rows, so the L1 fractals must be contiguous along the rows (outer stride 128: load the operand into L1 as NN, or as tiles of 16 columns)"#,
     ),
     (
         10,
