@@ -117,3 +117,28 @@ fn counterexamples_outside_i64_are_read_exactly() {
     assert_eq!(shown, ["x = 9223372036854775808", "y = -9223372036854775809", "z = 1267650600228229401496703205376"]);
     assert!(values.iter().all(|(_, v)| v.as_i64().is_none()));
 }
+
+/// The answer cache reuses only identical queries: the same rewrite under wider facts is a
+/// different formula and still refuted, and a refuted query asked again is refuted again (the
+/// injected wrong rule is caught on every call, not only the first).
+#[test]
+fn the_answer_cache_never_turns_a_counterexample_into_a_proof() {
+    let i = || sym("i");
+    let narrow = Facts::new().range("i", 0, 15);
+    let wide = Facts::new().range("i", 0, 100);
+    for _ in 0..2 {
+        assert!(proven(&prove_rewrite(&(i() % 16), &i(), &narrow, &ProofOptions::fast()).verdict));
+        let p = prove_rewrite(&(i() % 16), &i(), &wide, &ProofOptions::fast());
+        assert!(matches!(p.verdict, Verdict::Counterexample(_)), "{:?}", p.verdict);
+    }
+    let e = sym("r") % 16 + sym("q") * 4;
+    let facts = Facts::new().range("r", 0, 1000).range("q", 0, 10);
+    let opts = SimplifyOptions { unsound_rule_for_tests: true, ..SimplifyOptions::default() };
+    let before = cache_stats().hits;
+    for _ in 0..2 {
+        let (report, proof) = simplify_proven(&e, &facts, &opts, &ProofOptions::fast());
+        assert!(matches!(proof.map(|p| p.verdict), Some(Verdict::Counterexample(_))));
+        assert_eq!(report.expr, e);
+    }
+    assert!(cache_stats().hits > before, "the second call was not answered from the cache");
+}
