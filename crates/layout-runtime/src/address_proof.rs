@@ -22,7 +22,7 @@ pub mod translate;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use index_simplify::smt::{check, encode, Answer, Query};
+use index_simplify::smt::{check, encode, Answer, ModelValue, Query};
 use index_simplify::IndexExpr;
 use layout_algebra::SymExpr;
 use layout_passes::lower_to_loops::{CheckSpec, SymOrigin};
@@ -62,8 +62,8 @@ pub enum AddressVerdict {
     Proven,
     /// Values (parameters by their layout symbol, `local#k` the coordinate in the padded domain,
     /// loop variables of the side function) at which the lowered address differs from the
-    /// algebra or an intermediate overflows.
-    Counterexample(Vec<(String, i64)>),
+    /// algebra or an intermediate overflows (an overflowing address is outside `i64`).
+    Counterexample(Vec<(String, ModelValue)>),
     /// Timeout, or code the translation does not read (the reason).
     Unknown(String),
 }

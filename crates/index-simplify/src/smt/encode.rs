@@ -12,7 +12,7 @@
 use crate::expr::{IndexExpr, Op};
 
 /// Which SMT theory the encoding uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Theory {
     Int,
     Bv64,

@@ -7,192 +7,19 @@
 //! why this and not the `z3` crate: docs/index-simplification.md §13.
 
 pub mod encode;
+pub mod model;
 pub mod schemas;
+mod solver;
 
-use std::cell::RefCell;
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::expr::IndexExpr;
 use crate::facts::Facts;
 use crate::simplify::{simplify_with, SimplifyOptions, SimplifyReport};
-use encode::{conj, constant, encode, le, prelude, sort, symbol, Semantics, Theory};
-
-/// The solver command (`z3` on `PATH`).
-pub const SOLVER: &str = "z3";
-
-/// Why the solver's answers could not be had or read (the texts name [`SOLVER`], "z3").
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SolverError {
-    #[error("cannot run `z3` ({0}): install the Debian package z3 (scripts/bootstrap.sh)")]
-    Start(String),
-    #[error("z3: {0}")]
-    Io(String),
-    #[error("z3 exited after {seen} of {expected} answers: {output}")]
-    Exited { seen: usize, expected: usize, output: String },
-    #[error("z3 answered {answered} of {asked} queries: {output}")]
-    Short { answered: usize, asked: usize, output: String },
-    #[error("z3: {0}")]
-    Unreadable(String),
-}
-
-/// One satisfiability query: declarations, one assertion, the symbols whose values a model
-/// should report.
-#[derive(Clone, Debug)]
-pub struct Query {
-    pub theory: Theory,
-    pub symbols: Vec<String>,
-    /// SMT-LIB2 formula over [`encode::symbol`]s, asserted after the prelude.
-    pub assertion: String,
-}
-
-/// The solver's answer to one [`Query`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Answer {
-    Unsat,
-    /// A model: each queried symbol with its value.
-    Sat(Vec<(String, i64)>),
-    /// Timeout or an answer the solver could not give (the reason).
-    Unknown(String),
-}
-
-/// The SMT-LIB2 text [`check`] sends: each query between `push`/`pop`, answered by
-/// `check-sat`, one `get-value` per symbol and an `@@` separator.
-pub fn script(queries: &[Query], timeout: Duration) -> String {
-    let mut script = format!("(set-option :timeout {})\n", timeout.as_millis().max(1));
-    for q in queries {
-        script.push_str("(push 1)\n");
-        script.push_str(prelude(q.theory));
-        for s in &q.symbols {
-            script.push_str(&format!("(declare-const {} {})\n", symbol(s), sort(q.theory)));
-        }
-        script.push_str(&format!("(assert {})\n(check-sat)\n", q.assertion));
-        for s in &q.symbols {
-            script.push_str(&format!("(get-value ({}))\n", symbol(s)));
-        }
-        script.push_str("(echo \"@@\")\n(pop 1)\n");
-    }
-    script
-}
-
-/// Runs `queries` in one solver process (`push`/`pop` around each), `timeout` per query.
-/// `Err` when the solver cannot be run or its output cannot be read.
-pub fn check(queries: &[Query], timeout: Duration) -> Result<Vec<Answer>, SolverError> {
-    let script = script(queries, timeout);
-    let text = SESSION.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.is_none() {
-            *slot = Some(Session::start()?);
-        }
-        let session = slot.as_mut().ok_or_else(|| SolverError::Io("no solver session".into()))?;
-        let result = session.run(&script, queries.len());
-        if result.is_err() {
-            // A solver that failed mid-way is not reused.
-            if let Some(mut s) = slot.take() {
-                let _ = s.child.kill();
-                let _ = s.child.wait();
-            }
-        }
-        result
-    })?;
-    let chunks: Vec<&str> = text.split("@@").collect();
-    if chunks.len() < queries.len() {
-        let (answered, asked, output) = (chunks.len() - 1, queries.len(), text.trim().to_string());
-        return Err(SolverError::Short { answered, asked, output });
-    }
-    queries.iter().zip(chunks).map(|(q, chunk)| parse_answer(q, chunk)).collect()
-}
-
-thread_local! {
-    /// One solver process per thread, reused by every [`check`]: starting z3 costs more than
-    /// most proofs. Its input closes (and it exits) with the thread.
-    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
-}
-
-/// A running `z3 -in` fed scripts one at a time.
-struct Session {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Session {
-    fn start() -> Result<Session, SolverError> {
-        let mut child = Command::new(SOLVER)
-            .args(["-in", "-smt2"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| SolverError::Start(e.to_string()))?;
-        let no = |what: &str| SolverError::Io(format!("no {what} for the solver"));
-        let stdin = child.stdin.take().ok_or_else(|| no("stdin"))?;
-        let stdout = BufReader::new(child.stdout.take().ok_or_else(|| no("stdout"))?);
-        Ok(Session { child, stdin, stdout })
-    }
-
-    /// Sends `script` (which ends each of its `answers` queries with `@@`) and reads the output
-    /// up to the last `@@`. The answers are small, so writing everything first cannot fill the
-    /// output pipe.
-    fn run(&mut self, script: &str, answers: usize) -> Result<String, SolverError> {
-        // `(reset)`: each script starts from a fresh solver state, as in a new process.
-        self.stdin
-            .write_all(b"(reset)\n")
-            .and_then(|_| self.stdin.write_all(script.as_bytes()))
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| SolverError::Io(e.to_string()))?;
-        let (mut text, mut seen) = (String::new(), 0);
-        while seen < answers {
-            let mut line = String::new();
-            match self.stdout.read_line(&mut line) {
-                Ok(0) => {
-                    let output = text.trim().to_string();
-                    return Err(SolverError::Exited { seen, expected: answers, output });
-                }
-                Ok(_) => {}
-                Err(e) => return Err(SolverError::Io(e.to_string())),
-            }
-            if line.trim() == "@@" {
-                seen += 1;
-            }
-            text.push_str(&line);
-        }
-        Ok(text)
-    }
-}
-
-fn parse_answer(q: &Query, chunk: &str) -> Result<Answer, SolverError> {
-    let mut lines = chunk.lines().map(str::trim).filter(|l| !l.is_empty());
-    match lines.next() {
-        Some("unsat") => Ok(Answer::Unsat),
-        Some("unknown") => Ok(Answer::Unknown("timeout or incomplete".to_string())),
-        Some("sat") => {
-            let mut values = Vec::new();
-            for (s, line) in q.symbols.iter().zip(lines) {
-                let v = parse_value(line, &symbol(s))
-                    .ok_or_else(|| SolverError::Unreadable(format!("cannot read '{line}'")))?;
-                values.push((s.clone(), v));
-            }
-            Ok(Answer::Sat(values))
-        }
-        other => Err(SolverError::Unreadable(format!("unexpected answer {other:?}"))),
-    }
-}
-
-/// Reads `((|x| #x00000000000000ff))` or `((|x| (- 4)))`.
-fn parse_value(line: &str, name: &str) -> Option<i64> {
-    let rest = line.strip_prefix("((")?.strip_prefix(name)?.trim();
-    let rest = rest.strip_suffix("))")?.trim();
-    if let Some(hex) = rest.strip_prefix("#x") {
-        return u64::from_str_radix(hex, 16).ok().map(|u| u as i64);
-    }
-    if let Some(neg) = rest.strip_prefix("(-").and_then(|r| r.strip_suffix(')')) {
-        return neg.trim().parse::<i128>().ok().and_then(|v| i64::try_from(-v).ok());
-    }
-    rest.parse().ok()
-}
+use encode::{conj, constant, encode, le, symbol, Semantics, Theory};
+pub use model::ModelValue;
+pub use solver::{cache_stats, check, script, Answer, CacheStats, Query, SolverError, SOLVER};
 
 /// How hard [`prove_rewrite`] tries.
 #[derive(Clone, Debug)]
@@ -220,10 +47,18 @@ impl ProofOptions {
 /// Values of the symbols at which the original and the simplified expression differ.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Counterexample {
-    pub values: Vec<(String, i64)>,
-    /// The two sides evaluated there (`None`: undefined, e.g. an overflow).
+    pub values: Vec<(String, ModelValue)>,
+    /// The two sides evaluated there (`None`: undefined, e.g. an overflow, or a value outside
+    /// `i64`, which no `i64` input can have).
     pub original: Option<i64>,
     pub simplified: Option<i64>,
+}
+
+impl Counterexample {
+    /// The values that fit `i64`, as an environment for [`IndexExpr::eval`].
+    pub fn env(&self) -> std::collections::HashMap<String, i64> {
+        self.values.iter().filter_map(|(s, v)| Some((s.clone(), v.as_i64()?))).collect()
+    }
 }
 
 impl fmt::Display for Counterexample {
@@ -351,12 +186,10 @@ fn verdict(original: &IndexExpr, simplified: &IndexExpr, answers: &[Answer]) -> 
         [Answer::Unsat, ..] => Verdict::ProvenWithoutOverflow,
         [Answer::Sat(_), Answer::Unsat] => Verdict::Proven,
         [Answer::Sat(values), ..] => {
-            let env = values.iter().cloned().collect();
-            Verdict::Counterexample(Counterexample {
-                values: values.clone(),
-                original: original.eval(&env),
-                simplified: simplified.eval(&env),
-            })
+            let mut cx = Counterexample { values: values.clone(), original: None, simplified: None };
+            let env = cx.env();
+            (cx.original, cx.simplified) = (original.eval(&env), simplified.eval(&env));
+            Verdict::Counterexample(cx)
         }
         [Answer::Unknown(why), ..] => Verdict::Unknown(why.clone()),
         [] => Verdict::Unknown("no answer".to_string()),

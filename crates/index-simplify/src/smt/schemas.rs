@@ -584,8 +584,8 @@ mod tests {
             s.conds.retain(|c| !matches!(c, Cond::Defined(_)));
             let answers = check(&queries(&s), TIMEOUT).unwrap();
             let Answer::Sat(model) = &answers[0] else { panic!("{rule} without its overflow condition: {answers:?}") };
-            let c1 = model.iter().find(|(n, _)| n == "?c1").unwrap().1;
-            let c2 = model.iter().find(|(n, _)| n == "?c2").unwrap().1;
+            let value = |name: &str| model.iter().find(|(n, _)| n == name).and_then(|(_, v)| v.as_i64()).unwrap();
+            let (c1, c2) = (value("?c1"), value("?c2"));
             assert!(c1.checked_mul(c2).is_none(), "{rule}: model {model:?} should overflow c1·c2");
         }
     }

@@ -33,7 +33,7 @@ fn facts_are_used_and_a_wrong_rewrite_has_a_counterexample() {
     let Verdict::Counterexample(cx) = prove_rewrite(&(i() % 16), &i(), &wide, &ProofOptions::fast()).verdict else {
         panic!("i mod 16 = i accepted for i in [0, 100]")
     };
-    let v = cx.values[0].1;
+    let v = cx.values[0].1.as_i64().expect("an i64 value");
     assert!((16..=100).contains(&v), "counterexample {cx} outside the facts or not a difference");
     assert_eq!((cx.original, cx.simplified), (Some(v % 16), Some(v)));
     assert_eq!(cx.to_string(), format!("i = {v}: original = {}, simplified = {v}", v % 16));
@@ -79,7 +79,7 @@ fn injected_wrong_rule_is_caught() {
     let Some(Proof { verdict: Verdict::Counterexample(cx), .. }) = proof else { panic!("not caught: {proof:?}") };
     assert_eq!(report.expr, e, "the rewrite must not be applied");
     assert!(!report.improved());
-    let env = cx.values.iter().cloned().collect();
+    let env = cx.env();
     assert_ne!(e.eval(&env), unchecked.expr.eval(&env), "{cx} is not a counterexample");
 }
 
@@ -97,4 +97,48 @@ fn distribution_overflowing_only_in_an_intermediate_is_exact_with_wrapping() {
     assert_eq!((original.eval(&env), simplified.eval(&env)), (Some(-9223372036854772800), None));
     let p = prove_rewrite(&original, &simplified, &Facts::new(), &ProofOptions::fast());
     assert_eq!(p.verdict, Verdict::Proven);
+}
+
+/// A model value outside `i64` is printed exactly (it once made the reader answer "unknown"):
+/// the only `x` with `2^63 − 1 < x < 2^63 + 1`, the only `y` just below `−2^63`, and `2^100`.
+#[test]
+fn counterexamples_outside_i64_are_read_exactly() {
+    let q = Query {
+        theory: Theory::Int,
+        symbols: vec!["x".into(), "y".into(), "z".into()],
+        assertion: "(and (> |x| 9223372036854775807) (< |x| 9223372036854775809) \
+                    (< |y| (- 9223372036854775808)) (> |y| (- 9223372036854775810)) \
+                    (= |z| (* 1099511627776 1099511627776 1048576)))"
+            .into(),
+    };
+    let answers = check(&[q], Duration::from_secs(10)).unwrap();
+    let Answer::Sat(values) = &answers[0] else { panic!("{answers:?}") };
+    let shown: Vec<String> = values.iter().map(|(s, v)| format!("{s} = {v}")).collect();
+    assert_eq!(shown, ["x = 9223372036854775808", "y = -9223372036854775809", "z = 1267650600228229401496703205376"]);
+    assert!(values.iter().all(|(_, v)| v.as_i64().is_none()));
+}
+
+/// The answer cache reuses only identical queries: the same rewrite under wider facts is a
+/// different formula and still refuted, and a refuted query asked again is refuted again (the
+/// injected wrong rule is caught on every call, not only the first).
+#[test]
+fn the_answer_cache_never_turns_a_counterexample_into_a_proof() {
+    let i = || sym("i");
+    let narrow = Facts::new().range("i", 0, 15);
+    let wide = Facts::new().range("i", 0, 100);
+    for _ in 0..2 {
+        assert!(proven(&prove_rewrite(&(i() % 16), &i(), &narrow, &ProofOptions::fast()).verdict));
+        let p = prove_rewrite(&(i() % 16), &i(), &wide, &ProofOptions::fast());
+        assert!(matches!(p.verdict, Verdict::Counterexample(_)), "{:?}", p.verdict);
+    }
+    let e = sym("r") % 16 + sym("q") * 4;
+    let facts = Facts::new().range("r", 0, 1000).range("q", 0, 10);
+    let opts = SimplifyOptions { unsound_rule_for_tests: true, ..SimplifyOptions::default() };
+    let before = cache_stats().hits;
+    for _ in 0..2 {
+        let (report, proof) = simplify_proven(&e, &facts, &opts, &ProofOptions::fast());
+        assert!(matches!(proof.map(|p| p.verdict), Some(Verdict::Counterexample(_))));
+        assert_eq!(report.expr, e);
+    }
+    assert!(cache_stats().hits > before, "the second call was not answered from the cache");
 }
