@@ -30,6 +30,8 @@ layout_gemm = os.environ.get(
     "LAYOUT_GEMM", os.path.join(target_dir, os.environ.get("LAYOUT_OPT_PROFILE", "debug"), "layout-gemm")
 )
 
+# layout-opt verifies the IR once after its passes by default; the suite checks it after each.
+config.environment["LAYOUT_OPT_VERIFY_EACH"] = "1"
 config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", "/usr/bin:/bin")])
 
 
