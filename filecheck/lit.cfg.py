@@ -34,6 +34,8 @@ layout_calc = os.environ.get(
     "LAYOUT_CALC", os.path.join(target_dir, os.environ.get("LAYOUT_OPT_PROFILE", "debug"), "layout-calc")
 )
 
+# layout-opt verifies the IR once after its passes by default; the suite checks it after each.
+config.environment["LAYOUT_OPT_VERIFY_EACH"] = "1"
 config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", "/usr/bin:/bin")])
 
 

@@ -14,6 +14,9 @@
 //!   and the index emitter chooses its ops with it (`crate::index_arith`: a division of a
 //!   non-negative value by 2^k is a shift).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use ascendc_params::{Assumption, Requirement};
 use index_simplify::{analyze, simplify, Facts, IndexExpr, Op, SymFact};
 use layout_algebra::SymExpr;
@@ -65,7 +68,7 @@ impl SymbolFacts {
         if let IndexExpr::Const(_) = expr {
             return expr;
         }
-        simplify(&expr, &self.emit_facts(&expr)).expr
+        simplified(&expr, &self.emit_facts(&expr))
     }
 
     /// The facts the emitter writes `expr` under: the assumed ones of its symbols.
@@ -76,6 +79,34 @@ impl SymbolFacts {
         }
         facts
     }
+}
+
+thread_local! {
+    /// `simplify(expr, facts).expr` per distinct query of the current lowering run: the same
+    /// field values and assumptions come back for every copy with the same layouts, and the
+    /// e-graph search is most of the lowering's time (issue 14). The result is a function of
+    /// the query, so a repeat gets what a new search would find.
+    static SIMPLIFIED: RefCell<HashMap<IndexExpr, Vec<(Facts, IndexExpr)>>> = RefCell::default();
+}
+
+/// Empties the memo of [`simplified`]: each lowering run starts with its own (a module's
+/// queries are not kept for the next module).
+pub(crate) fn forget_simplified() {
+    SIMPLIFIED.with(|memo| memo.borrow_mut().clear());
+}
+
+/// `simplify(expr, facts).expr`, searched once per distinct query of a lowering run.
+fn simplified(expr: &IndexExpr, facts: &Facts) -> IndexExpr {
+    let known = SIMPLIFIED.with(|memo| {
+        let memo = memo.borrow();
+        memo.get(expr)?.iter().find(|(f, _)| f == facts).map(|(_, e)| e.clone())
+    });
+    if let Some(e) = known {
+        return e;
+    }
+    let e = simplify(expr, facts).expr;
+    SIMPLIFIED.with(|memo| memo.borrow_mut().entry(expr.clone()).or_default().push((facts.clone(), e.clone())));
+    e
 }
 
 /// `fact` within the standing range `[0, 2^40)`.
@@ -132,7 +163,7 @@ pub fn standing_of(a: &Assumption<SymExpr>, facts: &SymbolFacts) -> Standing {
 /// loop is written (`src = i2 * 256 multiple of 32`, the value the loop makes of
 /// `(i2 mod 16 + i2 floordiv 16 * 2048) * 2`).
 pub fn simplified_value(a: &Assumption<SymExpr>, facts: &SymbolFacts) -> IndexExpr {
-    simplify(&IndexExpr::from(&a.value), &restricted(a, &facts.proven)).expr
+    simplified(&IndexExpr::from(&a.value), &restricted(a, &facts.proven))
 }
 
 /// The symbols the text of `a` mentions (its value's, and the other side of an `Equals`).
@@ -175,8 +206,7 @@ fn holds(a: &Assumption<SymExpr>, facts: &Facts, below: &[(String, String)]) -> 
         value = substitute(&value, ub, &IndexExpr::bin(Op::Add, IndexExpr::sym(iv), IndexExpr::sym(&gap)));
         facts = facts.at_least(&gap, 1);
     }
-    let simplified = simplify(&value, &facts).expr;
-    let data = analyze(&simplified, &facts);
+    let data = analyze(&simplified(&value, &facts), &facts);
     if data.conflict {
         return false;
     }

@@ -188,6 +188,7 @@ fn root_of(v: Value) -> Option<usize> {
 /// AscendC back end accepts nothing the verifier rejects); errors are emitted as located
 /// diagnostics and returned, one per cause.
 pub fn lower(root: OperationRef) -> Result<(), LowerFailure> {
+    facts::forget_simplified();
     if !crate::verify::verify(root) {
         return Err(LowerFailure::Unverified);
     }

@@ -58,7 +58,38 @@ struct Written {
     view: Option<usize>,
     lo: Vec<SymExpr>,
     ext: Vec<SymExpr>,
-    by: String,
+    by: By,
+}
+
+/// Who wrote a buffer; described only for a message (printing a location on every write cost
+/// a sixth of the whole check, issue 14).
+#[derive(Clone, Copy, PartialEq)]
+enum By {
+    /// A `layout.view`'s memory, initialised by the host.
+    View,
+    /// The op (its raw pointer: the analysis does not change the IR, so it stays valid).
+    Op(usize),
+}
+
+impl By {
+    fn op(op: &OperationRef) -> By {
+        By::Op(op.to_raw().ptr as usize)
+    }
+
+    fn describe(self) -> String {
+        match self {
+            By::View => "layout.view".into(),
+            By::Op(ptr) => {
+                // Safety: an op of the module under analysis, which is not modified meanwhile.
+                let op = unsafe { OperationRef::from_raw(melior_op(ptr)) };
+                describe(&op)
+            }
+        }
+    }
+}
+
+fn melior_op(ptr: usize) -> mlir_sys::MlirOperation {
+    mlir_sys::MlirOperation { ptr: ptr as *mut std::ffi::c_void }
 }
 
 /// Per root buffer, every possible latest write (`None`: possibly never written).
@@ -68,7 +99,8 @@ struct Analysis<'m> {
     checker: &'m mut Checker,
     views: HashMap<usize, View>,
     names: HashMap<usize, SymExpr>,
-    roots: HashMap<usize, String>,
+    /// Per root buffer, its memory space and the op that made it (named in messages).
+    roots: HashMap<usize, (MemorySpace, By)>,
     reported: HashSet<String>,
     counter: usize,
     /// The enclosing `scf.for`s with constant lower bound and positive constant step: the
@@ -198,8 +230,7 @@ impl Analysis<'_> {
                     Some(view) => view.clone(),
                     None => {
                         let Some(view) = self.root_view(result, &dyn_sizes) else { return };
-                        let name = format!("{} buffer `{}` at {}", view.space.name(), op_name(op), op.location());
-                        self.roots.insert(root, name);
+                        self.roots.insert(root, (view.space, By::op(op)));
                         view
                     }
                 };
@@ -208,7 +239,7 @@ impl Analysis<'_> {
                     view: Some(root),
                     lo: view.corner.clone(),
                     ext: view.layout.origin().leaves(),
-                    by: "layout.view".into(),
+                    by: By::View,
                 });
                 state.insert(root, vec![written]);
                 self.views.insert(root, view);
@@ -253,7 +284,7 @@ impl Analysis<'_> {
                         view = Some(key(w));
                     }
                 }
-                let w = Written { view, lo: vc.corner.clone(), ext: vec![m, n], by: describe(op) };
+                let w = Written { view, lo: vc.corner.clone(), ext: vec![m, n], by: By::op(op) };
                 state.insert(vc.root, vec![Some(w)]);
             }
             LayoutOp::Offset { .. } | LayoutOp::Block { .. } => {}
@@ -298,7 +329,7 @@ impl Analysis<'_> {
                 view = Some(key(w));
             }
         }
-        let w = Written { view, lo: vd.corner.clone(), ext: region, by: describe(op) };
+        let w = Written { view, lo: vd.corner.clone(), ext: region, by: By::op(op) };
         state.insert(vd.root, vec![Some(w)]);
     }
 
@@ -328,30 +359,57 @@ impl Analysis<'_> {
         if v.space == MemorySpace::Gm {
             return;
         }
-        let buffer = self.roots.get(&v.root).cloned().unwrap_or_else(|| "an on-chip buffer".into());
-        let writes = state.get(&v.root).cloned().unwrap_or_else(|| vec![None]);
+        let never = [None];
+        let writes = state.get(&v.root).map_or(&never[..], Vec::as_slice);
         for w in writes {
-            let message = match w {
-                None => Some(format!(
-                    "{op} reads {what} from the {buffer}, which may not have been written before (on-chip memory holds garbage until a layout.load or layout.matmul writes it)"
-                )),
-                Some(w) if w.view.is_some_and(|k| self.derives_from(value, k)) => None,
-                Some(w) => unproven(&v.corner, ext, &w).map(|condition| {
-                    format!(
-                        "{op} reads {what} from the {buffer} outside the region its latest write ({}) wrote: cannot prove {condition} (read at ({}) extent ({}), written at ({}) extent ({})); read through the `written` view that layout.load returns, or a tile of it",
-                        w.by,
-                        join(&v.corner),
-                        join(ext),
-                        join(&w.lo),
-                        join(&w.ext)
-                    )
-                }),
-            };
-            if let Some(message) = message {
-                let text = format!("{location}: {message}");
-                if self.reported.insert(text) {
-                    self.checker.error(location, &message);
+            self.report(location, op, (what, value), v, ext, w.as_ref());
+        }
+    }
+
+    /// The error of reading `ext` at the corner of `v` when `w` is a possible latest write
+    /// (`None`: possibly never written), unless the read is inside it.
+    fn report(
+        &mut self,
+        location: Location,
+        op: &str,
+        (what, value): (&str, usize),
+        v: &View,
+        ext: &[SymExpr],
+        w: Option<&Written>,
+    ) {
+        let buffer = || match self.roots.get(&v.root) {
+            Some((space, by)) => match by {
+                By::Op(ptr) => {
+                    // Safety: see `By::describe`.
+                    let op = unsafe { OperationRef::from_raw(melior_op(*ptr)) };
+                    format!("{} buffer `{}` at {}", space.name(), op_name(&op), op.location())
                 }
+                By::View => "an on-chip buffer".into(),
+            },
+            None => "an on-chip buffer".into(),
+        };
+        let message = match w {
+            None => Some(format!(
+                "{op} reads {what} from the {}, which may not have been written before (on-chip memory holds garbage until a layout.load or layout.matmul writes it)",
+                buffer()
+            )),
+            Some(w) if w.view.is_some_and(|k| self.derives_from(value, k)) => None,
+            Some(w) => unproven(&v.corner, ext, w).map(|condition| {
+                format!(
+                    "{op} reads {what} from the {} outside the region its latest write ({}) wrote: cannot prove {condition} (read at ({}) extent ({}), written at ({}) extent ({})); read through the `written` view that layout.load returns, or a tile of it",
+                    buffer(),
+                    w.by.describe(),
+                    join(&v.corner),
+                    join(ext),
+                    join(&w.lo),
+                    join(&w.ext)
+                )
+            }),
+        };
+        if let Some(message) = message {
+            let text = format!("{location}: {message}");
+            if self.reported.insert(text) {
+                self.checker.error(location, &message);
             }
         }
     }

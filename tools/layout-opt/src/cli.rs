@@ -60,6 +60,11 @@ pub struct Options {
     /// Print the IR after each pass (to stderr).
     #[arg(long = "mlir-print-ir-after-all")]
     pub print_ir_after_all: bool,
+    /// Run MLIR's verifier after every pass, not only once after the last one (mlir-opt's
+    /// default; ours is off for speed, and the lit suite turns it on with
+    /// LAYOUT_OPT_VERIFY_EACH=1).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    pub verify_each: Option<bool>,
     /// Print each pass's wall time (to stderr, like mlir-opt).
     #[arg(long = "mlir-timing")]
     pub timing: bool,

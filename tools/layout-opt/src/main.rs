@@ -25,7 +25,17 @@ use std::{
     process::ExitCode,
 };
 
+// Rust-side allocations (layout algebra, e-graphs, diagnostics) are many and small: mimalloc
+// serves them in a fraction of glibc malloc's instructions (scripts/bench-pipeline). MLIR's C++
+// allocations stay on the system allocator; no memory is freed across the two.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const SPLIT_MARKER: &str = "// -----";
+
+/// Set (to anything but `0`) for the behaviour of `--verify-each`: the lit suite sets it, so
+/// every test also checks the IR after each pass.
+const VERIFY_EACH_ENV: &str = "LAYOUT_OPT_VERIFY_EACH";
 
 /// A piece of the input: its text and the line (1-based) where it starts in the file.
 struct Chunk {
@@ -179,6 +189,12 @@ fn run() -> ExitCode {
     layout_runtime::prepare_context(&context);
     let captured = Capture::new(&context, layout_runtime::diagnostics::UNNAMED_INPUT);
     let manager = PassManager::new(&context);
+    // MLIR's verifier after every pass costs about a tenth of the default pipeline; by default
+    // the IR is verified once, after the last pass (as mlir-opt's `--verify-each=false` plus a
+    // final check), so no invalid module is printed or emitted either way.
+    let verify_each =
+        options.verify_each.unwrap_or_else(|| std::env::var_os(VERIFY_EACH_ENV).is_some_and(|v| v != "0"));
+    manager.enable_verifier(verify_each);
     if let Err(error) = pipeline::add_to(manager.as_operation_pass_manager().to_raw(), &elements) {
         return fail_with(error);
     }
@@ -232,6 +248,9 @@ fn run() -> ExitCode {
                 all_ok &= prove::run(&module, &options, display, chunk.first_line, &mut report);
             }
             ok = manager.run(&mut module).is_ok();
+            if ok && !verify_each && !elements.is_empty() {
+                ok = module.as_operation().verify();
+            }
             let emitted = match emit_kind {
                 _ if !ok => None,
                 emit::Emit::Llvm => Some(emit::llvm_ir(&mut module)),
