@@ -304,7 +304,7 @@ fn a_wrong_kernel_access_has_a_counterexample() {
     assert!(report.counterexamples() > 0, "{report}");
     for t in &report.tensors {
         if let AddressVerdict::Counterexample(values) = &t.verdict {
-            let get = |n: &str| values.iter().find(|(s, _)| s == n).map(|(_, v)| *v);
+            let get = |n: &str| values.iter().find(|(s, _)| s == n).map(|(_, v)| v.clone());
             assert_ne!(get(LOWERED).unwrap(), get(ALGEBRA).unwrap(), "{report}");
             assert!(t.tensor.contains("store"), "only the NZ side has the mask: {report}");
             assert!(t.location.as_deref().is_some_and(|l| l.contains(':')), "{report}");
