@@ -184,14 +184,7 @@ pub fn l1_to_l0<V: IndexValue>(
             let dst_gap = ck.exact_div("dstGap", &d.stride[3], frac, "fractal (512 B)")?.sub(&one)?;
             let cols = d.shape[3].clone();
             // Chunks of at most 255 fractals along the row of fractals.
-            let chunks: Vec<(V, V)> = match cols.as_constant() {
-                Some(n) if n > MAX_REPEAT => (0..n)
-                    .step_by(MAX_REPEAT as usize)
-                    .map(|start| (V::constant(start), V::constant((n - start).min(MAX_REPEAT))))
-                    .collect(),
-                _ => vec![(zero.clone(), cols.clone())],
-            };
-            for (start, count) in chunks {
+            for (start, count) in repeat_chunks(&cols) {
                 let p = LoadData2DParams {
                     start_index: ck.field(specs[0], zero.clone())?,
                     repeat_times: ck.field(specs[1], count)?,
@@ -358,53 +351,28 @@ fn transpose_b8_a2<V: IndexValue>(
     ck.exact_div("src coordinate (pair mode)", &src.coord[pm], 32, "square (32 elements)")?;
     ck.exact_div("src coordinate", &src.coord[1 - pm], 32, "square (32 elements)")?;
     let one = V::constant(1);
-    let zero = V::constant(0);
     let src_stride = ck.exact_div("srcStride", &s.stride[soi], 2 * frac, "square (1024 B)")?;
     let d_om = ck.exact_div("dstFracGap", &d.stride[soi], frac, "fractal (512 B)")?;
     let dst_frac_gap = d_om.sub(&one)?;
     let dst_gap = d_om.mul(&V::constant(2))?.sub(&one)?;
-    let specs = LoadData2dTransposeParams::<V>::specs();
-    let src_off = src.offset()?;
-    let dst_off = dst.offset()?;
-    let chunks: Vec<(V, V)> = match squares.as_constant() {
-        Some(n) if n > MAX_REPEAT => (0..n)
-            .step_by(MAX_REPEAT as usize)
-            .map(|st| (V::constant(st), V::constant((n - st).min(MAX_REPEAT))))
-            .collect(),
-        _ => vec![(zero.clone(), squares.clone())],
-    };
-    let mut instrs = Vec::new();
-    for (start, count) in chunks {
-        let p = LoadData2dTransposeParams {
-            start_index: ck.field(specs[0], zero.clone())?,
-            repeat_times: ck.field(specs[1], count)?,
-            src_stride: ck.field(specs[2], src_stride.clone())?,
-            dst_gap: ck.field(specs[3], dst_gap.clone())?,
-            dst_frac_gap: ck.field(specs[4], dst_frac_gap.clone())?,
-            addr_mode: ck.field(specs[5], zero.clone())?,
+    let (src_off, dst_off) = (src.offset()?, dst.offset()?);
+    let two = V::constant(2);
+    // `start` squares along om: 2·start destination fractals, `start` source squares.
+    let place = |start: &V| {
+        let dst_at = Access {
+            buffer,
+            offset: dst_off.add(&start.mul(&two)?.mul(&d.stride[soi])?)?,
+            step: d.stride[spi].clone(),
         };
-        // `start` squares along om: 2·start destination fractals, `start` source squares.
-        let two = V::constant(2);
-        instrs.push(Instr {
-            intrinsic: Intrinsic::LoadDataWithTranspose(p),
-            dst: Access {
-                buffer,
-                offset: dst_off.add(&start.mul(&two)?.mul(&d.stride[soi])?)?,
-                step: d.stride[spi].clone(),
-            },
-            srcs: vec![Access {
-                buffer: Buffer::L1,
-                offset: src_off.add(&start.mul(&s.stride[soi])?)?,
-                step: s.stride[spi].mul(&two)?,
-            }],
-            repeat: pairs.clone(),
-        });
-    }
-    for ins in &instrs {
-        ck.aligned("dst", buffer, &dst.base_bytes, &ins.dst.offset, &ins.dst.step, 1)?;
-        ck.aligned("src", Buffer::L1, &src.base_bytes, &ins.srcs[0].offset, &ins.srcs[0].step, 1)?;
-    }
-    Ok(Derived { instrs, assumptions: ck.assumptions })
+        let src_at = Access {
+            buffer: Buffer::L1,
+            offset: src_off.add(&start.mul(&s.stride[soi])?)?,
+            step: s.stride[spi].mul(&two)?,
+        };
+        Ok((dst_at, src_at))
+    };
+    let gaps = TransposeGaps { src_stride, dst_gap, dst_frac_gap };
+    transpose_calls(ck, &squares, gaps, &pairs, (dst, src), 1, place)
 }
 
 /// A2, 32-bit, inner orders differ: `LoadDataWithTranspose` on 16×16 squares.
@@ -496,46 +464,78 @@ fn transpose_b32_a2<V: IndexValue>(
     ck.exact_div("src coordinate (pair mode)", &src.coord[pm], 16, "square (16 elements)")?;
     ck.exact_div("src coordinate", &src.coord[qm], 16, "square (16 elements)")?;
     let one = V::constant(1);
-    let zero = V::constant(0);
     let two = V::constant(2);
     let src_stride = ck.exact_div("srcStride", &s.stride[sqo].mul(&two)?, 2 * frac, "square (1024 B)")?;
     let dst_gap = ck.exact_div("dstGap", &d.stride[sqo], frac, "fractal (512 B)")?.sub(&one)?;
     let dst_frac_gap = ck.exact_div("dstFracGap", &d.stride[spo], frac, "fractal (512 B)")?.sub(&one)?;
-    let specs = LoadData2dTransposeParams::<V>::specs();
-    let src_off = src.offset()?;
-    let dst_off = dst.offset()?;
-    let chunks: Vec<(V, V)> = match squares.as_constant() {
+    let (src_off, dst_off) = (src.offset()?, dst.offset()?);
+    // `start` squares along qm: `start` destination fractals, 2·start source fractals.
+    let place = |start: &V| {
+        let dst_at =
+            Access { buffer, offset: dst_off.add(&start.mul(&d.stride[sqo])?)?, step: d.stride[spo].mul(&two)? };
+        let src_at = Access {
+            buffer: Buffer::L1,
+            offset: src_off.add(&start.mul(&two)?.mul(&s.stride[sqo])?)?,
+            step: s.stride[spo].clone(),
+        };
+        Ok((dst_at, src_at))
+    };
+    let gaps = TransposeGaps { src_stride, dst_gap, dst_frac_gap };
+    transpose_calls(ck, &squares, gaps, &calls, (dst, src), 4, place)
+}
+
+/// `(start, count)` chunks of at most `MAX_REPEAT` repeats covering `n`; one chunk `(0, n)`
+/// when `n` fits or is dynamic (the field check then bounds it). E.g. 600 → (0,255) (255,255) (510,90).
+fn repeat_chunks<V: IndexValue>(n: &V) -> Vec<(V, V)> {
+    match n.as_constant() {
         Some(n) if n > MAX_REPEAT => (0..n)
             .step_by(MAX_REPEAT as usize)
-            .map(|st| (V::constant(st), V::constant((n - st).min(MAX_REPEAT))))
+            .map(|start| (V::constant(start), V::constant((n - start).min(MAX_REPEAT))))
             .collect(),
-        _ => vec![(zero.clone(), squares.clone())],
-    };
+        _ => vec![(V::constant(0), n.clone())],
+    }
+}
+
+/// The three stride fields of `LoadData2dTransposeParams`, in fractals.
+struct TransposeGaps<V> {
+    src_stride: V,
+    dst_gap: V,
+    dst_frac_gap: V,
+}
+
+/// The `LoadDataWithTranspose` calls of the 8-bit and 32-bit forms: `squares` in chunks of at
+/// most 255, each call `repeat` times, placed by `place(start)` (the destination and source
+/// access of the chunk's first square), every access checked aligned for `elem_bytes`.
+fn transpose_calls<V: IndexValue>(
+    mut ck: Checker<V>,
+    squares: &V,
+    gaps: TransposeGaps<V>,
+    repeat: &V,
+    (dst, src): (&Operand<V>, &Operand<V>),
+    elem_bytes: i64,
+    place: impl Fn(&V) -> Result<(Access<V>, Access<V>)>,
+) -> Result<Derived<V>> {
+    let specs = LoadData2dTransposeParams::<V>::specs();
+    let zero = V::constant(0);
     let mut instrs = Vec::new();
-    for (start, count) in chunks {
+    for (start, count) in repeat_chunks(squares) {
         let p = LoadData2dTransposeParams {
             start_index: ck.field(specs[0], zero.clone())?,
             repeat_times: ck.field(specs[1], count)?,
-            src_stride: ck.field(specs[2], src_stride.clone())?,
-            dst_gap: ck.field(specs[3], dst_gap.clone())?,
-            dst_frac_gap: ck.field(specs[4], dst_frac_gap.clone())?,
+            src_stride: ck.field(specs[2], gaps.src_stride.clone())?,
+            dst_gap: ck.field(specs[3], gaps.dst_gap.clone())?,
+            dst_frac_gap: ck.field(specs[4], gaps.dst_frac_gap.clone())?,
             addr_mode: ck.field(specs[5], zero.clone())?,
         };
-        // `start` squares along qm: `start` destination fractals, 2·start source fractals.
+        let (dst_at, src_at) = place(&start)?;
+        ck.aligned("dst", dst_at.buffer, &dst.base_bytes, &dst_at.offset, &dst_at.step, elem_bytes)?;
+        ck.aligned("src", Buffer::L1, &src.base_bytes, &src_at.offset, &src_at.step, elem_bytes)?;
         instrs.push(Instr {
             intrinsic: Intrinsic::LoadDataWithTranspose(p),
-            dst: Access { buffer, offset: dst_off.add(&start.mul(&d.stride[sqo])?)?, step: d.stride[spo].mul(&two)? },
-            srcs: vec![Access {
-                buffer: Buffer::L1,
-                offset: src_off.add(&start.mul(&two)?.mul(&s.stride[sqo])?)?,
-                step: s.stride[spo].clone(),
-            }],
-            repeat: calls.clone(),
+            dst: dst_at,
+            srcs: vec![src_at],
+            repeat: repeat.clone(),
         });
-    }
-    for ins in &instrs {
-        ck.aligned("dst", buffer, &dst.base_bytes, &ins.dst.offset, &ins.dst.step, 4)?;
-        ck.aligned("src", Buffer::L1, &src.base_bytes, &ins.srcs[0].offset, &ins.srcs[0].step, 4)?;
     }
     Ok(Derived { instrs, assumptions: ck.assumptions })
 }
