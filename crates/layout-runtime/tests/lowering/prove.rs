@@ -117,28 +117,41 @@ fn the_tiled_nz_copy_is_proven() {
     assert_eq!(report.proven(), 4, "{report}");
 }
 
+type Prove = fn(
+    &melior::ir::Module,
+    layout_passes::verify::Rules,
+    &dyn Fn(&mut melior::ir::Module) -> layout_runtime::Result<()>,
+    &AddressProofOptions,
+) -> layout_runtime::Result<AddressProofReport>;
+type Corrupt = fn(&mut melior::ir::Module, &std::cell::Cell<usize>) -> layout_runtime::Result<()>;
+
+/// `prove` on the tiled NZ copy simplified then corrupted by `corrupt`, after checking that
+/// something was corrupted and that the proof found at least one counterexample.
+fn refuted(prove: Prove, corrupt: Corrupt) -> AddressProofReport {
+    let context = create_context().unwrap();
+    let module = parse(&context, TILED_NZ_COPY);
+    let corrupted = std::cell::Cell::new(0);
+    let report = prove(&module, OBSERVE_ON_CHIP, &|m| corrupt(m, &corrupted), &options()).unwrap();
+    assert!(corrupted.get() > 0, "no mask to corrupt");
+    assert!(report.counterexamples() > 0, "{report}");
+    report
+}
+
+/// The value of `name` in a counterexample.
+fn value(values: &[(String, index_simplify::smt::ModelValue)], name: &str) -> Option<index_simplify::smt::ModelValue> {
+    values.iter().find(|(s, _)| s == name).map(|(_, v)| v.clone())
+}
+
 /// An injected bug in the lowered code (every `arith.andi %x, 15` of the side functions, the
 /// NZ column-in-fractal `x mod 16`, replaced by `%x`) is caught with a counterexample: values
 /// at which the lowered address differs from the algebra's.
 #[test]
 fn a_wrong_lowering_has_a_counterexample() {
-    let context = create_context().unwrap();
-    let module = parse(&context, TILED_NZ_COPY);
-    let corrupted = std::cell::Cell::new(0);
-    let report = prove_addresses_with(
-        &module,
-        OBSERVE_ON_CHIP,
-        &|m| simplify_then_drop_nz_column_masks(m, &corrupted),
-        &options(),
-    )
-    .unwrap();
-    assert!(corrupted.get() > 0, "no mask to corrupt");
-    assert!(report.counterexamples() > 0, "{report}");
+    let report = refuted(prove_addresses_with, simplify_then_drop_nz_column_masks);
     for t in &report.tensors {
         if let AddressVerdict::Counterexample(values) = &t.verdict {
-            let get = |n: &str| values.iter().find(|(s, _)| s == n).map(|(_, v)| v.clone());
-            let (lowered, algebra) = (get(LOWERED).unwrap(), get(ALGEBRA).unwrap());
-            assert_ne!(lowered, algebra, "{report}");
+            let get = |n: &str| value(values, n);
+            assert_ne!(get(LOWERED).unwrap(), get(ALGEBRA).unwrap(), "{report}");
             // The column in the fractal is what the bug drops: the witness has one ≥ 16.
             let column = get("local#1").expect("a local coordinate");
             assert!(column.as_i64().is_some_and(|c| c >= 16), "{report}");
@@ -290,21 +303,10 @@ fn the_tiled_nz_copy_accesses_are_proven() {
 /// with a counterexample at the access, located at the copy.
 #[test]
 fn a_wrong_kernel_access_has_a_counterexample() {
-    let context = create_context().unwrap();
-    let module = parse(&context, TILED_NZ_COPY);
-    let corrupted = std::cell::Cell::new(0);
-    let report = prove_accesses_with(
-        &module,
-        OBSERVE_ON_CHIP,
-        &|m| simplify_then_drop_kernel_nz_column_masks(m, &corrupted),
-        &options(),
-    )
-    .unwrap();
-    assert!(corrupted.get() > 0, "no mask to corrupt");
-    assert!(report.counterexamples() > 0, "{report}");
+    let report = refuted(prove_accesses_with, simplify_then_drop_kernel_nz_column_masks);
     for t in &report.tensors {
         if let AddressVerdict::Counterexample(values) = &t.verdict {
-            let get = |n: &str| values.iter().find(|(s, _)| s == n).map(|(_, v)| v.clone());
+            let get = |n: &str| value(values, n);
             assert_ne!(get(LOWERED).unwrap(), get(ALGEBRA).unwrap(), "{report}");
             assert!(t.tensor.contains("store"), "only the NZ side has the mask: {report}");
             assert!(t.location.as_deref().is_some_and(|l| l.contains(':')), "{report}");
