@@ -10,6 +10,7 @@ use ascendc_emit::run::{self, MODEL_INCLUDE_DIR};
 use gemm_gen::{Dim, Epilogue, GemmSpec, GmLayout, TileOrder, Tiles};
 use layout_algebra::ascend::{ElementType, Target};
 use melior::ir::Module;
+use std::path::Path;
 use std::process::Command;
 
 fn spec() -> GemmSpec {
@@ -79,16 +80,7 @@ fn generated_project_launcher_runs_the_gemm_on_the_model() {
     assert!(cmake.contains("project(deploy_gemm LANGUAGES ASC CXX)"), "{cmake}");
     assert!(cmake.contains("--npu-arch=dav-2201"), "{cmake}");
 
-    let out = Command::new("g++")
-        .args(["-std=c++17", "-O1", "-Wall", "-Wno-unused-variable", "-Wno-unused-but-set-variable"])
-        .arg(format!("-DASCENDC_MODEL_ARCH={}", Target::A2.arch()))
-        .arg(format!("-I{}", ascendc_emit::HOST_INCLUDE_DIR))
-        .arg(format!("-I{MODEL_INCLUDE_DIR}"))
-        .args(["main.cpp", "-o", "launcher"])
-        .current_dir(&dir)
-        .output()
-        .expect("g++");
-    assert!(out.status.success(), "g++ main.cpp:\n{}", String::from_utf8_lossy(&out.stderr));
+    compile_launcher(&dir);
 
     let (m, n, k) = (70usize, 45usize, 100usize);
     let a: Vec<f32> = (0..m * k).map(|i| ((i * 7 + 3) % 9) as f32 - 4.0).collect();
@@ -104,18 +96,7 @@ fn generated_project_launcher_runs_the_gemm_on_the_model() {
         .output()
         .unwrap();
     assert!(run.status.success(), "launcher: {}", String::from_utf8_lossy(&run.stderr));
-    let got: Vec<f32> = std::fs::read(dir.join("out2.bin"))
-        .unwrap()
-        .chunks(4)
-        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
-        .collect();
-    assert_eq!(got.len(), m * n);
-    for i in 0..m {
-        for j in 0..n {
-            let want: f32 = (0..k).map(|kk| a[i * k + kk] * b[j * k + kk]).sum();
-            assert_eq!(got[i * n + j], want, "C[{i}][{j}]");
-        }
-    }
+    assert_is_a_times_dn_b(&dir, (&a, &b), (m, n, k), "1 call");
     // A and B come back unchanged through the copy-back.
     assert_eq!(std::fs::read(dir.join("out0.bin")).unwrap(), f32_bytes(&a));
 }
@@ -144,16 +125,7 @@ fn split_k_project_zeroes_c_with_acl_memset() {
     // zeroed before the launch
     assert!(main.find("aclrtMemset(dev2").unwrap() < main.find("split_gemm<<<").unwrap());
 
-    let out = Command::new("g++")
-        .args(["-std=c++17", "-O1", "-Wall", "-Wno-unused-variable", "-Wno-unused-but-set-variable"])
-        .arg(format!("-DASCENDC_MODEL_ARCH={}", Target::A2.arch()))
-        .arg(format!("-I{}", ascendc_emit::HOST_INCLUDE_DIR))
-        .arg(format!("-I{MODEL_INCLUDE_DIR}"))
-        .args(["main.cpp", "-o", "launcher"])
-        .current_dir(&dir)
-        .output()
-        .expect("g++");
-    assert!(out.status.success(), "g++ main.cpp:\n{}", String::from_utf8_lossy(&out.stderr));
+    compile_launcher(&dir);
 
     // K = 200 with k1 = 64: 4 slices; S = 3 gives chunks of ceil(4/3) = 2 slices, so 2 chunks, the
     // last with a K tail (2 × 2 C tiles: 8 tasks over 1 and 5 blocks).
@@ -170,21 +142,40 @@ fn split_k_project_zeroes_c_with_acl_memset() {
             .output()
             .unwrap();
         assert!(run.status.success(), "launcher: {}", String::from_utf8_lossy(&run.stderr));
-        let got: Vec<f32> = std::fs::read(dir.join("out2.bin"))
-            .unwrap()
-            .chunks(4)
-            .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
-            .collect();
-        assert_eq!(got.len(), m * n);
-        for i in 0..m {
-            for j in 0..n {
-                let want: f32 = (0..k).map(|kk| a[i * k + kk] * b[j * k + kk]).sum();
-                assert_eq!(got[i * n + j], want, "{blocks} blocks: C[{i}][{j}]");
-            }
-        }
+        assert_is_a_times_dn_b(&dir, (&a, &b), (m, n, k), &format!("{blocks} blocks"));
     }
     // too few arguments: the usage, exit code 3
     let run = Command::new(dir.join("launcher")).arg(&dir).args(["1", "40", "45", "200"]).output().unwrap();
     assert_eq!(run.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&run.stderr).contains("ARG2_BYTES"));
+}
+
+/// Compiles the project's `main.cpp` against the CPU model into `dir/launcher`.
+fn compile_launcher(dir: &Path) {
+    let out = Command::new("g++")
+        .args(["-std=c++17", "-O1", "-Wall", "-Wno-unused-variable", "-Wno-unused-but-set-variable"])
+        .arg(format!("-DASCENDC_MODEL_ARCH={}", Target::A2.arch()))
+        .arg(format!("-I{}", ascendc_emit::HOST_INCLUDE_DIR))
+        .arg(format!("-I{MODEL_INCLUDE_DIR}"))
+        .args(["main.cpp", "-o", "launcher"])
+        .current_dir(dir)
+        .output()
+        .expect("g++");
+    assert!(out.status.success(), "g++ main.cpp:\n{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// `dir/out2.bin` is exactly A × B for row-major A (m × k) and DN B (element (kk, j) at j·k + kk).
+fn assert_is_a_times_dn_b(dir: &Path, (a, b): (&[f32], &[f32]), (m, n, k): (usize, usize, usize), run: &str) {
+    let got: Vec<f32> = std::fs::read(dir.join("out2.bin"))
+        .unwrap()
+        .chunks(4)
+        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    assert_eq!(got.len(), m * n, "{run}");
+    for i in 0..m {
+        for j in 0..n {
+            let want: f32 = (0..k).map(|kk| a[i * k + kk] * b[j * k + kk]).sum();
+            assert_eq!(got[i * n + j], want, "{run}: C[{i}][{j}]");
+        }
+    }
 }
