@@ -17,6 +17,7 @@
 //! makes the verdict unknown, never proven. Details: docs/index-simplification.md §14.
 
 pub mod accesses;
+pub mod inject;
 pub mod translate;
 
 use std::fmt;

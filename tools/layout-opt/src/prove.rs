@@ -4,10 +4,7 @@
 //! per proven access, an error with the values per counterexample, a warning per unknown.
 
 use layout_runtime::address_proof::{accesses, AddressProofOptions, AddressVerdict};
-use melior::ir::{
-    operation::{OperationLike, WalkOrder, WalkResult},
-    Module, ValueLike,
-};
+use melior::ir::Module;
 
 use crate::cli::Options;
 
@@ -64,20 +61,6 @@ fn locate(location: &str, display: &str) -> String {
 /// The real simplification, then the injected bug of `--layout-prove-inject-wrong-mask`.
 fn simplify_then_drop_masks(module: &mut Module) -> layout_runtime::Result<()> {
     layout_runtime::layout_lowering::simplify_lowered(module)?;
-    let mut masks = Vec::new();
-    module.as_operation().walk(WalkOrder::PreOrder, |op| {
-        let mask = op.operand(1).ok().and_then(layout_passes::ir::constant_int) == Some(15);
-        if layout_passes::ir::op_name(&op) == "arith.andi" && mask {
-            masks.push(op.to_raw());
-        }
-        WalkResult::Advance
-    });
-    for raw in masks {
-        // Safety: ops of the live module; only use lists change.
-        let op = unsafe { melior::ir::OperationRef::from_raw(raw) };
-        if let (Ok(x), Ok(r)) = (op.operand(0), op.result(0)) {
-            unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(r.to_raw(), x.to_raw()) };
-        }
-    }
+    layout_runtime::address_proof::inject::drop_column_masks(module, |_| true);
     Ok(())
 }

@@ -845,29 +845,8 @@ fn simplify_then_drop_masks(
     corrupted: &std::cell::Cell<usize>,
     pick: fn(&melior::ir::OperationRef) -> bool,
 ) -> layout_runtime::Result<()> {
-    use melior::ir::{
-        operation::{OperationLike, WalkOrder, WalkResult},
-        ValueLike,
-    };
     layout_runtime::layout_lowering::simplify_lowered(m)?;
-    let mut masks = Vec::new();
-    m.as_operation().walk(WalkOrder::PreOrder, |op| {
-        let is_mask = layout_passes::ir::op_name(&op) == "arith.andi"
-            && op.operand(1).ok().and_then(layout_passes::ir::constant_int) == Some(15)
-            && pick(&op);
-        if is_mask {
-            masks.push(op.to_raw());
-        }
-        WalkResult::Advance
-    });
-    for raw in masks {
-        // Safety: ops of the live module; only use lists change.
-        let op = unsafe { melior::ir::OperationRef::from_raw(raw) };
-        if let (Ok(x), Ok(r)) = (op.operand(0), op.result(0)) {
-            unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(r.to_raw(), x.to_raw()) };
-            corrupted.set(corrupted.get() + 1);
-        }
-    }
+    corrupted.set(corrupted.get() + layout_runtime::address_proof::inject::drop_column_masks(m, pick));
     Ok(())
 }
 
