@@ -246,14 +246,7 @@ fn a2_load_data_with_transpose_8bit() {
         let zn = frame(FramePattern::ZN, t, &[k, align(n, 32)]).unwrap();
         let d = check_l1_to_l0(&nz, [0, 0], &zn, t, Target::A2, Buffer::L0B);
         let squares = align(n, 32) / 32;
-        let reps: Vec<i64> = d
-            .instrs
-            .iter()
-            .map(|i| match &i.intrinsic {
-                Intrinsic::LoadDataWithTranspose(p) => p.repeat_times,
-                _ => -1,
-            })
-            .collect();
+        let reps = transpose_repeats(&d);
         let want: Vec<i64> = (0..squares).step_by(255).map(|s| (squares - s).min(255)).collect();
         assert_eq!(reps, want, "{k}x{n}");
         let Intrinsic::LoadDataWithTranspose(p) = &d.instrs[0].intrinsic else { panic!() };
@@ -706,14 +699,7 @@ fn a2_load_data_with_transpose_32bit() {
         let zn = frame(FramePattern::ZN, t, &[k, n]).unwrap();
         let d = check_l1_to_l0(&zz, [0, 0], &zn, t, Target::A2, Buffer::L0B);
         let n1 = n / 16;
-        let reps: Vec<i64> = d
-            .instrs
-            .iter()
-            .map(|i| match &i.intrinsic {
-                Intrinsic::LoadDataWithTranspose(p) => p.repeat_times,
-                _ => -1,
-            })
-            .collect();
+        let reps = transpose_repeats(&d);
         let want: Vec<i64> = (0..n1).step_by(255).map(|s| (n1 - s).min(255)).collect();
         assert_eq!(reps, want, "{k}x{n}");
         let Intrinsic::LoadDataWithTranspose(p) = &d.instrs[0].intrinsic else { panic!() };
@@ -779,4 +765,15 @@ fn a2_load_data_with_transpose_32bit_rejects_wrong_pairs_and_odd_counts() {
     let nz = frame(FramePattern::NZ, t, &[16, 32]).unwrap();
     let zn = frame(FramePattern::ZN, t, &[16, 32]).unwrap();
     assert!(l1_to_l0b(&Operand::new(&nz), &Operand::new(&zn), t, Target::A5).is_err());
+}
+
+/// `repeatTimes` of each derived call (−1 for a call that is not `LoadDataWithTranspose`).
+fn transpose_repeats(d: &Derived<i64>) -> Vec<i64> {
+    d.instrs
+        .iter()
+        .map(|i| match &i.intrinsic {
+            Intrinsic::LoadDataWithTranspose(p) => p.repeat_times,
+            _ => -1,
+        })
+        .collect()
 }
