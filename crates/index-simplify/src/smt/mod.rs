@@ -109,11 +109,32 @@ fn fact_constraints(t: Theory, symbols: &[String], facts: &Facts) -> Vec<String>
         if let Some(hi) = f.hi {
             out.push(le(t, &name, &constant(t, hi)));
         }
-        if let Some(d) = f.divisor.filter(|d| *d > 0) {
+        // In integers a congruence is a definition instead (see [`congruence_definitions`]).
+        if let Some(d) = f.divisor.filter(|d| *d > 0 && t == Theory::Bv64) {
             out.push(encode::congruent(t, &name, f.residue, d));
         }
     }
     out
+}
+
+/// For each symbol with a congruence fact `n ≡ r (mod d)`, the integer query's definition
+/// `n = d·q + (r mod d)` over a fresh auxiliary `q` (named `n div d`): linear arithmetic then
+/// sees `n·k` as `d·(q·k)`, where the congruence as a constraint leaves it nonlinear and z3
+/// answers unknown (`(n·k + i) mod 16 = i`, measured: over 60 s against 0.06 s).
+fn congruence_definitions(symbols: &[String], facts: &Facts) -> (Vec<String>, Vec<(String, String)>) {
+    let (mut auxiliary, mut definitions) = (Vec::new(), Vec::new());
+    for s in symbols {
+        let Some((d, r)) =
+            facts.get(s).and_then(|f| f.divisor.filter(|d| *d > 0).map(|d| (d, f.residue.rem_euclid(d))))
+        else {
+            continue;
+        };
+        let q = format!("{s} div {d}");
+        let t = Theory::Int;
+        definitions.push((s.clone(), format!("(+ (* {} {}) {})", constant(t, d), symbol(&q), constant(t, r))));
+        auxiliary.push(q);
+    }
+    (auxiliary, definitions)
 }
 
 /// Asks whether `original ≠ simplified` is satisfiable under `facts` (64-bit two's complement
@@ -176,7 +197,11 @@ fn query(
     let (o, s) = (encode(original, t, sem), encode(simplified, t, sem));
     parts.push(o.defined_formula());
     parts.push(format!("(or (not {}) (not (= {} {})))", s.defined_formula(), o.value, s.value));
-    Query { theory: t, symbols: symbols.to_vec(), assertion: conj(&parts) }
+    let mut q = Query::new(t, symbols.to_vec(), conj(&parts));
+    if t == Theory::Int {
+        (q.auxiliary, q.definitions) = congruence_definitions(symbols, facts);
+    }
+    q
 }
 
 /// The verdict from the checked answer and, when asked, the wrapping one.

@@ -71,11 +71,7 @@ impl Schema {
 /// The lemmas of [`Hint::Unique`] and [`Hint::NonNeg`] as negated queries over unbounded
 /// integers (the test `lemmas_are_proven` requires `unsat`).
 pub fn lemma_queries() -> Vec<Query> {
-    let q = |assertion: &str| Query {
-        theory: Theory::Int,
-        symbols: vec!["c".into(), "k".into()],
-        assertion: assertion.to_string(),
-    };
+    let q = |assertion: &str| Query::new(Theory::Int, vec!["c".into(), "k".into()], assertion.to_string());
     vec![
         q("(and (<= 1 |c|) (not (or (= |k| 0) (>= (* |c| |k|) |c|) (<= (* |c| |k|) (- |c|)))))"),
         q("(and (<= 0 |c|) (<= 0 |k|) (< (* |c| |k|) 0))"),
@@ -475,7 +471,7 @@ fn negation(lhs: &IndexExpr, rhs: &IndexExpr, conds: &[Cond], hints: &[Hint], t:
     let r = encode(rhs, t, Semantics::Checked);
     parts.extend(l.defined.iter().cloned());
     parts.push(format!("(not (and {} (= {} {})))", r.defined_formula(), l.value, r.value));
-    Query { theory: t, symbols, assertion: conj(&parts) }
+    Query::new(t, symbols, conj(&parts))
 }
 
 /// The queries that prove `s`: one over integers, or one per shift amount over bit-vectors.

@@ -38,9 +38,23 @@ pub enum SolverError {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Query {
     pub theory: Theory,
+    /// The symbols a model reports, in order: each declared, or defined by [`Query::definitions`].
     pub symbols: Vec<String>,
+    /// Symbols declared for the definitions' terms and not reported (a quotient `q` in `n = 16·q`).
+    pub auxiliary: Vec<String>,
+    /// Symbols of [`Query::symbols`] given by a term over the auxiliary ones (`define-fun`), not
+    /// declared free: z3's arithmetic sees `16·q·k` as a linear term in the monomial `q·k` where
+    /// `n·k` under `n mod 16 = 0` is nonlinear and left unknown (docs/index-simplification.md §13).
+    pub definitions: Vec<(String, String)>,
     /// SMT-LIB2 formula over [`encode::symbol`]s, asserted after the prelude.
     pub assertion: String,
+}
+
+impl Query {
+    /// A query over free `symbols`, all reported.
+    pub fn new(theory: Theory, symbols: Vec<String>, assertion: String) -> Query {
+        Query { theory, symbols, auxiliary: Vec::new(), definitions: Vec::new(), assertion }
+    }
 }
 
 /// The solver's answer to one [`Query`].
@@ -60,8 +74,13 @@ pub fn script(queries: &[Query], timeout: Duration) -> String {
     for q in queries {
         script.push_str("(push 1)\n");
         script.push_str(prelude(q.theory));
-        for s in &q.symbols {
-            script.push_str(&format!("(declare-const {} {})\n", symbol(s), sort(q.theory)));
+        let sort = sort(q.theory);
+        let free = q.symbols.iter().filter(|s| !q.definitions.iter().any(|(d, _)| d == *s));
+        for s in q.auxiliary.iter().chain(free) {
+            script.push_str(&format!("(declare-const {} {sort})\n", symbol(s)));
+        }
+        for (s, term) in &q.definitions {
+            script.push_str(&format!("(define-fun {} () {sort} {term})\n", symbol(s)));
         }
         script.push_str(&format!("(assert {})\n(check-sat)\n", q.assertion));
         for s in &q.symbols {

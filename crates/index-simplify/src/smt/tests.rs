@@ -48,6 +48,24 @@ fn congruences_are_used() {
     assert!(matches!(p.verdict, Verdict::Counterexample(_)));
 }
 
+/// A congruence is a definition `n = 16·q` in the integer query: a symbolic product with it is
+/// answered (z3 left `(n·k + i) mod 16 = i` unknown for over 60 s with the congruence as a
+/// constraint, and CI timed out on it), and a counterexample still reports `n` itself, ≡ 0 (mod 16).
+#[test]
+fn congruences_are_definitions_and_counterexamples_report_the_symbol() {
+    let facts = Facts::new().at_least("n", 0).divisible("n", 16).range("i", 0, 15).at_least("k", 0);
+    let e = (sym("n") * sym("k") + sym("i")) % 16;
+    assert!(proven(&prove_rewrite(&e, &sym("i"), &facts, &ProofOptions::fast()).verdict));
+    // Wrong: the sum mod 32 is not i when n·k is an odd multiple of 16.
+    let wrong = (sym("n") * sym("k") + sym("i")) % 32;
+    let Verdict::Counterexample(cx) = prove_rewrite(&wrong, &sym("i"), &facts, &ProofOptions::fast()).verdict else {
+        panic!("a wrong rewrite was not refuted")
+    };
+    let env = cx.env();
+    assert_eq!(env["n"] % 16, 0, "{cx:?}");
+    assert_ne!(wrong.eval(&env), sym("i").eval(&env), "{cx:?}");
+}
+
 #[test]
 fn simplifier_results_on_its_examples_are_proven() {
     let r = || sym("r");
@@ -103,14 +121,14 @@ fn distribution_overflowing_only_in_an_intermediate_is_exact_with_wrapping() {
 /// the only `x` with `2^63 − 1 < x < 2^63 + 1`, the only `y` just below `−2^63`, and `2^100`.
 #[test]
 fn counterexamples_outside_i64_are_read_exactly() {
-    let q = Query {
-        theory: Theory::Int,
-        symbols: vec!["x".into(), "y".into(), "z".into()],
-        assertion: "(and (> |x| 9223372036854775807) (< |x| 9223372036854775809) \
-                    (< |y| (- 9223372036854775808)) (> |y| (- 9223372036854775810)) \
-                    (= |z| (* 1099511627776 1099511627776 1048576)))"
+    let q = Query::new(
+        Theory::Int,
+        vec!["x".into(), "y".into(), "z".into()],
+        "(and (> |x| 9223372036854775807) (< |x| 9223372036854775809) \
+         (< |y| (- 9223372036854775808)) (> |y| (- 9223372036854775810)) \
+         (= |z| (* 1099511627776 1099511627776 1048576)))"
             .into(),
-    };
+    );
     let answers = check(&[q], Duration::from_secs(10)).unwrap();
     let Answer::Sat(values) = &answers[0] else { panic!("{answers:?}") };
     let shown: Vec<String> = values.iter().map(|(s, v)| format!("{s} = {v}")).collect();

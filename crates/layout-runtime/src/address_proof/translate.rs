@@ -410,6 +410,6 @@ impl Translator {
         for (name, term) in self.bindings.iter().rev() {
             assertion = format!("(let (({name} {term})) {assertion})");
         }
-        Query { theory: encode::Theory::Int, symbols: self.symbols.clone(), assertion }
+        Query::new(encode::Theory::Int, self.symbols.clone(), assertion)
     }
 }
