@@ -22,6 +22,7 @@
 
 pub mod data_copy;
 pub mod decl;
+pub mod element_map;
 pub mod error;
 pub mod exec;
 pub mod ffi;
