@@ -18,6 +18,7 @@
 
 pub mod accesses;
 pub mod inject;
+pub mod intrinsics;
 pub mod translate;
 
 use std::fmt;
@@ -81,10 +82,34 @@ pub struct TensorProof {
     pub elapsed: Duration,
 }
 
+/// What one proof is about (the report's wording).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProofSubject {
+    /// One side function per tensor value ([`prove_addresses`]).
+    #[default]
+    Tensors,
+    /// The kernel's loads and stores ([`accesses`]).
+    Accesses,
+    /// The AscendC path's intrinsic calls ([`intrinsics`]).
+    IntrinsicCalls,
+}
+
+impl ProofSubject {
+    fn noun(self) -> &'static str {
+        match self {
+            ProofSubject::Tensors => "tensors",
+            ProofSubject::Accesses => "accesses",
+            ProofSubject::IntrinsicCalls => "intrinsic calls",
+        }
+    }
+}
+
 /// What [`prove_addresses`] found.
 #[derive(Clone, Debug, Default)]
 pub struct AddressProofReport {
+    /// One entry per tensor, access or intrinsic call ([`AddressProofReport::subject`]).
     pub tensors: Vec<TensorProof>,
+    pub subject: ProofSubject,
     /// Tensors without a side function (the lowering's reason).
     pub unchecked: Vec<String>,
     /// The lowering and the address simplification (`layout-simplify-offsets` and its
@@ -114,8 +139,9 @@ impl fmt::Display for AddressProofReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "address proofs: {} tensors: {} proven, {} counterexamples, {} unknown; {} not covered; solver {:.1} ms, lowering and simplification {:.1} ms",
+            "address proofs: {} {}: {} proven, {} counterexamples, {} unknown; {} not covered; solver {:.1} ms, lowering and simplification {:.1} ms",
             self.tensors.len(),
+            self.subject.noun(),
             self.proven(),
             self.counterexamples(),
             self.unknown(),

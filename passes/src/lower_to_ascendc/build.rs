@@ -78,8 +78,8 @@ pub(crate) type Notes<'a> = &'a [(&'a str, String)];
 /// Attributes `(name, attribute text)` set on an op.
 pub(crate) type OpAttributes<'a> = &'a [(&'a str, &'a str)];
 
-/// Emits the ops of `derived` before `anchor`. `dst` and `srcs` are the intrinsic's operands in
-/// call order (Mmad: C, then A and B).
+/// Emits the ops of `derived` before `anchor` and returns them. `dst` and `srcs` are the
+/// intrinsic's operands in call order (Mmad: C, then A and B).
 ///
 /// `extra_notes` are added to `notes` as they are; `op_attributes` (`name`, attribute text) are
 /// set on every op emitted (the store's `atomic = "add"` on its Fixpipe). Every symbol of the `assumes` note is also
@@ -93,7 +93,7 @@ pub(crate) fn emit<'c>(
     srcs: &[&Tensor<'c, 'c>],
     _target: Target,
     (extra_notes, op_attributes): (Notes, OpAttributes),
-) -> Result<(), AscendcError> {
+) -> Result<Vec<mlir_sys::MlirOperation>, AscendcError> {
     let location = anchor.location();
     let block = anchor.block().ok_or_else(|| AscendcError::IrShape("op outside a block".into()))?;
     let binds = || std::iter::once(dst).chain(srcs.iter().copied()).flat_map(|t| t.binds.iter().cloned());
@@ -104,6 +104,7 @@ pub(crate) fn emit<'c>(
         emitter.bind(&s, v);
     }
     let mut notes = vec![];
+    let mut emitted = Vec::new();
     let names: &[&str] = if srcs.len() == 2 { &["c", "a", "b"] } else { &["dst", "src"] };
     for (n, t) in names.iter().zip(std::iter::once(dst).chain(srcs.iter().copied())) {
         notes.push(format!("{n} = {}", quote(&cute(t))));
@@ -186,7 +187,7 @@ pub(crate) fn emit<'c>(
             .add_attributes(&attributes)
             .build()
             .map_err(AscendcError::internal)?;
-        block.insert_operation_before(anchor, op);
+        emitted.push(block.insert_operation_before(anchor, op).to_raw());
     }
-    Ok(())
+    Ok(emitted)
 }

@@ -31,6 +31,7 @@ mod flags;
 mod liveness;
 pub mod placement;
 pub mod sync;
+pub mod table;
 
 #[cfg(test)]
 mod chain_tests;
@@ -154,6 +155,16 @@ impl<'c, 'a> Tensor<'c, 'a> {
         Ok(Operand { layout: &self.layout, coord: self.coord.clone(), base_bytes: base })
     }
 
+    /// The operand as the side table records it ([`table::OperandSpec`]).
+    fn spec(&self) -> table::OperandSpec {
+        table::OperandSpec {
+            layout: self.layout.clone(),
+            coord: self.coord.clone(),
+            base: self.base.clone(),
+            elem_bytes: i64::from(self.elem.bits() / 8),
+        }
+    }
+
     /// The matrix a copy moves of this tensor ([`crate::tile::matrix_view`]): a batch form of
     /// batch extent 1 becomes its matrix at the batch offset; other tensors are unchanged.
     pub fn matrix(self) -> Result<Self> {
@@ -188,6 +199,12 @@ fn root_of(v: Value) -> Option<usize> {
 /// AscendC back end accepts nothing the verifier rejects); errors are emitted as located
 /// diagnostics and returned, one per cause.
 pub fn lower(root: OperationRef) -> Result<(), LowerFailure> {
+    lower_with_table(root).map(drop)
+}
+
+/// [`lower`], returning the side table of the copies ([`table`]): what each emitted
+/// `ascendc.*` copy implements, for the address proof.
+pub fn lower_with_table(root: OperationRef) -> Result<Vec<table::CopySpec>, LowerFailure> {
     facts::forget_simplified();
     if !crate::verify::verify(root) {
         return Err(LowerFailure::Unverified);
@@ -207,7 +224,7 @@ pub fn lower(root: OperationRef) -> Result<(), LowerFailure> {
         WalkResult::Advance
     });
     if ops.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let report = |location: melior::ir::Location, error: AscendcError| {
         emit_error(location, &format!("{ARGUMENT}: {error}"));
@@ -239,6 +256,7 @@ pub fn lower(root: OperationRef) -> Result<(), LowerFailure> {
         counter: 0,
         coord_symbols: HashMap::new(),
         layouts,
+        table: Vec::new(),
     };
     let mut errors = Vec::new();
     for op in &ops {
@@ -265,7 +283,7 @@ pub fn lower(root: OperationRef) -> Result<(), LowerFailure> {
             return Err(report(location, error));
         }
     }
-    Ok(())
+    Ok(lowering.table)
 }
 
 /// `file:line:col` of a location (MLIR's text for other locations).
@@ -287,6 +305,8 @@ struct Lowering<'c> {
     coord_symbols: HashMap<usize, String>,
     /// Each `!layout.tensor` type parsed and resolved once (renamed per value).
     layouts: LayoutCache,
+    /// What each emitted copy implements ([`table`]).
+    table: Vec<table::CopySpec>,
 }
 
 type Result<T, E = AscendcError> = std::result::Result<T, E>;
@@ -561,7 +581,16 @@ impl<'c> Lowering<'c> {
                 };
                 // SetAtomicAdd<T>() before the Fixpipe and SetAtomicNone() after (the emitters).
                 let atomic: &[(&str, &str)] = if atomic_add { &[("atomic", "\"add\"")] } else { &[] };
-                build::emit(self.context, op, &derived, &dst, &[&src], self.target, (&extra, atomic))?;
+                let calls = build::emit(self.context, op, &derived, &dst, &[&src], self.target, (&extra, atomic))?;
+                self.table.push(table::CopySpec {
+                    op: op.name().as_string_ref().as_str().unwrap_or_default().to_string(),
+                    location: position_text(location),
+                    calls,
+                    dst: dst.spec(),
+                    src: src.spec(),
+                    transposed: column_major,
+                    symbols: src.binds.iter().chain(dst.binds.iter()).map(|(s, v)| (s.clone(), v.to_raw())).collect(),
+                });
                 if let Some(Ok(LayoutOp::Load { written: Some(written), .. })) = LayoutOp::decode(op) {
                     let view = match dst.space {
                         MemorySpace::L0a | MemorySpace::L0b => dst,

@@ -22,7 +22,9 @@ use melior::ir::{
 use mlir_sys::MlirOperation;
 
 use super::translate::{Translator, BLOCK_IDX, BLOCK_NUM};
-use super::{algebra_address, decide, AddressProofOptions, AddressProofReport, TensorProof, ALGEBRA, LOWERED};
+use super::{
+    algebra_address, decide, AddressProofOptions, AddressProofReport, ProofSubject, TensorProof, ALGEBRA, LOWERED,
+};
 use crate::Result;
 
 /// Proves every load and store of the lowered `module` after the JIT hook's simplification.
@@ -41,7 +43,8 @@ pub fn prove_accesses_with(
     let start = Instant::now();
     let options = lower_to_loops::Options { witness_accesses: true, rules, ..Default::default() };
     let (copy, lowered) = crate::self_check::lower_with(module, &options, after_lowering, "access proof")?;
-    let mut report = AddressProofReport { lowering_time: start.elapsed(), ..Default::default() };
+    let mut report =
+        AddressProofReport { lowering_time: start.elapsed(), subject: ProofSubject::Accesses, ..Default::default() };
     let (accesses, witnesses) = tagged(&copy);
     for spec in &lowered.accesses {
         let (Some(ops), Some(&call)) = (accesses.get(&spec.id), witnesses.get(&spec.id)) else {
@@ -93,7 +96,7 @@ fn tagged(module: &Module) -> Tagged {
 }
 
 /// The entry block of the `func.func` around `op`.
-fn entry_block<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<melior::ir::BlockRef<'c, 'a>> {
+pub(super) fn entry_block<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<melior::ir::BlockRef<'c, 'a>> {
     let mut current = op.parent_operation();
     while let Some(p) = current {
         if op_name(&p) == "func.func" {
@@ -106,7 +109,7 @@ fn entry_block<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<melior::ir::BlockRef
 
 /// What the lowering itself defines as a symbol's value: a constant, the clamp `maxsi(%n, 0)`
 /// of a size, a block query.
-fn lowering_leaf(op: &OperationRef) -> bool {
+pub(super) fn lowering_leaf(op: &OperationRef) -> bool {
     matches!(op_name(op).as_str(), "arith.constant" | "arith.maxsi" | "func.call")
 }
 
@@ -154,6 +157,20 @@ fn obligation(
         return Err(format!("the algebra's address {expected} has bit operations"));
     }
     let expected = encode::encode(&expected, encode::Theory::Int, encode::Semantics::Checked).value;
+    facts.extend(argument_facts(&mut t, size_limit));
+    t.declare_unbounded(LOWERED);
+    t.declare_unbounded(ALGEBRA);
+    facts.push(format!("(= {} {address})", encode::symbol(LOWERED)));
+    facts.push(format!("(= {} {expected})", encode::symbol(ALGEBRA)));
+    let reachable = t.query(facts.clone());
+    facts.push(format!("(not (and {} (= {address} {expected})))", encode::conj(&t.defined)));
+    Ok((t.query(facts), reachable))
+}
+
+/// The ranges of what the query reads from outside: every index argument (and memref size) in
+/// `[0, size_limit)`, the block index in `[0, block_num)` with `block_num` in that range.
+pub(super) fn argument_facts(t: &mut Translator, size_limit: i64) -> Vec<String> {
+    let mut facts = Vec::new();
     for arg in t.arguments() {
         let arg = encode::symbol(&arg);
         facts.push(format!("(<= 0 {arg})"));
@@ -167,11 +184,5 @@ fn obligation(
         facts.push(format!("(< {idx} {num})"));
         facts.push(format!("(< {num} {size_limit})"));
     }
-    t.declare_unbounded(LOWERED);
-    t.declare_unbounded(ALGEBRA);
-    facts.push(format!("(= {} {address})", encode::symbol(LOWERED)));
-    facts.push(format!("(= {} {expected})", encode::symbol(ALGEBRA)));
-    let reachable = t.query(facts.clone());
-    facts.push(format!("(not (and {} (= {address} {expected})))", encode::conj(&t.defined)));
-    Ok((t.query(facts), reachable))
+    facts
 }

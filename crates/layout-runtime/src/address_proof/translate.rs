@@ -146,6 +146,15 @@ impl Translator {
         if name == "func.call" {
             return self.block_query(&op);
         }
+        // The AscendC path's GetBlockIdx() / GetBlockNum().
+        if let Some(block) = match name.as_str() {
+            "ascendc.get_block_idx" => Some(BLOCK_IDX),
+            "ascendc.get_block_num" => Some(BLOCK_NUM),
+            _ => None,
+        } {
+            self.declare(block);
+            return Ok(encode::symbol(block));
+        }
         if name == "memref.dim" {
             return self.dim(&op);
         }

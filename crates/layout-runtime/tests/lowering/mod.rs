@@ -16,6 +16,9 @@ mod contract;
 /// The address proofs with z3 (issue 15 item 3).
 mod prove;
 
+/// The AscendC path's intrinsic calls, proven.
+mod prove_ascendc;
+
 fn parse<'c>(context: &'c melior::Context, text: &str) -> Module<'c> {
     layout_dialect::parse_source(context, text).unwrap_or_else(|| panic!("kernel parses:\n{text}"))
 }

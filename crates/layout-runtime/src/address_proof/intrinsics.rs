@@ -1,0 +1,246 @@
+//! The AscendC path's copies, proven (issue 15 item 3): a copy of the module goes through
+//! `layout-lower-to-ascendc` with its side table (`lower_to_ascendc::table`); for every
+//! `ascendc.*` copy it records, the call's fields are read from the op (`params` constants,
+//! `dyn_fields` index operands translated as in [`super::accesses`]) and put into the
+//! intrinsic's element mapping (`ascendc_params::element_map`, declared once by field name).
+//! The claim, for every coordinate `x` inside both operands' valid regions and every size in
+//! `[0, size_limit)`: the call `l = ⌊row/rows per call⌋` of the loop of calls moves `x` (every
+//! index of the mapping inside its extent, `l < repeat`), its destination address
+//! `off0 + l·step0 + dst(x)` is `base + crd_to_offset` of the destination layout at `x`, its
+//! source address likewise, and no intermediate of the ops' index code leaves `i64`.
+//! Intrinsics without an element mapping (LoadData moves whole fractals) are listed as not
+//! covered.
+
+use std::time::Instant;
+
+use ascendc_params::element_map::{element, rows_per_call};
+use ascendc_params::IntrinsicKind;
+use index_simplify::smt::{encode, Query};
+use index_simplify::IndexExpr;
+use layout_algebra::{IndexValue, SymExpr};
+use layout_passes::ir::op_name;
+use layout_passes::lower_to_ascendc::{self, table::CopySpec};
+use melior::ir::{operation::OperationLike, AttributeLike, Module, OperationRef, Value};
+
+use super::accesses::{argument_facts, entry_block};
+use super::translate::Translator;
+use super::{algebra_address, decide, AddressProofOptions, AddressProofReport, ProofSubject, TensorProof};
+use crate::{Capture, Error, Result};
+
+/// Proves every mapped intrinsic call of `module`'s AscendC lowering.
+pub fn prove_intrinsics(module: &Module, opts: &AddressProofOptions) -> Result<AddressProofReport> {
+    prove_intrinsics_with(module, &|_| {}, opts)
+}
+
+/// [`prove_intrinsics`] with `after_lowering` run on the lowered copy first (tests inject a
+/// wrong field there).
+pub fn prove_intrinsics_with(
+    module: &Module,
+    after_lowering: &dyn Fn(&Module),
+    opts: &AddressProofOptions,
+) -> Result<AddressProofReport> {
+    let start = Instant::now();
+    let copy = crate::lower::clone_module(module);
+    let capture = Capture::for_module(&copy, "<input>");
+    let table = lower_to_ascendc::lower_with_table(copy.as_operation());
+    let diagnostics = capture.take();
+    let table = table.map_err(|_| Error::mlir("intrinsic proof: the AscendC lowering failed", diagnostics))?;
+    after_lowering(&copy);
+    let mut report = AddressProofReport {
+        lowering_time: start.elapsed(),
+        subject: ProofSubject::IntrinsicCalls,
+        ..Default::default()
+    };
+    for spec in &table {
+        for &call in &spec.calls {
+            // Safety: the ops are alive (the copy is not changed while proving).
+            let call = unsafe { OperationRef::from_raw(call) };
+            let name = op_name(&call);
+            let Some(kind) = IntrinsicKind::from_op(&name) else { continue };
+            let what = format!("{} of {}", kind.decl().params.cpp, spec.op);
+            if rows_per_call(kind).is_none() {
+                report.unchecked.push(format!("{}: {what}: no element mapping", spec.location));
+                continue;
+            }
+            let start = Instant::now();
+            let verdict = decide(obligation(call, kind, spec, opts.size_limit), opts);
+            report.tensors.push(TensorProof {
+                tensor: what,
+                side_function: name,
+                location: Some(spec.location.clone()),
+                verdict,
+                elapsed: start.elapsed(),
+            });
+        }
+    }
+    Ok(report)
+}
+
+type Res<T> = std::result::Result<T, String>;
+
+/// The integer fields of an `ascendc.*` op: the `params` constants and the `dyn_fields`
+/// operands after the buffers.
+struct Fields<'c, 'a> {
+    constants: Vec<(String, i64)>,
+    dynamic: Vec<(String, Value<'c, 'a>)>,
+}
+
+fn fields<'c, 'a>(call: OperationRef<'c, 'a>, kind: IntrinsicKind) -> Res<Fields<'c, 'a>> {
+    let params = call.attribute("params").map_err(|e| e.to_string())?.to_raw();
+    let names = call.attribute("dyn_fields").map_err(|e| e.to_string())?.to_raw();
+    let text = |s: mlir_sys::MlirStringRef| {
+        // Safety: a string reference into the context.
+        let bytes = unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) };
+        String::from_utf8_lossy(bytes).into_owned()
+    };
+    let mut constants = Vec::new();
+    let mut dynamic = Vec::new();
+    // Safety: attribute queries on the op's own attributes, checked for their kind.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADictionary(params) || !mlir_sys::mlirAttributeIsAArray(names) {
+            return Err(format!("'{}' without params / dyn_fields", op_name(&call)));
+        }
+        for i in 0..mlir_sys::mlirDictionaryAttrGetNumElements(params) {
+            let entry = mlir_sys::mlirDictionaryAttrGetElement(params, i);
+            if mlir_sys::mlirAttributeIsAInteger(entry.attribute) {
+                let name = text(mlir_sys::mlirIdentifierStr(entry.name));
+                constants.push((name, mlir_sys::mlirIntegerAttrGetValueInt(entry.attribute)));
+            }
+        }
+        let first = kind.buffer_count();
+        for i in 0..mlir_sys::mlirArrayAttrGetNumElements(names) {
+            let name = mlir_sys::mlirArrayAttrGetElement(names, i);
+            if !mlir_sys::mlirAttributeIsAString(name) {
+                return Err("a dyn_fields entry that is not a string".into());
+            }
+            let value = call.operand(first + i as usize).map_err(|e| e.to_string())?;
+            dynamic.push((text(mlir_sys::mlirStringAttrGetValue(name)), value));
+        }
+    }
+    Ok(Fields { constants, dynamic })
+}
+
+/// The symbol a field stands for in the element mapping's formulas.
+fn field_symbol(name: &str) -> String {
+    format!("f.{name}")
+}
+
+fn add(a: &SymExpr, b: &SymExpr) -> Res<SymExpr> {
+    a.add(b).map_err(|e| e.to_string())
+}
+
+fn int_term(e: &SymExpr) -> Res<String> {
+    let e = IndexExpr::from(e);
+    if !encode::int_expressible(&e) {
+        return Err(format!("{e} has bit operations"));
+    }
+    Ok(encode::encode(&e, encode::Theory::Int, encode::Semantics::Checked).value)
+}
+
+/// `facts ∧ ¬(x is moved by the call ∧ both addresses equal the algebra ∧ no intermediate
+/// overflows)` for one call, and the facts alone.
+fn obligation(call: OperationRef, kind: IntrinsicKind, spec: &CopySpec, size_limit: i64) -> Res<(Query, Query)> {
+    let entry = entry_block(&call).ok_or("a call outside a function")?;
+    let mut t = Translator::new(entry);
+    let mut facts = Vec::new();
+    // The layouts' symbols are the values the user's code gave the layout ops (sizes, tile
+    // coordinates): read as that code computes them, assumed defined (only the lowering's
+    // code, the fields, is claimed); code the translation does not read is any value.
+    for (symbol, raw) in &spec.symbols {
+        // Safety: the table's values are alive in the lowered copy.
+        let value = unsafe { Value::from_raw(*raw) };
+        let term = match t.int(value) {
+            Ok(term) => term,
+            Err(_) => {
+                t.abstract_value(value, symbol);
+                t.int(value)?
+            }
+        };
+        facts.push(format!("(= {} {term})", encode::symbol(symbol)));
+        t.declare(symbol);
+    }
+    facts.append(&mut t.defined);
+    let op_fields = fields(call, kind)?;
+    let used: std::cell::RefCell<Vec<&'static str>> = Default::default();
+    let field = |name: &'static str| -> SymExpr {
+        if !used.borrow().contains(&name) {
+            used.borrow_mut().push(name);
+        }
+        SymExpr::sym(&field_symbol(name))
+    };
+    // The coordinate inside both valid regions, and the call's (row, col) of it.
+    let (xr, xc) = (SymExpr::sym("x.row"), SymExpr::sym("x.col"));
+    t.declare("x.row");
+    t.declare("x.col");
+    for origin in [spec.src.layout.origin().leaves(), spec.dst.layout.origin().leaves()] {
+        let [rows, cols] = origin.as_slice() else { return Err("a copy of rank other than 2".into()) };
+        facts.push(format!("(<= 0 {})", int_term(&xr)?));
+        facts.push(format!("(<= 0 {})", int_term(&xc)?));
+        facts.push(format!("(< {} {})", int_term(&xr)?, int_term(rows)?));
+        facts.push(format!("(< {} {})", int_term(&xc)?, int_term(cols)?));
+    }
+    let (row, col) = if spec.transposed { (xc.clone(), xr.clone()) } else { (xr.clone(), xc.clone()) };
+    let mut claims = Vec::new();
+    // The loop of calls advances by whole calls: row = l·rows + r, r < rows (a definition of
+    // l and r when rows ≥ 1, which is claimed); a single call is l = 0.
+    let single = op_fields.constants.iter().any(|(n, v)| n == "repeat" && *v == 1);
+    let (l, row) = if single {
+        (SymExpr::Const(0), row)
+    } else {
+        let per_call = field(rows_per_call(kind).ok_or("no rows per call")?);
+        field("repeat");
+        t.declare("call.l");
+        t.declare("call.row");
+        let (l, r) = (int_term(&SymExpr::sym("call.l"))?, int_term(&SymExpr::sym("call.row"))?);
+        let (n, whole) = (int_term(&per_call)?, int_term(&row)?);
+        facts.push(format!("(=> (>= {n} 1) (and (= {whole} (+ (* {l} {n}) {r})) (<= 0 {r}) (< {r} {n})))"));
+        // l·n ≥ n for l ≥ 1 and n ≥ 0 (true of all integers: the solver's nonlinear hint).
+        facts.push(format!("(=> (and (>= {l} 1) (>= {n} 0)) (>= (* {l} {n}) {n}))"));
+        claims.push(format!("(>= {n} 1)"));
+        claims.push(format!("(<= 0 {l})"));
+        claims.push(format!("(< {l} {})", int_term(&field("repeat"))?));
+        (SymExpr::sym("call.l"), SymExpr::sym("call.row"))
+    };
+    let e = element(kind, &field, spec.dst.elem_bytes, &row, &col)
+        .map_err(|e| e.to_string())?
+        .ok_or("no element mapping")?;
+    for (_, value, extent) in &e.indices {
+        claims.push(format!("(<= 0 {})", int_term(value)?));
+        claims.push(format!("(< {} {})", int_term(value)?, int_term(extent)?));
+    }
+    let operands = [("dst", &spec.dst, &e.dst, "off0", "step0"), ("src", &spec.src, &e.src, "off1", "step1")];
+    for (who, operand, offset, off, step) in operands {
+        let start = add(&SymExpr::sym(&field_symbol(off)), &l.mul(&SymExpr::sym(&field_symbol(step))).map_err(|e| e.to_string())?)?;
+        let lowered = int_term(&add(&start, offset)?)?;
+        let algebra = add(&operand.base, &algebra_address(&operand.layout, &operand.coord, &[xr.clone(), xc.clone()])?)?;
+        let algebra = int_term(&algebra)?;
+        let (lowered_name, algebra_name) = (format!("{who}.lowered"), format!("{who}.algebra"));
+        t.declare_unbounded(&lowered_name);
+        t.declare_unbounded(&algebra_name);
+        facts.push(format!("(= {} {lowered})", encode::symbol(&lowered_name)));
+        facts.push(format!("(= {} {algebra})", encode::symbol(&algebra_name)));
+        claims.push(format!("(= {lowered} {algebra})"));
+        field(off);
+        field(step);
+    }
+    // The fields' values: constants, or the op's index operands (whose code is claimed).
+    for name in used.into_inner() {
+        let term = match op_fields.constants.iter().find(|(n, _)| n == name) {
+            Some((_, c)) => c.to_string(),
+            None => match op_fields.dynamic.iter().find(|(n, _)| n == name) {
+                Some((_, value)) => t.int(*value)?,
+                // A call-site field the op leaves out (`step` of a single call) is 0.
+                None if name.starts_with("step") => "0".to_string(),
+                None => return Err(format!("'{}' has no field {name}", op_name(&call))),
+            },
+        };
+        facts.push(format!("(= {} {term})", encode::symbol(&field_symbol(name))));
+        t.declare(&field_symbol(name));
+    }
+    facts.extend(t.path_assumed(&call)?);
+    facts.extend(argument_facts(&mut t, size_limit));
+    let reachable = t.query(facts.clone());
+    claims.push(encode::conj(&t.defined));
+    facts.push(format!("(not {})", encode::conj(&claims)));
+    Ok((t.query(facts), reachable))
+}
