@@ -1,10 +1,14 @@
-//! A deliberately wrong rewrite, to show that the proofs catch one: `x mod 16 → x`, each
-//! `arith.andi %x, 15` (the NZ column inside its fractal) that `pick` selects replaced by `%x`.
-//! Only `layout-opt --layout-prove-inject-wrong-mask` and the tests call it; no lowering does.
+//! Deliberate bugs, to show that the proofs catch them: a wrong rewrite `x mod 16 → x` (each
+//! `arith.andi %x, 15`, the NZ column inside its fractal, that `pick` selects replaced by
+//! `%x`), and a wrong intrinsic field (`field + delta` on one `ascendc.*` op). Only
+//! `layout-opt`'s hidden `--layout-prove-inject-*` flags and the tests call them.
 
 use melior::ir::{
-    operation::{OperationLike, WalkOrder, WalkResult},
-    Module, OperationRef, ValueLike,
+    attribute::IntegerAttribute,
+    block::BlockLike,
+    operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
+    r#type::Type,
+    Attribute, AttributeLike, Identifier, Module, OperationRef, Value, ValueLike,
 };
 
 /// Replaces the selected `arith.andi %x, 15` by `%x` in `module`; returns how many.
@@ -29,4 +33,81 @@ pub fn drop_column_masks(module: &mut Module, pick: impl Fn(&OperationRef) -> bo
         }
     }
     dropped
+}
+
+/// Adds `delta` to the field `field` of the `nth` (from 0) `op_name` op of `module`: in its
+/// `params` constants, or as an `arith.addi` on its `dyn_fields` operand. Returns whether the
+/// op and the field were found.
+pub fn wrong_field(module: &Module, op_name: &str, nth: usize, field: &str, delta: i64) -> bool {
+    let mut found = Vec::new();
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        if layout_passes::ir::op_name(&op) == op_name {
+            found.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    let Some(&raw) = found.get(nth) else { return false };
+    // Safety: an op of the live module; its attributes and operands are replaced in place.
+    let op = unsafe { OperationRef::from_raw(raw) };
+    let context_ref = op.context();
+    // Safety: the context outlives this function; `to_ref` borrows `context_ref`.
+    let context = unsafe { context_ref.to_ref() };
+    let Ok(params) = op.attribute("params") else { return false };
+    let params = params.to_raw();
+    let text = |s: mlir_sys::MlirStringRef| unsafe {
+        String::from_utf8_lossy(std::slice::from_raw_parts(s.data as *const u8, s.length)).into_owned()
+    };
+    let mut entries = Vec::new();
+    let mut changed = false;
+    // Safety: a dictionary attribute's entries.
+    unsafe {
+        for i in 0..mlir_sys::mlirDictionaryAttrGetNumElements(params) {
+            let entry = mlir_sys::mlirDictionaryAttrGetElement(params, i);
+            let name = text(mlir_sys::mlirIdentifierStr(entry.name));
+            let value = Attribute::from_raw(entry.attribute);
+            if name == field && mlir_sys::mlirAttributeIsAInteger(entry.attribute) {
+                entries.push(format!("{name} = {} : i64", mlir_sys::mlirIntegerAttrGetValueInt(entry.attribute) + delta));
+                changed = true;
+            } else {
+                entries.push(format!("{name} = {value}"));
+            }
+        }
+    }
+    if changed {
+        let Some(new) = Attribute::parse(context, &format!("{{{}}}", entries.join(", "))) else { return false };
+        // Safety: the op's own attribute, replaced by one of the same kind.
+        unsafe {
+            let name = Identifier::new(context, "params");
+            mlir_sys::mlirOperationSetAttributeByName(raw, mlir_sys::mlirIdentifierStr(name.to_raw()), new.to_raw());
+        }
+        return true;
+    }
+    let Ok(names) = op.attribute("dyn_fields") else { return false };
+    let Some(kind) = ascendc_params::IntrinsicKind::from_op(op_name) else { return false };
+    // Safety: an array of string attributes (the lowering's `dyn_fields`).
+    let position = unsafe {
+        (0..mlir_sys::mlirArrayAttrGetNumElements(names.to_raw())).position(|i| {
+            let s = mlir_sys::mlirArrayAttrGetElement(names.to_raw(), i);
+            mlir_sys::mlirAttributeIsAString(s) && text(mlir_sys::mlirStringAttrGetValue(s)) == field
+        })
+    };
+    let (Some(k), Some(block)) = (position, op.block()) else { return false };
+    let operand = kind.buffer_count() + k;
+    let Ok(old) = op.operand(operand) else { return false };
+    let location = op.location();
+    let index = Type::index(context);
+    let constant = OperationBuilder::new("arith.constant", location)
+        .add_attributes(&[(Identifier::new(context, "value"), IntegerAttribute::new(index, delta).into())])
+        .add_results(&[index])
+        .build();
+    let Ok(constant) = constant else { return false };
+    let constant = block.insert_operation_before(op, constant);
+    let Ok(c) = constant.result(0) else { return false };
+    let sum = OperationBuilder::new("arith.addi", location).add_operands(&[old, c.into()]).add_results(&[index]).build();
+    let Ok(sum) = sum else { return false };
+    let sum = block.insert_operation_before(op, sum);
+    let Ok(new): Result<Value, _> = sum.result(0).map(Into::into) else { return false };
+    // Safety: replaces one operand of the op by an index value defined before it.
+    unsafe { mlir_sys::mlirOperationSetOperand(raw, operand as isize, new.to_raw()) };
+    true
 }
