@@ -145,15 +145,20 @@ fn obligation(call: OperationRef, kind: IntrinsicKind, spec: &CopySpec, size_lim
     let mut facts = Vec::new();
     // The layouts' symbols are the values the user's code gave the layout ops (sizes, tile
     // coordinates): read as that code computes them, assumed defined (only the lowering's
-    // code, the fields, is claimed); code the translation does not read is any value.
+    // code, the fields, is claimed); a value the translation does not read is any value in
+    // `[0, size_limit)`.
     for (symbol, raw) in &spec.symbols {
         // Safety: the table's values are alive in the lowered copy.
         let value = unsafe { Value::from_raw(*raw) };
         let term = match t.int(value) {
             Ok(term) => term,
+            // A coordinate in a tensor of sizes below `size_limit` (an `scf.for` iter_arg).
             Err(_) => {
                 t.abstract_value(value, symbol);
-                t.int(value)?
+                let term = t.int(value)?;
+                facts.push(format!("(<= 0 {term})"));
+                facts.push(format!("(< {term} {size_limit})"));
+                term
             }
         };
         facts.push(format!("(= {} {term})", encode::symbol(symbol)));
