@@ -11,11 +11,11 @@
 // CHECK: prove-addresses.mlir:29:7: remark: address proven: load by layout.load of layout.tile
 // CHECK: prove-addresses.mlir:29:7: remark: address proven: store by layout.load of layout.tile
 // CHECK: prove-addresses.mlir:29:7: remark: address proven: zero-fill store by layout.load of layout.tile
-// CHECK: address proofs: 3 tensors: 3 proven, 0 counterexamples, 0 unknown
+// CHECK: address proofs: 3 accesses: 3 proven, 0 counterexamples, 0 unknown
 // WRONG: prove-addresses.mlir:29:7: remark: address proven: load by layout.load of layout.tile
 // WRONG: prove-addresses.mlir:29:7: error: address counterexample: store by layout.load of layout.tile {{.*}} lowered = {{[0-9]+}}, algebra = {{[0-9]+}}
-// WRONG: address proofs: 3 tensors: {{[0-9]}} proven, {{[1-9]}} counterexamples
-// SMALL: address proofs: 3 tensors: 3 proven
+// WRONG: address proofs: 3 accesses: {{[0-9]}} proven, {{[1-9]}} counterexamples
+// SMALL: address proofs: 3 accesses: 3 proven
 // ZERO: error: invalid value '0' for '--layout-prove-size-limit <N>'
 module attributes {layout.target = #layout.target<"a2">} {
   func.func @copy(%s: memref<?xf16>, %d: memref<4608xf16>, %m: index) attributes {llvm.emit_c_interface} {

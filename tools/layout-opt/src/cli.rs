@@ -72,6 +72,8 @@ pub struct Options {
     /// input (after the address simplification) equals the layout algebra's crd_to_offset,
     /// with no i64 overflow, for every size in [0, --layout-prove-size-limit): one line per
     /// access (proven / counterexample with the values / unknown); a counterexample is an error.
+    /// With --layout-lower-to-ascendc in the pipeline: the same for every copy intrinsic
+    /// (DataCopy, Fixpipe) the AscendC lowering emits, through its element mapping.
     #[arg(long)]
     pub layout_prove_addresses: bool,
     /// The sizes (index arguments) --layout-prove-addresses covers: [0, N).
@@ -88,6 +90,10 @@ pub struct Options {
     /// `arith.andi %x, 15` replaced by `%x`), to show that it is caught.
     #[arg(long, hide = true)]
     pub layout_prove_inject_wrong_mask: bool,
+    /// Tests only: OP:FIELD:DELTA adds DELTA to FIELD of the first OP (`ascendc.fixpipe`) of
+    /// the AscendC lowering that --layout-prove-addresses proves, to show that it is caught.
+    #[arg(long, hide = true, value_name = "OP:FIELD:DELTA")]
+    pub layout_prove_inject_wrong_field: Option<String>,
     /// List the passes (name and description) and exit.
     #[arg(long)]
     pub list_passes: bool,

@@ -245,7 +245,7 @@ fn run() -> ExitCode {
         let mut printed = None;
         if let Some(mut module) = module {
             if options.layout_prove_addresses {
-                all_ok &= prove::run(&module, &options, display, chunk.first_line, &mut report);
+                all_ok &= prove::run(&module, &options, lowers_to_ascendc, (display, chunk.first_line), &mut report);
             }
             ok = manager.run(&mut module).is_ok();
             if ok && !verify_each && !elements.is_empty() {

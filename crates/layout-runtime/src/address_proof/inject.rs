@@ -66,7 +66,8 @@ pub fn wrong_field(module: &Module, op_name: &str, nth: usize, field: &str, delt
             let name = text(mlir_sys::mlirIdentifierStr(entry.name));
             let value = Attribute::from_raw(entry.attribute);
             if name == field && mlir_sys::mlirAttributeIsAInteger(entry.attribute) {
-                entries.push(format!("{name} = {} : i64", mlir_sys::mlirIntegerAttrGetValueInt(entry.attribute) + delta));
+                entries
+                    .push(format!("{name} = {} : i64", mlir_sys::mlirIntegerAttrGetValueInt(entry.attribute) + delta));
                 changed = true;
             } else {
                 entries.push(format!("{name} = {value}"));
@@ -103,7 +104,8 @@ pub fn wrong_field(module: &Module, op_name: &str, nth: usize, field: &str, delt
     let Ok(constant) = constant else { return false };
     let constant = block.insert_operation_before(op, constant);
     let Ok(c) = constant.result(0) else { return false };
-    let sum = OperationBuilder::new("arith.addi", location).add_operands(&[old, c.into()]).add_results(&[index]).build();
+    let sum =
+        OperationBuilder::new("arith.addi", location).add_operands(&[old, c.into()]).add_results(&[index]).build();
     let Ok(sum) = sum else { return false };
     let sum = block.insert_operation_before(op, sum);
     let Ok(new): Result<Value, _> = sum.result(0).map(Into::into) else { return false };

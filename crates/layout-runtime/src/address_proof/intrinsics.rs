@@ -215,9 +215,13 @@ fn obligation(call: OperationRef, kind: IntrinsicKind, spec: &CopySpec, size_lim
     }
     let operands = [("dst", &spec.dst, &e.dst, "off0", "step0"), ("src", &spec.src, &e.src, "off1", "step1")];
     for (who, operand, offset, off, step) in operands {
-        let start = add(&SymExpr::sym(&field_symbol(off)), &l.mul(&SymExpr::sym(&field_symbol(step))).map_err(|e| e.to_string())?)?;
+        let start = add(
+            &SymExpr::sym(&field_symbol(off)),
+            &l.mul(&SymExpr::sym(&field_symbol(step))).map_err(|e| e.to_string())?,
+        )?;
         let lowered = int_term(&add(&start, offset)?)?;
-        let algebra = add(&operand.base, &algebra_address(&operand.layout, &operand.coord, &[xr.clone(), xc.clone()])?)?;
+        let algebra =
+            add(&operand.base, &algebra_address(&operand.layout, &operand.coord, &[xr.clone(), xc.clone()])?)?;
         let algebra = int_term(&algebra)?;
         let (lowered_name, algebra_name) = (format!("{who}.lowered"), format!("{who}.algebra"));
         t.declare_unbounded(&lowered_name);

@@ -5,10 +5,10 @@
 
 use std::time::{Duration, Instant};
 
+use index_simplify::smt::ModelValue;
 use layout_runtime::address_proof::intrinsics::{prove_intrinsics, prove_intrinsics_with};
 use layout_runtime::address_proof::{inject, AddressProofOptions, AddressProofReport, AddressVerdict};
 use layout_runtime::create_context;
-use index_simplify::smt::ModelValue;
 use melior::ir::Module;
 
 use super::parse;
@@ -93,7 +93,8 @@ fn refuted(kernel: &str, op: &str, nth: usize, field: &str, delta: i64, witness:
     let report = prove_text(&example(kernel), &|m| found.set(inject::wrong_field(m, op, nth, field, delta)));
     assert!(found.get(), "{kernel}: no {field} on {op} #{nth}");
     eprintln!("{kernel}, {op} #{nth} {field} {delta:+}: {report}");
-    let refuted: Vec<_> = report.tensors.iter().filter(|t| matches!(t.verdict, AddressVerdict::Counterexample(_))).collect();
+    let refuted: Vec<_> =
+        report.tensors.iter().filter(|t| matches!(t.verdict, AddressVerdict::Counterexample(_))).collect();
     assert_eq!(refuted.len(), 1, "{report}");
     assert_eq!(refuted[0].side_function, op, "{report}");
     assert_eq!(report.proven(), report.tensors.len() - 1, "{report}");
