@@ -22,21 +22,41 @@ pub struct Element<V> {
     pub src: V,
 }
 
-/// The rows one call moves (the loop of calls, `Instr::repeat`, advances by whole calls):
-/// `nValue` (ND2NZ), `mSize` (Fixpipe), `blockLen` (block copy: one row per 32 B block).
-pub fn rows_per_call(kind: IntrinsicKind) -> Option<&'static str> {
+/// The rows one call moves (the loop of calls, `Instr::repeat`, advances by whole calls).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowsPerCall {
+    /// A field: `nValue` (ND2NZ), `mSize` (Fixpipe), `blockLen` (block copy: one row per 32 B
+    /// block).
+    Field(&'static str),
+    /// One row of fractals of the source ([`Fractals::rows`]): LoadData.
+    FractalRow,
+}
+
+pub fn rows_per_call(kind: IntrinsicKind) -> Option<RowsPerCall> {
     match kind {
-        IntrinsicKind::DataCopyNd2Nz => Some("nValue"),
-        IntrinsicKind::DataCopy => Some("blockLen"),
-        IntrinsicKind::FixpipeNz2Nd => Some("mSize"),
+        IntrinsicKind::DataCopyNd2Nz => Some(RowsPerCall::Field("nValue")),
+        IntrinsicKind::DataCopy => Some(RowsPerCall::Field("blockLen")),
+        IntrinsicKind::FixpipeNz2Nd => Some(RowsPerCall::Field("mSize")),
+        IntrinsicKind::LoadData2D => Some(RowsPerCall::FractalRow),
         _ => None,
     }
 }
 
-/// The element `(row, col)` of one call of `kind` with integer fields `field(name)` on
-/// elements of `elem_bytes` bytes (the destination's for Fixpipe; the L0C source holds 32-bit
-/// accumulators, 16 per row of a fractal). `None`: the intrinsic has no mapping here (LoadData
-/// moves whole fractals, Mmad computes).
+/// The source's fractal (LoadData moves whole 512 B fractals; which element of a fractal an
+/// element `(row, col)` is depends on the fractal's inner order): its inner extents and
+/// whether it is stored row-major (NZ, ZZ) or column-major (ZN, NN).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fractals {
+    pub rows: i64,
+    pub cols: i64,
+    pub row_major: bool,
+}
+
+/// The element `(row, col)` of one call of `kind` with integer fields `field(name)` and
+/// Boolean ones `flag(name)` on elements of `elem_bytes` bytes (the destination's for Fixpipe;
+/// the L0C source holds 32-bit accumulators, 16 per row of a fractal); `fractals`: the
+/// source's, for LoadData. `None`: the intrinsic has no mapping here (Mmad computes; the
+/// arch-3510 LoadData and LoadDataWithTranspose are not mapped yet).
 ///
 /// * `DataCopy(Nd2NzParams)`, ND matrix 0: source `row·srcDValue + col`; destination
 ///   `⌊col/C0⌋·dstNzC0Stride·C0 + row·dstNzNStride·C0 + col mod C0`; `row < nValue`,
@@ -46,10 +66,16 @@ pub fn rows_per_call(kind: IntrinsicKind) -> Option<&'static str> {
 ///   with `srcStride`/`dstStride` as the gap; `b < blockCount`, `row < blockLen`.
 /// * `Fixpipe` NZ2ND: source (L0C, 16 columns per fractal) `⌊col/16⌋·srcStride·16 + row·16 +
 ///   col mod 16`; destination `row·dstStride + col`; `row < mSize`, `col < nSize`.
+/// * `LoadData(LoadData2DParams)`, one row of source fractals (`R × C` elements, `F = R·C`):
+///   repeat `r = ⌊col/C⌋`, element `e` of the fractal (`row·C + col mod C` row-major,
+///   `(col mod C)·R + row` column-major); source `(startIndex + r·srcStride)·F + e`,
+///   destination `r·(dstGap + 1)·F + e`, with `ifTranspose` the other order's `e`;
+///   `r < repeatTimes`, `row < R`.
 pub fn element<V: IndexValue>(
     kind: IntrinsicKind,
     field: &dyn Fn(&'static str) -> V,
-    elem_bytes: i64,
+    flag: &dyn Fn(&'static str) -> bool,
+    (elem_bytes, fractals): (i64, Option<Fractals>),
     row: &V,
     col: &V,
 ) -> Result<Option<Element<V>>> {
@@ -96,6 +122,23 @@ pub fn element<V: IndexValue>(
                 indices: vec![("row", row.clone(), field("mSize")), ("col", col.clone(), field("nSize"))],
                 dst: row.mul(&field("dstStride"))?.add(col)?,
                 src,
+            }
+        }
+        IntrinsicKind::LoadData2D => {
+            let Some(f) = fractals else { return Ok(None) };
+            let (r_in, c_in) = (k(f.rows), k(f.cols));
+            let (repeat, c) = (col.floor_div(&c_in)?, col.floor_mod(&c_in)?);
+            let row_major = row.mul(&c_in)?.add(&c)?;
+            let column_major = c.mul(&r_in)?.add(row)?;
+            let (e_src, e_other) = if f.row_major { (row_major, column_major) } else { (column_major, row_major) };
+            let e_dst = if flag("ifTranspose") { e_other } else { e_src.clone() };
+            let fractal = k(f.rows * f.cols);
+            let src_fractal = field("startIndex").add(&repeat.mul(&field("srcStride"))?)?;
+            let dst_fractal = repeat.mul(&field("dstGap").add(&k(1))?)?;
+            Element {
+                indices: vec![("repeat", repeat.clone(), field("repeatTimes")), ("row", row.clone(), r_in)],
+                dst: dst_fractal.mul(&fractal)?.add(&e_dst)?,
+                src: src_fractal.mul(&fractal)?.add(&e_src)?,
             }
         }
         _ => return Ok(None),

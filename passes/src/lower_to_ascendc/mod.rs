@@ -590,6 +590,7 @@ impl<'c> Lowering<'c> {
                     src: src.spec(),
                     transposed: column_major,
                     symbols: src.binds.iter().chain(dst.binds.iter()).map(|(s, v)| (s.clone(), v.to_raw())).collect(),
+                    assumptions: derived.assumptions.clone(),
                 });
                 if let Some(Ok(LayoutOp::Load { written: Some(written), .. })) = LayoutOp::decode(op) {
                     let view = match dst.space {

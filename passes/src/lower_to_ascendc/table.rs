@@ -5,6 +5,7 @@
 //! (`ascendc_params::element_map`) and the ops' field operands, a prover compares the address
 //! each call touches with the algebra's `crd_to_offset`.
 
+use ascendc_params::Assumption;
 use layout_algebra::{Layout, SymExpr};
 use mlir_sys::{MlirOperation, MlirValue};
 
@@ -35,4 +36,7 @@ pub struct CopySpec {
     pub transposed: bool,
     /// Every symbol of the layouts and corners, with the index value it stands for.
     pub symbols: Vec<(String, MlirValue)>,
+    /// The conditions the derivation could not decide (in its symbols): the running kernel
+    /// checks those the loops do not prove before the call (`notes`' `assumes`).
+    pub assumptions: Vec<Assumption<SymExpr>>,
 }
