@@ -133,6 +133,13 @@ fn a_wrong_intrinsic_field_has_a_counterexample() {
     });
     // The L0C column-block stride (source side).
     refuted("tiled_gemm.mlir", FIXPIPE, 0, "srcStride", 1, &|v| differ(v, "src"));
+    // LoadData: the source fractal stride, the destination gap, one repeat too few.
+    const LOAD: &str = "ascendc.load_data_2d";
+    refuted("tiled_gemm.mlir", LOAD, 0, "srcStride", 1, &|v| differ(v, "src"));
+    refuted("tiled_gemm.mlir", LOAD, 0, "dstGap", 1, &|v| differ(v, "dst"));
+    refuted("tiled_gemm.mlir", LOAD, 0, "repeatTimes", -1, &|v| {
+        assert!(int(value(v, "x.col")) >= 16 * int(value(v, "f.repeatTimes")), "{v:?}")
+    });
 }
 
 /// The `.mlir` files under `dir`, recursively, sorted.
