@@ -7,7 +7,8 @@
 //! and its element offsets from the call's destination and source start. The address proof
 //! (`layout-runtime`'s `address_proof::intrinsics`) reads it with symbolic fields; the tests
 //! (`element_map_tests.rs`) hold it against the CPU model (`model/ascendc_model_impl.h`),
-//! which implements the same semantics in C++ (asc-devkit's `DataCopy`, `Fixpipe` documents).
+//! which implements the same semantics in C++ (asc-devkit's `DataCopy`, `LoadData`, `Fixpipe`
+//! documents).
 
 use layout_algebra::{IndexValue, Result};
 

@@ -7,9 +7,9 @@
 //! `[0, size_limit)`: the call `l = ⌊row/rows per call⌋` of the loop of calls moves `x` (every
 //! index of the mapping inside its extent, `l < repeat`), its destination address
 //! `off0 + l·step0 + dst(x)` is `base + crd_to_offset` of the destination layout at `x`, its
-//! source address likewise, and no intermediate of the ops' index code leaves `i64`.
-//! Intrinsics without an element mapping (LoadData moves whole fractals) are listed as not
-//! covered.
+//! source address likewise, and no intermediate of the ops' index code leaves `i64`. Calls
+//! without an element mapping (Mmad, the arch-3510 loads), and LoadData calls with dynamic
+//! fields (too slow for the solver), are listed as not covered.
 
 use std::time::Instant;
 

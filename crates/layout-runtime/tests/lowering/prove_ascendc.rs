@@ -1,5 +1,5 @@
 //! The AscendC path's intrinsic calls, proven (`address_proof::intrinsics`): for every copy the
-//! AscendC lowering emits (ND2NZ, the NZ block copy, Fixpipe NZ2ND), the address its element
+//! AscendC lowering emits (ND2NZ, the NZ block copy, Fixpipe NZ2ND, static LoadData), the address its element
 //! mapping gives for each element of the valid region equals the algebra's `crd_to_offset`,
 //! for all sizes in `[0, 2^31)`; an injected wrong field is refuted with a counterexample.
 
@@ -82,13 +82,16 @@ fn the_example_kernels_intrinsic_calls_are_proven() {
 }
 
 /// The value of `name` in a counterexample.
-fn value(values: &[(String, ModelValue)], name: &str) -> ModelValue {
+fn value(values: &Values, name: &str) -> ModelValue {
     values.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no {name} in {values:?}")).1.clone()
 }
 
 /// A wrong field of one call (`delta` added to `field` of the `nth` `op`) is refuted: that call
 /// has a counterexample, satisfying `witness`; every other call stays proven.
-fn refuted(kernel: &str, op: &str, nth: usize, field: &str, delta: i64, witness: &dyn Fn(&[(String, ModelValue)])) {
+/// A counterexample's values.
+type Values = [(String, ModelValue)];
+
+fn refuted(kernel: &str, op: &str, nth: usize, field: &str, delta: i64, witness: &dyn Fn(&Values)) {
     let found = std::cell::Cell::new(false);
     let report = prove_text(&example(kernel), &|m| found.set(inject::wrong_field(m, op, nth, field, delta)));
     assert!(found.get(), "{kernel}: no {field} on {op} #{nth}");
@@ -102,7 +105,7 @@ fn refuted(kernel: &str, op: &str, nth: usize, field: &str, delta: i64, witness:
     witness(values);
 }
 
-fn differ(values: &[(String, ModelValue)], who: &str) {
+fn differ(values: &Values, who: &str) {
     let (lowered, algebra) = (value(values, &format!("{who}.lowered")), value(values, &format!("{who}.algebra")));
     assert_ne!(lowered, algebra, "{who}: {values:?}");
 }
