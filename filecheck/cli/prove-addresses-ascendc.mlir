@@ -2,7 +2,7 @@
 // lowering emits for examples/gemm_dynamic_k.mlir (four ND2NZ loads, the Fixpipe store) moves
 // each element of its valid region between the addresses the algebra's crd_to_offset gives,
 // with its fields as the ascendc ops compute them, for every M, N, K in [0, 2^31); the
-// LoadData calls (whole fractals) have no element mapping and are listed as not covered. The
+// LoadData calls of its k tail (dynamic fields) are listed as not covered. The
 // hidden --layout-prove-inject-wrong-field adds 1 to the Fixpipe's GM row stride: a located
 // counterexample, exit status 1.
 // RUN: layout-opt --layout-prove-addresses --layout-lower-to-ascendc %S/../../examples/gemm_dynamic_k.mlir -o /dev/null 2>&1 | FileCheck %s
@@ -14,7 +14,7 @@
 // CHECK: gemm_dynamic_k.mlir:62:18: remark: address proven: Nd2NzParams of layout.load
 // CHECK: gemm_dynamic_k.mlir:63:18: remark: address proven: Nd2NzParams of layout.load
 // CHECK: gemm_dynamic_k.mlir:69:9: remark: address proven: FixpipeParamsV220 of layout.store
-// CHECK: warning: address proof: not covered: {{.*}}gemm_dynamic_k.mlir:55:16: LoadData2DParams of layout.load: no element mapping
+// CHECK: warning: address proof: not covered: {{.*}}gemm_dynamic_k.mlir:55:16: LoadData2DParams of layout.load: dynamic fields (not proven: solver time)
 // CHECK: address proofs: 5 intrinsic calls: 5 proven, 0 counterexamples, 0 unknown; 4 not covered
 // WRONG: gemm_dynamic_k.mlir:53:16: remark: address proven: Nd2NzParams of layout.load
 // WRONG: gemm_dynamic_k.mlir:69:9: error: address counterexample: FixpipeParamsV220 of layout.store: {{.*}} dst.lowered = {{[0-9]+}}, dst.algebra = {{[0-9]+}}, {{.*}} f.dstStride = {{[0-9]+}}
