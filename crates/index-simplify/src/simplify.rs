@@ -302,7 +302,8 @@ pub fn simplify_with(expr: &IndexExpr, facts: &Facts, opts: &SimplifyOptions) ->
 }
 
 /// [`simplify`]'s result for an input that no rule can rewrite, computed without the e-graph
-/// (most address sums of a lowered kernel are such: `i * 256 + j`). `Some` when `expr` has only
+/// (address sums without division such as `i * 256 + j`; in the GEMM examples only a few of
+/// the distinct expressions are such, most have a `floordiv` or `mod`). `Some` when `expr` has only
 /// `+`, `-`, `*`, `<<`, its normal form only `+` and `*` with no operand `0` or `1`, and no
 /// symbol's facts pin one value. Then no rule's left-hand side matches in the e-graph (each
 /// needs `/`, `%`, `min`, `max`, `-`, a shift, a mask or an operand `0`/`1`) and no class folds

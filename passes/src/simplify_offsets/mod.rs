@@ -196,7 +196,7 @@ fn memoized(
     if let Some((_, report)) = seen.iter().find(|(f, _)| f == facts) {
         return report.clone();
     }
-    // Most address sums give no rule anything to match: their result needs no e-graph.
+    // A sum that gives no rule anything to match needs no e-graph.
     let report = simplify_without_rules(expr, facts).unwrap_or_else(|| simplify_offset(expr, facts));
     seen.push((facts.clone(), report.clone()));
     report
