@@ -41,4 +41,4 @@ pub use arith::{ArithOp, Exact};
 pub use expr::{floor_div, floor_mod, from_sym_exprs, sym, IndexExpr, IndexVisitor, Op};
 pub use facts::{Facts, InconsistentFact, SymFact};
 pub use rules::{rule_catalog, RuleInfo};
-pub use simplify::{simplify, simplify_with, SimplifyOptions, SimplifyReport, StopReason};
+pub use simplify::{simplify, simplify_with, simplify_without_rules, SimplifyOptions, SimplifyReport, StopReason};

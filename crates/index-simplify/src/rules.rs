@@ -9,7 +9,9 @@
 
 use std::sync::{Arc, OnceLock};
 
-use egg::{Applier, Id, Pattern, PatternAst, Rewrite, Subst, Symbol, Var};
+use egg::{
+    Applier, ENodeOrVar, Id, Language, Pattern, PatternAst, Rewrite, SearchMatches, Searcher, Subst, Symbol, Var,
+};
 
 use crate::analysis::{Data, IGraph, IndexAnalysis, IndexLang};
 use crate::expr::{power_of_two_exp, Op};
@@ -98,6 +100,61 @@ impl Applier<IndexLang, IndexAnalysis> for Compute {
     }
 }
 
+/// A left-hand side that is searched only when the e-graph has a node of every operator the
+/// pattern names: a match maps each pattern node to an e-node of the same operator, and egg's
+/// index of the classes by operator is exact when it searches (after a rebuild), so skipping
+/// the search finds exactly what it would have found, nothing. Most searches end here: once a
+/// round has removed the divisions, the 30-odd `/` and `%` rules cannot match, yet the pattern
+/// search would visit every `+` class of the peeled sums for each of them.
+struct Lhs {
+    pattern: Pattern<IndexLang>,
+    ops: Vec<std::mem::Discriminant<IndexLang>>,
+}
+
+impl Lhs {
+    fn new(pattern: Pattern<IndexLang>) -> Self {
+        let mut ops = Vec::new();
+        for node in pattern.ast.as_ref() {
+            if let ENodeOrVar::ENode(e) = node {
+                if !ops.contains(&e.discriminant()) {
+                    ops.push(e.discriminant());
+                }
+            }
+        }
+        Lhs { pattern, ops }
+    }
+
+    fn impossible(&self, egraph: &IGraph) -> bool {
+        self.ops.iter().any(|op| egraph.classes_for_op(op).is_none_or(|mut ids| ids.next().is_none()))
+    }
+}
+
+impl Searcher<IndexLang, IndexAnalysis> for Lhs {
+    fn search_eclass_with_limit(
+        &self,
+        egraph: &IGraph,
+        eclass: Id,
+        limit: usize,
+    ) -> Option<SearchMatches<'_, IndexLang>> {
+        self.pattern.search_eclass_with_limit(egraph, eclass, limit)
+    }
+
+    fn search_with_limit(&self, egraph: &IGraph, limit: usize) -> Vec<SearchMatches<'_, IndexLang>> {
+        if self.impossible(egraph) {
+            return vec![];
+        }
+        self.pattern.search_with_limit(egraph, limit)
+    }
+
+    fn get_pattern_ast(&self) -> Option<&PatternAst<IndexLang>> {
+        Searcher::<IndexLang, IndexAnalysis>::get_pattern_ast(&self.pattern)
+    }
+
+    fn vars(&self) -> Vec<Var> {
+        Searcher::<IndexLang, IndexAnalysis>::vars(&self.pattern)
+    }
+}
+
 /// A rule with its description.
 pub struct RuleDef {
     pub info: RuleInfo,
@@ -111,7 +168,7 @@ fn rule(
     f: impl Fn(&mut Cx) -> Option<Id> + Send + Sync + 'static,
 ) -> Option<RuleDef> {
     let pattern: Pattern<IndexLang> = lhs.parse().ok()?;
-    let rewrite = Rewrite::new(name, pattern, Compute(Arc::new(f))).ok()?;
+    let rewrite = Rewrite::new(name, Lhs::new(pattern), Compute(Arc::new(f))).ok()?;
     Some(RuleDef { info: RuleInfo { name, lhs, needs_range }, rewrite })
 }
 

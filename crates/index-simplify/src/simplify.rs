@@ -301,6 +301,78 @@ pub fn simplify_with(expr: &IndexExpr, facts: &Facts, opts: &SimplifyOptions) ->
     report
 }
 
+/// [`simplify`]'s result for an input that no rule can rewrite, computed without the e-graph
+/// (address sums without division such as `i * 256 + j`; in the GEMM examples only a few of
+/// the distinct expressions are such, most have a `floordiv` or `mod`). `Some` when `expr` has only
+/// `+`, `-`, `*`, `<<`, its normal form only `+` and `*` with no operand `0` or `1`, and no
+/// symbol's facts pin one value. Then no rule's left-hand side matches in the e-graph (each
+/// needs `/`, `%`, `min`, `max`, `-`, a shift, a mask or an operand `0`/`1`) and no class folds
+/// to a constant (a sum or product of non-constant classes is not constant), so the e-graph
+/// only holds reorderings of the one linear form, none cheaper than the output normal form:
+/// the result is `normalize_for_output(expr)` when strictly cheaper than `expr`, else `expr`,
+/// exactly [`simplify`]'s. egg's symbols are interned as [`run_round`] would intern them (egg
+/// orders symbols by first interning, which later extractions' tie-breaks read). The report's
+/// `range` is [`crate::analyze`] of the input; rounds, iterations and nodes are 0.
+pub fn simplify_without_rules(expr: &IndexExpr, facts: &Facts) -> Option<SimplifyReport> {
+    let start = Instant::now();
+    let ops_ok = |e: &IndexExpr, allowed: &[Op], operand_ok: &dyn Fn(&IndexExpr) -> bool| {
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            if let IndexExpr::Bin(op, a, b) = e {
+                if !allowed.contains(op) || !operand_ok(a) || !operand_ok(b) {
+                    return false;
+                }
+                stack.push(a);
+                stack.push(b);
+            }
+        }
+        true
+    };
+    if !ops_ok(expr, &[Op::Add, Op::Sub, Op::Mul, Op::Shl], &|_| true) {
+        return None;
+    }
+    if facts.check().is_err() || expr.depth() > SimplifyOptions::default().max_depth {
+        return None;
+    }
+    let cur = normalize(expr);
+    let not_0_or_1 = |e: &IndexExpr| !matches!(e, IndexExpr::Const(0 | 1));
+    if !ops_ok(&cur, &[Op::Add, Op::Mul], &not_0_or_1) {
+        return None;
+    }
+    let symbols = cur.symbols();
+    if symbols.iter().any(|s| facts.get(s).is_some_and(|f| crate::analysis::Data::from_fact(f).konst().is_some())) {
+        return None;
+    }
+    // The interning of `run_round`: the facts' symbols (`IndexAnalysis::new`), then the
+    // input's in the order `add_peeled` meets them (left to right).
+    for (name, _) in facts.iter() {
+        let _ = Symbol::from(name);
+    }
+    let mut stack = vec![&cur];
+    while let Some(e) = stack.pop() {
+        match e {
+            IndexExpr::Sym(s) => {
+                let _ = Symbol::from(s.as_str());
+            }
+            IndexExpr::Bin(_, a, b) => {
+                stack.push(b);
+                stack.push(a);
+            }
+            IndexExpr::Const(_) => {}
+        }
+    }
+    let mut report = SimplifyReport::unchanged(expr, StopReason::Saturated, start);
+    let out = normalize_for_output(expr);
+    let cost = expr_cost(&out);
+    if cost < report.cost_before {
+        report.expr = out;
+        report.cost_after = cost;
+    }
+    report.range = crate::analysis::analyze(expr, facts).range;
+    report.elapsed = start.elapsed();
+    Some(report)
+}
+
 /// Hard cap on [`SimplifyOptions::peel_limit`]: 10 terms are 1023 sub-sums and 5120 nodes.
 const MAX_PEEL: usize = 10;
 

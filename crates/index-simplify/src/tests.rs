@@ -483,3 +483,81 @@ fn random_rewrites_are_proven_by_the_solver() {
     println!("{proven}/{rewrites} random rewrites proven");
     assert!(rewrites >= 16 && proven * 10 >= rewrites * 9, "{proven}/{rewrites} proven");
 }
+
+/// A random expression of the operators `simplify_without_rules` accepts (and, rarely, one it
+/// does not), with the constants that make rules match (`0`, `1`) and that make the output form
+/// cheaper (`-1`).
+fn random_linear(rng: &mut Rng, depth: u32, syms: &[&str]) -> IndexExpr {
+    if depth == 0 || rng.chance(0.25) {
+        return if rng.chance(0.6) {
+            IndexExpr::sym(rng.pick(syms))
+        } else {
+            IndexExpr::Const(rng.pick(&[0, 1, -1, 2, 3, 16, 256, -7]))
+        };
+    }
+    let sub = |rng: &mut Rng| random_linear(rng, depth - 1, syms);
+    match rng.range(0, 12) {
+        0..=3 => IndexExpr::bin(Op::Add, sub(rng), sub(rng)),
+        4..=5 => IndexExpr::bin(Op::Sub, sub(rng), sub(rng)),
+        6..=7 => IndexExpr::bin(Op::Mul, sub(rng), IndexExpr::Const(rng.pick(&[1, -1, 2, 16, 256, -3]))),
+        8 => IndexExpr::bin(Op::Mul, sub(rng), sub(rng)),
+        9 => IndexExpr::bin(Op::Shl, sub(rng), IndexExpr::Const(rng.range(0, 4))),
+        10 => IndexExpr::bin(Op::FloorDiv, sub(rng), IndexExpr::Const(16)),
+        _ => IndexExpr::bin(Op::Max, sub(rng), sub(rng)),
+    }
+}
+
+/// `simplify_without_rules` answers only where the e-graph could do nothing, and then exactly
+/// what `simplify` returns (the same tree, the same costs).
+#[test]
+fn without_rules_agrees_with_simplify() {
+    let mut rng = Rng::new(0x5EED_0F14);
+    let syms = ["a", "b", "i", "t"];
+    let (mut answered, mut declined, mut rewritten, cases) = (0, 0, 0, 600);
+    for case in 0..cases {
+        let mut facts = Facts::new();
+        for s in syms {
+            let mut f = random_fact(&mut rng);
+            if rng.chance(0.1) {
+                // A pinned symbol: the analysis folds it to a constant.
+                let v = rng.range(-3, 20);
+                f = SymFact { lo: Some(v), hi: Some(v), ..SymFact::default() };
+            }
+            if rng.chance(0.8) {
+                facts.set(s, f);
+            }
+        }
+        let e = random_linear(&mut rng, 4, &syms);
+        let facts = {
+            // As the pass gives them: the facts of the expression's symbols only.
+            let mut own = Facts::new();
+            for s in e.symbols() {
+                if let Some(f) = facts.get(&s) {
+                    own.set(&s, *f);
+                }
+            }
+            own
+        };
+        let fast = crate::simplify::simplify_without_rules(&e, &facts);
+        let full = simplify_with(&e, &facts, &SimplifyOptions::default());
+        match fast {
+            None => declined += 1,
+            Some(fast) => {
+                answered += 1;
+                assert_eq!(fast.expr, full.expr, "case {case}: {e} under {facts:?}");
+                assert_eq!(
+                    (fast.cost_before, fast.cost_after),
+                    (full.cost_before, full.cost_after),
+                    "case {case}: {e}"
+                );
+                assert!(full.rules_fired.is_empty(), "case {case}: {e}: rules fired: {:?}", full.rules_fired);
+                if fast.improved() {
+                    rewritten += 1;
+                }
+            }
+        }
+    }
+    println!("{answered} answered ({rewritten} rewritten), {declined} declined of {cases}");
+    assert!(answered >= cases / 4 && declined >= cases / 4, "{answered} answered, {declined} declined");
+    assert!(rewritten >= 20, "only {rewritten} answered cases were rewritten");
+}

@@ -277,7 +277,7 @@ fn run() -> ExitCode {
                 if options.print_debuginfo {
                     flags = flags.enable_debug_info(true, false);
                 }
-                match module.as_operation().to_string_with_flags(flags) {
+                match emit::mlir(&module, flags) {
                     Ok(text) => printed = Some(text),
                     Err(error) => {
                         report.push_str(&format!(
