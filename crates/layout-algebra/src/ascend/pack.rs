@@ -428,6 +428,22 @@ mod tests {
         }
     }
 
+    /// The shapes of `large_matrices_pack_by_the_tables` take both transpose walks: NN (short
+    /// column groups) the piece walk, beyond L2 at every width; DN and ZN the quad walk.
+    #[test]
+    fn large_nn_takes_the_piece_walk() {
+        use super::super::pack_copy::BEYOND_L2_BYTES;
+        use super::super::pack_transpose::short_groups;
+        use crate::ascend::{frame_c0, ElementType};
+        for (elem, b) in [(ElementType::F16, 8), (ElementType::F32, 4), (ElementType::I8, 16)] {
+            for pattern in [NN, DN, ZN] {
+                let plan = PackPlan::new(pattern, frame_c0(pattern, elem).unwrap(), &[1027, 1061]).unwrap();
+                assert_eq!(short_groups(&plan.matrix(), b), pattern == NN, "{pattern} {elem:?}");
+                assert!(plan.packed_len() * elem.bits() as usize / 8 > BEYOND_L2_BYTES, "{pattern} {elem:?}");
+            }
+        }
+    }
+
     /// The fractal layouts of a padded shape zero their padding through the padded domain
     /// (not by clearing the buffer first); unpadded shapes have none.
     #[test]
