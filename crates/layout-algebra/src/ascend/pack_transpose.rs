@@ -63,7 +63,7 @@ fn region<T: PackWord, const B: usize, const PACK: bool>(
     let packed_len = if PACK { dst.len() } else { src.len() };
     let pieces = row_pieces(&m.shape.row_runs, &rows, B);
     let beyond_l2 = packed_len * std::mem::size_of::<T>() > BEYOND_L2_BYTES;
-    if beyond_l2 && short_groups(m, B) {
+    if piece_walk(m, B, std::mem::size_of::<T>(), packed_len) {
         return by_pieces::<T, B, PACK>(m, src, dst, (base, nd0), &pieces, cols);
     }
     let prefetch = beyond_l2;
@@ -122,11 +122,17 @@ fn region<T: PackWord, const B: usize, const PACK: bool>(
     }
 }
 
+/// Whether a matrix of `packed_len` elements of `size` bytes (squares of side `b`) takes
+/// [`by_pieces`]: beyond L2, for short column groups or one-byte elements.
+pub(super) fn piece_walk(m: &Matrix<'_>, b: usize, size: usize, packed_len: usize) -> bool {
+    packed_len * size > BEYOND_L2_BYTES && (short_groups(m, b) || size == 1)
+}
+
 /// Whether the column table is cut into many short groups of at most four squares (NN: one
 /// group of 16 columns per fractal column, the groups a fractal column of the packed matrix
 /// apart, 128 KiB at 4096² f16): the quad walk then moves two to four squares per group and
 /// piece before jumping.
-pub(super) fn short_groups(m: &Matrix<'_>, b: usize) -> bool {
+fn short_groups(m: &Matrix<'_>, b: usize) -> bool {
     let groups = &m.shape.col_groups;
     groups.len() > 1 && groups[..groups.len() - 1].iter().all(|g| g.len <= 4 * b)
 }
@@ -136,7 +142,9 @@ pub(super) fn short_groups(m: &Matrix<'_>, b: usize) -> bool {
 /// squares before the quad walk), for matrices beyond L2. NN at 4096² measured (interleaved
 /// runs on the loaded machine) 0.45 of memcpy with it against 0.29-0.32 with the quad walk
 /// (f16), 0.31-0.35 against 0.21 (i8), 0.45-0.51 against 0.34-0.40 (f32); in L2 the quad walk's AVX2 pairs win (256² f16: 0.21-0.25
-/// against 0.19, i8: 0.29-0.32 against 0.20).
+/// against 0.19, i8: 0.29-0.32 against 0.20). i8 beyond L2 takes it for every transposing
+/// layout (its quad walk spans 64 ND rows, 4 KiB apart at 4096²): ZN i8 4096² 0.19-0.23 -> 0.34-0.38
+/// both ways, DNExt 0.08-0.13 -> 0.17-0.20, DN level; f16/f32 DN and ZN lost with it.
 fn by_pieces<T: PackWord, const B: usize, const PACK: bool>(
     m: &Matrix<'_>,
     src: &[T],
