@@ -428,6 +428,25 @@ mod tests {
         }
     }
 
+    /// The shapes of `large_matrices_pack_by_the_tables` take both transpose walks: NN (short
+    /// column groups) and every i8 transpose the piece walk (beyond L2); DN and ZN f16/f32
+    /// the quad walk, as does every layout at 256² (in L2).
+    #[test]
+    fn large_nn_and_i8_take_the_piece_walk() {
+        use super::super::pack_transpose::piece_walk;
+        use crate::ascend::{frame_c0, ElementType};
+        for (elem, b, size) in [(ElementType::F16, 8, 2), (ElementType::F32, 4, 4), (ElementType::I8, 16, 1)] {
+            for pattern in [NN, DN, ZN, DNExt] {
+                let c0 = frame_c0(pattern, elem).unwrap();
+                let large = PackPlan::new(pattern, c0, &[1027, 1061]).unwrap();
+                let want = pattern == NN || size == 1;
+                assert_eq!(piece_walk(&large.matrix(), b, size, large.packed_len()), want, "{pattern} {elem:?}");
+                let small = PackPlan::new(pattern, c0, &[256, 256]).unwrap();
+                assert!(!piece_walk(&small.matrix(), b, size, small.packed_len()), "{pattern} {elem:?} 256²");
+            }
+        }
+    }
+
     /// The fractal layouts of a padded shape zero their padding through the padded domain
     /// (not by clearing the buffer first); unpadded shapes have none.
     #[test]

@@ -15,7 +15,7 @@
 //! other targets move the elements one by one.
 
 use super::pack::PackWord;
-use super::pack_copy::{row_pieces, Matrix, BEYOND_L2_BYTES};
+use super::pack_copy::{row_pieces, Matrix, Run, BEYOND_L2_BYTES};
 use std::ops::Range;
 
 /// A block is `BAND` rows × `TILE_BYTES` of each row (128 KiB a side: both sides stay in L2,
@@ -62,7 +62,11 @@ fn region<T: PackWord, const B: usize, const PACK: bool>(
     let nd_len = if PACK { src.len() } else { dst.len() };
     let packed_len = if PACK { dst.len() } else { src.len() };
     let pieces = row_pieces(&m.shape.row_runs, &rows, B);
-    let prefetch = packed_len * std::mem::size_of::<T>() > BEYOND_L2_BYTES;
+    let beyond_l2 = packed_len * std::mem::size_of::<T>() > BEYOND_L2_BYTES;
+    if piece_walk(m, B, std::mem::size_of::<T>(), packed_len) {
+        return by_pieces::<T, B, PACK>(m, src, dst, (base, nd0), &pieces, cols);
+    }
+    let prefetch = beyond_l2;
     let mut first = 0;
     while first < pieces.len() {
         // One band: the pieces that start in the same BAND rows.
@@ -111,6 +115,82 @@ fn region<T: PackWord, const B: usize, const PACK: bool>(
                         );
                     }
                 }
+            }
+            j0 = j1;
+        }
+        first = last;
+    }
+}
+
+/// Whether a matrix of `packed_len` elements of `size` bytes (squares of side `b`) takes
+/// [`by_pieces`]: beyond L2, for short column groups or one-byte elements.
+pub(super) fn piece_walk(m: &Matrix<'_>, b: usize, size: usize, packed_len: usize) -> bool {
+    packed_len * size > BEYOND_L2_BYTES && (short_groups(m, b) || size == 1)
+}
+
+/// Whether the column table is cut into many short groups of at most four squares (NN: one
+/// group of 16 columns per fractal column, the groups a fractal column of the packed matrix
+/// apart, 128 KiB at 4096² f16): the quad walk then moves two to four squares per group and
+/// piece before jumping.
+fn short_groups(m: &Matrix<'_>, b: usize) -> bool {
+    let groups = &m.shape.col_groups;
+    groups.len() > 1 && groups[..groups.len() - 1].iter().all(|g| g.len <= 4 * b)
+}
+
+/// The walk for [`short_groups`]: one row piece at a time across each block's columns, square
+/// by square, each square's packed runs at the step of its own columns (the walk of the SSE2
+/// squares before the quad walk), for matrices beyond L2. NN at 4096² measured (interleaved
+/// runs on the loaded machine) 0.45 of memcpy with it against 0.29-0.32 with the quad walk
+/// (f16), 0.31-0.35 against 0.21 (i8), 0.45-0.51 against 0.34-0.40 (f32); in L2 the quad walk's AVX2 pairs win (256² f16: 0.21-0.25
+/// against 0.19, i8: 0.29-0.32 against 0.20). i8 beyond L2 takes it for every transposing
+/// layout (its quad walk spans 64 ND rows, 4 KiB apart at 4096²): ZN i8 4096² 0.19-0.23 -> 0.34-0.38
+/// both ways, DNExt 0.08-0.13 -> 0.17-0.20, DN level; f16/f32 DN and ZN lost with it.
+fn by_pieces<T: PackWord, const B: usize, const PACK: bool>(
+    m: &Matrix<'_>,
+    src: &[T],
+    dst: &mut [T],
+    (base, nd0): (usize, usize),
+    pieces: &[Run],
+    cols: Range<usize>,
+) {
+    let n = m.cols.len();
+    let tile_cols = TILE_BYTES / std::mem::size_of::<T>();
+    let nd_shift = if PACK { 0 } else { nd0 };
+    let (nd_len, packed_len) = if PACK { (src.len(), dst.len()) } else { (dst.len(), src.len()) };
+    let (sp, dp) = (src.as_ptr(), dst.as_mut_ptr());
+    let mut first = 0;
+    while first < pieces.len() {
+        let band = pieces[first].start / BAND;
+        let last = first + pieces[first..].iter().take_while(|p| p.start / BAND == band).count();
+        let mut j0 = cols.start;
+        while j0 < cols.end {
+            let j1 = (j0 + tile_cols).min(cols.end);
+            for piece in &pieces[first..last] {
+                let r = m.rows[piece.start].wrapping_sub(base);
+                let mut j = j0;
+                while piece.len == B && j + B <= j1 {
+                    // The square's columns must be one progression (their runs at one step).
+                    let step = m.cols[j + 1].wrapping_sub(m.cols[j]);
+                    if (1..B).any(|c| m.cols[j + c] != m.cols[j].wrapping_add(c.wrapping_mul(step))) {
+                        break;
+                    }
+                    let (nd, packed) = ((piece.start * n + j).wrapping_sub(nd_shift), r.wrapping_add(m.cols[j]));
+                    let nd_end = (B - 1).checked_mul(n).and_then(|x| x.checked_add(nd + B - 1));
+                    let packed_end = (B - 1).checked_mul(step).and_then(|x| x.checked_add(packed + B - 1));
+                    assert!(nd_end.is_some_and(|e| e < nd_len), "ND square out of bounds");
+                    assert!(packed_end.is_some_and(|e| e < packed_len), "packed square out of bounds");
+                    // Safety: both squares' first and last lines are inside their slices (checked
+                    // above, lines at constant strides); the slices are distinct.
+                    unsafe {
+                        if PACK {
+                            square::<T, B>(sp.add(nd), n, dp.add(packed), step);
+                        } else {
+                            square::<T, B>(sp.add(packed), step, dp.add(nd), n);
+                        }
+                    }
+                    j += B;
+                }
+                by_elements::<T, PACK>(m, src, dst, (base, nd0), piece.start..piece.start + piece.len, j..j1);
             }
             j0 = j1;
         }
