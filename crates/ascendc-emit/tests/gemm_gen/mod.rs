@@ -81,6 +81,20 @@ fn matrix() -> Vec<(GemmSpec, [usize; 3])> {
     let mut s = spec("gg_a2_f32_nd_dn", Target::A2, E::F32, E::F32, (Nd, Dn));
     s.tiles = Tiles { m1: 32, n1: 32, k1: 64, k0: 32, stages: 1 };
     out.push((s, [50, 40, 70]));
+    // Software-pipelined K streams (static K, two stages; gemm_gen::pipeline). K = 680 in slices
+    // of 128: the peeled two, one looped pair, a whole slice and a 40-wide tail after the loop
+    // (L0 slices of 64: the last one 40 wide), the L0 pairs alternating across L1 slices.
+    let mut s = spec("gg_a2_f16_nd_nd_pipelined", Target::A2, E::F16, E::F32, (Nd, Nd));
+    s.k = Dim::Static(680);
+    s.tiles.stages = 2;
+    s.order = zn(2);
+    out.push((s, [150, 200, 680]));
+    // One level (k1 = k0 = 32): K = 200 is six whole slices (the peeled two, two looped pairs)
+    // and an 8-wide tail.
+    let mut s = spec("gg_a2_f32_nd_dn_pipelined_one_level", Target::A2, E::F32, E::F32, (Nd, Dn));
+    s.k = Dim::Static(200);
+    s.tiles = Tiles { m1: 32, n1: 32, k1: 32, k0: 32, stages: 2 };
+    out.push((s, [70, 50, 200]));
     out
 }
 
@@ -251,7 +265,17 @@ fn run_everywhere(context: &melior::Context, s: &GemmSpec, [m, n, k]: [usize; 3]
 
     let parse = || {
         let mut module = Module::parse(context, &text).expect("parse");
-        if s.tiles.stages == 2 {
+        let count = |text: &str, what: &str| text.lines().filter(|l| l.contains(what)).count();
+        if s.tiles.stages == 2 && !gemm_gen::needs_multi_buffer(s) {
+            // Pipelined by the generator: both stages allocated by it, one accumulator, and the
+            // K loop straight-line (the tile loop and the K loop only, no branch).
+            let allocs =
+                |space: &str| text.lines().filter(|l| l.contains("\"layout.alloc\"") && l.contains(space)).count();
+            let shape = (allocs("\"l1\""), allocs("\"l0a\""), allocs("\"l0b\""), allocs("\"l0c\""));
+            assert_eq!(shape, (4, 2, 2, 1), "{name}: the generator's two stages");
+            assert_eq!((count(&text, "scf.for"), count(&text, "scf.if")), (2, 0), "{name}: straight-line K loop");
+        }
+        if gemm_gen::needs_multi_buffer(s) {
             // What layout-gemm does for 2 stages.
             let pm = melior::pass::PassManager::new(context);
             pm.add_pass(layout_passes::multi_buffer::create());
