@@ -7,10 +7,9 @@
 //! the next C tile's first GM copy wait for that too (docs/cost-model.md §7.2). Straight-line,
 //! the loads of slice j + 1 only wait for the `Mmad` that last read their buffer.
 //!
-//! Slice i (of `ceil(K/k1)`) uses L1 pair i mod 2; L0 slice g (counted over the whole K) uses
-//! L0 pair g mod 2. Slices 0 and 1 are peeled (slice 0's first `Mmad` overwrites L0C), the loop
-//! takes the following pairs of whole slices, and the at most two slices left (a whole one and
-//! the K tail) follow it. `layout-multi-buffer` is not run on such a kernel
+//! Slice i (of K/k1, an even count) uses L1 pair i mod 2; L0 slice g (counted over the whole K)
+//! uses L0 pair g mod 2. Slices 0 and 1 are peeled (slice 0's first `Mmad` overwrites L0C), the
+//! loop takes the following pairs. `layout-multi-buffer` is not run on such a kernel
 //! ([`needs_multi_buffer`]): its buffers are already doubled.
 
 use crate::error::Result;
@@ -25,11 +24,14 @@ pub(crate) struct Stage<'a> {
     pub l0: (&'a str, &'a str),
 }
 
-/// K, when the kernel streams it software-pipelined: two stages, no split-K, K static with at
-/// least two L1 slices.
+/// K, when the kernel streams it software-pipelined: two stages, no split-K, K static and a
+/// whole number of L1 slice pairs. With slices left after the loop (a K tail, an odd count) the
+/// straight-line code after it needs more than the 8 event ids per HardEvent the sync may use
+/// (`more than 8 simultaneous MTE1_MTE2 events`), so those kernels keep the multi-buffered loop.
 pub fn pipelined_k(spec: &GemmSpec) -> Option<i64> {
+    let pair = 2 * spec.tiles.k1;
     match spec.k {
-        Dim::Static(k) if spec.tiles.stages == 2 && spec.split_k == 1 && k > spec.tiles.k1 => Some(k),
+        Dim::Static(k) if spec.tiles.stages == 2 && spec.split_k == 1 && k > 0 && k % pair == 0 => Some(k),
         _ => None,
     }
 }
@@ -40,7 +42,8 @@ pub fn needs_multi_buffer(spec: &GemmSpec) -> bool {
     spec.tiles.stages == 2 && pipelined_k(spec).is_none()
 }
 
-/// The whole K stream of one C tile at (`m0`, `n0`) over the two stages.
+/// The whole K stream of one C tile at (`m0`, `n0`) over the two stages (K a whole number of
+/// slice pairs, [`pipelined_k`]).
 pub(crate) fn k_stream(
     body: &mut Body,
     spec: &GemmSpec,
@@ -49,33 +52,21 @@ pub(crate) fn k_stream(
     stages: [Stage; 2],
 ) -> Result<()> {
     let t = spec.tiles;
-    let slices = (k + t.k1 - 1) / t.k1;
-    let whole = k / t.k1;
-    // L0 slices of slice i (the last one may be the K tail).
-    let l0_count = |i: i64| (k.min((i + 1) * t.k1) - i * t.k1 + t.k0 - 1) / t.k0;
-    let emit_static = |body: &mut Body, i: i64, g: i64| {
+    let per = t.k1 / t.k0;
+    // Slices 0 and 1, peeled: L0 slices 0 .. 2·per, the very first overwriting.
+    for i in 0..2 {
         let at = body.constant(i * t.k1);
-        slice(body, spec, &at, (m0, n0), &stages[(i % 2) as usize], &stages, g, l0_count(i), i == 0);
-        g + l0_count(i)
-    };
-    let mut g = emit_static(body, 0, 0);
-    g = emit_static(body, 1, g);
-    // Pairs of whole slices after the peeled two.
-    let pairs = if whole >= 2 { (whole - 2) / 2 } else { 0 };
-    if pairs > 0 {
-        let per = t.k1 / t.k0;
-        let (lo, hi, step) = (body.constant(2 * t.k1), body.constant((2 + 2 * pairs) * t.k1), body.constant(2 * t.k1));
+        slice(body, spec, &at, (m0, n0), &stages[i as usize], &stages, i * per, per, i == 0);
+    }
+    if k > 2 * t.k1 {
+        let (lo, hi, step) = (body.constant(2 * t.k1), body.constant(k), body.constant(2 * t.k1));
         body.open(format!("scf.for %k = {lo} to {hi} step {step}"));
         body.symbols.insert("k".into(), "%k".into());
         let second = body.expr(&SymExpr::sym("k").add(&SymExpr::Const(t.k1))?, "k_next");
-        // The peeled slices are whole here (whole >= 2): every pair starts at an even L0 slice.
-        slice(body, spec, "%k", (m0, n0), &stages[0], &stages, g, per, false);
-        slice(body, spec, &second, (m0, n0), &stages[1], &stages, g + per, per, false);
+        // Every pair starts at an even L0 slice (2·per per pair).
+        slice(body, spec, "%k", (m0, n0), &stages[0], &stages, 0, per, false);
+        slice(body, spec, &second, (m0, n0), &stages[1], &stages, per, per, false);
         body.close();
-        g += 2 * pairs * per;
-    }
-    for i in 2 + 2 * pairs..slices {
-        g = emit_static(body, i, g);
     }
     Ok(())
 }
@@ -147,44 +138,42 @@ mod tests {
             .collect()
     }
 
-    /// K = 680 in L1 slices of 128 and L0 slices of 64: slices 0, 1 peeled, 2 and 3 in the loop
-    /// (GM columns %k and %k + 128), 4 whole and 5 (40 wide, one L0 slice) after it. L1 pairs
-    /// alternate per L1 slice, L0 pairs per L0 slice over the whole K; only the first Mmad
-    /// overwrites.
+    /// K = 768 in L1 slices of 128 and L0 slices of 64: slices 0, 1 peeled, pairs (2, 3) and
+    /// (4, 5) in the loop (GM columns %k and %k + 128). L1 pairs alternate per L1 slice, L0 pairs
+    /// per L0 slice over the whole K; only the first Mmad overwrites.
     #[test]
     fn slices_alternate_the_two_stages_over_the_whole_k() {
         let t = Tiles { m1: 64, n1: 64, k1: 128, k0: 64, stages: 2 };
-        let text = crate::generate(&spec(Dim::Static(680), t, 1)).unwrap();
+        let text = crate::generate(&spec(Dim::Static(768), t, 1)).unwrap();
         let l1: Vec<String> = loads(&text, "%a1").into_iter().map(|(_, d)| d).collect();
-        assert_eq!(l1, ["%a1", "%a1q", "%a1", "%a1q", "%a1", "%a1q"]);
+        assert_eq!(l1, ["%a1", "%a1q", "%a1", "%a1q"]);
         let l0: Vec<String> = loads(&text, "%b0").into_iter().map(|(_, d)| d).collect();
-        let want = ["%b0", "%b0q", "%b0", "%b0q", "%b0", "%b0q", "%b0", "%b0q", "%b0", "%b0q", "%b0"];
-        assert_eq!(l0, want);
-        // The GM tiles of A: columns 0, 128, %k, %k + 128, 512, 640.
+        assert_eq!(l0, ["%b0", "%b0q", "%b0", "%b0q", "%b0", "%b0q", "%b0", "%b0q"]);
+        // The GM tiles of A: columns 0, 128, %k, %k + 128.
         let cols: Vec<String> = text
             .lines()
             .filter(|l| l.contains("\"layout.tile\"(%ga"))
             .map(|l| l.split(", ").nth(2).unwrap().split(')').next().unwrap().to_string())
             .collect();
-        assert_eq!(cols[0], "%c0");
-        assert_eq!(cols[1], "%c128");
-        assert_eq!(cols[2], "%k");
-        assert!(cols[3].starts_with("%k_next"), "{cols:?}");
-        assert_eq!(&cols[4..], ["%c512", "%c640"]);
-        assert!(text.contains("scf.for %k = %c256 to %c512 step %c256"), "{text}");
+        assert_eq!(cols[..3], ["%c0", "%c128", "%k"]);
+        assert!(cols[3].starts_with("%k_next") && cols.len() == 4, "{cols:?}");
+        assert!(text.contains("scf.for %k = %c256 to %c768 step %c256"), "{text}");
         let overwrites = text.lines().filter(|l| l.contains("accumulate = false")).count();
-        assert_eq!((overwrites, text.matches("accumulate = true").count()), (1, 10));
-        assert!(!super::needs_multi_buffer(&spec(Dim::Static(680), t, 1)));
+        assert_eq!((overwrites, text.matches("accumulate = true").count()), (1, 7));
+        assert!(!super::needs_multi_buffer(&spec(Dim::Static(768), t, 1)));
     }
 
-    /// Dynamic K, split-K, one stage, or a single L1 slice: the loop of `layout-multi-buffer`.
+    /// Dynamic K, split-K, one stage, a K tail, an odd number of L1 slices, or a single one:
+    /// the loop of `layout-multi-buffer`.
     #[test]
     fn other_kernels_keep_the_multi_buffered_loop() {
         let t = Tiles { m1: 64, n1: 64, k1: 128, k0: 64, stages: 2 };
         for (k, tiles, split_k) in [
             (Dim::Dynamic, t, 1),
-            (Dim::Static(680), t, 2),
-            (Dim::Static(680), Tiles { stages: 1, ..t }, 1),
+            (Dim::Static(768), t, 2),
+            (Dim::Static(680), t, 1),
+            (Dim::Static(640), t, 1),
+            (Dim::Static(768), Tiles { stages: 1, ..t }, 1),
             (Dim::Static(128), t, 1),
         ] {
             let s = spec(k, tiles, split_k);
