@@ -4,12 +4,15 @@
 //! before it wrote (rule R1); the first slice overwrites L0C, so it is peeled (the K loop may
 //! run zero more times), the rest accumulate; the Fixpipe stores the tile with the epilogue.
 //! Tails in M, N and K are clipped by the layout algebra (tile origins), nothing here.
+//! With two stages and a static K of two or more L1 slices, the K stream is
+//! software-pipelined instead ([`crate::pipeline`]).
 //! Split-K (`split_k` S > 1): K is cut into `chunks` ≤ S chunks of `per` whole `k1` slices
 //! (`per = ceil(ceil(K/k1)/S)`, `chunks = ceil(ceil(K/k1)/per)`, so no chunk is empty), the tasks
 //! are the (tile, chunk) pairs — task `t` is tile `t mod tiles`, chunk `t / tiles` — and each
 //! task's store adds into C (`atomic = "add"`), which must be zero on entry.
 
 use crate::error::Result;
+use crate::pipeline;
 use crate::spec::{Dim, GemmSpec, GmLayout};
 use crate::text::Body;
 use crate::tiles;
@@ -82,7 +85,13 @@ pub fn generate(spec: &GemmSpec) -> Result<String> {
         let (ops, tys) = dyn_of(&dims);
         body.line(format!("{v} = \"layout.view\"({arg}{ops}) : ({ty}{tys}) -> !{alias}"));
     }
-    for (v, alias) in [("%a1", "l1A"), ("%b1", "l1B"), ("%a0", "l0A"), ("%b0", "l0B"), ("%acc", "l0C")] {
+    let pipelined = pipeline::pipelined_k(spec);
+    let mut allocs = vec![("%a1", "l1A"), ("%b1", "l1B"), ("%a0", "l0A"), ("%b0", "l0B"), ("%acc", "l0C")];
+    if pipelined.is_some() {
+        // The second stage (crate::pipeline).
+        allocs.extend([("%a1q", "l1A"), ("%b1q", "l1B"), ("%a0q", "l0A"), ("%b0q", "l0B")]);
+    }
+    for (v, alias) in allocs {
         body.line(format!("{v} = \"layout.alloc\"() : () -> !{alias}"));
     }
 
@@ -121,18 +130,24 @@ pub fn generate(spec: &GemmSpec) -> Result<String> {
     let m0 = body.expr(&mi.mul(&SymExpr::Const(t.m1))?, "m0");
     let n0 = body.expr(&ni.mul(&SymExpr::Const(t.n1))?, "n0");
 
-    // K: the first L1 slice (peeled: it overwrites), the others in a loop; the whole of K, or
-    // the task's chunk [start, end).
-    let k1 = body.constant(t.k1);
-    let (start, end) = k_range.unwrap_or((SymExpr::Const(0), k.clone()));
-    let first = (body.expr(&start, "ks"), start.clone());
-    l1_slice(&mut body, spec, (&first.0, &first.1), (&m0, &n0), &k, true)?;
-    let k_lo = if spec.split_k > 1 { body.expr(&start.add(&SymExpr::Const(t.k1))?, "k_lo") } else { k1.clone() };
-    let k_hi = body.expr(&end, "k_end");
-    body.open(format!("scf.for %k = {k_lo} to {k_hi} step {k1}"));
-    body.symbols.insert("k".into(), "%k".into());
-    l1_slice(&mut body, spec, ("%k", &SymExpr::sym("k")), (&m0, &n0), &k, false)?;
-    body.close();
+    if let Some(k) = pipelined {
+        let ping = pipeline::Stage { l1: ("%a1", "%b1"), l0: ("%a0", "%b0") };
+        let pong = pipeline::Stage { l1: ("%a1q", "%b1q"), l0: ("%a0q", "%b0q") };
+        pipeline::k_stream(&mut body, spec, k, (&m0, &n0), [ping, pong])?;
+    } else {
+        // K: the first L1 slice (peeled: it overwrites), the others in a loop; the whole of K,
+        // or the task's chunk [start, end).
+        let k1 = body.constant(t.k1);
+        let (start, end) = k_range.unwrap_or((SymExpr::Const(0), k.clone()));
+        let first = (body.expr(&start, "ks"), start.clone());
+        l1_slice(&mut body, spec, (&first.0, &first.1), (&m0, &n0), &k, true)?;
+        let k_lo = if spec.split_k > 1 { body.expr(&start.add(&SymExpr::Const(t.k1))?, "k_lo") } else { k1.clone() };
+        let k_hi = body.expr(&end, "k_end");
+        body.open(format!("scf.for %k = {k_lo} to {k_hi} step {k1}"));
+        body.symbols.insert("k".into(), "%k".into());
+        l1_slice(&mut body, spec, ("%k", &SymExpr::sym("k")), (&m0, &n0), &k, false)?;
+        body.close();
+    }
 
     let tile_c = body.fresh("tc");
     body.line(format!(
@@ -181,7 +196,7 @@ fn l1_slice(
     body.line(format!("{a1v} = \"layout.load\"({ta}, %a1) : (!tA, !l1A) -> !l1T"));
     body.line(format!("{b1v} = \"layout.load\"({tb}, %b1) : (!tB, !l1B) -> !l1T"));
     if t.k0 == t.k1 {
-        l0_slice(body, spec, &a1v, &b1v, None, !first);
+        l0_slice(body, spec, &a1v, &b1v, None, !first, L0);
         return Ok(());
     }
     // The valid K of this slice: min(k1, K - k).
@@ -189,7 +204,7 @@ fn l1_slice(
     let k0 = body.constant(t.k0);
     let from = if first {
         let zero = body.constant(0);
-        l0_slice(body, spec, &a1v, &b1v, Some(&zero), false);
+        l0_slice(body, spec, &a1v, &b1v, Some(&zero), false, L0);
         k0.clone()
     } else {
         body.constant(0)
@@ -197,13 +212,24 @@ fn l1_slice(
     let hi = body.expr(&valid, "kv");
     let iv = body.fresh("kk");
     body.open(format!("scf.for {iv} = {from} to {hi} step {k0}"));
-    l0_slice(body, spec, &a1v, &b1v, Some(&iv), true);
+    l0_slice(body, spec, &a1v, &b1v, Some(&iv), true, L0);
     body.close();
     Ok(())
 }
 
-/// L1 → L0A/L0B at L1 column/row `at` (the whole panel when `None`) and the Mmad.
-fn l0_slice(body: &mut Body, spec: &GemmSpec, a1v: &str, b1v: &str, at: Option<&str>, accumulate: bool) {
+/// The L0 buffers of a single-stage kernel (`layout-multi-buffer` doubles them in a loop).
+const L0: (&str, &str) = ("%a0", "%b0");
+
+/// L1 → L0A/L0B buffers `l0` at L1 column/row `at` (the whole panel when `None`) and the Mmad.
+pub(crate) fn l0_slice(
+    body: &mut Body,
+    spec: &GemmSpec,
+    a1v: &str,
+    b1v: &str,
+    at: Option<&str>,
+    accumulate: bool,
+    (a0, b0): (&str, &str),
+) {
     let t = spec.tiles;
     let (a_src, b_src) = match at {
         None => (a1v.to_string(), b1v.to_string()),
@@ -222,8 +248,8 @@ fn l0_slice(body: &mut Body, spec: &GemmSpec, a1v: &str, b1v: &str, at: Option<&
         }
     };
     let (a0v, b0v) = (body.fresh("a0v"), body.fresh("b0v"));
-    body.line(format!("{a0v} = \"layout.load\"({a_src}, %a0) : (!l1T, !l0A) -> !l0aT"));
-    body.line(format!("{b0v} = \"layout.load\"({b_src}, %b0) : (!l1T, !l0B) -> !l0bT"));
+    body.line(format!("{a0v} = \"layout.load\"({a_src}, {a0}) : (!l1T, !l0A) -> !l0aT"));
+    body.line(format!("{b0v} = \"layout.load\"({b_src}, {b0}) : (!l1T, !l0B) -> !l0bT"));
     body.line(format!(
         "\"layout.matmul\"({a0v}, {b0v}, %acc) {{accumulate = {accumulate}}} : (!l0aT, !l0bT, !l0C) -> ()"
     ));

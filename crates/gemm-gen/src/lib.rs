@@ -12,6 +12,7 @@
 
 pub mod error;
 pub mod kernel;
+pub mod pipeline;
 pub mod spec;
 mod text;
 pub mod tiles;
@@ -19,4 +20,5 @@ pub mod tiles;
 pub use error::{GenError, Result};
 pub use kernel::{describe, generate};
 pub use layout_algebra::ascend::{SwizzleDirection, TileOrder};
+pub use pipeline::needs_multi_buffer;
 pub use spec::{Dim, Epilogue, GemmSpec, GmLayout, Tiles};

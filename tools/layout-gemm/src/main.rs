@@ -49,7 +49,9 @@ fn run(args: &args::Args) -> Result<(), GemmError> {
     }
     let text = ranking + &gemm_gen::generate(&spec)?;
     let project = args.project.as_deref().map(|dir| (spec.name.as_str(), dir));
-    let out = compile::checked(&text, spec.tiles.stages, args.emit, project)?;
+    // Two stages the generator did not pipeline itself go through layout-multi-buffer.
+    let stages = if gemm_gen::needs_multi_buffer(&spec) { 2 } else { 1 };
+    let out = compile::checked(&text, stages, args.emit, project)?;
     match &args.output {
         Some(path) => output_file::write(path, out.as_bytes()).map_err(|e| GemmError::Write(path.clone(), e)),
         None => {

@@ -109,7 +109,7 @@ pub fn choose(
             diags: format!("tiles {tiles}, split-K {split_k}, order {}: {e}", order_flag(order)),
         };
         let mut module = Module::parse(&context, &text).ok_or_else(|| kernel_error("parse", String::new()))?;
-        if tiles.stages == 2 {
+        if gemm_gen::needs_multi_buffer(&candidate) {
             let pm = melior::pass::PassManager::new(&context);
             pm.add_pass(layout_passes::multi_buffer::create());
             pm.run(&mut module).map_err(|_| kernel_error("double-buffer", String::new()))?;

@@ -81,6 +81,19 @@ fn matrix() -> Vec<(GemmSpec, [usize; 3])> {
     let mut s = spec("gg_a2_f32_nd_dn", Target::A2, E::F32, E::F32, (Nd, Dn));
     s.tiles = Tiles { m1: 32, n1: 32, k1: 64, k0: 32, stages: 1 };
     out.push((s, [50, 40, 70]));
+    // Software-pipelined K streams (static K of whole slice pairs, two stages; gemm_gen::
+    // pipeline), tails in M and N. K = 768 in slices of 128: the peeled two and two looped
+    // pairs, the L0 pairs alternating across L1 slices.
+    let mut s = spec("gg_a2_f16_nd_nd_pipelined", Target::A2, E::F16, E::F32, (Nd, Nd));
+    s.k = Dim::Static(768);
+    s.tiles.stages = 2;
+    s.order = zn(2);
+    out.push((s, [150, 200, 768]));
+    // One level (k1 = k0 = 32): K = 192 is the peeled two slices and two looped pairs.
+    let mut s = spec("gg_a2_f32_nd_dn_pipelined_one_level", Target::A2, E::F32, E::F32, (Nd, Dn));
+    s.k = Dim::Static(192);
+    s.tiles = Tiles { m1: 32, n1: 32, k1: 32, k0: 32, stages: 2 };
+    out.push((s, [70, 50, 192]));
     out
 }
 
@@ -251,7 +264,19 @@ fn run_everywhere(context: &melior::Context, s: &GemmSpec, [m, n, k]: [usize; 3]
 
     let parse = || {
         let mut module = Module::parse(context, &text).expect("parse");
-        if s.tiles.stages == 2 {
+        let count = |text: &str, what: &str| text.lines().filter(|l| l.contains(what)).count();
+        if s.tiles.stages == 2 && !gemm_gen::needs_multi_buffer(s) {
+            // Pipelined by the generator: both stages allocated by it, one accumulator, and the
+            // K loop straight-line (the tile loop and the K loop only, no branch).
+            let allocs = |alias: &str| {
+                let ty = format!("-> !{alias}");
+                text.lines().filter(|l| l.contains("\"layout.alloc\"") && l.trim_end().ends_with(&ty)).count()
+            };
+            let shape = ["l1A", "l1B", "l0A", "l0B", "l0C"].map(allocs);
+            assert_eq!(shape, [2, 2, 2, 2, 1], "{name}: the generator's two stages");
+            assert_eq!((count(&text, "scf.for"), count(&text, "scf.if")), (2, 0), "{name}: straight-line K loop");
+        }
+        if gemm_gen::needs_multi_buffer(s) {
             // What layout-gemm does for 2 stages.
             let pm = melior::pass::PassManager::new(context);
             pm.add_pass(layout_passes::multi_buffer::create());
