@@ -173,6 +173,30 @@ pub fn generate(spec: &GemmSpec) -> Result<String> {
     Ok(text)
 }
 
+/// The GM tiles of A (m0, k) and B (k, n0) of one L1 slice, loaded into the L1 buffers `l1`
+/// (the single buffers, or one pipelined stage's); returns the two loaded L1 views.
+pub(crate) fn load_l1_slice(
+    body: &mut Body,
+    spec: &GemmSpec,
+    k: &str,
+    (m0, n0): (&str, &str),
+    (l1a, l1b): (&str, &str),
+) -> (String, String) {
+    let t = spec.tiles;
+    let (ta, tb, a1v, b1v) = (body.fresh("ta"), body.fresh("tb"), body.fresh("a1v"), body.fresh("b1v"));
+    body.line(format!(
+        "{ta} = \"layout.tile\"(%ga, {m0}, {k}) {{shape = array<i64: {}, {}>}} : (!gmA, index, index) -> !tA",
+        t.m1, t.k1
+    ));
+    body.line(format!(
+        "{tb} = \"layout.tile\"(%gb, {k}, {n0}) {{shape = array<i64: {}, {}>}} : (!gmB, index, index) -> !tB",
+        t.k1, t.n1
+    ));
+    body.line(format!("{a1v} = \"layout.load\"({ta}, {l1a}) : (!tA, !l1A) -> !l1T"));
+    body.line(format!("{b1v} = \"layout.load\"({tb}, {l1b}) : (!tB, !l1B) -> !l1T"));
+    (a1v, b1v)
+}
+
 /// One L1 slice at `k` (its SSA value and its expression): GM → L1 panels, then L0 slices of
 /// `k0` (the first L0 slice of a task's `first` L1 slice overwrites L0C).
 fn l1_slice(
@@ -184,17 +208,7 @@ fn l1_slice(
     first: bool,
 ) -> Result<()> {
     let t = spec.tiles;
-    let (ta, tb, a1v, b1v) = (body.fresh("ta"), body.fresh("tb"), body.fresh("a1v"), body.fresh("b1v"));
-    body.line(format!(
-        "{ta} = \"layout.tile\"(%ga, {m0}, {k}) {{shape = array<i64: {}, {}>}} : (!gmA, index, index) -> !tA",
-        t.m1, t.k1
-    ));
-    body.line(format!(
-        "{tb} = \"layout.tile\"(%gb, {k}, {n0}) {{shape = array<i64: {}, {}>}} : (!gmB, index, index) -> !tB",
-        t.k1, t.n1
-    ));
-    body.line(format!("{a1v} = \"layout.load\"({ta}, %a1) : (!tA, !l1A) -> !l1T"));
-    body.line(format!("{b1v} = \"layout.load\"({tb}, %b1) : (!tB, !l1B) -> !l1T"));
+    let (a1v, b1v) = load_l1_slice(body, spec, k, (m0, n0), ("%a1", "%b1"));
     if t.k0 == t.k1 {
         l0_slice(body, spec, &a1v, &b1v, None, !first, L0);
         return Ok(());

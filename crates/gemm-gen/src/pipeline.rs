@@ -13,7 +13,7 @@
 //! ([`needs_multi_buffer`]): its buffers are already doubled.
 
 use crate::error::Result;
-use crate::kernel::l0_slice;
+use crate::kernel::{l0_slice, load_l1_slice};
 use crate::spec::{Dim, GemmSpec};
 use crate::text::Body;
 use layout_algebra::{IndexValue, SymExpr};
@@ -86,17 +86,7 @@ fn slice(
     first: bool,
 ) {
     let t = spec.tiles;
-    let (ta, tb, a1v, b1v) = (body.fresh("ta"), body.fresh("tb"), body.fresh("a1v"), body.fresh("b1v"));
-    body.line(format!(
-        "{ta} = \"layout.tile\"(%ga, {m0}, {k}) {{shape = array<i64: {}, {}>}} : (!gmA, index, index) -> !tA",
-        t.m1, t.k1
-    ));
-    body.line(format!(
-        "{tb} = \"layout.tile\"(%gb, {k}, {n0}) {{shape = array<i64: {}, {}>}} : (!gmB, index, index) -> !tB",
-        t.k1, t.n1
-    ));
-    body.line(format!("{a1v} = \"layout.load\"({ta}, {}) : (!tA, !l1A) -> !l1T", into.l1.0));
-    body.line(format!("{b1v} = \"layout.load\"({tb}, {}) : (!tB, !l1B) -> !l1T", into.l1.1));
+    let (a1v, b1v) = load_l1_slice(body, spec, k, (m0, n0), into.l1);
     for j in 0..count {
         let at = (t.k0 != t.k1).then(|| body.constant(j * t.k0));
         let l0 = stages[((g + j) % 2) as usize].l0;

@@ -310,12 +310,23 @@ fn obligation(func: OperationRef, spec: &CheckSpec, size_limit: i64) -> std::res
         locals.push(SymExpr::sym(&name));
     }
     let expected = IndexExpr::from(&algebra_address(&spec.layout, &spec.coord, &locals)?);
-    if !encode::int_expressible(&expected) {
+    goal(&mut t, facts, &address, &expected)
+}
+
+/// `facts ∧ ¬(every intermediate in i64 ∧ address = expected)`, and `facts` alone (is the
+/// access reachable): the end of every obligation (side functions, accesses). The lowered and
+/// the algebra's addresses are named for a counterexample.
+pub(super) fn goal(
+    t: &mut Translator,
+    mut facts: Vec<String>,
+    address: &str,
+    expected: &IndexExpr,
+) -> std::result::Result<(Query, Query), String> {
+    if !encode::int_expressible(expected) {
         return Err(format!("the algebra's address {expected} has bit operations"));
     }
     // Over ℤ: the algebra's formula is the reference, whatever its own intermediates.
-    let expected = encode::encode(&expected, encode::Theory::Int, encode::Semantics::Checked).value;
-    // Shown in a counterexample.
+    let expected = encode::encode(expected, encode::Theory::Int, encode::Semantics::Checked).value;
     t.declare_unbounded(LOWERED);
     t.declare_unbounded(ALGEBRA);
     facts.push(format!("(= {} {address})", encode::symbol(LOWERED)));

@@ -22,9 +22,7 @@ use melior::ir::{
 use mlir_sys::MlirOperation;
 
 use super::translate::{Translator, BLOCK_IDX, BLOCK_NUM};
-use super::{
-    algebra_address, decide, AddressProofOptions, AddressProofReport, ProofSubject, TensorProof, ALGEBRA, LOWERED,
-};
+use super::{algebra_address, decide, goal, AddressProofOptions, AddressProofReport, ProofSubject, TensorProof};
 use crate::Result;
 
 /// Proves every load and store of the lowered `module` after the JIT hook's simplification.
@@ -152,19 +150,8 @@ fn obligation(
     let expected = algebra_address(&spec.layout, &spec.coord, &spec.local)?;
     let expected = layout_algebra::SymExpr::bin(layout_algebra::sym::BinOp::Add, &spec.base, &expected)
         .map_err(|e| e.to_string())?;
-    let expected = index_simplify::IndexExpr::from(&expected);
-    if !encode::int_expressible(&expected) {
-        return Err(format!("the algebra's address {expected} has bit operations"));
-    }
-    let expected = encode::encode(&expected, encode::Theory::Int, encode::Semantics::Checked).value;
     facts.extend(argument_facts(&mut t, size_limit));
-    t.declare_unbounded(LOWERED);
-    t.declare_unbounded(ALGEBRA);
-    facts.push(format!("(= {} {address})", encode::symbol(LOWERED)));
-    facts.push(format!("(= {} {expected})", encode::symbol(ALGEBRA)));
-    let reachable = t.query(facts.clone());
-    facts.push(format!("(not (and {} (= {address} {expected})))", encode::conj(&t.defined)));
-    Ok((t.query(facts), reachable))
+    goal(&mut t, facts, &address, &index_simplify::IndexExpr::from(&expected))
 }
 
 /// The ranges of what the query reads from outside: every index argument (and memref size) in

@@ -160,8 +160,8 @@ fn a_wrong_lowering_has_a_counterexample() {
     assert!(report.to_string().contains("counterexample: layout."), "{report}");
 }
 
-/// The `.mlir` files under `dir`, recursively, sorted.
-fn mlir_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+/// The `.mlir` files under `dir`, recursively, sorted (also read by `prove_ascendc`).
+pub(super) fn mlir_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()) {
         let path = entry.path();
         if path.is_dir() {

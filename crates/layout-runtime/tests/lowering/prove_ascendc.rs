@@ -12,6 +12,7 @@ use layout_runtime::create_context;
 use melior::ir::Module;
 
 use super::parse;
+use super::prove::mlir_files;
 
 fn full_mode() -> bool {
     std::env::var_os("LAYOUT_PROVE_FULL").is_some()
@@ -143,19 +144,6 @@ fn a_wrong_intrinsic_field_has_a_counterexample() {
     refuted("tiled_gemm.mlir", LOAD, 0, "repeatTimes", -1, &|v| {
         assert!(int(value(v, "x.col")) >= 16 * int(value(v, "f.repeatTimes")), "{v:?}")
     });
-}
-
-/// The `.mlir` files under `dir`, recursively, sorted.
-fn mlir_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()) {
-        let path = entry.path();
-        if path.is_dir() {
-            mlir_files(&path, out);
-        } else if path.extension().is_some_and(|x| x == "mlir") {
-            out.push(path);
-        }
-    }
-    out.sort();
 }
 
 /// Every kernel of the lit suite on the AscendC path (each `--split-input-file` part with
