@@ -19,6 +19,9 @@ pub mod strength_reduce;
 pub mod tile;
 pub mod verify;
 
+#[cfg(test)]
+mod source_rules;
+
 use melior::pass::Pass;
 use std::ffi::CString;
 

@@ -249,8 +249,11 @@ fn addresses(body: MlirBlock) -> Vec<MlirValue> {
 }
 
 fn index_constant<'c>(at: &OperationRef<'c, '_>, location: Location<'c>, k: i64) -> MlirValue {
-    // Safety: the context outlives the pass run.
-    let context = unsafe { location.context().to_ref() };
+    // `ContextRef::to_ref` hands out a reference *to the ContextRef itself*, so the ContextRef
+    // must outlive it: bound here, not a temporary (a temporary dangled and crashed release builds).
+    let context_ref = location.context();
+    // Safety: `context_ref` lives to the end of the function and the context outlives the pass run.
+    let context = unsafe { context_ref.to_ref() };
     let op = arith::constant(context, IntegerAttribute::new(Type::index(context), k).into(), location);
     insert_before(at, op)
 }
@@ -290,8 +293,11 @@ fn reduce(for_op: OperationRef) -> usize {
         return 0;
     }
     let location = for_op.location();
-    // Safety: the context outlives the pass run.
-    let context = unsafe { location.context().to_ref() };
+    // `ContextRef::to_ref` hands out a reference *to the ContextRef itself*, so the ContextRef
+    // must outlive it: bound here, not a temporary (a temporary dangled and crashed release builds).
+    let context_ref = location.context();
+    // Safety: `context_ref` lives to the end of the function and the context outlives the pass run.
+    let context = unsafe { context_ref.to_ref() };
     let index = Type::index(context);
     // Initial values and increments, before the loop.
     let mut inits = Vec::new();

@@ -1,0 +1,55 @@
+//! Rules about our own sources that the compiler cannot check.
+//!
+//! melior's `ContextRef::to_ref` transmutes `&ContextRef` into `&Context`: the reference points
+//! at the `ContextRef` value, not at the MLIR context. Called on a temporary
+//! (`to_ref` straight on the result of `context()`), it dangles as soon as the statement ends. Debug builds happened to
+//! keep the stack slot; the release `layout-opt --layout-strength-reduce` crashed in
+//! `IndexType::get`. The `ContextRef` must be bound to a local that outlives the reference.
+
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under the workspace's source folders.
+fn rust_sources(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack: Vec<PathBuf> = ["passes", "crates", "tools", "dialects"].iter().map(|d| root.join(d)).collect();
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "target") {
+                    stack.push(path);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+/// The lines of `text` that call `to_ref()` directly on a `context()` temporary.
+fn temporary_context_refs(text: &str) -> Vec<usize> {
+    let needle = ["context()", ".to_ref()"].concat();
+    text.lines().enumerate().filter(|(_, l)| l.contains(&needle)).map(|(i, _)| i + 1).collect()
+}
+
+#[test]
+fn no_context_ref_temporary_is_turned_into_a_reference() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root");
+    let sources = rust_sources(root);
+    assert!(sources.len() > 100, "found only {} sources under {}", sources.len(), root.display());
+    let mut found = Vec::new();
+    for path in sources {
+        let text = std::fs::read_to_string(&path).expect("readable source");
+        found.extend(temporary_context_refs(&text).into_iter().map(|line| format!("{}:{line}", path.display())));
+    }
+    assert!(found.is_empty(), "`to_ref()` on a temporary ContextRef dangles; bind it first: {found:?}");
+}
+
+#[test]
+fn the_rule_finds_the_pattern_that_crashed() {
+    let crashing = ["    let context = unsafe { location.context()", ".to_ref() };"].concat();
+    assert_eq!(temporary_context_refs(&format!("fn f() {{\n{crashing}\n}}")), vec![2]);
+    assert!(temporary_context_refs("let c = location.context();\nlet r = unsafe { c.to_ref() };").is_empty());
+}
