@@ -1,9 +1,9 @@
 //! Rules about our own sources that the compiler cannot check.
 //!
 //! melior's `ContextRef::to_ref` transmutes `&ContextRef` into `&Context`: the reference points
-//! at the `ContextRef` value, not at the MLIR context. Called on a temporary
-//! (`to_ref` straight on the result of `context()`), it dangles as soon as the statement ends. Debug builds happened to
-//! keep the stack slot; the release `layout-opt --layout-strength-reduce` crashed in
+//! at the `ContextRef` value, not at the MLIR context. Called on a temporary (`to_ref` straight
+//! on the result of `context()`), it dangles as soon as the statement ends. Debug builds happened
+//! to keep the stack slot; the release `layout-opt --layout-strength-reduce` crashed in
 //! `IndexType::get`. The `ContextRef` must be bound to a local that outlives the reference.
 
 use std::path::{Path, PathBuf};
@@ -28,10 +28,25 @@ fn rust_sources(root: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// The lines of `text` that call `to_ref()` directly on a `context()` temporary.
+/// The lines of `text` where `to_ref()` is called directly on a `context()` temporary, whitespace
+/// and line breaks between the two ignored (rustfmt breaks long chains before `.to_ref()`).
+/// Example: `x.context()\n    .to_ref()` on lines 3–4 gives `[3]`.
 fn temporary_context_refs(text: &str) -> Vec<usize> {
-    let needle = ["context()", ".to_ref()"].concat();
-    text.lines().enumerate().filter(|(_, l)| l.contains(&needle)).map(|(i, _)| i + 1).collect()
+    let needle: Vec<char> = ["context()", ".to_ref()"].concat().chars().collect();
+    // The non-whitespace characters of `text`, each with its line number.
+    let mut line = 1;
+    let mut chars = Vec::new();
+    for c in text.chars() {
+        if c == '\n' {
+            line += 1;
+        } else if !c.is_whitespace() {
+            chars.push((c, line));
+        }
+    }
+    (0..chars.len().saturating_sub(needle.len() - 1))
+        .filter(|&i| chars[i..i + needle.len()].iter().map(|(c, _)| *c).eq(needle.iter().copied()))
+        .map(|i| chars[i].1)
+        .collect()
 }
 
 #[test]
@@ -51,5 +66,11 @@ fn no_context_ref_temporary_is_turned_into_a_reference() {
 fn the_rule_finds_the_pattern_that_crashed() {
     let crashing = ["    let context = unsafe { location.context()", ".to_ref() };"].concat();
     assert_eq!(temporary_context_refs(&format!("fn f() {{\n{crashing}\n}}")), vec![2]);
+    let broken = [
+        "fn f() {\n    let r = unsafe {\n        location\n            .context()",
+        "\n            .to_ref()\n    };\n}",
+    ]
+    .concat();
+    assert_eq!(temporary_context_refs(&broken), vec![4]);
     assert!(temporary_context_refs("let c = location.context();\nlet r = unsafe { c.to_ref() };").is_empty());
 }

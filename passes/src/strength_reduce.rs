@@ -249,10 +249,9 @@ fn addresses(body: MlirBlock) -> Vec<MlirValue> {
 }
 
 fn index_constant<'c>(at: &OperationRef<'c, '_>, location: Location<'c>, k: i64) -> MlirValue {
-    // `ContextRef::to_ref` hands out a reference *to the ContextRef itself*, so the ContextRef
-    // must outlive it: bound here, not a temporary (a temporary dangled and crashed release builds).
     let context_ref = location.context();
-    // Safety: `context_ref` lives to the end of the function and the context outlives the pass run.
+    // Safety: `to_ref` points into `context_ref` (never a temporary: `source_rules`), which lives
+    // to the end of the function; the context outlives the pass run.
     let context = unsafe { context_ref.to_ref() };
     let op = arith::constant(context, IntegerAttribute::new(Type::index(context), k).into(), location);
     insert_before(at, op)
@@ -293,10 +292,9 @@ fn reduce(for_op: OperationRef) -> usize {
         return 0;
     }
     let location = for_op.location();
-    // `ContextRef::to_ref` hands out a reference *to the ContextRef itself*, so the ContextRef
-    // must outlive it: bound here, not a temporary (a temporary dangled and crashed release builds).
     let context_ref = location.context();
-    // Safety: `context_ref` lives to the end of the function and the context outlives the pass run.
+    // Safety: `to_ref` points into `context_ref` (never a temporary: `source_rules`), which lives
+    // to the end of the function; the context outlives the pass run.
     let context = unsafe { context_ref.to_ref() };
     let index = Type::index(context);
     // Initial values and increments, before the loop.
