@@ -12,17 +12,20 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use index_simplify::smt::{encode, Query};
+use index_simplify::smt::{check, encode, Query};
 use layout_passes::ir::op_name;
 use layout_passes::lower_to_loops::{self, witness, AccessSpec};
 use layout_passes::verify::Rules;
 use melior::ir::{
     attribute::FlatSymbolRefAttribute, operation::OperationLike, AttributeLike, Module, OperationRef, RegionLike,
+    ValueLike,
 };
-use mlir_sys::MlirOperation;
+use mlir_sys::{MlirOperation, MlirValue};
 
 use super::translate::{Translator, BLOCK_IDX, BLOCK_NUM};
-use super::{algebra_address, decide, goal, AddressProofOptions, AddressProofReport, ProofSubject, TensorProof};
+use super::{
+    algebra_address, decide, goal, AddressProofOptions, AddressProofReport, AddressVerdict, ProofSubject, TensorProof,
+};
 use crate::Result;
 
 /// Proves every load and store of the lowered `module` after the JIT hook's simplification.
@@ -44,6 +47,7 @@ pub fn prove_accesses_with(
     let mut report =
         AddressProofReport { lowering_time: start.elapsed(), subject: ProofSubject::Accesses, ..Default::default() };
     let (accesses, witnesses) = tagged(&copy);
+    let users = user_values(&lowered.accesses, &witnesses);
     for spec in &lowered.accesses {
         let (Some(ops), Some(&call)) = (accesses.get(&spec.id), witnesses.get(&spec.id)) else {
             report.unchecked.push(format!("{}: {}: removed by the simplification", spec.location, spec.access));
@@ -53,7 +57,8 @@ pub fn prove_accesses_with(
             let start = Instant::now();
             // Safety: the ops are alive (the module is not changed while proving).
             let (op, call) = unsafe { (OperationRef::from_raw(op), OperationRef::from_raw(call)) };
-            let verdict = decide(obligation(op, call, spec, opts.size_limit), opts);
+            let weak = obligation(op, call, spec, opts.size_limit, Some(&users));
+            let verdict = decide_weakened(weak, || obligation(op, call, spec, opts.size_limit, None), opts);
             report.tensors.push(TensorProof {
                 tensor: spec.access.clone(),
                 side_function: format!("{}{}", witness::WITNESS_PREFIX, spec.id),
@@ -64,6 +69,80 @@ pub fn prove_accesses_with(
         }
     }
     Ok(report)
+}
+
+/// An obligation: the negated claim and the facts alone ([`super::goal`]).
+type Obligation = std::result::Result<(Query, Query), String>;
+
+/// The verdict on an access from its `weak` obligation (weaker facts: its proof is one of the
+/// exact obligation) and, only when `weak` has a counterexample (which may be no run of the
+/// kernel), the `exact` one ([`decide_exactly`]): a weakening never yields a counterexample
+/// the exact facts do not have.
+fn decide_weakened(weak: Obligation, exact: impl FnOnce() -> Obligation, opts: &AddressProofOptions) -> AddressVerdict {
+    match decide(weak, opts) {
+        AddressVerdict::Counterexample(values) => match decide_exactly(exact(), &values, opts) {
+            AddressVerdict::Unknown(why) => AddressVerdict::Unknown(format!(
+                "a counterexample under the weakened facts, not decided exactly: {why}"
+            )),
+            verdict => verdict,
+        },
+        verdict => verdict,
+    }
+}
+
+/// The verdict on the exact obligation of an access whose weakened obligation has the
+/// counterexample `weak`. First with the kernel's inputs (arguments, sizes, the block index
+/// and count) fixed to their values in `weak`: that query only adds equations to the exact
+/// one, so a model of it is a model of the exact obligation — a real counterexample — and with
+/// the sizes fixed the user's divisions are by constants. When it has none (the weakened
+/// model's sizes reach no run of the access), the exact obligation itself.
+fn decide_exactly(
+    exact: Obligation,
+    weak: &[(String, index_simplify::smt::ModelValue)],
+    opts: &AddressProofOptions,
+) -> AddressVerdict {
+    let (negated, reachable) = match exact {
+        Ok(q) => q,
+        Err(why) => return AddressVerdict::Unknown(why),
+    };
+    let input = |s: &str| s.starts_with("ir.arg") || s == BLOCK_IDX || s == BLOCK_NUM;
+    let fixed: Vec<String> = weak
+        .iter()
+        .filter(|(s, _)| input(s) && negated.symbols.contains(s))
+        .filter_map(|(s, v)| {
+            Some(format!("(= {} {})", encode::symbol(s), encode::constant(encode::Theory::Int, v.as_i64()?)))
+        })
+        .collect();
+    if !fixed.is_empty() {
+        let mut seeded = negated.clone();
+        seeded.assertion = format!("(and {} {})", negated.assertion, encode::conj(&fixed));
+        if let Ok([index_simplify::smt::Answer::Sat(values)]) = check(&[seeded], opts.timeout).as_deref() {
+            return AddressVerdict::Counterexample(values.clone());
+        }
+    }
+    decide(Ok((negated, reachable)), opts)
+}
+
+/// A value the user's code computed that a witness receives, and the symbol it is the value of.
+type UserValue = (MlirValue, String);
+
+/// Every value the user's code computed (defined by an op the lowering does not emit as a
+/// leaf, [`lowering_leaf`]) that some witness call receives: a tile coordinate from a swizzle.
+fn user_values(specs: &[AccessSpec], witnesses: &HashMap<i64, MlirOperation>) -> Vec<UserValue> {
+    let mut users: Vec<UserValue> = Vec::new();
+    for spec in specs {
+        let Some(&call) = witnesses.get(&spec.id) else { continue };
+        // Safety: the call is alive (the module is not changed while proving).
+        let call = unsafe { OperationRef::from_raw(call) };
+        for (k, symbol) in spec.symbols.iter().enumerate() {
+            let Ok(value) = call.operand(k) else { continue };
+            let user = layout_passes::ir::defining_op(value).is_some_and(|op| !lowering_leaf(&op));
+            if user && !users.iter().any(|(v, _)| v.ptr == value.to_raw().ptr) {
+                users.push((value.to_raw(), symbol.clone()));
+            }
+        }
+    }
+    users
 }
 
 /// The tagged loads and stores by witness number, and the witness calls.
@@ -112,22 +191,44 @@ pub(super) fn lowering_leaf(op: &OperationRef) -> bool {
 }
 
 /// `path ∧ ranges ∧ ¬(every intermediate in i64 ∧ index = algebra)` for one access, and the
-/// same facts without the negated goal.
+/// same facts without the negated goal. With `weakened` (every user value some witness
+/// receives, [`user_values`]) the facts are weaker, so a proof still holds but a model may not
+/// be a run: each of those values is a free constant wherever the query reads it, and a
+/// quotient or remainder by a non-constant divisor that only the path reads is a fresh
+/// constant ([`Translator::path_weakened`]).
 fn obligation(
     access: OperationRef,
     call: OperationRef,
     spec: &AccessSpec,
     size_limit: i64,
-) -> std::result::Result<(Query, Query), String> {
+    weakened: Option<&[UserValue]>,
+) -> Obligation {
     let entry = entry_block(&access).ok_or("an access outside a function")?;
     let mut t = Translator::new(entry);
     // A value the user's code computed (a tile coordinate) is any value its uses admit: the
     // proof holds for all of them, and the user's arithmetic is not part of the claim.
+    let mut own = Vec::new();
     for (k, symbol) in spec.symbols.iter().enumerate() {
         let value = call.operand(k).map_err(|e| e.to_string())?;
         if layout_passes::ir::defining_op(value).is_some_and(|op| !lowering_leaf(&op)) {
             t.abstract_value(value, symbol);
+            own.push(value.to_raw().ptr);
         }
+    }
+    // The other witnesses' user values (the guards of the path read them): one free constant
+    // each, named after its symbol (primed when the access's own witness has that name).
+    let mut taken = Vec::new();
+    for (value, symbol) in weakened.unwrap_or_default() {
+        if own.contains(&value.ptr) {
+            continue;
+        }
+        let mut name = symbol.clone();
+        while spec.symbols.contains(&name) || taken.contains(&name) {
+            name.push('\'');
+        }
+        // Safety: a live value of the module.
+        t.abstract_if_read(unsafe { melior::ir::Value::from_raw(*value) }, &name);
+        taken.push(name);
     }
     // memref.load %m[%i] / memref.store %v, %m[%i]: the buffers are 1-D.
     let first_index = if op_name(&access) == "memref.load" { 1 } else { 2 };
@@ -146,7 +247,7 @@ fn obligation(
         t.declare(symbol);
     }
     // After the address and the witness: what they share is claimed, the rest assumed.
-    facts.extend(t.path_assumed(&access)?);
+    facts.extend(if weakened.is_some() { t.path_weakened(&access)? } else { t.path_assumed(&access)? });
     let expected = algebra_address(&spec.layout, &spec.coord, &spec.local)?;
     let expected = layout_algebra::SymExpr::bin(layout_algebra::sym::BinOp::Add, &spec.base, &expected)
         .map_err(|e| e.to_string())?;
@@ -172,4 +273,41 @@ pub(super) fn argument_facts(t: &mut Translator, size_limit: i64) -> Vec<String>
         facts.push(format!("(< {num} {size_limit})"));
     }
     facts
+}
+
+#[cfg(test)]
+mod tests {
+    use index_simplify::smt::{encode::Theory, ModelValue, Query};
+
+    use super::*;
+
+    /// `(negated, reachable)` over one symbol `x` (an argument, `ir.arg0`): `facts ∧ ¬claim`
+    /// and `facts`.
+    fn obligation(facts: &str, claim: &str) -> Obligation {
+        let q = |a: String| Query::new(Theory::Int, vec!["ir.arg0".to_string()], a);
+        Ok((q(format!("(and {facts} (not {claim}))")), q(facts.to_string())))
+    }
+
+    /// The weakened facts (`x > 5`) admit `x = 12`, where the claim `x < 10` fails; the exact
+    /// facts (`5 < x < 8`) do not: proven, not a counterexample. When the exact facts admit
+    /// one too, it is the exact query's model that is reported.
+    #[test]
+    fn a_weakened_counterexample_is_asked_again_exactly() {
+        let opts = AddressProofOptions::fast();
+        let (weak, claim) = ("(> |ir.arg0| 5)", "(< |ir.arg0| 10)");
+        assert!(matches!(decide(obligation(weak, claim), &opts), AddressVerdict::Counterexample(_)));
+        let exact = || obligation("(and (> |ir.arg0| 5) (< |ir.arg0| 8))", claim);
+        assert_eq!(decide_weakened(obligation(weak, claim), exact, &opts), AddressVerdict::Proven);
+        let exact = || obligation("(and (> |ir.arg0| 5) (> |ir.arg0| 20))", claim);
+        let AddressVerdict::Counterexample(values) = decide_weakened(obligation(weak, claim), exact, &opts) else {
+            panic!("the exact facts have a counterexample");
+        };
+        let x = values.iter().find(|(s, _)| s == "ir.arg0").and_then(|(_, v)| v.as_i64());
+        assert!(x.is_some_and(|x| x > 20), "{values:?}");
+        // A weakened model the exact facts exclude (x = 12 against x > 20) is not reused:
+        // the exact query is then asked without the inputs fixed.
+        let weak_model = vec![("ir.arg0".to_string(), ModelValue::from(12))];
+        let verdict = decide_exactly(exact(), &weak_model, &opts);
+        assert!(matches!(verdict, AddressVerdict::Counterexample(v) if v[0].1.as_i64().is_some_and(|x| x > 20)));
+    }
 }

@@ -1,6 +1,7 @@
 //! Deliberate bugs, to show that the proofs catch them: a wrong rewrite `x mod 16 → x` (each
 //! `arith.andi %x, 15`, the NZ column inside its fractal, that `pick` selects replaced by
-//! `%x`), and a wrong intrinsic field (`field + delta` on one `ascendc.*` op). Only
+//! `%x`), a redirected access (`index + delta` on the selected witnessed stores), and a wrong
+//! intrinsic field (`field + delta` on one `ascendc.*` op). Only
 //! `layout-opt`'s hidden `--layout-prove-inject-*` flags and the tests call them.
 
 use melior::ir::{
@@ -33,6 +34,60 @@ pub fn drop_column_masks(module: &mut Module, pick: impl Fn(&OperationRef) -> bo
         }
     }
     dropped
+}
+
+/// Adds `delta` to the index of every `memref.store` tagged with an access witness
+/// (`layout.access`) that `pick` selects, through an `arith.addi` just before it; returns how
+/// many.
+pub fn redirect_stores(module: &mut Module, pick: impl Fn(&OperationRef) -> bool, delta: i64) -> usize {
+    let mut stores = Vec::new();
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        let tagged = op.has_attribute(layout_passes::lower_to_loops::witness::ACCESS_ATTRIBUTE);
+        if layout_passes::ir::op_name(&op) == "memref.store" && tagged && op.operand_count() == 3 && pick(&op) {
+            stores.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    let mut redirected = 0;
+    for raw in stores {
+        // Safety: ops of the live module; one operand is replaced by a value defined before it.
+        let op = unsafe { OperationRef::from_raw(raw) };
+        let (Ok(index), Some(block)) = (op.operand(2), op.block()) else { continue };
+        let context_ref = op.context();
+        // Safety: the context outlives this function; `to_ref` borrows `context_ref`.
+        let context = unsafe { context_ref.to_ref() };
+        if let Some(sum) = add_before(context, block, op, index, delta) {
+            unsafe { mlir_sys::mlirOperationSetOperand(raw, 2, sum.to_raw()) };
+            redirected += 1;
+        }
+    }
+    redirected
+}
+
+/// `old + delta` (an `index` constant and an `arith.addi`), inserted before `op` in `block`.
+fn add_before<'c, 'a>(
+    context: &'c melior::Context,
+    block: melior::ir::BlockRef<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    old: Value<'c, 'a>,
+    delta: i64,
+) -> Option<Value<'c, 'a>> {
+    let location = op.location();
+    let index = Type::index(context);
+    let constant = OperationBuilder::new("arith.constant", location)
+        .add_attributes(&[(Identifier::new(context, "value"), IntegerAttribute::new(index, delta).into())])
+        .add_results(&[index])
+        .build()
+        .ok()?;
+    let constant = block.insert_operation_before(op, constant);
+    let c = constant.result(0).ok()?;
+    let sum = OperationBuilder::new("arith.addi", location)
+        .add_operands(&[old, c.into()])
+        .add_results(&[index])
+        .build()
+        .ok()?;
+    let sum = block.insert_operation_before(op, sum);
+    sum.result(0).ok().map(Into::into)
 }
 
 /// Adds `delta` to the field `field` of the `nth` (from 0) `op_name` op of `module`: in its
@@ -95,20 +150,7 @@ pub fn wrong_field(module: &Module, op_name: &str, nth: usize, field: &str, delt
     let (Some(k), Some(block)) = (position, op.block()) else { return false };
     let operand = kind.buffer_count() + k;
     let Ok(old) = op.operand(operand) else { return false };
-    let location = op.location();
-    let index = Type::index(context);
-    let constant = OperationBuilder::new("arith.constant", location)
-        .add_attributes(&[(Identifier::new(context, "value"), IntegerAttribute::new(index, delta).into())])
-        .add_results(&[index])
-        .build();
-    let Ok(constant) = constant else { return false };
-    let constant = block.insert_operation_before(op, constant);
-    let Ok(c) = constant.result(0) else { return false };
-    let sum =
-        OperationBuilder::new("arith.addi", location).add_operands(&[old, c.into()]).add_results(&[index]).build();
-    let Ok(sum) = sum else { return false };
-    let sum = block.insert_operation_before(op, sum);
-    let Ok(new): Result<Value, _> = sum.result(0).map(Into::into) else { return false };
+    let Some(new) = add_before(context, block, op, old, delta) else { return false };
     // Safety: replaces one operand of the op by an index value defined before it.
     unsafe { mlir_sys::mlirOperationSetOperand(raw, operand as isize, new.to_raw()) };
     true

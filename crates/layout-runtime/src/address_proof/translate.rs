@@ -33,6 +33,11 @@ pub struct Translator {
     /// Range conditions of every intermediate read (the claim "no overflow").
     pub defined: Vec<String>,
     counter: usize,
+    /// While set ([`Translator::path_weakened`]), a quotient or remainder by a non-constant
+    /// divisor is read as a fresh constant instead of its definition.
+    weaken_divisions: bool,
+    /// Values read as a named constant when first read ([`Translator::abstract_if_read`]).
+    lazy: HashMap<usize, String>,
 }
 
 fn ptr(v: MlirValue) -> usize {
@@ -59,6 +64,8 @@ impl Translator {
             unbounded: Vec::new(),
             defined: Vec::new(),
             counter: 0,
+            weaken_divisions: false,
+            lazy: HashMap::new(),
         }
     }
 
@@ -73,6 +80,11 @@ impl Translator {
     pub fn abstract_value(&mut self, value: Value, name: &str) {
         self.declare(name);
         self.memo.insert(ptr(value.to_raw()), encode::symbol(name));
+    }
+
+    /// [`Translator::abstract_value`] once a term reads `value` (nothing is declared before).
+    pub fn abstract_if_read(&mut self, value: Value, name: &str) {
+        self.lazy.insert(ptr(value.to_raw()), name.to_string());
     }
 
     /// Declares `name` without a range condition.
@@ -115,6 +127,10 @@ impl Translator {
         let key = ptr(value.to_raw());
         if let Some(t) = self.memo.get(&key) {
             return Ok(t.clone());
+        }
+        if let Some(name) = self.lazy.remove(&key) {
+            self.abstract_value(value, &name);
+            return Ok(encode::symbol(&name));
         }
         let t = self.read(value)?;
         self.memo.insert(key, t.clone());
@@ -192,8 +208,19 @@ impl Translator {
             return Ok(self.bind(format!("({f} {a} {b})")));
         }
         let (a_val, b_val) = (operand(0)?, operand(1)?);
-        let (a, b) = (self.int(a_val)?, self.int(b_val)?);
         let kb = constant_int(b_val);
+        let division = matches!(
+            name.as_str(),
+            "arith.divsi" | "arith.remsi" | "arith.floordivsi" | "arith.ceildivsi" | "arith.divui" | "arith.remui"
+        );
+        if self.weaken_divisions && division && kb.is_none() {
+            // Any 64-bit value: what the facts said about it is forgotten (weaker, so sound).
+            self.counter += 1;
+            let name = format!("ir.q{}", self.counter);
+            self.declare(&name);
+            return Ok(encode::symbol(&name));
+        }
+        let (a, b) = (self.int(a_val)?, self.int(b_val)?);
         let unsigned = |x: &str| format!("(ite (< {x} 0) (+ {x} {TWO_64}) {x})");
         let signed = |x: &str| format!("(ite (>= {x} 9223372036854775808) (- {x} {TWO_64}) {x})");
         let nonzero = format!("(not (= {b} 0))");
@@ -408,6 +435,17 @@ impl Translator {
         let mut facts = self.path_facts(op, true)?;
         facts.extend(self.defined.drain(claimed..));
         Ok(facts)
+    }
+
+    /// [`Translator::path_assumed`], with every quotient and remainder by a non-constant divisor
+    /// that only the path reads (not the address or the values read before) a fresh constant:
+    /// the facts only get weaker, so a proof under them holds, but a model of them may not be
+    /// one of the exact facts.
+    pub fn path_weakened(&mut self, op: &OperationRef) -> Result<Vec<String>, String> {
+        self.weaken_divisions = true;
+        let facts = self.path_assumed(op);
+        self.weaken_divisions = false;
+        facts
     }
 
     /// `∃ symbols. facts` (each symbol a 64-bit integer), under the `let` bindings.
