@@ -126,8 +126,8 @@ fn decide_exactly(
 /// A value the user's code computed that a witness receives, and the symbol it is the value of.
 type UserValue = (MlirValue, String);
 
-/// Every value the user's code computed (defined by an op the lowering does not emit as a
-/// leaf, [`lowering_leaf`]) that some witness call receives: a tile coordinate from a swizzle.
+/// Every value the user's code computed ([`user_computed`]) that some witness call receives:
+/// a tile coordinate from a swizzle.
 fn user_values(specs: &[AccessSpec], witnesses: &HashMap<i64, MlirOperation>) -> Vec<UserValue> {
     let mut users: Vec<UserValue> = Vec::new();
     for spec in specs {
@@ -136,8 +136,7 @@ fn user_values(specs: &[AccessSpec], witnesses: &HashMap<i64, MlirOperation>) ->
         let call = unsafe { OperationRef::from_raw(call) };
         for (k, symbol) in spec.symbols.iter().enumerate() {
             let Ok(value) = call.operand(k) else { continue };
-            let user = layout_passes::ir::defining_op(value).is_some_and(|op| !lowering_leaf(&op));
-            if user && !users.iter().any(|(v, _)| v.ptr == value.to_raw().ptr) {
+            if user_computed(value) && !users.iter().any(|(v, _)| v.ptr == value.to_raw().ptr) {
                 users.push((value.to_raw(), symbol.clone()));
             }
         }
@@ -190,6 +189,18 @@ pub(super) fn lowering_leaf(op: &OperationRef) -> bool {
     matches!(op_name(op).as_str(), "arith.constant" | "arith.maxsi" | "func.call")
 }
 
+/// Whether the user's code computed `value`: an op the lowering does not emit as a leaf
+/// ([`lowering_leaf`]), or a value an `scf.for` carries (an iter_arg, which the translation
+/// does not read: a tile corner swapped every iteration).
+fn user_computed(value: melior::ir::Value) -> bool {
+    if let Some(op) = layout_passes::ir::defining_op(value) {
+        return !lowering_leaf(&op);
+    }
+    let Ok(argument) = melior::ir::block::BlockArgument::try_from(value) else { return false };
+    let owner = melior::ir::BlockLike::parent_operation(&argument.owner());
+    argument.argument_number() > 0 && owner.is_some_and(|p| op_name(&p) == "scf.for")
+}
+
 /// `path ∧ ranges ∧ ¬(every intermediate in i64 ∧ index = algebra)` for one access, and the
 /// same facts without the negated goal. With `weakened` (every user value some witness
 /// receives, [`user_values`]) the facts are weaker, so a proof still holds but a model may not
@@ -210,7 +221,7 @@ fn obligation(
     let mut own = Vec::new();
     for (k, symbol) in spec.symbols.iter().enumerate() {
         let value = call.operand(k).map_err(|e| e.to_string())?;
-        if layout_passes::ir::defining_op(value).is_some_and(|op| !lowering_leaf(&op)) {
+        if user_computed(value) {
             t.abstract_value(value, symbol);
             own.push(value.to_raw().ptr);
         }

@@ -313,6 +313,20 @@ fn a_wrong_kernel_access_has_a_counterexample() {
     assert!(report.tensors.iter().any(|t| t.tensor.starts_with("load") && t.verdict == AddressVerdict::Proven));
 }
 
+/// A tile corner carried by `scf.for` iter_args and swapped every iteration
+/// (filecheck/ascendc/emit-iter-args.mlir): the GM tile's load and the stores whose guards read
+/// the corner are proven — the carried values, which the translation does not read, are free
+/// constants, as a user's computed corner is.
+#[test]
+fn accesses_at_a_corner_carried_by_iter_args_are_proven() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../filecheck/ascendc/emit-iter-args.mlir");
+    let context = create_context().unwrap();
+    let module = parse(&context, &std::fs::read_to_string(path).unwrap());
+    let report = prove_accesses(&module, &options()).unwrap();
+    assert_eq!(report.tensors.len(), 5, "{report}");
+    assert_eq!(report.proven(), 5, "{report}");
+}
+
 /// Whether `op` (a store) writes GM: its memref is not an on-chip buffer (`memref.alloca`)
 /// but the collapsed view of an argument.
 fn stores_into_gm(op: &melior::ir::OperationRef) -> bool {
@@ -321,10 +335,10 @@ fn stores_into_gm(op: &melior::ir::OperationRef) -> bool {
     memref.is_some_and(|m| layout_passes::ir::op_name(&m) == "memref.collapse_shape")
 }
 
-/// One store of gemm_multicore redirected (the C tile's store by `layout.store` into GM, index
-/// + 1): exactly that access has a counterexample, found under the weakened facts and asked
-/// again without them (so it is a model of the exact obligation: the two addresses differ by
-/// the injected 1), and every other access stays proven.
+/// One store of gemm_multicore redirected (the C tile's store by `layout.store` into GM, one
+/// element further): exactly that access has a counterexample, found under the weakened facts
+/// and asked again without them (so it is a model of the exact obligation: the two addresses
+/// differ by the injected 1), and every other access stays proven.
 #[test]
 fn a_wrong_multicore_access_has_a_counterexample() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/gemm_multicore.mlir");
