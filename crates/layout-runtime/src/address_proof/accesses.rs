@@ -72,13 +72,17 @@ pub fn prove_accesses_with(
 }
 
 /// An obligation: the negated claim and the facts alone ([`super::goal`]).
-type Obligation = std::result::Result<(Query, Query), String>;
+pub type Obligation = std::result::Result<(Query, Query), String>;
 
 /// The verdict on an access from its `weak` obligation (weaker facts: its proof is one of the
 /// exact obligation) and, only when `weak` has a counterexample (which may be no run of the
 /// kernel), the `exact` one ([`decide_exactly`]): a weakening never yields a counterexample
 /// the exact facts do not have.
-fn decide_weakened(weak: Obligation, exact: impl FnOnce() -> Obligation, opts: &AddressProofOptions) -> AddressVerdict {
+pub fn decide_weakened(
+    weak: Obligation,
+    exact: impl FnOnce() -> Obligation,
+    opts: &AddressProofOptions,
+) -> AddressVerdict {
     match decide(weak, opts) {
         AddressVerdict::Counterexample(values) => match decide_exactly(exact(), &values, opts) {
             AddressVerdict::Unknown(why) => AddressVerdict::Unknown(format!(
@@ -96,7 +100,7 @@ fn decide_weakened(weak: Obligation, exact: impl FnOnce() -> Obligation, opts: &
 /// one, so a model of it is a model of the exact obligation — a real counterexample — and with
 /// the sizes fixed the user's divisions are by constants. When it has none (the weakened
 /// model's sizes reach no run of the access), the exact obligation itself.
-fn decide_exactly(
+pub fn decide_exactly(
     exact: Obligation,
     weak: &[(String, index_simplify::smt::ModelValue)],
     opts: &AddressProofOptions,
@@ -284,41 +288,4 @@ pub(super) fn argument_facts(t: &mut Translator, size_limit: i64) -> Vec<String>
         facts.push(format!("(< {num} {size_limit})"));
     }
     facts
-}
-
-#[cfg(test)]
-mod tests {
-    use index_simplify::smt::{encode::Theory, ModelValue, Query};
-
-    use super::*;
-
-    /// `(negated, reachable)` over one symbol `x` (an argument, `ir.arg0`): `facts ∧ ¬claim`
-    /// and `facts`.
-    fn obligation(facts: &str, claim: &str) -> Obligation {
-        let q = |a: String| Query::new(Theory::Int, vec!["ir.arg0".to_string()], a);
-        Ok((q(format!("(and {facts} (not {claim}))")), q(facts.to_string())))
-    }
-
-    /// The weakened facts (`x > 5`) admit `x = 12`, where the claim `x < 10` fails; the exact
-    /// facts (`5 < x < 8`) do not: proven, not a counterexample. When the exact facts admit
-    /// one too, it is the exact query's model that is reported.
-    #[test]
-    fn a_weakened_counterexample_is_asked_again_exactly() {
-        let opts = AddressProofOptions::fast();
-        let (weak, claim) = ("(> |ir.arg0| 5)", "(< |ir.arg0| 10)");
-        assert!(matches!(decide(obligation(weak, claim), &opts), AddressVerdict::Counterexample(_)));
-        let exact = || obligation("(and (> |ir.arg0| 5) (< |ir.arg0| 8))", claim);
-        assert_eq!(decide_weakened(obligation(weak, claim), exact, &opts), AddressVerdict::Proven);
-        let exact = || obligation("(and (> |ir.arg0| 5) (> |ir.arg0| 20))", claim);
-        let AddressVerdict::Counterexample(values) = decide_weakened(obligation(weak, claim), exact, &opts) else {
-            panic!("the exact facts have a counterexample");
-        };
-        let x = values.iter().find(|(s, _)| s == "ir.arg0").and_then(|(_, v)| v.as_i64());
-        assert!(x.is_some_and(|x| x > 20), "{values:?}");
-        // A weakened model the exact facts exclude (x = 12 against x > 20) is not reused:
-        // the exact query is then asked without the inputs fixed.
-        let weak_model = vec![("ir.arg0".to_string(), ModelValue::from(12))];
-        let verdict = decide_exactly(exact(), &weak_model, &opts);
-        assert!(matches!(verdict, AddressVerdict::Counterexample(v) if v[0].1.as_i64().is_some_and(|x| x > 20)));
-    }
 }

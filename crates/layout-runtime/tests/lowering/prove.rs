@@ -5,7 +5,8 @@
 
 use std::time::Instant;
 
-use layout_runtime::address_proof::accesses::{prove_accesses, prove_accesses_with};
+use index_simplify::smt::encode::Theory;
+use layout_runtime::address_proof::accesses::{self, prove_accesses, prove_accesses_with};
 use layout_runtime::address_proof::{
     prove_addresses, prove_addresses_with, AddressProofOptions, AddressProofReport, AddressVerdict, ALGEBRA, LOWERED,
 };
@@ -365,4 +366,32 @@ fn a_wrong_multicore_access_has_a_counterexample() {
             verdict => assert_eq!(*verdict, AddressVerdict::Proven, "{}: {report}", t.tensor),
         }
     }
+}
+
+/// `(negated, reachable)` over one argument `x` (`ir.arg0`): `facts ∧ ¬claim` and `facts`.
+fn one_argument_obligation(facts: &str, claim: &str) -> accesses::Obligation {
+    let q = |a: String| index_simplify::smt::Query::new(Theory::Int, vec!["ir.arg0".to_string()], a);
+    Ok((q(format!("(and {facts} (not {claim}))")), q(facts.to_string())))
+}
+
+/// The weakened facts (`x > 5`) admit `x = 12`, where the claim `x < 10` fails; the exact
+/// facts (`5 < x < 8`) do not: proven, not a counterexample. When the exact facts admit one
+/// too, the reported model is the exact query's, not the weakened one.
+#[test]
+fn a_weakened_counterexample_is_asked_again_exactly() {
+    let opts = options();
+    let (weak, claim) = ("(> |ir.arg0| 5)", "(< |ir.arg0| 10)");
+    let weak = || one_argument_obligation(weak, claim);
+    let exact = || one_argument_obligation("(and (> |ir.arg0| 5) (< |ir.arg0| 8))", claim);
+    assert_eq!(accesses::decide_weakened(weak(), exact, &opts), AddressVerdict::Proven);
+    let exact = || one_argument_obligation("(and (> |ir.arg0| 5) (> |ir.arg0| 20))", claim);
+    let x = |verdict: AddressVerdict| match verdict {
+        AddressVerdict::Counterexample(values) => value(&values, "ir.arg0").and_then(|v| v.as_i64()),
+        other => panic!("the exact facts have a counterexample: {other:?}"),
+    };
+    assert!(x(accesses::decide_weakened(weak(), exact, &opts)).is_some_and(|x| x > 20));
+    // A weakened model the exact facts exclude (x = 12 against x > 20) is not reused: the exact
+    // query is then asked without the inputs fixed.
+    let weak_model = vec![("ir.arg0".to_string(), index_simplify::smt::ModelValue::from(12))];
+    assert!(x(accesses::decide_exactly(exact(), &weak_model, &opts)).is_some_and(|x| x > 20));
 }
