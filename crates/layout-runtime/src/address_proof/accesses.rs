@@ -6,7 +6,10 @@
 //! `base + crd_to_offset` of the recorded layout at the values the witness call `@__layout_access_N`
 //! receives (a value the user's code computed, such as a tile coordinate, stands for any value
 //! the guards on the path admit). Index arguments of the kernel range over `[0, size_limit)`,
-//! the block index over `[0, block_num)` with `block_num` in that range. An access the simplification deleted (a
+//! the block index over `[0, block_num)` with `block_num` in that range. Each access is first
+//! proven under weaker facts (every user value any witness receives free, quotients by
+//! non-constants only the path reads fresh); a counterexample there is asked
+//! again exactly ([`decide_weakened`]). An access the simplification deleted (a
 //! loop it proved empty) is listed as not covered.
 
 use std::collections::HashMap;
@@ -71,7 +74,7 @@ pub fn prove_accesses_with(
     Ok(report)
 }
 
-/// An obligation: the negated claim and the facts alone ([`super::goal`]).
+/// An obligation: the negated claim and the facts alone (what `goal` builds).
 pub type Obligation = std::result::Result<(Query, Query), String>;
 
 /// The verdict on an access from its `weak` obligation (weaker facts: its proof is one of the
@@ -97,7 +100,7 @@ pub fn decide_weakened(
 /// The verdict on the exact obligation of an access whose weakened obligation has the
 /// counterexample `weak`. First with the kernel's inputs (arguments, sizes, the block index
 /// and count) fixed to their values in `weak`: that query only adds equations to the exact
-/// one, so a model of it is a model of the exact obligation — a real counterexample — and with
+/// one, so a model of it is a counterexample of the exact obligation, and with
 /// the sizes fixed the user's divisions are by constants. When it has none (the weakened
 /// model's sizes reach no run of the access), the exact obligation itself.
 pub fn decide_exactly(
