@@ -74,3 +74,44 @@ fn the_rule_finds_the_pattern_that_crashed() {
     assert_eq!(temporary_context_refs(&broken), vec![4]);
     assert!(temporary_context_refs("let c = location.context();\nlet r = unsafe { c.to_ref() };").is_empty());
 }
+
+/// Whether a manifest turns off a target's unit tests (`test = false` under `[lib]` or `[[bin]]`):
+/// every such crate keeps its MLIR-linking tests in one integration binary.
+fn unit_tests_disabled(manifest: &str) -> bool {
+    manifest.lines().any(|l| l.split('#').next().unwrap_or("").split_whitespace().collect::<String>() == "test=false")
+}
+
+/// A `#[test]` in the `src/` of a crate whose unit tests never run is a test that silently never
+/// runs. Move it to the crate's integration binary (layout-runtime's `tests/runtime.rs`).
+#[test]
+fn no_unit_test_hides_in_a_crate_whose_unit_tests_do_not_run() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root");
+    let mut disabled = Vec::new();
+    for path in rust_sources(root).iter().filter_map(|p| p.ancestors().find(|a| a.join("Cargo.toml").is_file())) {
+        let manifest = std::fs::read_to_string(path.join("Cargo.toml")).expect("readable manifest");
+        if unit_tests_disabled(&manifest) && !disabled.contains(&path.to_path_buf()) {
+            disabled.push(path.to_path_buf());
+        }
+    }
+    assert!(disabled.iter().any(|d| d.ends_with("layout-runtime")), "layout-runtime has test = false: {disabled:?}");
+    let mut dead = Vec::new();
+    for krate in &disabled {
+        for path in rust_sources(root).into_iter().filter(|p| p.starts_with(krate.join("src"))) {
+            let text = std::fs::read_to_string(&path).expect("readable source");
+            dead.extend(
+                text.lines()
+                    .enumerate()
+                    .filter(|(_, l)| l.trim() == "#[test]")
+                    .map(|(i, _)| format!("{}:{}", path.display(), i + 1)),
+            );
+        }
+    }
+    assert!(dead.is_empty(), "unit tests in a crate with `test = false` never run: {dead:?}");
+}
+
+#[test]
+fn test_false_is_read_with_spacing_and_comments() {
+    assert!(unit_tests_disabled("[lib]\ndoctest = false\ntest = false # one binary\n"));
+    assert!(unit_tests_disabled("[[bin]]\ntest=false\n"));
+    assert!(!unit_tests_disabled("[lib]\ndoctest = false\n# test = false\n"));
+}

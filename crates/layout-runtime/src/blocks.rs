@@ -147,34 +147,20 @@ fn record_write(message: *const u8, length: i64, (base, byte, bytes): (i64, i64,
     crate::jit::record_failure(text);
 }
 
-#[cfg(test)]
-mod tests {
-    use super::Writers;
-
-    /// Replays writes `(block, atomic)` of one byte; the index of each that races.
-    fn races(writes: &[(i64, bool)]) -> Vec<usize> {
-        let mut slot: Option<Writers> = None;
-        let mut out = Vec::new();
-        for (i, &(me, atomic)) in writes.iter().enumerate() {
-            let (race, next) = Writers::write(slot.as_mut(), me, atomic);
-            if race.is_some() {
-                out.push(i);
-            }
-            slot = Some(next);
+/// Replays writes `(block, atomic)` of one GM byte through the racecheck's bookkeeping and
+/// returns the index of each write that races with an earlier one: the racecheck's rule in one
+/// function the integration tests can reach (this lib's own unit tests do not run: `test = false`).
+///
+/// `[(0, true), (1, true)]` (two blocks adding) gives `[]`; `[(0, false), (1, true)]` gives `[1]`.
+pub fn racing_writes(writes: &[(i64, bool)]) -> Vec<usize> {
+    let mut slot: Option<Writers> = None;
+    let mut out = Vec::new();
+    for (i, &(me, atomic)) in writes.iter().enumerate() {
+        let (race, next) = Writers::write(slot.as_mut(), me, atomic);
+        if race.is_some() {
+            out.push(i);
         }
-        out
+        slot = Some(next);
     }
-
-    #[test]
-    fn atomic_adds_of_blocks_commute_plain_writes_race() {
-        assert_eq!(races(&[(0, true), (1, true), (2, true)]), Vec::<usize>::new());
-        assert_eq!(races(&[(0, false), (0, false), (0, true)]), Vec::<usize>::new());
-        assert_eq!(races(&[(0, false), (1, false)]), vec![1]);
-        assert_eq!(races(&[(0, false), (1, true)]), vec![1]);
-        assert_eq!(races(&[(0, true), (1, false)]), vec![1]);
-        // Block 0 wrote plainly then added: block 1's add still races with the plain write.
-        assert_eq!(races(&[(0, false), (0, true), (1, true)]), vec![2]);
-        // Block 1's plain write after adds of 0 then 1: races with block 0's add.
-        assert_eq!(races(&[(0, true), (1, true), (1, false)]), vec![2]);
-    }
+    out
 }

@@ -429,3 +429,20 @@ fn descriptor_layout_matches_the_c_interface() {
     assert_eq!(data, vec![2.5; 6]);
     let _ = Error::Call(String::new());
 }
+
+/// The racecheck's per-byte rule (`blocks::racing_writes`): atomic adds of several blocks
+/// commute, a plain write of a byte another block wrote or added into races, and so does an add
+/// into a byte another block wrote plainly.
+#[test]
+fn atomic_adds_of_blocks_commute_plain_writes_race() {
+    use layout_runtime::blocks::racing_writes as races;
+    assert_eq!(races(&[(0, true), (1, true), (2, true)]), Vec::<usize>::new());
+    assert_eq!(races(&[(0, false), (0, false), (0, true)]), Vec::<usize>::new());
+    assert_eq!(races(&[(0, false), (1, false)]), vec![1]);
+    assert_eq!(races(&[(0, false), (1, true)]), vec![1]);
+    assert_eq!(races(&[(0, true), (1, false)]), vec![1]);
+    // Block 0 wrote plainly then added: block 1's add still races with the plain write.
+    assert_eq!(races(&[(0, false), (0, true), (1, true)]), vec![2]);
+    // Block 1's plain write after adds of 0 then 1: races with block 0's add.
+    assert_eq!(races(&[(0, true), (1, true), (1, false)]), vec![2]);
+}
