@@ -19,7 +19,7 @@ use crate::facts::Facts;
 use crate::simplify::{simplify_with, SimplifyOptions, SimplifyReport};
 use encode::{conj, constant, encode, le, symbol, Semantics, Theory};
 pub use model::ModelValue;
-pub use solver::{cache_stats, check, script, Answer, CacheStats, Query, SolverError, SOLVER};
+pub use solver::{cache_stats, check, script, solver_cpu_time, thread_cache_stats, Answer, CacheStats, Query, SolverError, SOLVER};
 
 /// How hard [`prove_rewrite`] tries.
 #[derive(Clone, Debug)]
@@ -95,6 +95,9 @@ impl Verdict {
 pub struct Proof {
     pub verdict: Verdict,
     pub elapsed: Duration,
+    /// CPU time of the proof: this thread's (encoding, reading the answers) and the solver
+    /// process's (`None` where it cannot be read, [`crate::cpu`]).
+    pub cpu: Option<Duration>,
 }
 
 /// The facts as SMT constraints on the symbols of an expression (range and congruence).
@@ -143,7 +146,7 @@ fn congruence_definitions(symbols: &[String], facts: &Facts) -> (Vec<String>, Ve
 /// outside the contract, §2); with [`ProofOptions::wrapping`] a second query tells whether the
 /// rewrite is exact even there.
 pub fn prove_rewrite(original: &IndexExpr, simplified: &IndexExpr, facts: &Facts, opts: &ProofOptions) -> Proof {
-    let start = Instant::now();
+    let (start, thread_cpu, solver_cpu) = (Instant::now(), crate::cpu::thread_time(), solver_cpu_time());
     let mut symbols = original.symbols();
     symbols.extend(simplified.symbols());
     symbols.sort();
@@ -178,7 +181,9 @@ pub fn prove_rewrite(original: &IndexExpr, simplified: &IndexExpr, facts: &Facts
             verdict(original, simplified, &answers)
         }
     };
-    Proof { verdict, elapsed: start.elapsed() }
+    let solver = solver_cpu_time().zip(solver_cpu).map(|(now, then)| now.saturating_sub(then));
+    let cpu = crate::cpu::thread_time_since(thread_cpu).zip(solver).map(|(a, b)| a + b);
+    Proof { verdict, elapsed: start.elapsed(), cpu }
 }
 
 /// `facts ∧ original defined ∧ ¬(simplified defined ∧ original = simplified)`.
