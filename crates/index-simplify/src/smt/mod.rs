@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use crate::expr::IndexExpr;
 use crate::facts::Facts;
 use crate::simplify::{simplify_with, SimplifyOptions, SimplifyReport};
-use encode::{conj, constant, encode, le, symbol, Semantics, Theory};
+use encode::{conj, constant, encode_within, le, symbol, Semantics, Theory};
 pub use model::ModelValue;
 pub use solver::{cache_stats, check, script, solver_cpu_time, thread_cache_stats, Answer, CacheStats, Query, SolverError, SOLVER};
 
@@ -287,10 +287,17 @@ fn query(
     sem: Semantics,
 ) -> Query {
     let mut parts = fact_constraints(t, symbols, facts);
+    // Every symbol is an `i64`: by its facts, or else by its own `in64` condition. Within these
+    // bounds the integer encoding leaves out the range conditions they imply.
+    let bounds = |s: &str| {
+        let f = facts.get(s).copied().unwrap_or_default();
+        Some((f.lo.unwrap_or(i64::MIN) as i128, f.hi.unwrap_or(i64::MAX) as i128))
+    };
     if t == Theory::Int {
-        parts.extend(symbols.iter().map(|s| format!("(in64 {})", symbol(s))));
+        let unbounded = symbols.iter().filter(|s| facts.get(s).is_none_or(|f| f.lo.is_none() || f.hi.is_none()));
+        parts.extend(unbounded.map(|s| format!("(in64 {})", symbol(s))));
     }
-    let (o, s) = (encode(original, t, sem), encode(simplified, t, sem));
+    let (o, s) = (encode_within(original, t, sem, &bounds), encode_within(simplified, t, sem, &bounds));
     parts.push(o.defined_formula());
     parts.push(format!("(or (not {}) (not (= {} {})))", s.defined_formula(), o.value, s.value));
     let mut q = Query::new(t, symbols.to_vec(), conj(&parts));

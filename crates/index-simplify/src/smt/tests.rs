@@ -233,3 +233,22 @@ fn a_counterexample_from_the_cache_names_the_callers_symbols() {
     assert!((1039..=4000).contains(&env["zz"]) && (0..=9).contains(&env["aa"]), "{cx}");
     assert_ne!(e.eval(&env), s.eval(&env), "{cx}");
 }
+
+/// The integer query leaves out the range conditions the facts imply (`encode::encode_within`):
+/// a simplified side that overflows only at the edge of the facts is still refuted there, at
+/// exactly that point, and proven one below it.
+#[test]
+fn an_overflow_at_the_edge_of_the_facts_is_still_refuted() {
+    let x = || sym("x");
+    let times4 = || x() * 4 / 4;
+    for (lo, hi, edge) in [(0, 1i64 << 61, 1i64 << 61), (-(1i64 << 61) - 1, 0, -(1i64 << 61) - 1)] {
+        let facts = Facts::new().range("x", lo, hi);
+        let Verdict::Counterexample(cx) = prove_rewrite(&x(), &times4(), &facts, &ProofOptions::fast()).verdict else {
+            panic!("x = x·4 / 4 accepted for x in [{lo}, {hi}], where x·4 overflows at {edge}")
+        };
+        assert_eq!(cx.env()["x"], edge, "{cx}");
+        assert_eq!((cx.original, cx.simplified), (Some(edge), None));
+        let inside = if lo == 0 { Facts::new().range("x", 0, hi - 1) } else { Facts::new().range("x", lo + 1, 0) };
+        assert!(proven(&prove_rewrite(&x(), &times4(), &inside, &ProofOptions::fast()).verdict));
+    }
+}
