@@ -111,7 +111,12 @@ pub type Bounds = (i128, i128);
 /// bounds, wherever in the query it stands (under a negation too), and z3 has fewer (and
 /// smaller) constraints: the range conditions were half its time on the suite's rewrites.
 /// `None` bounds (the default of [`encode`]) leave every condition in.
-pub fn encode_within(e: &IndexExpr, theory: Theory, sem: Semantics, bounds: &dyn Fn(&str) -> Option<Bounds>) -> Encoded {
+pub fn encode_within(
+    e: &IndexExpr,
+    theory: Theory,
+    sem: Semantics,
+    bounds: &dyn Fn(&str) -> Option<Bounds>,
+) -> Encoded {
     let mut defined = Vec::new();
     let (value, _) = enc(e, theory, sem, bounds, &mut defined);
     Encoded { value, defined }
@@ -244,7 +249,9 @@ fn interval(e: &IndexExpr, op: Op, (alo, ahi): Bounds, (blo, bhi): Bounds) -> Op
         Op::Sub => Some((alo.checked_sub(bhi)?, ahi.checked_sub(blo)?)),
         Op::Mul => hull([alo.checked_mul(blo), alo.checked_mul(bhi), ahi.checked_mul(blo), ahi.checked_mul(bhi)]),
         // Monotone in the dividend for a fixed divisor: increasing for c > 0, decreasing for c < 0.
-        Op::FloorDiv => divisor.map(|c| if c > 0 { (floor(alo, c), floor(ahi, c)) } else { (floor(ahi, c), floor(alo, c)) }),
+        Op::FloorDiv => {
+            divisor.map(|c| if c > 0 { (floor(alo, c), floor(ahi, c)) } else { (floor(ahi, c), floor(alo, c)) })
+        }
         Op::FloorMod => divisor.map(|c| if c > 0 { (0, c - 1) } else { (c + 1, 0) }),
         Op::Min => Some((alo.min(blo), ahi.min(bhi))),
         Op::Max => Some((alo.max(blo), ahi.max(bhi))),
@@ -337,7 +344,10 @@ mod tests {
         assert_eq!(with(-(1 << 61) - 1, 0), 1);
         let nested = (sym("x") * 4 + sym("y")) / 16 % 7;
         assert_eq!(range_conditions(&nested, &HashMap::new()), 4);
-        assert_eq!(encode(&nested, Theory::Int, Semantics::Checked).defined.iter().filter(|d| d.starts_with("(in64")).count(), 4);
+        assert_eq!(
+            encode(&nested, Theory::Int, Semantics::Checked).defined.iter().filter(|d| d.starts_with("(in64")).count(),
+            4
+        );
         // A divisor that may vary (or be 0) gives no interval: its quotient keeps its condition.
         let b: HashMap<&str, Bounds> = [("x", (0, 100)), ("d", (-2, 2))].into_iter().collect();
         assert_eq!(range_conditions(&(sym("x") / sym("d")), &b), 1);
@@ -359,7 +369,7 @@ mod tests {
         let names = ["a", "b", "c"];
         fn gen(depth: u32, next: &mut dyn FnMut() -> u64, names: &[&str]) -> IndexExpr {
             let r = next();
-            if depth == 0 || r % 7 == 0 {
+            if depth == 0 || r.is_multiple_of(7) {
                 return match r % 3 {
                     0 => IndexExpr::c((next() % 41) as i64 - 20),
                     _ => sym(names[(next() % names.len() as u64) as usize]),
@@ -417,6 +427,9 @@ mod tests {
                 }
             }
         }
-        assert!(checked > 10_000 && bounded > 1_000, "too few values checked: {checked} ({bounded} in narrow intervals)");
+        assert!(
+            checked > 10_000 && bounded > 1_000,
+            "too few values checked: {checked} ({bounded} in narrow intervals)"
+        );
     }
 }

@@ -19,7 +19,9 @@ use crate::facts::Facts;
 use crate::simplify::{simplify_with, SimplifyOptions, SimplifyReport};
 use encode::{conj, constant, encode_within, le, symbol, Semantics, Theory};
 pub use model::ModelValue;
-pub use solver::{cache_stats, check, script, solver_cpu_time, thread_cache_stats, Answer, CacheStats, Query, SolverError, SOLVER};
+pub use solver::{
+    cache_stats, check, script, solver_cpu_time, thread_cache_stats, Answer, CacheStats, Query, SolverError, SOLVER,
+};
 
 /// How hard [`prove_rewrite`] tries.
 #[derive(Clone, Debug)]
@@ -190,7 +192,9 @@ fn prove_canonical(
     // arithmetic the emitted `arith` ops compute (distributing a product over a sum is): then
     // the rewrite is proven.
     if matches!(answers[0], Answer::Sat(_)) && answers.len() == 1 {
-        answers.push(check(&[wrapping()], opts.timeout).map_or_else(|e| Answer::Unknown(e.to_string()), |mut a| a.remove(0)));
+        answers.push(
+            check(&[wrapping()], opts.timeout).map_or_else(|e| Answer::Unknown(e.to_string()), |mut a| a.remove(0)),
+        );
     }
     Ok(answers)
 }

@@ -194,7 +194,8 @@ fn renaming_keeps_each_symbol_with_its_facts_and_position() {
     assert!(proven(&prove_rewrite(&e, &(sym("x") + sym("y")), &good, &ProofOptions::fast()).verdict));
     // The facts swapped between the two symbols: x is now up to 5000.
     let swapped = Facts::new().range("x", 0, 5000).range("y", 0, 1032);
-    let Verdict::Counterexample(cx) = prove_rewrite(&e, &(sym("x") + sym("y")), &swapped, &ProofOptions::fast()).verdict
+    let Verdict::Counterexample(cx) =
+        prove_rewrite(&e, &(sym("x") + sym("y")), &swapped, &ProofOptions::fast()).verdict
     else {
         panic!("x mod 1033 = x accepted for x up to 5000")
     };
@@ -225,7 +226,9 @@ fn a_counterexample_from_the_cache_names_the_callers_symbols() {
     assert!(matches!(first.verdict, Verdict::Counterexample(_)), "{:?}", first.verdict);
     let (e, s) = wrong("zz", "aa");
     let (p, used) = cache_use(|| prove_rewrite(&e, &s, &facts("zz", "aa"), &ProofOptions::fast()));
-    let Verdict::Counterexample(cx) = p.verdict else { panic!("the renamed wrong rewrite was accepted: {:?}", p.verdict) };
+    let Verdict::Counterexample(cx) = p.verdict else {
+        panic!("the renamed wrong rewrite was accepted: {:?}", p.verdict)
+    };
     assert_eq!(used.misses, 0, "the checked query (and its wrapping re-ask) should come from the cache");
     let names: Vec<&str> = cx.values.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["aa", "zz"]);
