@@ -26,6 +26,7 @@
 pub mod analysis;
 pub mod arith;
 pub mod cost;
+pub mod cpu;
 pub mod expr;
 pub mod facts;
 pub mod normalize;

@@ -125,6 +125,8 @@ pub struct SimplifyReport {
     /// Range of the value proven by the analysis (for example to show a parameter fits `u16`).
     pub range: Interval,
     pub elapsed: Duration,
+    /// CPU time of this thread in the call (`None` where it cannot be read, [`crate::cpu`]).
+    pub cpu: Option<Duration>,
 }
 
 impl SimplifyReport {
@@ -151,6 +153,7 @@ impl SimplifyReport {
             rules_fired: BTreeMap::new(),
             range: Interval::TOP,
             elapsed: start.elapsed(),
+            cpu: None,
         }
     }
 }
@@ -228,6 +231,14 @@ pub(crate) fn run_round(input: &IndexExpr, facts: &Facts, opts: &SimplifyOptions
 /// 5. Returns the cheapest candidate seen; the input itself unless something is strictly
 ///    cheaper.
 pub fn simplify_with(expr: &IndexExpr, facts: &Facts, opts: &SimplifyOptions) -> SimplifyReport {
+    let cpu = crate::cpu::thread_time();
+    let mut report = run_simplify(expr, facts, opts);
+    report.cpu = crate::cpu::thread_time_since(cpu);
+    report
+}
+
+/// [`simplify_with`] without the CPU time.
+fn run_simplify(expr: &IndexExpr, facts: &Facts, opts: &SimplifyOptions) -> SimplifyReport {
     let start = Instant::now();
     if let Err(e) = facts.check() {
         return SimplifyReport::unchanged(
@@ -314,6 +325,14 @@ pub fn simplify_with(expr: &IndexExpr, facts: &Facts, opts: &SimplifyOptions) ->
 /// orders symbols by first interning, which later extractions' tie-breaks read). The report's
 /// `range` is [`crate::analyze`] of the input; rounds, iterations and nodes are 0.
 pub fn simplify_without_rules(expr: &IndexExpr, facts: &Facts) -> Option<SimplifyReport> {
+    let cpu = crate::cpu::thread_time();
+    let mut report = linear_form(expr, facts)?;
+    report.cpu = crate::cpu::thread_time_since(cpu);
+    Some(report)
+}
+
+/// [`simplify_without_rules`] without the CPU time.
+fn linear_form(expr: &IndexExpr, facts: &Facts) -> Option<SimplifyReport> {
     let start = Instant::now();
     let ops_ok = |e: &IndexExpr, allowed: &[Op], operand_ok: &dyn Fn(&IndexExpr) -> bool| {
         let mut stack = vec![e];

@@ -259,12 +259,21 @@ impl Summary {
     pub fn solver_time(&self) -> Duration {
         self.roots.iter().filter_map(|r| r.proof.as_ref()).map(|p| p.elapsed).sum()
     }
+    /// CPU time of the simplifier (`None` where it cannot be read).
+    pub fn simplify_cpu(&self) -> Option<Duration> {
+        self.roots.iter().map(|r| r.report.cpu).sum()
+    }
+    /// CPU time of the proof mode: this thread's and the solver process's.
+    pub fn solver_cpu(&self) -> Option<Duration> {
+        self.roots.iter().filter_map(|r| r.proof.as_ref()).map(|p| p.cpu).sum()
+    }
     /// `layout-simplify-offsets: proofs: R rewrites: P proven (E exact also with wrapping), C
-    /// counterexamples, U unknown; solver S ms, simplifier T ms`.
+    /// counterexamples, U unknown; solver S ms, simplifier T ms; cpu: solver S' ms, simplifier
+    /// T' ms` (wall time, then CPU time; the last part only where CPU time can be read).
     pub fn proof_line(&self) -> String {
         let verdicts: Vec<&Verdict> = self.roots.iter().filter_map(|r| r.proof.as_ref()).map(|p| &p.verdict).collect();
         let count = |f: fn(&Verdict) -> bool| verdicts.iter().filter(|v| f(v)).count();
-        format!(
+        let line = format!(
             "{ARGUMENT}: proofs: {} rewrites: {} proven ({} exact also with wrapping), {} counterexamples, {} unknown; solver {:.1} ms, simplifier {:.1} ms",
             verdicts.len(),
             count(|v| v.is_proven()),
@@ -273,7 +282,15 @@ impl Summary {
             count(|v| matches!(v, Verdict::Unknown(_))),
             self.solver_time().as_secs_f64() * 1e3,
             self.simplify_time().as_secs_f64() * 1e3,
-        )
+        );
+        match (self.solver_cpu(), self.simplify_cpu()) {
+            (Some(solver), Some(simplifier)) => format!(
+                "{line}; cpu: solver {:.1} ms, simplifier {:.1} ms",
+                solver.as_secs_f64() * 1e3,
+                simplifier.as_secs_f64() * 1e3
+            ),
+            _ => line,
+        }
     }
 }
 

@@ -17,9 +17,11 @@ use std::time::{Duration, Instant};
 use crate::expr::IndexExpr;
 use crate::facts::Facts;
 use crate::simplify::{simplify_with, SimplifyOptions, SimplifyReport};
-use encode::{conj, constant, encode, le, symbol, Semantics, Theory};
+use encode::{conj, constant, encode_within, le, symbol, Semantics, Theory};
 pub use model::ModelValue;
-pub use solver::{cache_stats, check, script, Answer, CacheStats, Query, SolverError, SOLVER};
+pub use solver::{
+    cache_stats, check, script, solver_cpu_time, thread_cache_stats, Answer, CacheStats, Query, SolverError, SOLVER,
+};
 
 /// How hard [`prove_rewrite`] tries.
 #[derive(Clone, Debug)]
@@ -95,6 +97,9 @@ impl Verdict {
 pub struct Proof {
     pub verdict: Verdict,
     pub elapsed: Duration,
+    /// CPU time of the proof: this thread's (encoding, reading the answers) and the solver
+    /// process's (`None` where it cannot be read, [`crate::cpu`]).
+    pub cpu: Option<Duration>,
 }
 
 /// The facts as SMT constraints on the symbols of an expression (range and congruence).
@@ -143,42 +148,137 @@ fn congruence_definitions(symbols: &[String], facts: &Facts) -> (Vec<String>, Ve
 /// outside the contract, §2); with [`ProofOptions::wrapping`] a second query tells whether the
 /// rewrite is exact even there.
 pub fn prove_rewrite(original: &IndexExpr, simplified: &IndexExpr, facts: &Facts, opts: &ProofOptions) -> Proof {
-    let start = Instant::now();
-    let mut symbols = original.symbols();
-    symbols.extend(simplified.symbols());
-    symbols.sort();
-    symbols.dedup();
+    let (start, thread_cpu, solver_cpu) = (Instant::now(), crate::cpu::thread_time(), solver_cpu_time());
+    // The queries are over canonical names, so rewrites equal up to renaming share one answer
+    // of the cache; the verdict is read back under the caller's names.
+    let names = Renaming::of(&[original, simplified]);
+    let (o, s, f) = (names.expr(original), names.expr(simplified), names.facts(facts));
+    let verdict = match prove_canonical(&o, &s, &f, &names.canonical(), opts) {
+        Ok(answers) => verdict(original, simplified, &names.back(answers)),
+        Err(e) => Verdict::Unknown(e.to_string()),
+    };
+    let solver = solver_cpu_time().zip(solver_cpu).map(|(now, then)| now.saturating_sub(then));
+    let cpu = crate::cpu::thread_time_since(thread_cpu).zip(solver).map(|(a, b)| a + b);
+    Proof { verdict, elapsed: start.elapsed(), cpu }
+}
+
+/// The answers of [`prove_rewrite`]'s queries about `original` and `simplified` over `symbols`:
+/// the checked one, then (with [`ProofOptions::wrapping`], or when the checked one has a model)
+/// the wrapping one.
+fn prove_canonical(
+    original: &IndexExpr,
+    simplified: &IndexExpr,
+    facts: &Facts,
+    symbols: &[String],
+    opts: &ProofOptions,
+) -> Result<Vec<Answer>, SolverError> {
     // The checked semantics in integers with range conditions are the same as in bit-vectors
     // with overflow predicates, and linear for constant divisors: much faster for z3. When the
     // integer query is not answered (symbolic products), the bit-vector one is tried.
     let int_ok = encode::int_expressible(original) && encode::int_expressible(simplified);
-    let checked = |t: Theory| query(original, simplified, facts, &symbols, t, Semantics::Checked);
-    let wrapping = || query(original, simplified, facts, &symbols, Theory::Bv64, Semantics::Wrapping);
+    let checked = |t: Theory| query(original, simplified, facts, symbols, t, Semantics::Checked);
+    let wrapping = || query(original, simplified, facts, symbols, Theory::Bv64, Semantics::Wrapping);
     let mut queries = vec![checked(if int_ok { Theory::Int } else { Theory::Bv64 })];
     if opts.wrapping {
         queries.push(wrapping());
     }
-    let verdict = match check(&queries, opts.timeout) {
-        Err(e) => Verdict::Unknown(e.to_string()),
-        Ok(mut answers) => {
-            if int_ok && matches!(answers[0], Answer::Unknown(_)) {
-                if let Ok(mut bv) = check(&[checked(Theory::Bv64)], opts.timeout) {
-                    answers[0] = bv.remove(0);
+    let mut answers = check(&queries, opts.timeout)?;
+    if int_ok && matches!(answers[0], Answer::Unknown(_)) {
+        if let Ok(mut bv) = check(&[checked(Theory::Bv64)], opts.timeout) {
+            answers[0] = bv.remove(0);
+        }
+    }
+    // A difference only where an intermediate overflows may still be exact in the wrapping
+    // arithmetic the emitted `arith` ops compute (distributing a product over a sum is): then
+    // the rewrite is proven.
+    if matches!(answers[0], Answer::Sat(_)) && answers.len() == 1 {
+        answers.push(
+            check(&[wrapping()], opts.timeout).map_or_else(|e| Answer::Unknown(e.to_string()), |mut a| a.remove(0)),
+        );
+    }
+    Ok(answers)
+}
+
+/// The symbols of a rewrite named `v0, v1, …` in the order they first occur (the original left
+/// to right, then the simplified). Two rewrites equal up to the names of their symbols (the
+/// same address over the loop variables of two loops) become the same queries, text for text,
+/// and the answer cache answers the second; two that differ in any operator, constant, fact or
+/// in which position holds which symbol stay different. Renaming is a bijection applied to the
+/// whole formula (facts included), so the queries are equisatisfiable, and a model is mapped
+/// back by the inverse ([`Renaming::back`]): exact.
+struct Renaming {
+    /// The caller's name of `v{i}`.
+    original: Vec<String>,
+    /// The canonical name of each of the caller's.
+    to_canonical: std::collections::HashMap<String, String>,
+}
+
+impl Renaming {
+    fn of(exprs: &[&IndexExpr]) -> Renaming {
+        fn visit(e: &IndexExpr, r: &mut Renaming) {
+            match e {
+                IndexExpr::Const(_) => {}
+                IndexExpr::Sym(n) => {
+                    if !r.to_canonical.contains_key(n) {
+                        r.to_canonical.insert(n.clone(), format!("v{}", r.original.len()));
+                        r.original.push(n.clone());
+                    }
+                }
+                IndexExpr::Bin(_, a, b) => {
+                    visit(a, r);
+                    visit(b, r);
                 }
             }
-            // A difference only where an intermediate overflows may still be exact in the
-            // wrapping arithmetic the emitted `arith` ops compute (distributing a product over a
-            // sum is): then the rewrite is proven.
-            if matches!(answers[0], Answer::Sat(_)) && answers.len() == 1 {
-                answers.push(
-                    check(&[wrapping()], opts.timeout)
-                        .map_or_else(|e| Answer::Unknown(e.to_string()), |mut a| a.remove(0)),
-                );
-            }
-            verdict(original, simplified, &answers)
         }
-    };
-    Proof { verdict, elapsed: start.elapsed() }
+        let mut r = Renaming { original: Vec::new(), to_canonical: Default::default() };
+        for e in exprs {
+            visit(e, &mut r);
+        }
+        r
+    }
+
+    /// The canonical names, `v0, v1, …`.
+    fn canonical(&self) -> Vec<String> {
+        (0..self.original.len()).map(|i| format!("v{i}")).collect()
+    }
+
+    fn expr(&self, e: &IndexExpr) -> IndexExpr {
+        match e {
+            IndexExpr::Const(_) => e.clone(),
+            IndexExpr::Sym(n) => IndexExpr::Sym(self.to_canonical[n].clone()),
+            IndexExpr::Bin(op, a, b) => IndexExpr::bin(*op, self.expr(a), self.expr(b)),
+        }
+    }
+
+    /// The facts of the renamed symbols (facts about other symbols are not part of the query).
+    fn facts(&self, facts: &Facts) -> Facts {
+        let mut out = Facts::new();
+        for (name, canonical) in self.original.iter().map(|n| (n, &self.to_canonical[n])) {
+            if let Some(f) = facts.get(name) {
+                out.set(canonical, *f);
+            }
+        }
+        out
+    }
+
+    /// `answers` with each model under the caller's names, sorted by name.
+    fn back(&self, answers: Vec<Answer>) -> Vec<Answer> {
+        let index: std::collections::HashMap<String, usize> = self.canonical().into_iter().zip(0..).collect();
+        answers
+            .into_iter()
+            .map(|a| match a {
+                Answer::Sat(values) => {
+                    let mut values: Vec<(String, ModelValue)> = values
+                        .into_iter()
+                        .map(|(s, v)| (index.get(&s).map_or(s, |&i| self.original[i].clone()), v))
+                        .collect();
+                    values.sort_by(|a, b| a.0.cmp(&b.0));
+                    Answer::Sat(values)
+                }
+                other => other,
+            })
+            .collect()
+    }
 }
 
 /// `facts ∧ original defined ∧ ¬(simplified defined ∧ original = simplified)`.
@@ -191,10 +291,17 @@ fn query(
     sem: Semantics,
 ) -> Query {
     let mut parts = fact_constraints(t, symbols, facts);
+    // Every symbol is an `i64`: by its facts, or else by its own `in64` condition. Within these
+    // bounds the integer encoding leaves out the range conditions they imply.
+    let bounds = |s: &str| {
+        let f = facts.get(s).copied().unwrap_or_default();
+        Some((f.lo.unwrap_or(i64::MIN) as i128, f.hi.unwrap_or(i64::MAX) as i128))
+    };
     if t == Theory::Int {
-        parts.extend(symbols.iter().map(|s| format!("(in64 {})", symbol(s))));
+        let unbounded = symbols.iter().filter(|s| facts.get(s).is_none_or(|f| f.lo.is_none() || f.hi.is_none()));
+        parts.extend(unbounded.map(|s| format!("(in64 {})", symbol(s))));
     }
-    let (o, s) = (encode(original, t, sem), encode(simplified, t, sem));
+    let (o, s) = (encode_within(original, t, sem, &bounds), encode_within(simplified, t, sem, &bounds));
     parts.push(o.defined_formula());
     parts.push(format!("(or (not {}) (not (= {} {})))", s.defined_formula(), o.value, s.value));
     let mut q = Query::new(t, symbols.to_vec(), conj(&parts));

@@ -4,7 +4,7 @@
 //! an answer is reused only for a byte-identical formula, and only `unsat`/`sat` (never
 //! `unknown`, which depends on the timeout and the load) is kept.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -102,6 +102,10 @@ pub fn check(queries: &[Query], timeout: Duration) -> Result<Vec<Answer>, Solver
     let missing: Vec<Query> =
         queries.iter().zip(&answers).filter(|(_, a)| a.is_none()).map(|(q, _)| q.clone()).collect();
     HITS.fetch_add(queries.len() - missing.len(), Ordering::Relaxed);
+    THREAD_CACHE.with(|c| {
+        let s = c.get();
+        c.set(CacheStats { hits: s.hits + queries.len() - missing.len(), misses: s.misses + missing.len() });
+    });
     if !missing.is_empty() {
         MISSES.fetch_add(missing.len(), Ordering::Relaxed);
         let solved = ask(&missing, timeout)?;
@@ -130,6 +134,15 @@ pub fn cache_stats() -> CacheStats {
     CacheStats { hits: HITS.load(Ordering::Relaxed), misses: MISSES.load(Ordering::Relaxed) }
 }
 
+/// [`cache_stats`] of this thread's [`check`]s only (a test's own, whatever other tests ask).
+pub fn thread_cache_stats() -> CacheStats {
+    THREAD_CACHE.with(Cell::get)
+}
+
+thread_local! {
+    static THREAD_CACHE: Cell<CacheStats> = const { Cell::new(CacheStats { hits: 0, misses: 0 }) };
+}
+
 static HITS: AtomicUsize = AtomicUsize::new(0);
 static MISSES: AtomicUsize = AtomicUsize::new(0);
 
@@ -148,6 +161,7 @@ fn ask(queries: &[Query], timeout: Duration) -> Result<Vec<Answer>, SolverError>
         }
         let session = slot.as_mut().ok_or_else(|| SolverError::Io("no solver session".into()))?;
         let result = session.run(&script, queries.len());
+        session.account_cpu();
         if result.is_err() {
             // A solver that failed mid-way is not reused.
             if let Some(mut s) = slot.take() {
@@ -169,11 +183,22 @@ thread_local! {
     /// One solver process per thread, reused by every [`check`]: starting z3 costs more than
     /// most proofs. Its input closes (and it exits) with the thread.
     static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+    /// CPU time this thread's solver processes used, summed ([`solver_cpu_time`]).
+    static SOLVER_CPU: Cell<Option<Duration>> = const { Cell::new(Some(Duration::ZERO)) };
+}
+
+/// CPU time the solver processes of this thread have used so far (their start included): the
+/// difference of two readings is what the [`check`]s between them cost in the solver. `None`
+/// once a reading failed ([`crate::cpu`]).
+pub fn solver_cpu_time() -> Option<Duration> {
+    SOLVER_CPU.with(Cell::get)
 }
 
 /// A running `z3 -in` fed scripts one at a time.
 struct Session {
     child: Child,
+    /// The solver's CPU time at the last reading ([`Session::account_cpu`]).
+    cpu_seen: Duration,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
 }
@@ -190,7 +215,18 @@ impl Session {
         let no = |what: &str| SolverError::Io(format!("no {what} for the solver"));
         let stdin = child.stdin.take().ok_or_else(|| no("stdin"))?;
         let stdout = BufReader::new(child.stdout.take().ok_or_else(|| no("stdout"))?);
-        Ok(Session { child, stdin, stdout })
+        Ok(Session { child, cpu_seen: Duration::ZERO, stdin, stdout })
+    }
+
+    /// Adds the solver's CPU time since the last reading to [`SOLVER_CPU`].
+    fn account_cpu(&mut self) {
+        let now = crate::cpu::process_time(self.child.id());
+        SOLVER_CPU.with(|total| {
+            total.set(total.get().zip(now).map(|(t, now)| t + now.saturating_sub(self.cpu_seen)));
+        });
+        if let Some(now) = now {
+            self.cpu_seen = now;
+        }
     }
 
     /// Sends `script` (which ends each of its `answers` queries with `@@`) and reads the output

@@ -160,3 +160,98 @@ fn the_answer_cache_never_turns_a_counterexample_into_a_proof() {
     }
     assert!(cache_stats().hits > before, "the second call was not answered from the cache");
 }
+
+/// The cache hits and misses of `f`'s solver calls on this thread.
+fn cache_use<T>(f: impl FnOnce() -> T) -> (T, CacheStats) {
+    let before = thread_cache_stats();
+    let out = f();
+    let after = thread_cache_stats();
+    (out, CacheStats { hits: after.hits - before.hits, misses: after.misses - before.misses })
+}
+
+/// A rewrite equal to an earlier one up to the names of its symbols is answered by the cache
+/// (no solver call), and proven; the constants are unusual so no other test asks these queries.
+#[test]
+fn rewrites_equal_up_to_renaming_share_one_answer() {
+    let row = |i: &str, t: &str| (sym(i) + sym(t) * 1031) % 1031;
+    let facts = |i: &str, t: &str| Facts::new().range(i, 0, 1030).range(t, 0, 6);
+    let (p, first) = cache_use(|| prove_rewrite(&row("i", "t"), &sym("i"), &facts("i", "t"), &ProofOptions::fast()));
+    assert!(p.verdict.is_proven(), "{:?}", p.verdict);
+    assert_eq!(first.hits + first.misses, 1);
+    // `t` and `i` swap names: still the same rewrite up to renaming.
+    let (p, second) = cache_use(|| prove_rewrite(&row("t", "i"), &sym("t"), &facts("t", "i"), &ProofOptions::fast()));
+    assert!(p.verdict.is_proven(), "{:?}", p.verdict);
+    assert_eq!(second, CacheStats { hits: 1, misses: 0 }, "not answered from the cache");
+}
+
+/// Rewrites equal up to renaming of the symbols' names but not of their roles are different
+/// queries: the same expression with the facts on the other symbol, or the result taken from
+/// the other position, is refuted after the right one was proven.
+#[test]
+fn renaming_keeps_each_symbol_with_its_facts_and_position() {
+    let e = sym("x") % 1033 + sym("y");
+    let good = Facts::new().range("x", 0, 1032).range("y", 0, 5000);
+    assert!(proven(&prove_rewrite(&e, &(sym("x") + sym("y")), &good, &ProofOptions::fast()).verdict));
+    // The facts swapped between the two symbols: x is now up to 5000.
+    let swapped = Facts::new().range("x", 0, 5000).range("y", 0, 1032);
+    let Verdict::Counterexample(cx) =
+        prove_rewrite(&e, &(sym("x") + sym("y")), &swapped, &ProofOptions::fast()).verdict
+    else {
+        panic!("x mod 1033 = x accepted for x up to 5000")
+    };
+    let env = cx.env();
+    assert!(env["x"] >= 1033, "{cx}");
+    assert_ne!(e.eval(&env), (sym("x") + sym("y")).eval(&env), "{cx}");
+    // Same symbols and facts, the result names the symbol in the other position.
+    let row = (sym("i") + sym("t") * 1031) % 1031;
+    let facts = Facts::new().range("i", 0, 1030).range("t", 0, 6);
+    assert!(proven(&prove_rewrite(&row, &sym("i"), &facts, &ProofOptions::fast()).verdict));
+    let Verdict::Counterexample(cx) = prove_rewrite(&row, &sym("t"), &facts, &ProofOptions::fast()).verdict else {
+        panic!("(i + 1031 t) mod 1031 = t accepted")
+    };
+    assert_ne!(row.eval(&cx.env()), sym("t").eval(&cx.env()), "{cx}");
+    // x − y ⇒ y − x has the same symbols in the same order of first occurrence on the left.
+    let p = prove_rewrite(&(sym("x") - sym("y")), &(sym("y") - sym("x")), &Facts::new(), &ProofOptions::fast());
+    assert!(matches!(p.verdict, Verdict::Counterexample(_)), "{:?}", p.verdict);
+}
+
+/// A counterexample answered by the cache for a renamed rewrite names the caller's symbols,
+/// sorted, and is a real difference there.
+#[test]
+fn a_counterexample_from_the_cache_names_the_callers_symbols() {
+    let wrong = |a: &str, b: &str| (sym(a) % 1039 + sym(b) * 3, sym(a) + sym(b) * 3);
+    let facts = |a: &str, b: &str| Facts::new().range(a, 0, 4000).range(b, 0, 9);
+    let (e, s) = wrong("p", "q");
+    let (first, _) = cache_use(|| prove_rewrite(&e, &s, &facts("p", "q"), &ProofOptions::fast()));
+    assert!(matches!(first.verdict, Verdict::Counterexample(_)), "{:?}", first.verdict);
+    let (e, s) = wrong("zz", "aa");
+    let (p, used) = cache_use(|| prove_rewrite(&e, &s, &facts("zz", "aa"), &ProofOptions::fast()));
+    let Verdict::Counterexample(cx) = p.verdict else {
+        panic!("the renamed wrong rewrite was accepted: {:?}", p.verdict)
+    };
+    assert_eq!(used.misses, 0, "the checked query (and its wrapping re-ask) should come from the cache");
+    let names: Vec<&str> = cx.values.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["aa", "zz"]);
+    let env = cx.env();
+    assert!((1039..=4000).contains(&env["zz"]) && (0..=9).contains(&env["aa"]), "{cx}");
+    assert_ne!(e.eval(&env), s.eval(&env), "{cx}");
+}
+
+/// The integer query leaves out the range conditions the facts imply (`encode::encode_within`):
+/// a simplified side that overflows only at the edge of the facts is still refuted there, at
+/// exactly that point, and proven one below it.
+#[test]
+fn an_overflow_at_the_edge_of_the_facts_is_still_refuted() {
+    let x = || sym("x");
+    let times4 = || x() * 4 / 4;
+    for (lo, hi, edge) in [(0, 1i64 << 61, 1i64 << 61), (-(1i64 << 61) - 1, 0, -(1i64 << 61) - 1)] {
+        let facts = Facts::new().range("x", lo, hi);
+        let Verdict::Counterexample(cx) = prove_rewrite(&x(), &times4(), &facts, &ProofOptions::fast()).verdict else {
+            panic!("x = x·4 / 4 accepted for x in [{lo}, {hi}], where x·4 overflows at {edge}")
+        };
+        assert_eq!(cx.env()["x"], edge, "{cx}");
+        assert_eq!((cx.original, cx.simplified), (Some(edge), None));
+        let inside = if lo == 0 { Facts::new().range("x", 0, hi - 1) } else { Facts::new().range("x", lo + 1, 0) };
+        assert!(proven(&prove_rewrite(&x(), &times4(), &inside, &ProofOptions::fast()).verdict));
+    }
+}
