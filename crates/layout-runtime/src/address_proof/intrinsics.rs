@@ -13,13 +13,18 @@
 
 use std::time::Instant;
 
-use ascendc_params::element_map::{element, rows_per_call, Fractals, RowsPerCall};
+use ascendc_params::element_map::{
+    calls_along_columns, element, mmad_element, rows_per_call, CallShape, Element, Fractals, RowsPerCall,
+};
 use ascendc_params::{IntrinsicKind, Requirement};
 use index_simplify::smt::{encode, Query};
 use index_simplify::IndexExpr;
 use layout_algebra::{IndexValue, SymExpr};
 use layout_passes::ir::op_name;
-use layout_passes::lower_to_ascendc::{self, table::CopySpec};
+use layout_passes::lower_to_ascendc::{
+    self,
+    table::{CopySpec, OperandSpec},
+};
 use melior::ir::{operation::OperationLike, AttributeLike, Module, OperationRef, Value};
 
 use super::accesses::{argument_facts, entry_block};
@@ -58,18 +63,15 @@ pub fn prove_intrinsics_with(
             let name = op_name(&call);
             let Some(kind) = IntrinsicKind::from_op(&name) else { continue };
             let what = format!("{} of {}", kind.decl().params.cpp, spec.op);
-            if rows_per_call(kind).is_none() {
+            let mapped = call_shape(spec, kind)
+                .is_ok_and(|shape| kind == IntrinsicKind::Mmad || rows_per_call(kind, &shape).is_some());
+            if !mapped {
                 report.unchecked.push(format!("{}: {what}: no element mapping", spec.location));
                 continue;
             }
-            // LoadData with index operands (a dynamic k tail): z3 took 10-30 s per call there
-            // (docs/index-simplification.md §14); its static calls are proven.
-            if kind == IntrinsicKind::LoadData2D && has_dynamic_fields(call) {
-                report.unchecked.push(format!("{}: {what}: dynamic fields (not proven: solver time)", spec.location));
-                continue;
-            }
             let start = Instant::now();
-            let verdict = decide(obligation(call, kind, spec, opts.size_limit), opts);
+            let queries = obligation(call, kind, spec, opts.size_limit);
+            let verdict = decide(queries, opts);
             report.tensors.push(TensorProof {
                 tensor: what,
                 side_function: name,
@@ -142,11 +144,6 @@ fn fractals(layout: &layout_algebra::Layout<SymExpr>) -> Option<Fractals> {
     })
 }
 
-/// Whether the op has a `dyn_fields` operand other than a `sym:` one.
-fn has_dynamic_fields(call: OperationRef) -> bool {
-    call.attribute("dyn_fields").is_ok_and(|a| a.to_string().split(',').any(|f| !f.contains("sym:") && f.contains('"')))
-}
-
 /// The symbol a field stands for in the element mapping's formulas.
 fn field_symbol(name: &str) -> String {
     format!("f.{name}")
@@ -164,138 +161,234 @@ fn int_term(e: &SymExpr) -> Res<String> {
     Ok(encode::encode(&e, encode::Theory::Int, encode::Semantics::Checked).value)
 }
 
-/// `facts ∧ ¬(x is moved by the call ∧ both addresses equal the algebra ∧ no intermediate
-/// overflows)` for one call, and the facts alone.
-fn obligation(call: OperationRef, kind: IntrinsicKind, spec: &CopySpec, size_limit: i64) -> Res<(Query, Query)> {
-    let entry = entry_block(&call).ok_or("a call outside a function")?;
-    let mut t = Translator::new(entry);
-    let mut facts = Vec::new();
-    // The layouts' symbols are the values the user's code gave the layout ops (sizes, tile
-    // coordinates): read as that code computes them, assumed defined (only the lowering's
-    // code, the fields, is claimed); a value the translation does not read is any value in
-    // `[0, size_limit)`.
-    for (symbol, raw) in &spec.symbols {
-        // Safety: the table's values are alive in the lowered copy.
-        let value = unsafe { Value::from_raw(*raw) };
-        let term = match t.int(value) {
-            Ok(term) => term,
-            // A coordinate in a tensor of sizes below `size_limit` (an `scf.for` iter_arg).
-            Err(_) => {
-                t.abstract_value(value, symbol);
-                let term = t.int(value)?;
-                facts.push(format!("(<= 0 {term})"));
-                facts.push(format!("(< {term} {size_limit})"));
-                term
-            }
-        };
-        facts.push(format!("(= {} {term})", encode::symbol(symbol)));
-        t.declare(symbol);
-    }
-    facts.append(&mut t.defined);
-    let op_fields = fields(call, kind)?;
-    let used: std::cell::RefCell<Vec<&'static str>> = Default::default();
-    let field = |name: &'static str| -> SymExpr {
-        if !used.borrow().contains(&name) {
-            used.borrow_mut().push(name);
+/// The mapping's view of a call of `spec`: element size, the first source's fractals, target.
+fn call_shape(spec: &CopySpec, kind: IntrinsicKind) -> Res<CallShape> {
+    let src = spec.srcs.first().ok_or("a call without a source")?;
+    // Mmad's mapping is in A's and B's elements; the copies' in the destination's.
+    let elem_bytes = if kind == IntrinsicKind::Mmad { src.elem_bytes } else { spec.dst.elem_bytes };
+    Ok(CallShape { elem_bytes, fractals: fractals(&src.layout), target: spec.target })
+}
+
+/// What one obligation accumulates: the translator, the facts, the claims and the fields the
+/// mapping read.
+struct Goal {
+    t: Translator,
+    facts: Vec<String>,
+    claims: Vec<String>,
+    used: std::cell::RefCell<Vec<&'static str>>,
+}
+
+impl Goal {
+    /// The symbol of field `name`, remembered for [`Goal::finish`].
+    fn field(&self, name: &'static str) -> SymExpr {
+        if !self.used.borrow().contains(&name) {
+            self.used.borrow_mut().push(name);
         }
         SymExpr::sym(&field_symbol(name))
-    };
+    }
+
+    /// The symbols of the layouts bound to the user's values, and the coordinate symbols.
+    fn new(call: OperationRef, spec: &CopySpec, size_limit: i64, coords: &[&str]) -> Res<Self> {
+        let entry = entry_block(&call).ok_or("a call outside a function")?;
+        let mut t = Translator::new(entry);
+        let mut facts = Vec::new();
+        // The layouts' symbols are the values the user's code gave the layout ops (sizes, tile
+        // coordinates): read as that code computes them, assumed defined (only the lowering's
+        // code, the fields, is claimed); a value the translation does not read is any value in
+        // `[0, size_limit)`.
+        for (symbol, raw) in &spec.symbols {
+            // Safety: the table's values are alive in the lowered copy.
+            let value = unsafe { Value::from_raw(*raw) };
+            let term = match t.int(value) {
+                Ok(term) => term,
+                // A coordinate in a tensor of sizes below `size_limit` (an `scf.for` iter_arg).
+                Err(_) => {
+                    t.abstract_value(value, symbol);
+                    let term = t.int(value)?;
+                    facts.push(format!("(<= 0 {term})"));
+                    facts.push(format!("(< {term} {size_limit})"));
+                    term
+                }
+            };
+            facts.push(format!("(= {} {term})", encode::symbol(symbol)));
+            t.declare(symbol);
+        }
+        facts.append(&mut t.defined);
+        for c in coords {
+            t.declare(c);
+        }
+        Ok(Goal { t, facts, claims: Vec::new(), used: Default::default() })
+    }
+
+    /// `0 ≤ coord < extent` for each pair, as facts.
+    fn inside(&mut self, pairs: &[(&SymExpr, &SymExpr)]) -> Res<()> {
+        for (x, extent) in pairs {
+            self.facts.push(format!("(<= 0 {})", int_term(x)?));
+            self.facts.push(format!("(< {} {})", int_term(x)?, int_term(extent)?));
+        }
+        Ok(())
+    }
+
+    /// Claimed: every index of the mapping inside its extent.
+    fn indices(&mut self, e: &Element<SymExpr>) -> Res<()> {
+        for (_, value, extent) in &e.indices {
+            self.claims.push(format!("(<= 0 {})", int_term(value)?));
+            self.claims.push(format!("(< {} {})", int_term(value)?, int_term(extent)?));
+        }
+        Ok(())
+    }
+
+    /// Claimed: `off + l·step + offset = base + crd_to_offset(layout, coord)` of `operand`;
+    /// both sides named `who.lowered` / `who.algebra` for a counterexample.
+    fn address(
+        &mut self,
+        (who, off, step): (&str, &'static str, &'static str),
+        l: &SymExpr,
+        offset: &SymExpr,
+        (operand, coord): (&OperandSpec, &[SymExpr; 2]),
+    ) -> Res<()> {
+        let start = add(&self.field(off), &l.mul(&self.field(step)).map_err(|e| e.to_string())?)?;
+        let lowered = int_term(&add(&start, offset)?)?;
+        let algebra = add(&operand.base, &algebra_address(&operand.layout, &operand.coord, coord)?)?;
+        let algebra = int_term(&algebra)?;
+        let (lowered_name, algebra_name) = (format!("{who}.lowered"), format!("{who}.algebra"));
+        self.t.declare_unbounded(&lowered_name);
+        self.t.declare_unbounded(&algebra_name);
+        self.facts.push(format!("(= {} {lowered})", encode::symbol(&lowered_name)));
+        self.facts.push(format!("(= {} {algebra})", encode::symbol(&algebra_name)));
+        self.claims.push(format!("(= {lowered} {algebra})"));
+        Ok(())
+    }
+
+    /// The fields' values, the derivation's conditions, the path and the arguments: the
+    /// negated claims and the facts alone.
+    fn finish(
+        mut self,
+        call: OperationRef,
+        op_fields: &Fields,
+        spec: &CopySpec,
+        size_limit: i64,
+    ) -> Res<(Query, Query)> {
+        let (t, facts) = (&mut self.t, &mut self.facts);
+        // The fields' values: constants, or the op's index operands (whose code is claimed).
+        for name in self.used.into_inner() {
+            let term = match op_fields.constants.iter().find(|(n, _)| n == name) {
+                Some((_, c)) => c.to_string(),
+                None => match op_fields.dynamic.iter().find(|(n, _)| n == name) {
+                    Some((_, value)) => t.int(*value)?,
+                    // A call-site field the op leaves out (`step` of a single call) is 0.
+                    None if name.starts_with("step") => "0".to_string(),
+                    None => return Err(format!("'{}' has no field {name}", op_name(&call))),
+                },
+            };
+            facts.push(format!("(= {} {term})", encode::symbol(&field_symbol(name))));
+            t.declare(&field_symbol(name));
+        }
+        // The derivation's undecided conditions: the kernel checks them before the call.
+        for (k, a) in spec.assumptions.iter().enumerate() {
+            let value = int_term(&a.value)?;
+            facts.push(match &a.requirement {
+                Requirement::InRange { min, max } => format!("(and (<= {min} {value}) (<= {value} {max}))"),
+                // A congruence is a definition `value = unit·q` (docs/index-simplification.md §13).
+                Requirement::MultipleOf(unit) => {
+                    let q = format!("assume.q{k}");
+                    t.declare_unbounded(&q);
+                    format!("(= {value} (* {unit} {}))", encode::symbol(&q))
+                }
+                Requirement::Equals(other) => format!("(= {value} {})", int_term(other)?),
+            });
+        }
+        facts.extend(t.path_assumed(&call)?);
+        facts.extend(argument_facts(t, size_limit));
+        // The fields, the layout symbols and the mapping's names are defined by equations:
+        // z3's `solve-eqs` eliminates them first (`Query::presolve`).
+        let presolved = |mut q: Query| {
+            q.presolve = true;
+            q
+        };
+        let reachable = presolved(t.query(facts.clone()));
+        self.claims.push(encode::conj(&t.defined));
+        facts.push(format!("(not {})", encode::conj(&self.claims)));
+        Ok((presolved(t.query(facts.clone())), reachable))
+    }
+}
+
+/// `facts ∧ ¬(x is moved by the call ∧ both addresses equal the algebra ∧ no intermediate
+/// overflows)` for one copy call, and the facts alone.
+fn obligation(call: OperationRef, kind: IntrinsicKind, spec: &CopySpec, size_limit: i64) -> Res<(Query, Query)> {
+    if kind == IntrinsicKind::Mmad {
+        return mmad_obligation(call, spec, size_limit);
+    }
+    let mut g = Goal::new(call, spec, size_limit, &["x.row", "x.col"])?;
+    let op_fields = fields(call, kind)?;
+    let src = spec.srcs.first().ok_or("a copy without a source")?;
     // The coordinate inside both valid regions, and the call's (row, col) of it.
     let (xr, xc) = (SymExpr::sym("x.row"), SymExpr::sym("x.col"));
-    t.declare("x.row");
-    t.declare("x.col");
-    for origin in [spec.src.layout.origin().leaves(), spec.dst.layout.origin().leaves()] {
+    for origin in [src.layout.origin().leaves(), spec.dst.layout.origin().leaves()] {
         let [rows, cols] = origin.as_slice() else { return Err("a copy of rank other than 2".into()) };
-        facts.push(format!("(<= 0 {})", int_term(&xr)?));
-        facts.push(format!("(<= 0 {})", int_term(&xc)?));
-        facts.push(format!("(< {} {})", int_term(&xr)?, int_term(rows)?));
-        facts.push(format!("(< {} {})", int_term(&xc)?, int_term(cols)?));
+        g.inside(&[(&xr, rows), (&xc, cols)])?;
     }
-    let source_fractals = fractals(&spec.src.layout);
-    let (row, col) = if spec.transposed { (xc.clone(), xr.clone()) } else { (xr.clone(), xc.clone()) };
-    let mut claims = Vec::new();
+    let shape = call_shape(spec, kind)?;
+    let swap = spec.transposed != calls_along_columns(kind, &shape);
+    let (row, col) = if swap { (xc.clone(), xr.clone()) } else { (xr.clone(), xc.clone()) };
     // The loop of calls advances by whole calls: row = l·rows + r, r < rows (a definition of
     // l and r when rows ≥ 1, which is claimed); a single call is l = 0.
     let single = op_fields.constants.iter().any(|(n, v)| n == "repeat" && *v == 1);
     let (l, row) = if single {
         (SymExpr::Const(0), row)
     } else {
-        let per_call = match rows_per_call(kind).ok_or("no rows per call")? {
-            RowsPerCall::Field(name) => field(name),
-            RowsPerCall::FractalRow => SymExpr::Const(source_fractals.ok_or("a source without fractals")?.rows),
+        let per_call = match rows_per_call(kind, &shape).ok_or("no rows per call")? {
+            RowsPerCall::Field(name) => g.field(name),
+            RowsPerCall::Elements(n) => SymExpr::Const(n),
         };
-        field("repeat");
-        t.declare("call.l");
-        t.declare("call.row");
+        g.field("repeat");
+        g.t.declare("call.l");
+        g.t.declare("call.row");
         let (l, r) = (int_term(&SymExpr::sym("call.l"))?, int_term(&SymExpr::sym("call.row"))?);
         let (n, whole) = (int_term(&per_call)?, int_term(&row)?);
-        facts.push(format!("(=> (>= {n} 1) (and (= {whole} (+ (* {l} {n}) {r})) (<= 0 {r}) (< {r} {n})))"));
+        g.facts.push(format!("(=> (>= {n} 1) (and (= {whole} (+ (* {l} {n}) {r})) (<= 0 {r}) (< {r} {n})))"));
         // l·n ≥ n for l ≥ 1 and n ≥ 0 (true of all integers: the solver's nonlinear hint).
-        facts.push(format!("(=> (and (>= {l} 1) (>= {n} 0)) (>= (* {l} {n}) {n}))"));
-        claims.push(format!("(>= {n} 1)"));
-        claims.push(format!("(<= 0 {l})"));
-        claims.push(format!("(< {l} {})", int_term(&field("repeat"))?));
+        g.facts.push(format!("(=> (and (>= {l} 1) (>= {n} 0)) (>= (* {l} {n}) {n}))"));
+        g.claims.push(format!("(>= {n} 1)"));
+        g.claims.push(format!("(<= 0 {l})"));
+        let repeat = int_term(&g.field("repeat"))?;
+        g.claims.push(format!("(< {l} {repeat})"));
         (SymExpr::sym("call.l"), SymExpr::sym("call.row"))
     };
     let flag = |name: &'static str| op_fields.flags.iter().any(|(n, v)| n == name && *v);
-    let e = element(kind, &field, &flag, (spec.dst.elem_bytes, source_fractals), &row, &col)
+    let field = |name: &'static str| g.field(name);
+    let e = element(kind, &field, &flag, &shape, &row, &col).map_err(|e| e.to_string())?.ok_or("no element mapping")?;
+    g.indices(&e)?;
+    let x = [xr, xc];
+    g.address(("dst", "off0", "step0"), &l, &e.dst, (&spec.dst, &x))?;
+    g.address(("src", "off1", "step1"), &l, &e.srcs[0], (src, &x))?;
+    g.finish(call, &op_fields, spec, size_limit)
+}
+
+/// `Mmad`: for `(i, j)` inside C's valid region and A's rows and B's columns, and `kk` inside
+/// A's valid columns and B's valid rows, the product `(i, j, kk)` is one the call computes
+/// (`i < m`, `j < n`, `kk < k`), and the C, A and B elements its mapping reads and writes are
+/// the algebra's `(i, j)` of C, `(i, kk)` of A and `(kk, j)` of B.
+fn mmad_obligation(call: OperationRef, spec: &CopySpec, size_limit: i64) -> Res<(Query, Query)> {
+    let mut g = Goal::new(call, spec, size_limit, &["x.i", "x.j", "x.k"])?;
+    let op_fields = fields(call, IntrinsicKind::Mmad)?;
+    let [a, b] = spec.srcs.as_slice() else { return Err("a matmul without A and B".into()) };
+    let (i, j, kk) = (SymExpr::sym("x.i"), SymExpr::sym("x.j"), SymExpr::sym("x.k"));
+    let extents = |o: &OperandSpec| -> Res<[SymExpr; 2]> {
+        o.layout.origin().leaves().try_into().map_err(|_| "an operand of rank other than 2".to_string())
+    };
+    let ([am, ak], [bk, bn], [cm, cn]) = (extents(a)?, extents(b)?, extents(&spec.dst)?);
+    g.inside(&[(&i, &am), (&kk, &ak), (&kk, &bk), (&j, &bn), (&i, &cm), (&j, &cn)])?;
+    let shape = call_shape(spec, IntrinsicKind::Mmad)?;
+    let flag = |name: &'static str| op_fields.flags.iter().any(|(n, v)| n == name && *v);
+    let field = |name: &'static str| g.field(name);
+    let e = mmad_element(&field, &flag, &shape, (&i, &j, &kk))
         .map_err(|e| e.to_string())?
-        .ok_or("no element mapping")?;
-    for (_, value, extent) in &e.indices {
-        claims.push(format!("(<= 0 {})", int_term(value)?));
-        claims.push(format!("(< {} {})", int_term(value)?, int_term(extent)?));
-    }
-    let operands = [("dst", &spec.dst, &e.dst, "off0", "step0"), ("src", &spec.src, &e.src, "off1", "step1")];
-    for (who, operand, offset, off, step) in operands {
-        let start = add(
-            &SymExpr::sym(&field_symbol(off)),
-            &l.mul(&SymExpr::sym(&field_symbol(step))).map_err(|e| e.to_string())?,
-        )?;
-        let lowered = int_term(&add(&start, offset)?)?;
-        let algebra =
-            add(&operand.base, &algebra_address(&operand.layout, &operand.coord, &[xr.clone(), xc.clone()])?)?;
-        let algebra = int_term(&algebra)?;
-        let (lowered_name, algebra_name) = (format!("{who}.lowered"), format!("{who}.algebra"));
-        t.declare_unbounded(&lowered_name);
-        t.declare_unbounded(&algebra_name);
-        facts.push(format!("(= {} {lowered})", encode::symbol(&lowered_name)));
-        facts.push(format!("(= {} {algebra})", encode::symbol(&algebra_name)));
-        claims.push(format!("(= {lowered} {algebra})"));
-        field(off);
-        field(step);
-    }
-    // The fields' values: constants, or the op's index operands (whose code is claimed).
-    for name in used.into_inner() {
-        let term = match op_fields.constants.iter().find(|(n, _)| n == name) {
-            Some((_, c)) => c.to_string(),
-            None => match op_fields.dynamic.iter().find(|(n, _)| n == name) {
-                Some((_, value)) => t.int(*value)?,
-                // A call-site field the op leaves out (`step` of a single call) is 0.
-                None if name.starts_with("step") => "0".to_string(),
-                None => return Err(format!("'{}' has no field {name}", op_name(&call))),
-            },
-        };
-        facts.push(format!("(= {} {term})", encode::symbol(&field_symbol(name))));
-        t.declare(&field_symbol(name));
-    }
-    // The derivation's undecided conditions: the kernel checks them before the call.
-    for (k, a) in spec.assumptions.iter().enumerate() {
-        let value = int_term(&a.value)?;
-        facts.push(match &a.requirement {
-            Requirement::InRange { min, max } => format!("(and (<= {min} {value}) (<= {value} {max}))"),
-            // A congruence is a definition `value = unit·q` (docs/index-simplification.md §13).
-            Requirement::MultipleOf(unit) => {
-                let q = format!("assume.q{k}");
-                t.declare_unbounded(&q);
-                format!("(= {value} (* {unit} {}))", encode::symbol(&q))
-            }
-            Requirement::Equals(other) => format!("(= {value} {})", int_term(other)?),
-        });
-    }
-    facts.extend(t.path_assumed(&call)?);
-    facts.extend(argument_facts(&mut t, size_limit));
-    let reachable = t.query(facts.clone());
-    claims.push(encode::conj(&t.defined));
-    facts.push(format!("(not {})", encode::conj(&claims)));
-    Ok((t.query(facts), reachable))
+        .ok_or("no element mapping (GEMV mode with a dynamic m)")?;
+    g.indices(&e)?;
+    let zero = SymExpr::Const(0);
+    g.address(("c", "off0", "step0"), &zero, &e.dst, (&spec.dst, &[i.clone(), j.clone()]))?;
+    g.address(("a", "off1", "step1"), &zero, &e.srcs[0], (a, &[i, kk.clone()]))?;
+    g.address(("b", "off2", "step2"), &zero, &e.srcs[1], (b, &[kk, j]))?;
+    g.finish(call, &op_fields, spec, size_limit)
 }

@@ -63,6 +63,9 @@ fn the_example_kernels_intrinsic_calls_are_proven() {
             }
         };
         eprintln!("{name}: {report} (total {:.0} ms)", start.elapsed().as_secs_f64() * 1e3);
+        for call in &report.unchecked {
+            eprintln!("  not covered: {call}");
+        }
         kernels += 1;
         calls += report.tensors.len();
         proven += report.proven();
@@ -178,6 +181,9 @@ fn the_lit_kernels_intrinsic_calls_are_proven() {
                 continue;
             };
             eprintln!("{name}: {report}");
+            for call in &report.unchecked {
+                eprintln!("  not covered: {call}");
+            }
             kernels += 1;
             calls += report.tensors.len();
             proven += report.proven();
