@@ -96,8 +96,18 @@ fn value(values: &Values, name: &str) -> ModelValue {
 type Values = [(String, ModelValue)];
 
 fn refuted(kernel: &str, op: &str, nth: usize, field: &str, delta: i64, witness: &dyn Fn(&Values)) {
+    refuted_in(kernel, &example(kernel), (op, nth, field, delta), witness)
+}
+
+/// A lit file's kernel (one without `--split-input-file` parts).
+fn lit(path: &str) -> String {
+    std::fs::read_to_string(format!("{}/../../filecheck/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// [`refuted`] on the kernel `text` (named `kernel` in messages).
+fn refuted_in(kernel: &str, text: &str, (op, nth, field, delta): (&str, usize, &str, i64), witness: &dyn Fn(&Values)) {
     let found = std::cell::Cell::new(false);
-    let report = prove_text(&example(kernel), &|m| found.set(inject::wrong_field(m, op, nth, field, delta)));
+    let report = prove_text(text, &|m| found.set(inject::wrong_field(m, op, nth, field, delta)));
     assert!(found.get(), "{kernel}: no {field} on {op} #{nth}");
     eprintln!("{kernel}, {op} #{nth} {field} {delta:+}: {report}");
     let refuted: Vec<_> =
@@ -146,6 +156,44 @@ fn a_wrong_intrinsic_field_has_a_counterexample() {
     refuted("tiled_gemm.mlir", LOAD, 0, "dstGap", 1, &|v| differ(v, "dst"));
     refuted("tiled_gemm.mlir", LOAD, 0, "repeatTimes", -1, &|v| {
         assert!(int(value(v, "x.col")) >= 16 * int(value(v, "f.repeatTimes")), "{v:?}")
+    });
+    // LoadData with a dynamic k: repeatTimes = ceil(k/16) of the L0A load is an index operand.
+    refuted("gemm_dynamic_k.mlir", LOAD, 0, "repeatTimes", -1, &|v| {
+        assert!(int(value(v, "x.col")) >= 16 * int(value(v, "f.repeatTimes")), "{v:?}")
+    });
+}
+
+/// Mmad: one reduction step too few (static in tiled_gemm, an index operand in
+/// gemm_dynamic_k), a wrong m (C's column blocks are ⌈m/16⌉ fractals apart), a wrong A offset.
+#[test]
+fn a_wrong_mmad_field_has_a_counterexample() {
+    const MMAD: &str = "ascendc.mmad";
+    let past_k = |v: &Values| assert!(int(value(v, "x.k")) >= int(value(v, "f.k")), "{v:?}");
+    refuted("tiled_gemm.mlir", MMAD, 0, "k", -1, &past_k);
+    refuted("gemm_dynamic_k.mlir", MMAD, 0, "k", -1, &past_k);
+    refuted("tiled_gemm.mlir", MMAD, 0, "m", 16, &|v| differ(v, "c"));
+    refuted("tiled_gemm.mlir", MMAD, 0, "off1", 1, &|v| differ(v, "a"));
+    refuted("tiled_gemm.mlir", MMAD, 0, "off2", 1, &|v| differ(v, "b"));
+}
+
+/// Fixpipe NZ2NZ (channel split) and the 8-bit LoadDataWithTranspose: a wrong destination
+/// block stride, a column count too small, a wrong gap between the halves of a transposed
+/// square, a wrong first source square, one square too few (the kernel's one square per call
+/// reads neither srcStride nor dstGap).
+#[test]
+fn a_wrong_nz_store_or_transposing_load_has_a_counterexample() {
+    let nz = lit("ascendc/emit-fixpipe-nz.mlir");
+    refuted_in("emit-fixpipe-nz", &nz, ("ascendc.fixpipe_nz", 0, "dstStride", 1), &|v| differ(v, "dst"));
+    refuted_in("emit-fixpipe-nz", &nz, ("ascendc.fixpipe_nz", 0, "nSize", -8), &|v| {
+        assert!(int(value(v, "x.col")) >= int(value(v, "f.nSize")), "{v:?}")
+    });
+    let i8 = lit("ascendc/emit-load-data-with-transpose-i8.mlir");
+    const TRANSPOSE: &str = "ascendc.load_data_with_transpose";
+    refuted_in("transpose-i8", &i8, (TRANSPOSE, 0, "dstFracGap", 1), &|v| differ(v, "dst"));
+    // (srcStride is not read there: one square per call.)
+    refuted_in("transpose-i8", &i8, (TRANSPOSE, 0, "startIndex", 1), &|v| differ(v, "src"));
+    refuted_in("transpose-i8", &i8, (TRANSPOSE, 0, "repeatTimes", -1), &|v| {
+        assert!(int(value(v, "x.col")) >= 32 * int(value(v, "f.repeatTimes")), "{v:?}")
     });
 }
 
