@@ -35,6 +35,10 @@ pub struct CallShape {
     pub elem_bytes: i64,
     pub fractals: Option<Fractals>,
     pub target: Target,
+    /// `LoadData2DParamsV2`: whether its "m" fractal index runs along the rows (else the
+    /// columns). The instruction knows fractals, not logical modes: this is the prover's choice
+    /// of which element an index names (a wrong choice can only fail a proof).
+    pub m_along_rows: bool,
 }
 
 /// The rows one call moves (the loop of calls, `Instr::repeat`, advances by whole calls).
@@ -49,13 +53,13 @@ pub enum RowsPerCall {
 }
 
 /// How far one call reaches along the call's rows ([`calls_along_columns`] says which logical
-/// mode those are); `None`: no mapping (Mmad, the arch-3510 LoadData).
+/// mode those are); `None`: no such mapping (Mmad has [`mmad_element`]).
 pub fn rows_per_call(kind: IntrinsicKind, shape: &CallShape) -> Option<RowsPerCall> {
     match kind {
         IntrinsicKind::DataCopyNd2Nz => Some(RowsPerCall::Field("nValue")),
         IntrinsicKind::DataCopy => Some(RowsPerCall::Field("blockLen")),
         IntrinsicKind::FixpipeNz2Nd | IntrinsicKind::FixpipeNz2Nz => Some(RowsPerCall::Field("mSize")),
-        IntrinsicKind::LoadData2D => Some(RowsPerCall::Elements(shape.fractals?.rows)),
+        IntrinsicKind::LoadData2D | IntrinsicKind::LoadData2DV2 => Some(RowsPerCall::Elements(shape.fractals?.rows)),
         IntrinsicKind::LoadDataWithTranspose => {
             shape.fractals?;
             Some(RowsPerCall::Elements(if shape.elem_bytes == 1 { 32 } else { 16 }))
@@ -83,8 +87,7 @@ pub struct Fractals {
 
 /// The element `(row, col)` of one call of `kind` with integer fields `field(name)` and
 /// Boolean ones `flag(name)` (the call's rows along the mode [`calls_along_columns`] names).
-/// `None`: the intrinsic has no mapping here (Mmad: [`mmad_element`]; the arch-3510 LoadData
-/// is not mapped yet).
+/// `None`: the intrinsic has no mapping here (Mmad: [`mmad_element`]).
 ///
 /// * `DataCopy(Nd2NzParams)`, ND matrix 0: source `row·srcDValue + col`; destination
 ///   `⌊col/C0⌋·dstNzC0Stride·C0 + row·dstNzNStride·C0 + col mod C0`; `row < nValue`,
@@ -102,6 +105,12 @@ pub struct Fractals {
 ///   `(col mod C)·R + row` column-major); source `(startIndex + r·srcStride)·F + e`,
 ///   destination `r·(dstGap + 1)·F + e`, with `ifTranspose` the other order's `e`;
 ///   `r < repeatTimes`, `row < R`.
+/// * `LoadData(LoadData2DParamsV2)` (3510), one block of fractals from `(mStartPosition,
+///   kStartPosition)`: fractal `(mm, kk)` of the call (`m` along the rows or the columns:
+///   [`CallShape::m_along_rows`]) is the source fractal `(kStartPosition + kk)·srcStride +
+///   mStartPosition + mm` (from the source buffer's start) and the destination fractal
+///   `kk·dstStride + mm`, or `mm·dstStride + kk` with `ifTranspose` (which also transposes each
+///   fractal, as above); `mm < mStep`, `kk < kStep`.
 /// * `LoadDataWithTranspose`, one row of squares along the pair mode (`row` = `p` along it,
 ///   `col` = `o` along the other mode, `F` = fractal elements): 8-bit, 32×32 squares of two
 ///   16×32 fractals consecutive along `p`: repeat `r = ⌊o/32⌋`, `s = o mod 32`; source
@@ -182,6 +191,27 @@ pub fn element<V: IndexValue>(
             let src_fractal = field("startIndex").add(&repeat.mul(&field("srcStride"))?)?;
             let dst_fractal = repeat.mul(&field("dstGap").add(&k(1))?)?;
             let indices = vec![("repeat", repeat.clone(), field("repeatTimes")), ("row", row.clone(), r_in)];
+            one(indices, dst_fractal.mul(&fractal)?.add(&e_dst)?, src_fractal.mul(&fractal)?.add(&e_src)?)
+        }
+        IntrinsicKind::LoadData2DV2 => {
+            let Some(f) = shape.fractals else { return Ok(None) };
+            let (r_in, c_in) = (k(f.rows), k(f.cols));
+            let (r, c) = (row.floor_mod(&r_in)?, col.floor_mod(&c_in)?);
+            let (row_major, column_major) = (r.mul(&c_in)?.add(&c)?, c.mul(&r_in)?.add(&r)?);
+            let (e_src, e_other) = if f.row_major { (row_major, column_major) } else { (column_major, row_major) };
+            let transpose = flag("ifTranspose");
+            let e_dst = if transpose { e_other } else { e_src.clone() };
+            let (fr, fc) = (row.floor_div(&r_in)?, col.floor_div(&c_in)?);
+            let (mm, kk) = if shape.m_along_rows { (fr, fc) } else { (fc, fr) };
+            let src_fractal =
+                field("kStartPosition").add(&kk)?.mul(&field("srcStride"))?.add(&field("mStartPosition"))?.add(&mm)?;
+            let dst_fractal = if transpose {
+                mm.mul(&field("dstStride"))?.add(&kk)?
+            } else {
+                kk.mul(&field("dstStride"))?.add(&mm)?
+            };
+            let fractal = k(f.rows * f.cols);
+            let indices = vec![("m", mm.clone(), field("mStep")), ("k", kk.clone(), field("kStep"))];
             one(indices, dst_fractal.mul(&fractal)?.add(&e_dst)?, src_fractal.mul(&fractal)?.add(&e_src)?)
         }
         IntrinsicKind::LoadDataWithTranspose => {

@@ -11,7 +11,7 @@ use crate::decl::{StaticValue, INTRINSICS};
 use crate::exec::execute;
 use crate::fixpipe::{FixpipeParamsV220, QuantMode};
 use crate::instr::{Access, Instr, Intrinsic};
-use crate::load_data::{LoadData2DParams, LoadData2dTransposeParams};
+use crate::load_data::{LoadData2DParams, LoadData2DParamsV2, LoadData2dTransposeParams};
 use crate::mmad::MmadParams;
 use crate::target::{Buffer, Target};
 
@@ -83,7 +83,7 @@ fn check(intr: Intrinsic<i64>, types: [ElementType; 2], shape: CallShape, rows: 
 
 /// The shape of a copy of `eb`-byte elements on arch 2201.
 fn a2(eb: i64, fractals: Option<Fractals>) -> CallShape {
-    CallShape { elem_bytes: eb, fractals, target: Target::A2 }
+    CallShape { elem_bytes: eb, fractals, target: Target::A2, m_along_rows: true }
 }
 
 #[test]
@@ -163,6 +163,41 @@ fn fixpipe(m: i64, n: i64, src_stride: i64, dst_stride: i64, split: bool) -> Fix
     }
 }
 
+/// LoadData2DParamsV2 (3510): blocks of 32-bit fractals (16 × 8 row-major, 8 × 16
+/// column-major) with m along the rows or the columns, and 16-bit ones with the transpose.
+#[test]
+fn the_v2_load_mapping_is_what_the_model_does() {
+    let f32s = [ElementType::F32, ElementType::F32];
+    let f16s = [ElementType::F16, ElementType::F16];
+    let nz32 = Fractals { rows: 16, cols: 8, row_major: true };
+    let zn32 = Fractals { rows: 8, cols: 16, row_major: false };
+    let nz16 = Fractals { rows: 16, cols: 16, row_major: true };
+    // (types, fractals, m along rows, transpose, mStart, kStart, mStep, kStep, srcStride, dstStride)
+    let cases = [
+        (f32s, nz32, true, false, 1, 0, 2, 3, 4, 2),
+        (f32s, nz32, false, false, 0, 1, 3, 2, 5, 4),
+        (f32s, zn32, true, false, 2, 1, 1, 3, 3, 1),
+        (f16s, nz16, true, true, 1, 1, 2, 2, 3, 3),
+        (f16s, nz16, false, true, 0, 2, 3, 1, 4, 2),
+    ];
+    for (types, f, m_rows, transpose, ms, ks, m_step, k_step, ss, ds) in cases {
+        let p = LoadData2DParamsV2 {
+            m_start_position: ms,
+            k_start_position: ks,
+            m_step,
+            k_step,
+            src_stride: ss,
+            dst_stride: ds,
+            if_transpose: transpose,
+            sid: 0,
+        };
+        let eb = i64::from(types[0].bits() / 8);
+        let shape = CallShape { elem_bytes: eb, fractals: Some(f), target: Target::A5, m_along_rows: m_rows };
+        let (rows, cols) = if m_rows { (m_step, k_step) } else { (k_step, m_step) };
+        check(Intrinsic::LoadData2DV2(p), types, shape, f.rows * (rows + 1), f.cols * (cols + 2));
+    }
+}
+
 /// Fixpipe NZ2NZ: 16- and 8-column (channel split) destination blocks, `dstStride` in 32 B
 /// on 2201 and in elements on 3510.
 #[test]
@@ -174,7 +209,7 @@ fn the_nz_fixpipe_mapping_is_what_the_model_does() {
         {
             // On 3510 dstStride counts elements: a block of rows needs at least m·W of them.
             let ds = if target == Target::A5 { ds * 8 + m * 16 } else { ds + m * 2 };
-            let shape = CallShape { elem_bytes: 4, fractals: None, target };
+            let shape = CallShape { elem_bytes: 4, fractals: None, target, m_along_rows: true };
             check(Intrinsic::FixpipeNz2Nz(fixpipe(m, n, ss, ds, split)), f32s, shape, m + 2, n + 17);
         }
     }
@@ -242,9 +277,12 @@ fn the_mmad_mapping_is_what_the_model_does() {
         let flag = |name: &'static str| statics.iter().any(|(n, v)| *n == name && *v == StaticValue::Bool(true));
         let field = |name: &'static str| fields.iter().find(|(n, _)| *n == name).unwrap().1;
         let eb = i64::from(ab.bits() / 8);
-        let shape = CallShape { elem_bytes: eb, fractals: None, target };
+        let shape = CallShape { elem_bytes: eb, fractals: None, target, m_along_rows: true };
         let at = |i: i64, j: i64, kk: i64| mmad_element(&field, &flag, &shape, (&i, &j, &kk)).unwrap().unwrap();
-        let len = 1 << 14;
+        // Every operand's footprint: the fractals of A, B and C.
+        let (c0, ceil) = (32 / eb, |x: i64, d: i64| (x + d - 1) / d);
+        let (m1, k1, n1) = (ceil(m, 16), ceil(k, c0), ceil(n, 16));
+        let len = (m1 * n1 * 256).max(m1 * k1 * 16 * c0).max(k1 * n1 * 16 * c0) as usize;
         // Value v (small integers, exact in f32 and i32 sums) in an operand of `eb` bytes.
         let put = |buf: &mut Vec<u8>, at: i64, v: i64| {
             let bytes = if eb == 4 { (v as f32).to_le_bytes().to_vec() } else { vec![v as i8 as u8] };
@@ -332,7 +370,7 @@ fn the_mapping_reads_declared_fields() {
         };
         let fractals = Some(Fractals { rows: 16, cols: 16, row_major: true });
         for (target, elem_bytes) in [Target::A2, Target::A5].into_iter().flat_map(|t| [(t, 1), (t, 2), (t, 4)]) {
-            let shape = CallShape { elem_bytes, fractals, target };
+            let shape = CallShape { elem_bytes, fractals, target, m_along_rows: true };
             let _ = element(kind, &field, &flag, &shape, &1, &1).unwrap();
             if kind == IntrinsicKind::Mmad {
                 let _ = mmad_element(&field, &flag, &shape, (&1, &1, &1)).unwrap();

@@ -63,7 +63,7 @@ pub fn prove_intrinsics_with(
             let name = op_name(&call);
             let Some(kind) = IntrinsicKind::from_op(&name) else { continue };
             let what = format!("{} of {}", kind.decl().params.cpp, spec.op);
-            let mapped = call_shape(spec, kind)
+            let mapped = call_shape(spec, kind, false)
                 .is_ok_and(|shape| kind == IntrinsicKind::Mmad || rows_per_call(kind, &shape).is_some());
             if !mapped {
                 report.unchecked.push(format!("{}: {what}: no element mapping", spec.location));
@@ -161,12 +161,22 @@ fn int_term(e: &SymExpr) -> Res<String> {
     Ok(encode::encode(&e, encode::Theory::Int, encode::Semantics::Checked).value)
 }
 
-/// The mapping's view of a call of `spec`: element size, the first source's fractals, target.
-fn call_shape(spec: &CopySpec, kind: IntrinsicKind) -> Res<CallShape> {
+/// The mapping's view of a call of `spec`: element size, the first source's fractals, target;
+/// for `LoadData2DParamsV2` (`transpose`: its `ifTranspose`) which mode its "m" runs along.
+fn call_shape(spec: &CopySpec, kind: IntrinsicKind, transpose: bool) -> Res<CallShape> {
     let src = spec.srcs.first().ok_or("a call without a source")?;
     // Mmad's mapping is in A's and B's elements; the copies' in the destination's.
     let elem_bytes = if kind == IntrinsicKind::Mmad { src.elem_bytes } else { spec.dst.elem_bytes };
-    Ok(CallShape { elem_bytes, fractals: fractals(&src.layout), target: spec.target })
+    let fractals = fractals(&src.layout);
+    // The witness (any choice is sound, a wrong one fails the proof): m is the mode whose
+    // fractals are contiguous (outer stride F) in the destination, or with the transpose in
+    // the source.
+    let contiguous_rows = |layout: &layout_algebra::Layout<SymExpr>| {
+        let f = fractals.map(|f| f.rows * f.cols);
+        layout.stride().get_path(&[0, 1]).ok().and_then(|t| t.as_int()?.as_constant()) == f
+    };
+    let m_along_rows = contiguous_rows(if transpose { &src.layout } else { &spec.dst.layout });
+    Ok(CallShape { elem_bytes, fractals, target: spec.target, m_along_rows })
 }
 
 /// What one obligation accumulates: the translator, the facts, the claims and the fields the
@@ -328,7 +338,8 @@ fn obligation(call: OperationRef, kind: IntrinsicKind, spec: &CopySpec, size_lim
         let [rows, cols] = origin.as_slice() else { return Err("a copy of rank other than 2".into()) };
         g.inside(&[(&xr, rows), (&xc, cols)])?;
     }
-    let shape = call_shape(spec, kind)?;
+    let flag = |name: &'static str| op_fields.flags.iter().any(|(n, v)| n == name && *v);
+    let shape = call_shape(spec, kind, flag("ifTranspose"))?;
     let swap = spec.transposed != calls_along_columns(kind, &shape);
     let (row, col) = if swap { (xc.clone(), xr.clone()) } else { (xr.clone(), xc.clone()) };
     // The loop of calls advances by whole calls: row = l·rows + r, r < rows (a definition of
@@ -355,7 +366,6 @@ fn obligation(call: OperationRef, kind: IntrinsicKind, spec: &CopySpec, size_lim
         g.claims.push(format!("(< {l} {repeat})"));
         (SymExpr::sym("call.l"), SymExpr::sym("call.row"))
     };
-    let flag = |name: &'static str| op_fields.flags.iter().any(|(n, v)| n == name && *v);
     let field = |name: &'static str| g.field(name);
     let e = element(kind, &field, &flag, &shape, &row, &col).map_err(|e| e.to_string())?.ok_or("no element mapping")?;
     g.indices(&e)?;
@@ -379,7 +389,7 @@ fn mmad_obligation(call: OperationRef, spec: &CopySpec, size_limit: i64) -> Res<
     };
     let ([am, ak], [bk, bn], [cm, cn]) = (extents(a)?, extents(b)?, extents(&spec.dst)?);
     g.inside(&[(&i, &am), (&kk, &ak), (&kk, &bk), (&j, &bn), (&i, &cm), (&j, &cn)])?;
-    let shape = call_shape(spec, IntrinsicKind::Mmad)?;
+    let shape = call_shape(spec, IntrinsicKind::Mmad, false)?;
     let flag = |name: &'static str| op_fields.flags.iter().any(|(n, v)| n == name && *v);
     let field = |name: &'static str| g.field(name);
     let e = mmad_element(&field, &flag, &shape, (&i, &j, &kk))
