@@ -176,7 +176,8 @@ fn a_wrong_mmad_field_has_a_counterexample() {
     refuted("tiled_gemm.mlir", MMAD, 0, "off2", 1, &|v| differ(v, "b"));
 }
 
-/// Fixpipe NZ2NZ (channel split) and the 8-bit LoadDataWithTranspose: a wrong destination
+/// Fixpipe NZ2NZ (channel split), the 8-bit LoadDataWithTranspose and the arch-3510
+/// LoadData2DParamsV2: a wrong destination
 /// block stride, a column count too small, a wrong gap between the halves of a transposed
 /// square, a wrong first source square, one square too few (the kernel's one square per call
 /// reads neither srcStride nor dstGap).
@@ -194,6 +195,15 @@ fn a_wrong_nz_store_or_transposing_load_has_a_counterexample() {
     refuted_in("transpose-i8", &i8, (TRANSPOSE, 0, "startIndex", 1), &|v| differ(v, "src"));
     refuted_in("transpose-i8", &i8, (TRANSPOSE, 0, "repeatTimes", -1), &|v| {
         assert!(int(value(v, "x.col")) >= 32 * int(value(v, "f.repeatTimes")), "{v:?}")
+    });
+    // Arch 3510, LoadData2DParamsV2 with ifTranspose (NZ -> ZN): the transposed grid's
+    // destination stride, the first source fractal along m, one fractal too few along k.
+    let v2 = lit("ascendc/emit-transposing-loads.mlir");
+    const V2: &str = "ascendc.load_data_2d_v2";
+    refuted_in("transposing-loads", &v2, (V2, 0, "dstStride", 1), &|v| differ(v, "dst"));
+    refuted_in("transposing-loads", &v2, (V2, 0, "mStartPosition", 1), &|v| differ(v, "src"));
+    refuted_in("transposing-loads", &v2, (V2, 0, "kStep", -1), &|v| {
+        assert!(int(value(v, "x.col")) >= 16 * int(value(v, "f.kStep")), "{v:?}")
     });
 }
 
