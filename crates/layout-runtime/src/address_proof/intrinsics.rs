@@ -1,15 +1,16 @@
-//! The AscendC path's copies, proven (issue 15 item 3): a copy of the module goes through
-//! `layout-lower-to-ascendc` with its side table (`lower_to_ascendc::table`); for every
-//! `ascendc.*` copy it records, the call's fields are read from the op (`params` constants,
+//! The AscendC path's intrinsic calls, proven (issue 15 item 3): a copy of the module goes
+//! through `layout-lower-to-ascendc` with its side table (`lower_to_ascendc::table`); for every
+//! `ascendc.*` call it records, the call's fields are read from the op (`params` constants,
 //! `dyn_fields` index operands translated as in [`super::accesses`]) and put into the
 //! intrinsic's element mapping (`ascendc_params::element_map`, declared once by field name).
-//! The claim, for every coordinate `x` inside both operands' valid regions and every size in
-//! `[0, size_limit)`: the call `l = ⌊row/rows per call⌋` of the loop of calls moves `x` (every
-//! index of the mapping inside its extent, `l < repeat`), its destination address
+//! The claim for a copy, for every coordinate `x` inside both operands' valid regions and every
+//! size in `[0, size_limit)`: the call `l = ⌊row/rows per call⌋` of the loop of calls moves `x`
+//! (every index of the mapping inside its extent, `l < repeat`), its destination address
 //! `off0 + l·step0 + dst(x)` is `base + crd_to_offset` of the destination layout at `x`, its
-//! source address likewise, and no intermediate of the ops' index code leaves `i64`. Calls
-//! without an element mapping (Mmad, the arch-3510 loads), and LoadData calls with dynamic
-//! fields (too slow for the solver), are listed as not covered.
+//! source address likewise, and no intermediate of the ops' index code leaves `i64`. For a
+//! Mmad, for every product `(i, j, kk)` inside the valid regions of A `(i, kk)`, B `(kk, j)`
+//! and C `(i, j)`: the call computes it, and the L0A, L0B and L0C elements its mapping reads
+//! and writes are the algebra's. The queries are presolved (`Query::presolve`).
 
 use std::time::Instant;
 
