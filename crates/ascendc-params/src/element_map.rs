@@ -68,6 +68,23 @@ pub fn rows_per_call(kind: IntrinsicKind, shape: &CallShape) -> Option<RowsPerCa
     }
 }
 
+/// The call columns one call of a copy split into several calls covers (`load_data::repeat_chunks`:
+/// at most 255 repeats per call, the next call starts where this one ends): `repeatTimes`
+/// fractal columns (LoadData) or squares (LoadDataWithTranspose). `None` for calls that are
+/// never split.
+pub fn columns_per_call<V: IndexValue>(
+    kind: IntrinsicKind,
+    field: &dyn Fn(&'static str) -> V,
+    shape: &CallShape,
+) -> Result<Option<V>> {
+    let per_repeat = match kind {
+        IntrinsicKind::LoadData2D => shape.fractals.map(|f| f.cols),
+        IntrinsicKind::LoadDataWithTranspose => Some(if shape.elem_bytes == 1 { 32 } else { 16 }),
+        _ => None,
+    };
+    per_repeat.map(|c| field("repeatTimes").mul(&V::constant(c))).transpose()
+}
+
 /// Whether the call's rows are the tensor's columns: `LoadDataWithTranspose` loops over the
 /// source's pair mode (the logical mode along which a source fractal has 16 elements: rows of
 /// NZ/ZZ, columns of ZN/NN; `load_data::transpose_b8_a2` / `transpose_b32_a2`).

@@ -15,7 +15,8 @@
 use std::time::Instant;
 
 use ascendc_params::element_map::{
-    calls_along_columns, element, mmad_element, rows_per_call, CallShape, Element, Fractals, RowsPerCall,
+    calls_along_columns, columns_per_call, element, mmad_element, rows_per_call, CallShape, Element, Fractals,
+    RowsPerCall,
 };
 use ascendc_params::{IntrinsicKind, Requirement};
 use index_simplify::smt::{encode, Query};
@@ -45,20 +46,31 @@ pub fn prove_intrinsics_with(
     after_lowering: &dyn Fn(&Module),
     opts: &AddressProofOptions,
 ) -> Result<AddressProofReport> {
+    prove_intrinsics_edited(module, &|m, _| after_lowering(m), opts)
+}
+
+/// [`prove_intrinsics`] with `edit` run on the lowered copy and its side table first (tests
+/// split a call in two there, as the lowering splits a row of more than 255 fractals).
+pub fn prove_intrinsics_edited(
+    module: &Module,
+    edit: &dyn Fn(&Module, &mut Vec<CopySpec>),
+    opts: &AddressProofOptions,
+) -> Result<AddressProofReport> {
     let start = Instant::now();
     let copy = crate::lower::clone_module(module);
     let capture = Capture::for_module(&copy, "<input>");
     let table = lower_to_ascendc::lower_with_table(copy.as_operation());
     let diagnostics = capture.take();
-    let table = table.map_err(|_| Error::mlir("intrinsic proof: the AscendC lowering failed", diagnostics))?;
-    after_lowering(&copy);
+    let mut table = table.map_err(|_| Error::mlir("intrinsic proof: the AscendC lowering failed", diagnostics))?;
+    edit(&copy, &mut table);
     let mut report = AddressProofReport {
         lowering_time: start.elapsed(),
         subject: ProofSubject::IntrinsicCalls,
         ..Default::default()
     };
     for spec in &table {
-        for &call in &spec.calls {
+        let chunks = chunks(spec);
+        for (&call, &chunk) in spec.calls.iter().zip(&chunks) {
             // Safety: the ops are alive (the copy is not changed while proving).
             let call = unsafe { OperationRef::from_raw(call) };
             let name = op_name(&call);
@@ -71,7 +83,7 @@ pub fn prove_intrinsics_with(
                 continue;
             }
             let start = Instant::now();
-            let queries = obligation(call, kind, spec, opts.size_limit);
+            let queries = obligation(call, kind, (spec, chunk), opts.size_limit);
             let verdict = decide(queries, opts);
             report.tensors.push(TensorProof {
                 tensor: what,
@@ -86,6 +98,38 @@ pub fn prove_intrinsics_with(
 }
 
 type Res<T> = std::result::Result<T, String>;
+
+/// The call columns `[start, end)` each call of `spec` covers when the copy is split into
+/// several calls of the same kind along them (`element_map::columns_per_call`, static counts):
+/// each call is claimed for its own columns, the last one up to the valid region's end.
+/// `None` for a copy of one call (or counts that are not constants: claimed whole, per call).
+fn chunks(spec: &CopySpec) -> Vec<Option<(i64, Option<i64>)>> {
+    let none = vec![None; spec.calls.len()];
+    if spec.calls.len() < 2 {
+        return none;
+    }
+    let mut widths = Vec::new();
+    for &raw in &spec.calls {
+        // Safety: the ops are alive (the copy is not changed while proving).
+        let call = unsafe { OperationRef::from_raw(raw) };
+        let Some(kind) = IntrinsicKind::from_op(&op_name(&call)) else { return none };
+        let (Ok(f), Ok(shape)) = (fields(call, kind), call_shape(spec, kind, false)) else { return none };
+        let field = |name: &'static str| f.constants.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+        let constant = |name: &'static str| field(name).unwrap_or(-1);
+        match columns_per_call(kind, &constant, &shape) {
+            Ok(Some(w)) if field("repeatTimes").is_some() && w >= 0 => widths.push(w),
+            _ => return none,
+        }
+    }
+    let mut start = 0i64;
+    let mut out = Vec::new();
+    for (k, w) in widths.iter().enumerate() {
+        let end = start.saturating_add(*w);
+        out.push(Some((start, (k + 1 < widths.len()).then_some(end))));
+        start = end;
+    }
+    out
+}
 
 /// The integer fields of an `ascendc.*` op: the `params` constants and the `dyn_fields`
 /// operands after the buffers.
@@ -326,7 +370,12 @@ impl Goal {
 
 /// `facts ∧ ¬(x is moved by the call ∧ both addresses equal the algebra ∧ no intermediate
 /// overflows)` for one copy call, and the facts alone.
-fn obligation(call: OperationRef, kind: IntrinsicKind, spec: &CopySpec, size_limit: i64) -> Res<(Query, Query)> {
+fn obligation(
+    call: OperationRef,
+    kind: IntrinsicKind,
+    (spec, chunk): (&CopySpec, Option<(i64, Option<i64>)>),
+    size_limit: i64,
+) -> Res<(Query, Query)> {
     if kind == IntrinsicKind::Mmad {
         return mmad_obligation(call, spec, size_limit);
     }
@@ -343,6 +392,17 @@ fn obligation(call: OperationRef, kind: IntrinsicKind, spec: &CopySpec, size_lim
     let shape = call_shape(spec, kind, flag("ifTranspose"))?;
     let swap = spec.transposed != calls_along_columns(kind, &shape);
     let (row, col) = if swap { (xc.clone(), xr.clone()) } else { (xr.clone(), xc.clone()) };
+    // One call of a split copy: the columns from its start (to the next call's start).
+    let col = match chunk {
+        None => col,
+        Some((start, end)) => {
+            g.facts.push(format!("(<= {start} {})", int_term(&col)?));
+            if let Some(end) = end {
+                g.facts.push(format!("(< {} {end})", int_term(&col)?));
+            }
+            col.sub(&SymExpr::Const(start)).map_err(|e| e.to_string())?
+        }
+    };
     // The loop of calls advances by whole calls: row = l·rows + r, r < rows (a definition of
     // l and r when rows ≥ 1, which is claimed); a single call is l = 0.
     let single = op_fields.constants.iter().any(|(n, v)| n == "repeat" && *v == 1);

@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use index_simplify::smt::ModelValue;
-use layout_runtime::address_proof::intrinsics::{prove_intrinsics, prove_intrinsics_with};
+use layout_runtime::address_proof::intrinsics::{prove_intrinsics, prove_intrinsics_edited, prove_intrinsics_with};
 use layout_runtime::address_proof::{inject, AddressProofOptions, AddressProofReport, AddressVerdict};
 use layout_runtime::create_context;
 use melior::ir::Module;
@@ -263,4 +263,71 @@ fn the_lit_kernels_intrinsic_calls_are_proven() {
     assert!(kernels >= 15, "{kernels}");
     assert!(failures.is_empty(), "{failures:#?}");
     assert_eq!(not_covered, 0, "every intrinsic has an element mapping");
+}
+
+/// The ops named `name` of `module`, in order.
+fn ops_named(module: &Module, name: &str) -> Vec<mlir_sys::MlirOperation> {
+    use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
+    let mut found = Vec::new();
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        if layout_passes::ir::op_name(&op) == name {
+            found.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+/// tiled_gemm's first LoadData (4 fractals per row, srcStride 8, dstGap 0, f16: 256 elements
+/// per fractal) split into two calls of 2 as `load_data::repeat_chunks` splits a row of more
+/// than 255 (which no buffer holds today): the second starts 2 fractals on in both buffers.
+/// `second` edits the second call further (its fields, by `inject::wrong_field`).
+fn split_first_load(second: &[(&str, i64)]) -> AddressProofReport {
+    const LOAD: &str = "ascendc.load_data_2d";
+    let context = create_context().unwrap();
+    let module = parse(&context, &example("tiled_gemm.mlir"));
+    let edit = |m: &Module, table: &mut Vec<layout_passes::lower_to_ascendc::table::CopySpec>| {
+        let first = ops_named(m, LOAD)[0];
+        // Safety: an op of the live module, cloned and inserted after itself in its block.
+        let clone = unsafe {
+            let clone = mlir_sys::mlirOperationClone(first);
+            mlir_sys::mlirBlockInsertOwnedOperationAfter(mlir_sys::mlirOperationGetBlock(first), first, clone);
+            clone
+        };
+        assert!(inject::wrong_field(m, LOAD, 0, "repeatTimes", -2));
+        let edits = [("repeatTimes", -2), ("off0", 2 * 256), ("off1", 2 * 8 * 256)];
+        for (field, delta) in edits.iter().chain(second) {
+            assert!(inject::wrong_field(m, LOAD, 1, field, *delta), "{field}");
+        }
+        let spec = table.iter_mut().find(|s| s.calls.iter().any(|c| c.ptr == first.ptr)).unwrap();
+        let at = spec.calls.iter().position(|c| c.ptr == first.ptr).unwrap();
+        spec.calls.insert(at + 1, clone);
+    };
+    let report = prove_intrinsics_edited(&module, &edit, &AddressProofOptions::fast()).unwrap();
+    eprintln!("split {second:?}: {report}");
+    report
+}
+
+/// A copy split into several calls: each call is claimed for its own columns (the last up to
+/// the valid region's end), so the split kernel is proven; a wrong start of the second call,
+/// or a second call one fractal short, is refuted on that call.
+#[test]
+fn a_copy_split_into_calls_is_proven_per_call() {
+    let report = split_first_load(&[]);
+    assert_eq!(report.tensors.len(), 10, "{report}");
+    assert_eq!(report.proven(), 10, "{report}");
+    for (edit, witness) in [
+        (("off1", 1), &(|v: &Values| differ(v, "src")) as &dyn Fn(&Values)),
+        (("repeatTimes", -1), &|v: &Values| assert!(int(value(v, "x.col")) >= 48, "{v:?}")),
+    ] {
+        let report = split_first_load(&[edit]);
+        let refuted: Vec<_> =
+            report.tensors.iter().filter(|t| matches!(t.verdict, AddressVerdict::Counterexample(_))).collect();
+        assert_eq!(refuted.len(), 1, "{report}");
+        assert_eq!(report.proven(), 9, "{report}");
+        let AddressVerdict::Counterexample(values) = &refuted[0].verdict else { unreachable!() };
+        // The second call: its columns start at 2 fractals.
+        assert!(int(value(values, "x.col")) >= 32, "{values:?}");
+        witness(values);
+    }
 }
