@@ -587,10 +587,11 @@ impl<'c> Lowering<'c> {
                     location: position_text(location),
                     calls,
                     dst: dst.spec(),
-                    src: src.spec(),
+                    srcs: vec![src.spec()],
                     transposed: column_major,
                     symbols: src.binds.iter().chain(dst.binds.iter()).map(|(s, v)| (s.clone(), v.to_raw())).collect(),
                     assumptions: derived.assumptions.clone(),
+                    target: self.target,
                 });
                 if let Some(Ok(LayoutOp::Load { written: Some(written), .. })) = LayoutOp::decode(op) {
                     let view = match dst.space {
@@ -614,7 +615,22 @@ impl<'c> Lowering<'c> {
                     self.target,
                     accumulate,
                 )?;
-                build::emit(self.context, op, &derived, &c, &[&a, &b], self.target, (&[], &[]))?;
+                let calls = build::emit(self.context, op, &derived, &c, &[&a, &b], self.target, (&[], &[]))?;
+                self.table.push(table::CopySpec {
+                    op: op.name().as_string_ref().as_str().unwrap_or_default().to_string(),
+                    location: position_text(location),
+                    calls,
+                    dst: c.spec(),
+                    srcs: vec![a.spec(), b.spec()],
+                    transposed: false,
+                    symbols: [&a, &b, &c]
+                        .iter()
+                        .flat_map(|t| t.binds.iter())
+                        .map(|(s, v)| (s.clone(), v.to_raw()))
+                        .collect(),
+                    assumptions: derived.assumptions.clone(),
+                    target: self.target,
+                });
                 if let Some(Ok(LayoutOp::Matmul { written: Some(written), .. })) = LayoutOp::decode(op) {
                     // C viewed with the logical m x n (the padded rows and columns Mmad also
                     // computes are C's padding).
