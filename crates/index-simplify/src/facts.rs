@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 /// What is known about one symbol. `None` bounds are infinite.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SymFact {
     pub lo: Option<i64>,
     pub hi: Option<i64>,

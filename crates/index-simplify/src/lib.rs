@@ -25,6 +25,7 @@
 
 pub mod analysis;
 pub mod arith;
+pub mod cache;
 pub mod cost;
 pub mod cpu;
 pub mod expr;
@@ -35,10 +36,13 @@ pub mod simplify;
 pub mod smt;
 
 #[cfg(test)]
+mod cache_tests;
+#[cfg(test)]
 mod tests;
 
 pub use analysis::{analyze, Data, Interval, Modular};
 pub use arith::{ArithOp, Exact};
+pub use cache::{CacheStats, SimplifyCache};
 pub use expr::{floor_div, floor_mod, from_sym_exprs, sym, IndexExpr, IndexVisitor, Op};
 pub use facts::{Facts, InconsistentFact, SymFact};
 pub use rules::{rule_catalog, RuleInfo};

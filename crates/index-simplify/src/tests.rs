@@ -49,7 +49,7 @@ impl Rng {
 
 /// Random facts for one symbol: mostly a range (often starting at 0, sometimes negative),
 /// sometimes a divisor, sometimes nothing at all.
-fn random_fact(rng: &mut Rng) -> SymFact {
+pub(crate) fn random_fact(rng: &mut Rng) -> SymFact {
     loop {
         let mut f = SymFact::default();
         if rng.chance(0.8) {
@@ -317,7 +317,7 @@ fn every_rule_is_sound_on_random_points() {
 
 /// A random index expression: the operators of the language, divisions and modulos mostly by
 /// (positive) constants, tile-coordinate shapes `s + 16·t` to give the rules work.
-fn random_expr(rng: &mut Rng, depth: u32, syms: &[&str]) -> IndexExpr {
+pub(crate) fn random_expr(rng: &mut Rng, depth: u32, syms: &[&str]) -> IndexExpr {
     let leaf = |rng: &mut Rng| {
         if rng.chance(0.65) {
             IndexExpr::sym(rng.pick(syms))

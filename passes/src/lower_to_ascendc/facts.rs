@@ -15,10 +15,9 @@
 //!   non-negative value by 2^k is a shift).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use ascendc_params::{Assumption, Requirement};
-use index_simplify::{analyze, simplify, Facts, IndexExpr, Op, SymFact};
+use index_simplify::{analyze, Facts, IndexExpr, Op, SimplifyCache, SymFact};
 use layout_algebra::SymExpr;
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, Value, ValueLike};
 
@@ -82,31 +81,23 @@ impl SymbolFacts {
 }
 
 thread_local! {
-    /// `simplify(expr, facts).expr` per distinct query of the current lowering run: the same
-    /// field values and assumptions come back for every copy with the same layouts, and the
-    /// e-graph search is most of the lowering's time (issue 14). The result is a function of
-    /// the query, so a repeat gets what a new search would find.
-    static SIMPLIFIED: RefCell<HashMap<IndexExpr, Vec<(Facts, IndexExpr)>>> = RefCell::default();
+    /// The simplifications of the current lowering run: the same field values and assumptions
+    /// come back for every copy with the same layouts, over other symbols, and the e-graph
+    /// search is most of the lowering's time (issue 14). The cache answers what a new search
+    /// would find (`index_simplify::cache`).
+    static SIMPLIFIED: RefCell<SimplifyCache> = RefCell::default();
 }
 
-/// Empties the memo of [`simplified`]: each lowering run starts with its own (a module's
+/// Empties the cache of [`simplified`]: each lowering run starts with its own (a module's
 /// queries are not kept for the next module).
 pub(crate) fn forget_simplified() {
-    SIMPLIFIED.with(|memo| memo.borrow_mut().clear());
+    SIMPLIFIED.with(|cache| *cache.borrow_mut() = SimplifyCache::new());
 }
 
-/// `simplify(expr, facts).expr`, searched once per distinct query of a lowering run.
+/// `simplify(expr, facts).expr`, searched once per distinct query of a lowering run (up to
+/// renaming of the symbols).
 fn simplified(expr: &IndexExpr, facts: &Facts) -> IndexExpr {
-    let known = SIMPLIFIED.with(|memo| {
-        let memo = memo.borrow();
-        memo.get(expr)?.iter().find(|(f, _)| f == facts).map(|(_, e)| e.clone())
-    });
-    if let Some(e) = known {
-        return e;
-    }
-    let e = simplify(expr, facts).expr;
-    SIMPLIFIED.with(|memo| memo.borrow_mut().entry(expr.clone()).or_default().push((facts.clone(), e.clone())));
-    e
+    SIMPLIFIED.with(|cache| cache.borrow_mut().simplify(expr, facts).expr)
 }
 
 /// `fact` within the standing range `[0, 2^40)`.

@@ -36,7 +36,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use index_simplify::smt::{simplify_proven, Proof, ProofOptions, Verdict};
-use index_simplify::{simplify_with, simplify_without_rules, Facts, IndexExpr, SimplifyOptions, SimplifyReport};
+use index_simplify::{simplify_with, Facts, IndexExpr, SimplifyCache, SimplifyOptions, SimplifyReport};
 use melior::{
     dialect::DialectHandle,
     ir::{
@@ -184,22 +184,6 @@ pub fn add_post_lowering(manager: &PassManager, simplify: bool) {
 /// bound stopped the search.
 pub fn simplify_offset(expr: &IndexExpr, facts: &Facts) -> SimplifyReport {
     simplify_with(expr, facts, &SimplifyOptions::default())
-}
-
-/// [`simplify_offset`] of `expr` under `facts`, computed once per distinct pair in `memo`.
-fn memoized(
-    memo: &mut HashMap<IndexExpr, Vec<(Facts, SimplifyReport)>>,
-    expr: &IndexExpr,
-    facts: &Facts,
-) -> SimplifyReport {
-    let seen = memo.entry(expr.clone()).or_default();
-    if let Some((_, report)) = seen.iter().find(|(f, _)| f == facts) {
-        return report.clone();
-    }
-    // A sum that gives no rule anything to match needs no e-graph.
-    let report = simplify_without_rules(expr, facts).unwrap_or_else(|| simplify_offset(expr, facts));
-    seen.push((facts.clone(), report.clone()));
-    report
 }
 
 /// What happened to one root.
@@ -364,9 +348,10 @@ pub fn simplify_offsets_with(root: OperationRef, prove: Option<&ProofOptions>) -
         user.result_count() == 1 && user.result(0).ok().is_some_and(|r| reader.is_node(r.into()) == Some(true))
     };
     let mut rewritten_roots = Vec::new();
-    // The lowering emits the same address expression for several ops (CSE runs later): each
-    // distinct (expression, facts) is simplified once.
-    let mut memo: HashMap<IndexExpr, Vec<(Facts, SimplifyReport)>> = HashMap::new();
+    // The lowering emits the same address expression for several ops (CSE runs later), and
+    // the same one over other loop variables for each copy: each distinct (expression, facts),
+    // up to renaming of the symbols, is simplified once (`index_simplify::cache`).
+    let mut cache = SimplifyCache::new();
     for (raw, value) in roots {
         if !users(value).iter().any(|u| !is_node_user(&reader, u)) {
             continue;
@@ -374,7 +359,7 @@ pub fn simplify_offsets_with(root: OperationRef, prove: Option<&ProofOptions>) -
         let Some(expr) = reader.expr(value) else { continue };
         let facts = facts_for(&expr, &reader.facts);
         let (report, proof) = match prove {
-            None => (memoized(&mut memo, &expr, &facts), None),
+            None => (cache.simplify(&expr, &facts), None),
             Some(opts) => simplify_proven(&expr, &facts, &SimplifyOptions::default(), opts),
         };
         if let Some(Verdict::Counterexample(cx)) = proof.as_ref().map(|p| &p.verdict) {
