@@ -28,6 +28,9 @@ pub struct Record {
     pub kind: Kind,
     pub start: f64,
     pub end: f64,
+    /// Cycles the call works (its duration): `end - start` less the time an `Mmad` or
+    /// `Fixpipe` with unitFlag stalls on L0C blocks between `start` and `end`.
+    pub busy: f64,
     /// What it waited for last: the previous call on its pipe, or the call before the
     /// `SetFlag` (or the barrier) that released it. The chain from the last call is the
     /// critical path.
@@ -152,7 +155,11 @@ pub fn simulate(instrs: &[Instr], params: &HardwareParams, active: i64, l2_hits:
                         let d = duration(params, (*pipe, *dst), work, active, hit[i]).map_err(at)?;
                         let issue = params.issue(*pipe).min(d);
                         let share = (d - issue) / unit.blocks.len().max(1) as f64;
-                        let (start, mut pred) = (ready[p], why[p]);
+                        // It starts at once, or so late that its fixed cycles end when its
+                        // first block is released.
+                        let first = gates.first().map_or((0.0, None), |g| *g);
+                        let (start, mut pred) =
+                            if first.0 - issue > ready[p] { (first.0 - issue, first.1) } else { (ready[p], why[p]) };
                         let me = Some(run.records.len());
                         let mut t = start + issue;
                         for (b, (gate, by)) in unit.blocks.iter().zip(gates) {
@@ -170,14 +177,21 @@ pub fn simulate(instrs: &[Instr], params: &HardwareParams, active: i64, l2_hits:
                             }
                         }
                         let end = if unit.blocks.is_empty() { start + d } else { t };
-                        run.records.push(Record { pipe: *pipe, kind: *kind, start, end, pred });
+                        run.records.push(Record { pipe: *pipe, kind: *kind, start, end, busy: d, pred });
                         ready[p] = end;
                         why[p] = me;
                     }
                     Instr::Op { pipe, kind, work, dst, .. } => {
                         let d = duration(params, (*pipe, *dst), work, active, hit[i]).map_err(at)?;
                         let start = ready[p];
-                        run.records.push(Record { pipe: *pipe, kind: *kind, start, end: start + d, pred: why[p] });
+                        run.records.push(Record {
+                            pipe: *pipe,
+                            kind: *kind,
+                            start,
+                            end: start + d,
+                            busy: d,
+                            pred: why[p],
+                        });
                         ready[p] = start + d;
                         why[p] = Some(run.records.len() - 1);
                     }

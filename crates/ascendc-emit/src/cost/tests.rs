@@ -475,8 +475,11 @@ fn unit_flags_overlap_the_fixpipe_with_the_mmad_block_by_block() {
     // unitFlag 3 on both: the Fixpipe's 100 fixed cycles run beside the cube, then block 0
     // (146..150) and block 1 (272..276), 8 / 2 = 4 cycles each. Gating the whole Fixpipe on the
     // whole Mmad would give 280.
-    let unit = cycles(vec![with_unit(mmad_k(4032), 3), with_unit(store(), 3)]);
-    assert!(close(unit, 276.0), "{unit}");
+    let e = run(vec![with_unit(mmad_k(4032), 3), with_unit(store(), 3)], None, 1).unwrap();
+    assert!(close(e.report.cycles, 276.0), "{}", e.report.cycles);
+    // Busy: the calls' durations, not the Fixpipe's stall between its blocks (150..272).
+    assert_eq!(e.report.busy.iter().map(|b| b.0).collect::<Vec<_>>(), [Pipe::M, Pipe::Fix]);
+    assert!(close(e.report.busy[0].1, 272.0) && close(e.report.busy[1].1, 108.0), "{:?}", e.report.busy);
 }
 
 #[test]
