@@ -101,7 +101,7 @@ pub fn report(
         let mut until = f64::INFINITY;
         while let Some(i) = at {
             let r = &run.records[i];
-            let part = r.busy.min((until - r.start).max(0.0));
+            let part = if until < r.end { r.busy.min((until - r.start).max(0.0)) } else { r.busy };
             until = r.start;
             path_cycles[slot(r.pipe)] += part;
             on_path += part;
