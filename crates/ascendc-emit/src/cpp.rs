@@ -15,7 +15,7 @@
 //! (`shape:stride origin extent`).
 
 use crate::kernel::{ArithOp, Buf, Call, EmitError, Kernel, Located, Param, Stmt, Val};
-use ascendc_params::decl::{Source, When};
+use ascendc_params::decl::{Source, UnitFlag, When};
 use ascendc_params::Target;
 use std::fmt::Write as _;
 
@@ -212,6 +212,8 @@ impl Printer<'_> {
                 When::True => c.bools.get(f.name) == Some(&true),
                 When::Transposed => transposed,
                 When::IfTranspose => c.bools.get("ifTranspose") == Some(&true),
+                When::UnitKeep => c.field(f.name) == Val::Const(UnitFlag::Keep.value()),
+                When::UnitRelease => c.field(f.name) == Val::Const(UnitFlag::Release.value()),
             };
             let why = f.variants.iter().find(|(w, _)| holds(w)).map_or(decl.meaning(f, self.target), |(_, text)| text);
             let comment = if why.is_empty() { String::new() } else { format!("  // {why}") };

@@ -2,7 +2,7 @@
 //! `scf.for` with index `iter_args`, and `scf.if`) read into a small kernel description both
 //! printers use. Errors are [`EmitError`]s at the op they concern ([`Located`]).
 
-use ascendc_params::decl::Source;
+use ascendc_params::decl::{Source, UnitFlag};
 use ascendc_params::{Buffer, Target};
 use layout_dialect::ascendc_ops::AscendcOp;
 use layout_runtime::diagnostics::{position_of, UNNAMED_INPUT};
@@ -656,6 +656,14 @@ impl Walker {
                     op.attribute("dyn_fields").map(array).unwrap_or_default().into_iter().filter_map(text).collect();
                 given.extend(dyn_names.iter().filter(|f| !f.starts_with("sym:")).map(|f| (f.clone(), Source::Int)));
                 check_fields(kind, &given)?;
+                if let Some(Val::Const(u)) = fields.get("unitFlag") {
+                    if UnitFlag::of(*u).is_none() {
+                        return Err(EmitError::Malformed(format!(
+                            "{}: unitFlag must be 0, 2 or 3 (asc-devkit UnitFlag), not {u}",
+                            kind.decl().function
+                        )));
+                    }
+                }
                 let mut symbols: HashMap<String, Val> = HashMap::new();
                 for (i, f) in dyn_names.into_iter().enumerate() {
                     let v = *dyn_values

@@ -44,6 +44,15 @@ extern "C" {
 #define ASCENDC_MODEL_QUANT_F322BF16 2u /* f32 -> bfloat16_t, round to nearest even */
 #define ASCENDC_MODEL_QUANT_DEQF16 3u   /* i32 -> half: half(float(x) * scale), saturating; scale = f32 bits of deqScalar */
 
+/* Mmad / Fixpipe unitFlag (asc-devkit UnitFlag; ascendc_params::decl::UnitFlag): one flag bit per
+ * 512 B L0C block. OFF: not used. KEEP: Mmad writes a block once its bit is 0, Fixpipe reads it
+ * once its bit is 1, the bit unchanged. RELEASE: the same, then Mmad sets the bit to 1, Fixpipe
+ * clears it to 0. Other values are an error. */
+#define ASCENDC_MODEL_UNIT_FLAG_OFF 0u
+#define ASCENDC_MODEL_UNIT_FLAG_KEEP 2u
+#define ASCENDC_MODEL_UNIT_FLAG_RELEASE 3u
+#define ASCENDC_MODEL_UNIT_FLAG_BLOCK_BYTES 512u
+
 /* Status codes. */
 #define ASCENDC_MODEL_OK 0
 #define ASCENDC_MODEL_E_UNSUPPORTED 1 /* a mode/type combination the model does not implement */

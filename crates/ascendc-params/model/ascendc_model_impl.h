@@ -322,6 +322,13 @@ inline int32_t load_data_with_transpose(void* dst, const void* src, uint32_t ele
 }
 
 // ---- Mmad -------------------------------------------------------------------------------------
+// unitFlag (asc-devkit UnitFlag): 0 off, 2 wait for the block flags, 3 wait and flip them. The
+// model runs in program order, so the flags change no result; the sanitizer's synccheck keeps
+// them per 512 B L0C block and checks the handshake (ascendc_model_sanitizer.h).
+inline bool unit_flag_defined(uint32_t u) {
+    return u == ASCENDC_MODEL_UNIT_FLAG_OFF || u == ASCENDC_MODEL_UNIT_FLAG_KEEP || u == ASCENDC_MODEL_UNIT_FLAG_RELEASE;
+}
+
 inline uint32_t dtype_bytes(uint32_t t) {
     switch (t) {
         case ASCENDC_MODEL_F16: case ASCENDC_MODEL_BF16: return 2;
@@ -347,6 +354,8 @@ inline int32_t mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, ui
         return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Mmad: supported (A/B -> C): f16/bf16/f32 -> f32, i8 -> i32");
     if (p.isBias || p.cmatrixSource || p.enSsparse || p.enWinogradA || p.enWinogradB || p.fmOffset != 0)
         return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Mmad: bias, sparse, winograd and fmOffset are not modelled");
+    if (!unit_flag_defined(p.unitFlag)) return fail(ASCENDC_MODEL_E_INVALID, "Mmad: unitFlag must be 0, 2 or 3 (asc-devkit UnitFlag)");
+    san::unit_flag(p.unitFlag);
     const uint64_t eb = dtype_bytes(ab_dtype), c0 = C0_BYTES / eb, frac = 16 * c0;
     // Arch 3510: m = 1 with disableGemv false is GEMV mode, A read as K contiguous elements
     // (AscendC "Mmad" / GEMV pages; docs/ascendc-derivation.md §7).
@@ -397,6 +406,8 @@ inline int32_t mmad(void* c, const void* a, const void* b, uint32_t ab_dtype, ui
 inline int32_t fixpipe_check(uint32_t dst_dtype, uint32_t src_dtype, const ascendc_model_fixpipe_params_v220& p, uint32_t target) {
     if (!valid_target(target)) return fail(ASCENDC_MODEL_E_INVALID, "Fixpipe: unknown target");
     if (p.ndNum != 1) return fail(ASCENDC_MODEL_E_UNSUPPORTED, "Fixpipe: only ndNum = 1 is modelled");
+    if (!unit_flag_defined(p.unitFlag)) return fail(ASCENDC_MODEL_E_INVALID, "Fixpipe: unitFlag must be 0, 2 or 3 (asc-devkit UnitFlag)");
+    san::unit_flag(p.unitFlag);
     const bool ok = (p.quantPre == ASCENDC_MODEL_QUANT_NOQUANT && dst_dtype == src_dtype && (src_dtype == ASCENDC_MODEL_F32 || src_dtype == ASCENDC_MODEL_I32)) ||
                     (p.quantPre == ASCENDC_MODEL_QUANT_F322F16 && src_dtype == ASCENDC_MODEL_F32 && dst_dtype == ASCENDC_MODEL_F16) ||
                     (p.quantPre == ASCENDC_MODEL_QUANT_F322BF16 && src_dtype == ASCENDC_MODEL_F32 && dst_dtype == ASCENDC_MODEL_BF16) ||

@@ -12,7 +12,10 @@
 //   intrinsic records the byte ranges it read and wrote with its pipe's clock, and an access
 //   that conflicts (RAW, WAR, WAW) with an access of another pipe not ordered before it is
 //   reported. A WaitFlag with no SetFlag before it (the pipe would wait forever on hardware)
-//   and flags still set at end() are reported too.
+//   and flags still set at end() are reported too. The Mmad/Fixpipe unitFlag handshake (one
+//   flag bit per 512 B L0C block) orders a Fixpipe's read of a block after the Mmad that
+//   released it, and an Mmad's write after the Fixpipe that cleared it, block by block; a
+//   one-sided handshake and a read of an unfinished accumulation are reported (unit_rules).
 // * racecheck: a multi-core launch runs its blocks one after another (begin_block() between
 //   them) over the same GM; each GM byte remembers the block that last wrote it, and a write by
 //   another block is reported with both block ids (blocks of one launch must write disjoint GM:
@@ -72,6 +75,20 @@ struct Access {
     std::string what;  // "Mmad #3 (site 12)"
 };
 
+// The unit flag of one 512 B L0C block as program order leaves it (asc-devkit UnitFlag): set by
+// an Mmad with unitFlag 3 (at M clock `set_clock`), cleared by a Fixpipe
+// with unitFlag 3 (at FIX clock `clear_clock`); `last_mmad`: the unitFlag of the last Mmad that
+// wrote the block, -1 before any.
+struct UnitBlock {
+    uint8_t flag = 0;
+    int32_t last_mmad = -1;
+    uint64_t set_clock = 0;
+    bool cleared = false;
+    uint64_t clear_clock = 0;
+};
+
+constexpr uint64_t UNIT_BYTES = 512;  // ASCENDC_MODEL_UNIT_FLAG_BLOCK_BYTES
+
 struct State {
     uint32_t checks = 0;
     std::vector<Region> regions;
@@ -84,6 +101,10 @@ struct State {
     int32_t site = -1;
     uint64_t calls = 0;
     std::vector<Range> reads, writes;
+    uint32_t unit = 0;  // its unitFlag (Mmad, Fixpipe), 0 otherwise
+    // Unit flags by host block address / 512: the model's on-chip memories are 4096-aligned
+    // (ascendc_model.h ArenaBase, the LLVM form's globals), so that is the L0C block number.
+    std::map<uintptr_t, UnitBlock> units;
     // The first violation.
     std::string report;
     int32_t report_site = -1;
@@ -347,6 +368,9 @@ inline bool result_elem(void* d, uint64_t n, bool defined) {
     return true;
 }
 
+// The unitFlag of the running Mmad or Fixpipe (synccheck: unit_rules, handshake_orders).
+inline void unit_flag(uint32_t u) { state().unit = u; }
+
 // The byte ranges an intrinsic reads / writes, for synccheck only.
 inline void reads(const void* s, uint64_t n) { note(state().reads, s, n); }
 inline void writes(const void* d, uint64_t n) { note(state().writes, d, n); }
@@ -404,6 +428,124 @@ inline void merge(std::vector<Range>& v) {
     v.swap(out);
 }
 
+// ---- unitFlag (asc-devkit UnitFlag.md; docs/sanitizer.md "unitFlag") --------------------------
+// The L0C blocks the current Mmad writes (M) or the current Fixpipe reads (FIX).
+inline std::vector<Range>& unit_bytes() {
+    State& s = state();
+    return s.pipe == PIPE_M ? s.writes : s.reads;
+}
+
+inline bool unit_call() {
+    const State& s = state();
+    return s.pipe == PIPE_M || s.pipe == PIPE_FIX;
+}
+
+// Block b (host address / 512) as far as x covers it.
+inline std::string describe_block(uintptr_t b, const Range& x) {
+    const Range r{std::max<uintptr_t>(b * UNIT_BYTES, x.lo), std::min<uintptr_t>((b + 1) * UNIT_BYTES, x.hi)};
+    return describe_range(r) + " (a 512 B unit-flag block)";
+}
+
+// The handshake's own rules, checked against the blocks' flags before the call changes them:
+// * an Mmad with unitFlag 2/3 writing a block whose flag is 1 waits on the device until a
+//   Fixpipe reads it, so that Fixpipe (later in program order) reads the accumulation before
+//   this Mmad finished it;
+// * a Fixpipe with unitFlag 2/3 reading a block whose flag is 0 waits for a later Mmad with
+//   unitFlag 3 (forever if none): the last Mmad that wrote it did not release it.
+inline void unit_rules() {
+    State& s = state();
+    if (!unit_call() || s.unit < 2) return;
+    for (const Range& x : unit_bytes())
+        for (uintptr_t b = x.lo / UNIT_BYTES; b * UNIT_BYTES < x.hi; ++b) {
+            const auto it = s.units.find(b);
+            const UnitBlock u = it == s.units.end() ? UnitBlock{} : it->second;
+            char buf[512];
+            if (s.pipe == PIPE_M && u.flag == 1) {
+                std::snprintf(buf, sizeof buf,
+                              " with unitFlag %u writes %s, whose unit flag is still 1: an Mmad with unitFlag 3 released it and no "
+                              "Fixpipe with unitFlag 3 has read it, so on the device this Mmad waits for a later Fixpipe, which reads an "
+                              "unfinished accumulation (only the last Mmad of an accumulation may use unitFlag 3)",
+                              s.unit, describe_block(b, x).c_str());
+                violation("synccheck: " + current() + buf);
+                return;
+            }
+            if (s.pipe == PIPE_FIX && u.flag == 0) {
+                char last[96];
+                if (u.last_mmad < 0)
+                    std::snprintf(last, sizeof last, "no Mmad since the kernel began (or since a Fixpipe cleared it)");
+                else
+                    std::snprintf(last, sizeof last, "the last Mmad that wrote it used unitFlag %d", u.last_mmad);
+                std::snprintf(buf, sizeof buf,
+                              " with unitFlag %u reads %s, whose unit flag is 0 (%s): on the device it waits for a later Mmad with unitFlag 3, "
+                              "forever if none (both sides must enable unitFlag, the last Mmad with 3)",
+                              s.unit, describe_block(b, x).c_str(), u.cleared && u.last_mmad < 0 ? "a Fixpipe with unitFlag 3 cleared it" : last);
+                violation("synccheck: " + current() + buf);
+                return;
+            }
+        }
+}
+
+// Whether the handshake orders the current call's access x after the earlier access h of the
+// other side, over every block they share: a Fixpipe with unitFlag 2/3 reads a block after the
+// Mmad with unitFlag 3 that set its flag (and every earlier Mmad: M runs in order); an Mmad with
+// unitFlag 2/3 writes a block after the Fixpipe with unitFlag 3 that cleared it (and every
+// earlier Fixpipe). Block by block only: nothing else of the two pipes is ordered by it.
+inline bool handshake_orders(const Access& h, const Range& x, bool write) {
+    State& s = state();
+    if (s.unit < 2) return false;
+    const bool fix_reads = s.pipe == PIPE_FIX && !write && h.pipe == PIPE_M && h.write;
+    const bool mmad_writes = s.pipe == PIPE_M && write && h.pipe == PIPE_FIX && !h.write;
+    if (!fix_reads && !mmad_writes) return false;
+    const Range both{std::max(h.bytes.lo, x.lo), std::min(h.bytes.hi, x.hi)};
+    for (uintptr_t b = both.lo / UNIT_BYTES; b * UNIT_BYTES < both.hi; ++b) {
+        const auto it = s.units.find(b);
+        if (it == s.units.end()) return false;
+        const UnitBlock& u = it->second;
+        const bool ordered = fix_reads ? u.flag == 1 && u.set_clock >= h.clock : u.flag == 0 && u.cleared && u.clear_clock >= h.clock;
+        if (!ordered) return false;
+    }
+    return true;
+}
+
+// Why an unordered Mmad/Fixpipe conflict is one-sided unitFlag, "" if it is not.
+inline std::string one_sided(const Access& h, const Range& x) {
+    State& s = state();
+    if (s.unit >= 2) return "";
+    const Range both{std::max(h.bytes.lo, x.lo), std::min(h.bytes.hi, x.hi)};
+    for (uintptr_t b = both.lo / UNIT_BYTES; b * UNIT_BYTES < both.hi; ++b) {
+        const auto it = s.units.find(b);
+        if (it == s.units.end()) continue;
+        if (s.pipe == PIPE_FIX && h.pipe == PIPE_M && it->second.flag == 1)
+            return "; the Mmad released the block with unitFlag 3 but this Fixpipe has unitFlag 0 (both sides must enable it)";
+        if (s.pipe == PIPE_M && h.pipe == PIPE_FIX && it->second.cleared && it->second.clear_clock >= h.clock)
+            return "; the Fixpipe cleared the block with unitFlag 3 but this Mmad has unitFlag 0 (both sides must enable it)";
+    }
+    return "";
+}
+
+// The flags after the call (clock: its clock on its pipe).
+inline void unit_update(uint64_t clock) {
+    State& s = state();
+    if (!unit_call()) return;
+    for (const Range& x : unit_bytes())
+        for (uintptr_t b = x.lo / UNIT_BYTES; b * UNIT_BYTES < x.hi; ++b) {
+            if (s.pipe == PIPE_M) {
+                UnitBlock& u = s.units[b];
+                u.last_mmad = static_cast<int32_t>(s.unit);
+                if (s.unit == 3) {
+                    u.flag = 1;
+                    u.set_clock = clock;
+                }
+            } else if (s.unit == 3) {
+                UnitBlock& u = s.units[b];
+                u.flag = 0;
+                u.cleared = true;
+                u.clear_clock = clock;
+                u.last_mmad = -1;
+            }
+        }
+}
+
 // synccheck of the finished intrinsic against every earlier access of another pipe.
 inline void check_and_record() {
     State& s = state();
@@ -411,24 +553,27 @@ inline void check_and_record() {
     merge(s.writes);
     const uint32_t p = s.pipe;
     const Clock& known = s.vc[p];
+    unit_rules();
     for (int pass = 0; pass < 2; ++pass) {
         const bool write = pass == 1;
         for (const Range& x : write ? s.writes : s.reads) {
             for (const Access& h : s.history) {
                 if (h.pipe == p || (!write && !h.write) || known[h.pipe] >= h.clock || !overlaps(h.bytes, x)) continue;
+                if (handshake_orders(h, x, write)) continue;
                 const char* kind = h.write ? (write ? "WAW" : "RAW") : "WAR";
                 const Range both{std::max(h.bytes.lo, x.lo), std::min(h.bytes.hi, x.hi)};
                 char buf[160];
                 std::snprintf(buf, sizeof buf, " with no SetFlag<%s_%s> -> WaitFlag chain ordering them (%s)", pipe_name(h.pipe),
                               pipe_name(p), kind);
                 violation("synccheck: " + current() + (write ? " writes " : " reads ") + describe_range(both) +
-                          (h.write ? " written by " : " read by ") + h.what + buf);
+                          (h.write ? " written by " : " read by ") + h.what + buf + one_sided(h, x));
                 goto recorded;
             }
         }
     }
 recorded:
     const uint64_t clock = ++s.vc[p][p];
+    unit_update(clock);
     char what[96];
     std::snprintf(what, sizeof what, "%s (PIPE_%s)", s.name, pipe_name(p));
     // An earlier access of this pipe inside a new write (or a read inside a new read) can be
@@ -463,6 +608,7 @@ struct Call {
         State& s = state();
         s.name = name;
         s.pipe = pipe;
+        s.unit = 0;
         s.reads.clear();
         s.writes.clear();
         ++s.calls;
@@ -538,6 +684,7 @@ inline void begin_block(int32_t block) {
     for (Clock& c : s.vc) c = Clock{};
     s.flags.clear();
     s.history.clear();
+    s.units.clear();
     s.block = block;
 }
 

@@ -103,7 +103,61 @@ pub enum When {
     Transposed,
     /// The call's `ifTranspose` is true.
     IfTranspose,
+    /// This integer field is [`UnitFlag::Keep`] (2).
+    UnitKeep,
+    /// This integer field is [`UnitFlag::Release`] (3).
+    UnitRelease,
 }
+
+/// The `unitFlag` of `MmadParams` and `FixpipeParamsV220`: the one declaration of its values,
+/// which the emitter prints, the cost model and the C++ CPU model honour
+/// (`ASCENDC_MODEL_UNIT_FLAG_*` in `model/ascendc_model_abi.h`, checked equal by a test).
+///
+/// asc-devkit `docs/en/api/SIMD-API/basic_api/cube_compute_ISASI/mmad_compute_key_features/
+/// UnitFlag.md` (docs/sanitizer.md "unitFlag"): with it enabled, L0C has one flag bit per
+/// 512 B block. An `Mmad` with 2 or 3 writes a block only while its bit is 0 (it waits
+/// otherwise); 3 sets the bit to 1 when it is done. A `Fixpipe` with 2 or 3 reads a block only
+/// while its bit is 1 (it waits otherwise); 3 clears it to 0 when it is done. So over K steps
+/// the Mmads use 2 and the last one 3, the Fixpipe 3, and both sides must enable it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnitFlag {
+    /// 0: no unit flag; the instruction neither waits for nor changes the block bits.
+    Off,
+    /// 2: wait for the bit (Mmad: 0, Fixpipe: 1), leave it unchanged.
+    Keep,
+    /// 3: wait for the bit, then flip it (Mmad: set to 1, Fixpipe: clear to 0).
+    Release,
+}
+
+impl UnitFlag {
+    pub const ALL: [UnitFlag; 3] = [UnitFlag::Off, UnitFlag::Keep, UnitFlag::Release];
+
+    /// The field's value.
+    pub fn value(self) -> i64 {
+        match self {
+            UnitFlag::Off => 0,
+            UnitFlag::Keep => 2,
+            UnitFlag::Release => 3,
+        }
+    }
+
+    /// The name of its `ASCENDC_MODEL_UNIT_FLAG_*` code.
+    pub fn name(self) -> &'static str {
+        match self {
+            UnitFlag::Off => "OFF",
+            UnitFlag::Keep => "KEEP",
+            UnitFlag::Release => "RELEASE",
+        }
+    }
+
+    /// The flag of a field value; `None` for a value the API does not define (1, > 3).
+    pub fn of(value: i64) -> Option<UnitFlag> {
+        UnitFlag::ALL.into_iter().find(|u| u.value() == value)
+    }
+}
+
+/// The bytes of L0C one unit-flag bit guards (asc-devkit UnitFlag: "each memory block (512B)").
+pub const UNIT_FLAG_BLOCK_BYTES: i64 = 512;
 
 /// One field of a parameter struct.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -518,7 +572,7 @@ macro_rules! intrinsics {
 }
 
 const ONE_MATRIX: &str = "(one matrix)";
-const NO_UNIT_FLAG: &str = "no unit-flag pipelining";
+const NO_UNIT_FLAG: &str = "0: no unit flag (the Mmad/Fixpipe order comes from SetFlag/WaitFlag)";
 
 params! {
     /// `ascendc_model_nd2nz_params` (3510 widths).
@@ -619,7 +673,9 @@ params! {
         enSsparse: bool = fixed, full, "", "no structured sparsity";
         enWinogradA: bool = fixed, full, "", "no Winograd A";
         enWinogradB: bool = fixed, full, "", "no Winograd B";
-        unitFlag: u8 = int(unit_flag), full, "", NO_UNIT_FLAG;
+        unitFlag: u8 = int(unit_flag), [0, 3], "", NO_UNIT_FLAG,
+            UnitKeep => "2: write each 512 B L0C block once its unit flag is 0 (a Fixpipe read it), leave the flag (not the last K step)",
+            UnitRelease => "3: write each 512 B L0C block once its unit flag is 0, then set it to 1 (last K step: the Fixpipe may read it)";
         kDirectionAlign: bool = flag(k_direction_align), full, "", "no fp32 k alignment";
         cmatrixSource: bool = flag(cmatrix_source), full, "", "C comes from L0C";
         cmatrixInitVal: bool = flag(cmatrix_init_val), full, "", "C += A x B (accumulate into L0C)",
@@ -647,7 +703,9 @@ params! {
         ndNum: u16 = int(nd_num), [1, 65535], "", "one matrix";
         srcNdStride: u16 = int(src_nd_stride), full, "", ONE_MATRIX;
         dstNdStride: u32 = int(dst_nd_stride), full, "", ONE_MATRIX;
-        unitFlag: u8 = int(unit_flag), full, "", NO_UNIT_FLAG;
+        unitFlag: u8 = int(unit_flag), [0, 3], "", NO_UNIT_FLAG,
+            UnitKeep => "2: read each 512 B L0C block once its unit flag is 1 (the last Mmad wrote it), leave the flag",
+            UnitRelease => "3: read each 512 B L0C block once its unit flag is 1, then clear it to 0 (the next Mmad may write it)";
         isChannelSplit: bool = flag(is_channel_split), full, "",
             "f32: split each 16x16 L0C fractal into two 16x8 (C0 = 8) GM fractals";
     }

@@ -315,6 +315,25 @@ fn every_quant_mode_has_its_code_in_the_abi_header_and_the_cpp_enum() {
     }
 }
 
+#[test]
+fn every_unit_flag_has_its_code_in_the_abi_header() {
+    use crate::decl::{UnitFlag, UNIT_FLAG_BLOCK_BYTES};
+    for u in UnitFlag::ALL {
+        let define = format!("#define ASCENDC_MODEL_UNIT_FLAG_{} {}u", u.name(), u.value());
+        assert!(HEADER.contains(&define), "ascendc_model_abi.h lacks `{define}`");
+        assert_eq!(UnitFlag::of(u.value()), Some(u));
+    }
+    let block = format!("#define ASCENDC_MODEL_UNIT_FLAG_BLOCK_BYTES {UNIT_FLAG_BLOCK_BYTES}u");
+    assert!(HEADER.contains(&block), "ascendc_model_abi.h lacks `{block}`");
+    // 1 and 4.. are not values the API defines.
+    assert_eq!((UnitFlag::of(1), UnitFlag::of(4)), (None, None));
+    // The declared range of both fields admits the defined values and nothing above them.
+    for decl in [&MMAD_PARAMS, &FIXPIPE_PARAMS_V220] {
+        let f = decl.fields.iter().find(|f| f.name == "unitFlag").unwrap();
+        assert_eq!((f.min, f.max), (0, UnitFlag::Release.value()), "{}", decl.cpp);
+    }
+}
+
 const IRDL: &str = include_str!("../../../dialects/ascendc/ascendc.irdl.mlir");
 
 /// `irdl.operation @NAME { ... }` of the IRDL text: (name, comment lines above it, body).

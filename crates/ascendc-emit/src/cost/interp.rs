@@ -11,6 +11,7 @@ use super::work::{work_of, Work};
 use super::Pipe;
 use crate::error::{EmitError, Located};
 use crate::kernel::{memory_of, Call, Kernel, Kind, Param, Stmt, Val};
+use ascendc_params::decl::{UnitFlag, UNIT_FLAG_BLOCK_BYTES};
 use ascendc_params::Buffer;
 use std::collections::HashMap;
 
@@ -20,13 +21,23 @@ pub enum Instr {
     /// An intrinsic call on `pipe`; `read`: the footprint of a GM read (MTE2 from a GM
     /// tensor), which the L2 model looks up (`cost::l2`); `dst`: the on-chip memory written
     /// (the MTE1 rate depends on it).
-    Op { pipe: Pipe, kind: Kind, work: Work, read: Option<Footprint>, dst: Option<Buffer> },
+    /// `unit`: the unit-flag handshake of an `Mmad` or `Fixpipe` with unitFlag 2 or 3.
+    Op { pipe: Pipe, kind: Kind, work: Work, read: Option<Footprint>, dst: Option<Buffer>, unit: Option<Unit> },
     /// `SetFlag<SRC_DST>(id)`: queued on `src`, seen by the `WaitFlag`s of `dst`.
     Set { src: Pipe, dst: Pipe, event: String, id: i64 },
     /// `WaitFlag<SRC_DST>(id)`: queued on `dst`.
     Wait { src: Pipe, dst: Pipe, event: String, id: i64 },
     /// `PipeBarrier<PIPE_ALL>`: every pipe waits for everything before it.
     BarrierAll,
+}
+
+/// The unit flag of an `Mmad` or `Fixpipe` call (`ascendc_params::decl::UnitFlag`, 2 or 3) and
+/// the 512 B L0C blocks (L0C byte address / 512) it writes (Mmad) or reads (Fixpipe), ascending:
+/// the simulator gates each block on the other side (docs/cost-model.md §7.3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unit {
+    pub flag: UnitFlag,
+    pub blocks: Vec<i64>,
 }
 
 /// The block a program is run for.
@@ -151,6 +162,53 @@ impl<'k> Interp<'k> {
         Ok((key, value("off1")?, value("step1")?))
     }
 
+    /// The L0C blocks repeat `r` of an `Mmad` writes (its C grid: ceil(m/16) x ceil(n/16)
+    /// fractals of 16 x 16 accumulators from `off0`) or of a `Fixpipe` reads (`mSize` rows of
+    /// 16 accumulators in each of the ceil(nSize/16) column blocks, `srcStride` x 16 elements
+    /// apart, from `off1 + r·step1`), ascending.
+    fn unit_blocks(
+        &self,
+        c: &Call,
+        r: i64,
+        fields: &dyn Fn(&str) -> Result<i64, Located>,
+    ) -> Result<Vec<i64>, Located> {
+        let at = |e: EmitError| e.at(c.at.clone());
+        let mmad = c.kind == Kind::Mmad;
+        let l0c = c.bufs.get(if mmad { 0 } else { 1 }).and_then(|b| self.kernel.bufs.get(*b));
+        let Some((base, eb)) = l0c.and_then(|b| Some((b.local.as_ref()?.1, crate::cpp::elem_bytes(&b.elem).ok()?)))
+        else {
+            return Err(at(EmitError::Malformed(format!("{:?} with unitFlag: no L0C operand", c.kind))));
+        };
+        let overflow =
+            || at(EmitError::CostEval(format!("{:?}: the L0C bytes of its unit flags overflow i64", c.kind)));
+        let mul = |a: i64, b: i64| a.checked_mul(b).ok_or_else(overflow);
+        let add = |a: i64, b: i64| a.checked_add(b).ok_or_else(overflow);
+        // (first byte, bytes) of each run it touches.
+        let mut runs = Vec::new();
+        if mmad {
+            let fractals = mul((fields("m")? + 15).div_euclid(16), (fields("n")? + 15).div_euclid(16))?;
+            runs.push((add(base, mul(fields("off0")?, eb)?)?, mul(mul(fractals, 256)?, eb)?));
+        } else {
+            let off = add(fields("off1")?, mul(r, fields("step1")?)?)?;
+            let (rows, stride) = (fields("mSize")?, fields("srcStride")?);
+            for cb in 0..(fields("nSize")? + 15).div_euclid(16) {
+                let at = add(off, mul(mul(cb, stride)?, 16)?)?;
+                runs.push((add(base, mul(at, eb)?)?, mul(mul(rows, 16)?, eb)?));
+            }
+        }
+        let mut blocks: Vec<i64> = Vec::new();
+        for (lo, n) in runs {
+            let hi = add(lo, n.max(0))?;
+            blocks.extend(
+                lo.div_euclid(UNIT_FLAG_BLOCK_BYTES)
+                    ..(hi + UNIT_FLAG_BLOCK_BYTES - 1).div_euclid(UNIT_FLAG_BLOCK_BYTES),
+            );
+        }
+        blocks.sort_unstable();
+        blocks.dedup();
+        Ok(blocks)
+    }
+
     fn stmts(&mut self, stmts: &[Stmt]) -> Result<(), Located> {
         stmts.iter().try_for_each(|s| self.stmt(s))
     }
@@ -236,7 +294,24 @@ impl<'k> Interp<'k> {
                     .and_then(|b| self.kernel.bufs.get(*b))
                     .and_then(|b| b.local.as_ref())
                     .and_then(|(position, _, _)| memory_of(position));
+                let flag = match c.kind {
+                    Kind::Mmad | Kind::FixpipeNz2Nd | Kind::FixpipeNz2Nz => {
+                        let v = fields("unitFlag")?;
+                        UnitFlag::of(v).ok_or_else(|| {
+                            EmitError::CostEval(format!("{:?}: unitFlag {v} is not 0, 2 or 3", c.kind)).at(c.at.clone())
+                        })?
+                    }
+                    _ => UnitFlag::Off,
+                };
+                let mut units = Vec::new();
+                if flag != UnitFlag::Off {
+                    for r in 0..repeat.max(0) {
+                        units.push(Unit { flag, blocks: self.unit_blocks(c, r, &fields)? });
+                    }
+                }
+                let mut units = units.into_iter();
                 for r in 0..repeat.max(0) {
+                    let unit = units.next();
                     let read = match &footprint {
                         Some((fields, off, step)) => {
                             let mut key = fields.clone();
@@ -245,7 +320,7 @@ impl<'k> Interp<'k> {
                         }
                         None => None,
                     };
-                    self.push(Instr::Op { pipe, kind: c.kind, work: work.clone(), read, dst })?;
+                    self.push(Instr::Op { pipe, kind: c.kind, work: work.clone(), read, dst, unit })?;
                 }
             }
             Stmt::Flag { set, event, id } => {

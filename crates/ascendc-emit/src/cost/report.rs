@@ -91,14 +91,20 @@ pub fn report(
     let mut on_path = 0.0;
     for run in &blocks {
         for r in &run.records {
-            busy[slot(r.pipe)] += r.end - r.start;
+            busy[slot(r.pipe)] += r.busy;
         }
         let last = (0..run.records.len()).max_by(|a, b| run.records[*a].end.total_cmp(&run.records[*b].end));
         let mut at = last;
+        // The start of the later call on the path: a call with unitFlag may start before the
+        // call it waited for ends (its fixed cycles run while the other side finishes the
+        // block), and that overlap is counted once.
+        let mut until = f64::INFINITY;
         while let Some(i) = at {
             let r = &run.records[i];
-            path_cycles[slot(r.pipe)] += r.end - r.start;
-            on_path += r.end - r.start;
+            let part = if until < r.end { r.busy.min((until - r.start).max(0.0)) } else { r.busy };
+            until = r.start;
+            path_cycles[slot(r.pipe)] += part;
+            on_path += part;
             let calls = &mut path_calls[slot(r.pipe)];
             match calls.iter_mut().find(|(k, _)| *k == r.kind) {
                 Some((_, n)) => *n += 1,

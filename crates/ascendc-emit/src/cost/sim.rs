@@ -10,6 +10,7 @@ use super::work::Work;
 use super::Pipe;
 use crate::error::{EmitError, Located};
 use crate::kernel::Kind;
+use ascendc_params::decl::UnitFlag;
 use ascendc_params::Buffer;
 use std::collections::HashMap;
 
@@ -27,6 +28,9 @@ pub struct Record {
     pub kind: Kind,
     pub start: f64,
     pub end: f64,
+    /// Cycles the call works (its duration): `end - start` less the time an `Mmad` or
+    /// `Fixpipe` with unitFlag stalls on L0C blocks between `start` and `end`.
+    pub busy: f64,
     /// What it waited for last: the previous call on its pipe, or the call before the
     /// `SetFlag` (or the barrier) that released it. The chain from the last call is the
     /// critical path.
@@ -77,6 +81,34 @@ pub fn duration(
 
 type Key = (String, i64);
 
+/// The unit flag of one 512 B L0C block over time (docs/cost-model.md §7.3): when each `Mmad`
+/// with unitFlag 3 finished writing it (`sets`, with its record) and each `Fixpipe` with
+/// unitFlag 3 finished reading it (`clears`). In a program synccheck accepts they alternate:
+/// the k-th Fixpipe with 3 reads the k-th release, and an Mmad writes the block once the
+/// Fixpipe has cleared the last release before it.
+#[derive(Default)]
+struct UnitBlock {
+    sets: Vec<(f64, Option<usize>)>,
+    clears: Vec<(f64, Option<usize>)>,
+}
+
+/// When block `b` may be written (`Mmad`) or read (`Fixpipe`) under unitFlag: `None` while the
+/// other side has not got there yet in the simulation (the pipe waits, like a `WaitFlag`).
+fn unit_gate(units: &HashMap<i64, UnitBlock>, pipe: Pipe, b: i64) -> Option<(f64, Option<usize>)> {
+    let Some(u) = units.get(&b) else {
+        // Nothing released it: an Mmad writes at once, a Fixpipe waits for a release.
+        return (pipe == Pipe::M).then_some((0.0, None));
+    };
+    if pipe == Pipe::M {
+        match u.sets.len() {
+            0 => Some((0.0, None)),
+            n => u.clears.get(n - 1).copied(),
+        }
+    } else {
+        u.sets.get(u.clears.len()).copied()
+    }
+}
+
 /// Runs one block's program; `l2_hits[n]`: whether its n-th GM read (program order) hits L2
 /// (missing entries: misses).
 pub fn simulate(instrs: &[Instr], params: &HardwareParams, active: i64, l2_hits: &[bool]) -> Result<BlockRun, Located> {
@@ -107,16 +139,59 @@ pub fn simulate(instrs: &[Instr], params: &HardwareParams, active: i64, l2_hits:
     // Barrier (instruction index) -> pipes arrived, and its release once all have.
     let mut arrived: HashMap<usize, Vec<bool>> = HashMap::new();
     let mut released: HashMap<usize, (f64, Option<usize>)> = HashMap::new();
+    let mut units: HashMap<i64, UnitBlock> = HashMap::new();
     let mut run = BlockRun::default();
     loop {
         let mut progress = false;
         for p in 0..n {
             while let Some(&i) = queues[p].get(head[p]) {
                 match &instrs[i] {
+                    Instr::Op { pipe, kind, work, dst, unit: Some(unit), .. } => {
+                        // Block by block (asc-devkit UnitFlag): after its fixed cycles the call
+                        // moves its blocks in ascending order, each an equal share of the rest
+                        // of its duration, each once the other side released it.
+                        let gates: Option<Vec<_>> = unit.blocks.iter().map(|b| unit_gate(&units, *pipe, *b)).collect();
+                        let Some(gates) = gates else { break };
+                        let d = duration(params, (*pipe, *dst), work, active, hit[i]).map_err(at)?;
+                        let issue = params.issue(*pipe).min(d);
+                        let share = (d - issue) / unit.blocks.len().max(1) as f64;
+                        // It starts at once, or so late that its fixed cycles end when its
+                        // first block is released.
+                        let first = gates.first().map_or((0.0, None), |g| *g);
+                        let (start, mut pred) =
+                            if first.0 - issue > ready[p] { (first.0 - issue, first.1) } else { (ready[p], why[p]) };
+                        let me = Some(run.records.len());
+                        let mut t = start + issue;
+                        for (b, (gate, by)) in unit.blocks.iter().zip(gates) {
+                            if gate > t {
+                                (t, pred) = (gate, by);
+                            }
+                            t += share;
+                            if unit.flag == UnitFlag::Release {
+                                let u = units.entry(*b).or_default();
+                                if *pipe == Pipe::M {
+                                    u.sets.push((t, me))
+                                } else {
+                                    u.clears.push((t, me))
+                                }
+                            }
+                        }
+                        let end = if unit.blocks.is_empty() { start + d } else { t };
+                        run.records.push(Record { pipe: *pipe, kind: *kind, start, end, busy: d, pred });
+                        ready[p] = end;
+                        why[p] = me;
+                    }
                     Instr::Op { pipe, kind, work, dst, .. } => {
                         let d = duration(params, (*pipe, *dst), work, active, hit[i]).map_err(at)?;
                         let start = ready[p];
-                        run.records.push(Record { pipe: *pipe, kind: *kind, start, end: start + d, pred: why[p] });
+                        run.records.push(Record {
+                            pipe: *pipe,
+                            kind: *kind,
+                            start,
+                            end: start + d,
+                            busy: d,
+                            pred: why[p],
+                        });
                         ready[p] = start + d;
                         why[p] = Some(run.records.len() - 1);
                     }
@@ -162,6 +237,9 @@ pub fn simulate(instrs: &[Instr], params: &HardwareParams, active: i64, l2_hits:
         let what = match &instrs[queues[p][head[p]]] {
             Instr::Wait { event, id, .. } => {
                 format!("WaitFlag<{event}>(EVENT_ID{id}) waits for a SetFlag that never comes")
+            }
+            Instr::Op { kind, .. } => {
+                format!("{kind:?} with unitFlag waits for an L0C block the other side never releases")
             }
             _ => "PipeBarrier<PIPE_ALL> is never reached by every pipe".to_string(),
         };

@@ -447,3 +447,66 @@ fn mte1_rates_depend_on_the_destination() {
     assert!(close(cycles(vec![load(4)]), 38.0), "{}", cycles(vec![load(4)]));
     assert!(close(cycles(vec![load(3), load(4)]), 72.0));
 }
+
+/// `s` (an Mmad or Fixpipe) with `unitFlag = flag`.
+fn with_unit(mut s: Stmt, flag: i64) -> Stmt {
+    if let Stmt::Call(c) = &mut s {
+        c.fields.insert("unitFlag".into(), Val::Const(flag));
+    }
+    s
+}
+
+/// 16 x 16 x `k` f16 into L0C (buffer 5, 1024 B: two 512 B unit-flag blocks).
+fn mmad_k(k: i64) -> Stmt {
+    call(Kind::Mmad, &[5, 3, 4], &[("m", 16), ("n", 16), ("k", k)])
+}
+
+/// The 16 x 16 f32 of L0C (buffer 5) to GM (buffer 1): 100 + 1024 / 128 = 108 cycles.
+fn store() -> Stmt {
+    call(Kind::FixpipeNz2Nd, &[1, 5], &[("ndNum", 1), ("mSize", 16), ("nSize", 16), ("srcStride", 16)])
+}
+
+#[test]
+fn unit_flags_overlap_the_fixpipe_with_the_mmad_block_by_block() {
+    // Mmad 16 x 16 x 4032: 20 + 252 cube steps = 272 cycles, its two L0C blocks done at
+    // 20 + 126 = 146 and 272. With the M_FIX event: 272 + 10 + 108 = 390.
+    let events = cycles(vec![mmad_k(4032), flag(true, "M_FIX", 0), flag(false, "M_FIX", 0), store()]);
+    assert!(close(events, 390.0), "{events}");
+    // unitFlag 3 on both: the Fixpipe's 100 fixed cycles run beside the cube, then block 0
+    // (146..150) and block 1 (272..276), 8 / 2 = 4 cycles each. Gating the whole Fixpipe on the
+    // whole Mmad would give 280.
+    let e = run(vec![with_unit(mmad_k(4032), 3), with_unit(store(), 3)], None, 1).unwrap();
+    assert!(close(e.report.cycles, 276.0), "{}", e.report.cycles);
+    // Busy: the calls' durations, not the Fixpipe's stall between its blocks (150..272).
+    assert_eq!(e.report.busy.iter().map(|b| b.0).collect::<Vec<_>>(), [Pipe::M, Pipe::Fix]);
+    assert!(close(e.report.busy[0].1, 272.0) && close(e.report.busy[1].1, 108.0), "{:?}", e.report.busy);
+}
+
+#[test]
+fn unit_flags_let_the_next_mmad_write_each_block_once_the_fixpipe_read_it() {
+    // Two tiles on one accumulator, Mmad 16 x 16 x 64 = 24 cycles (blocks at 22, 24).
+    // Events: Mmad 0..24, M_FIX +10, Fixpipe 34..142, FIX_M +10, Mmad 152..176, M_FIX +10,
+    // Fixpipe 186..294.
+    let tile = |unit: bool| -> Vec<Stmt> {
+        if unit {
+            return vec![with_unit(mmad_k(64), 3), with_unit(store(), 3)];
+        }
+        vec![mmad_k(64), flag(true, "M_FIX", 0), flag(false, "M_FIX", 0), store()]
+    };
+    let mut events = tile(false);
+    events.extend([flag(true, "FIX_M", 0), flag(false, "FIX_M", 0)]);
+    events.extend(tile(false));
+    let events = cycles(events);
+    assert!(close(events, 294.0), "{events}");
+    // unitFlag: Fixpipe 1 reads block 0 at 100..104 and block 1 at 104..108; Mmad 2 (ready at
+    // 24, fixed cycles to 44) writes block 0 at 104..106 and block 1 at 108..110; Fixpipe 2
+    // (ready at 108, fixed cycles to 208) reads them at 208..212 and 212..216.
+    let unit = cycles([tile(true), tile(true)].concat());
+    assert!(close(unit, 216.0), "{unit}");
+    // A Fixpipe with unitFlag 3 after an Mmad with 2 waits for a release that never comes.
+    let e = run(vec![with_unit(mmad_k(64), 2), with_unit(store(), 3)], None, 1).unwrap_err();
+    assert!(e.to_string().contains("never releases"), "{e}");
+    // unitFlag 1 is not a value of the API.
+    let e = run(vec![with_unit(mmad_k(64), 1)], None, 1).unwrap_err();
+    assert!(e.to_string().contains("unitFlag 1 is not 0, 2 or 3"), "{e}");
+}

@@ -153,3 +153,184 @@ fn memcheck_reports_an_out_of_bounds_gm_read() {
     let e = try_llvm(&context, &module, &case, case.sanitize).expect_err("LLVM form ran on a short buffer").to_string();
     assert!(e.contains("dimension 0 is 2000"), "{e}");
 }
+
+// ---- unitFlag (asc-devkit UnitFlag; docs/sanitizer.md "unitFlag") -----------------------------
+
+/// The lowered 32x32x32 f16 GEMM on a2 (one Mmad, one Fixpipe, a SetFlag/WaitFlag<M_FIX> pair).
+fn gemm_text(context: &melior::Context, name: &str) -> String {
+    let g = Gemm { m: 32, n: 32, k: 32, b_dn: false };
+    lower(context, &gemm_kernel(name, "a2", &g, "f16", "f32", "f32")).as_operation().to_string()
+}
+
+/// `text` with the `unitFlag` of the `n`-th line (0-based) containing `op` set to `value`.
+fn with_unit_flag(text: &str, op: &str, n: usize, value: u32) -> String {
+    let mut seen = 0;
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| {
+            if !l.contains(op) {
+                return l.to_string();
+            }
+            seen += 1;
+            if seen - 1 != n {
+                return l.to_string();
+            }
+            let (head, tail) = l.split_once("unitFlag = ").unwrap_or_else(|| panic!("no unitFlag in {l}"));
+            let digits = tail.chars().take_while(char::is_ascii_digit).count();
+            format!("{head}unitFlag = {value}{}", &tail[digits..])
+        })
+        .collect();
+    assert!(seen > n, "fewer than {} `{op}` lines", n + 1);
+    lines.join("\n") + "\n"
+}
+
+/// `text` without the lines containing any of `needles`.
+fn without_lines(text: &str, needles: &[&str]) -> String {
+    text.lines().filter(|l| !needles.iter().any(|n| l.contains(n))).map(|l| format!("{l}\n")).collect()
+}
+
+/// `text` with the line containing `after` followed by copies of the lines containing `copy`
+/// (in text order).
+fn with_copies_after(text: &str, after: &str, copy: &[&str]) -> String {
+    let copies: Vec<&str> = text.lines().filter(|l| copy.iter().any(|c| l.contains(c))).collect();
+    let mut out = String::new();
+    for l in text.lines() {
+        out.push_str(l);
+        out.push('\n');
+        if l.contains(after) {
+            copies.iter().for_each(|c| {
+                out.push_str(c);
+                out.push('\n');
+            });
+        }
+    }
+    out
+}
+
+const MMAD: &str = "\"ascendc.mmad\"";
+const FIXPIPE: &str = "\"ascendc.fixpipe\"";
+const M_FIX: [&str; 2] = ["\"ascendc.set_flag\"() {event = \"M_FIX\"", "\"ascendc.wait_flag\"() {event = \"M_FIX\""];
+
+fn parse<'c>(context: &'c melior::Context, text: &str) -> Module<'c> {
+    Module::parse(context, text).unwrap_or_else(|| panic!("mutated module does not parse:\n{text}"))
+}
+
+#[test]
+fn synccheck_takes_the_unit_flag_handshake_for_the_m_fix_event() {
+    // Mmad 3 and Fixpipe 3 without the SetFlag/WaitFlag<M_FIX> pair: the handshake orders the
+    // Fixpipe's read of each L0C block after the Mmad (asc-devkit UnitFlag), so synccheck
+    // passes and the outputs are the event-synchronized kernel's. With unitFlag 0 on both the
+    // same kernel is a RAW (synccheck_passes_the_emitted_gemm_and_reports_a_missing_fixpipe_wait).
+    let context = layout_runtime::create_context().unwrap();
+    let text = gemm_text(&context, "san_unit_ok");
+    let case = gemm_case("san_unit_ok");
+    let want = try_cpp(&parse(&context, &text), &case, 0).unwrap_or_else(|e| panic!("{e}"));
+    let unit = with_unit_flag(&with_unit_flag(&text, MMAD, 0, 3), FIXPIPE, 0, 3);
+    let module = parse(&context, &without_lines(&unit, &M_FIX));
+    let cpp = try_cpp(&module, &case, run::checks::ALL).unwrap_or_else(|e| panic!("C++: {e}"));
+    let llvm = try_llvm(&context, &module, &case, run::checks::ALL).unwrap_or_else(|e| panic!("LLVM: {e}"));
+    assert!(cpp[2] == want[2] && llvm[2] == want[2], "unitFlag changed the result");
+    // A second tile on the same accumulator (Mmad 3, Fixpipe 3 again) with no FIX_M event: the
+    // Mmad writes each block after the Fixpipe cleared it.
+    let twice = with_copies_after(&without_lines(&unit, &M_FIX), FIXPIPE, &[MMAD, FIXPIPE]);
+    let module = parse(&context, &twice);
+    try_cpp(&module, &case, run::checks::ALL).unwrap_or_else(|e| panic!("C++, two tiles: {e}"));
+    try_llvm(&context, &module, &case, run::checks::ALL).unwrap_or_else(|e| panic!("LLVM, two tiles: {e}"));
+}
+
+#[test]
+fn synccheck_reports_a_one_sided_unit_flag_on_the_fixpipe() {
+    // Mmad 3, Fixpipe 0, no M_FIX event: nothing orders the Fixpipe's read.
+    let context = layout_runtime::create_context().unwrap();
+    let text = without_lines(&with_unit_flag(&gemm_text(&context, "san_unit_fix0"), MMAD, 0, 3), &M_FIX);
+    let want = [
+        "synccheck: Fixpipe (PIPE_FIX) reads co1 (L0C bytes",
+        "written by Mmad (PIPE_M) with no SetFlag<M_FIX> -> WaitFlag chain ordering them (RAW)",
+        "the Mmad released the block with unitFlag 3 but this Fixpipe has unitFlag 0",
+    ];
+    both_report(&context, &parse(&context, &text), &gemm_case("san_unit_fix0"), line_of(&text, FIXPIPE), &want);
+}
+
+#[test]
+fn synccheck_reports_a_fixpipe_unit_flag_whose_mmad_did_not_release_the_blocks() {
+    // Fixpipe 3 after an Mmad with 0 or 2, the M_FIX event kept: the block flags are 0, so on
+    // the device the Fixpipe would wait for an Mmad with unitFlag 3 that never comes.
+    let context = layout_runtime::create_context().unwrap();
+    for mmad in [0, 2] {
+        let name = "san_unit_mmad";
+        let text = with_unit_flag(&with_unit_flag(&gemm_text(&context, name), MMAD, 0, mmad), FIXPIPE, 0, 3);
+        let last = format!("whose unit flag is 0 (the last Mmad that wrote it used unitFlag {mmad})");
+        let want = [
+            "synccheck: Fixpipe (PIPE_FIX) with unitFlag 3 reads co1 (L0C bytes [0, 4096)",
+            "bytes [0, 512) (a 512 B unit-flag block)",
+            &last,
+            "waits for a later Mmad",
+        ];
+        both_report(&context, &parse(&context, &text), &gemm_case(name), line_of(&text, FIXPIPE), &want);
+    }
+}
+
+#[test]
+fn synccheck_reports_a_fixpipe_reading_an_unfinished_accumulation() {
+    // Two Mmads on the accumulator, the first with 3 and the second with 2: the second waits on
+    // the device until a Fixpipe has read what the first left, an unfinished accumulation.
+    let context = layout_runtime::create_context().unwrap();
+    let text = gemm_text(&context, "san_unit_early");
+    let text = with_copies_after(&text, MMAD, &[MMAD]);
+    let text = with_unit_flag(&with_unit_flag(&with_unit_flag(&text, MMAD, 0, 3), MMAD, 1, 2), FIXPIPE, 0, 3);
+    let second = text.lines().enumerate().filter(|(_, l)| l.contains(MMAD)).nth(1).unwrap().0 + 1;
+    let want = [
+        "synccheck: Mmad (PIPE_M) with unitFlag 2 writes co1 (L0C bytes [0, 4096)",
+        "bytes [0, 512) (a 512 B unit-flag block), whose unit flag is still 1",
+        "reads an unfinished accumulation",
+    ];
+    both_report(&context, &parse(&context, &text), &gemm_case("san_unit_early"), second, &want);
+    // The accumulation released by its last Mmad only (2 then 3) passes, no M_FIX event.
+    let ok = with_unit_flag(
+        &with_unit_flag(
+            &with_unit_flag(&with_copies_after(&gemm_text(&context, "san_unit_early"), MMAD, &[MMAD]), MMAD, 0, 2),
+            MMAD,
+            1,
+            3,
+        ),
+        FIXPIPE,
+        0,
+        3,
+    );
+    let module = parse(&context, &without_lines(&ok, &M_FIX));
+    let case = gemm_case("san_unit_early");
+    try_cpp(&module, &case, run::checks::ALL).unwrap_or_else(|e| panic!("C++: {e}"));
+    try_llvm(&context, &module, &case, run::checks::ALL).unwrap_or_else(|e| panic!("LLVM: {e}"));
+}
+
+#[test]
+fn synccheck_reports_the_next_mmad_without_unit_flag_over_blocks_a_fixpipe_reads() {
+    // A second tile whose Mmad has unitFlag 0, no FIX_M event: it overwrites L0C the first
+    // tile's Fixpipe may still be reading (WAR), and the handshake cannot order it.
+    let context = layout_runtime::create_context().unwrap();
+    let text = gemm_text(&context, "san_unit_war");
+    let unit = without_lines(&with_unit_flag(&with_unit_flag(&text, MMAD, 0, 3), FIXPIPE, 0, 3), &M_FIX);
+    let twice = with_copies_after(&unit, FIXPIPE, &[MMAD, FIXPIPE]);
+    let twice = with_unit_flag(&twice, MMAD, 1, 0);
+    let second = twice.lines().enumerate().filter(|(_, l)| l.contains(MMAD)).nth(1).unwrap().0 + 1;
+    let want = [
+        "synccheck: Mmad (PIPE_M) writes co1 (L0C bytes",
+        "read by Fixpipe (PIPE_FIX) with no SetFlag<FIX_M> -> WaitFlag chain ordering them (WAR)",
+        "the Fixpipe cleared the block with unitFlag 3 but this Mmad has unitFlag 0",
+    ];
+    both_report(&context, &parse(&context, &twice), &gemm_case("san_unit_war"), second, &want);
+}
+
+#[test]
+fn a_unit_flag_the_api_does_not_define_is_an_error() {
+    let context = layout_runtime::create_context().unwrap();
+    let text = with_unit_flag(&gemm_text(&context, "san_unit_one"), MMAD, 0, 1);
+    let module = parse(&context, &text);
+    let case = gemm_case("san_unit_one");
+    for (way, got) in
+        [("C++", try_cpp(&module, &case, 0).map(|_| ())), ("LLVM", try_llvm(&context, &module, &case, 0).map(|_| ()))]
+    {
+        let e = got.err().unwrap_or_else(|| panic!("{way}: unitFlag 1 ran")).to_string();
+        assert!(e.contains("unitFlag must be 0, 2 or 3"), "{way}: {e}");
+    }
+}
