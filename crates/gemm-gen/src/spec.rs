@@ -124,6 +124,21 @@ pub struct GemmSpec {
 }
 
 impl GemmSpec {
+    /// The L1 layouts of A (M × K) and B (K × N): [`GmLayout::l1_pattern`], except for f32 on
+    /// a2 where the L1 → L0 load transposes (A DN → L0A ZZ, B ND → L0B ZN): the 32-bit
+    /// `LoadDataWithTranspose` pairs two 16 × 8 fractals that are neighbours along the
+    /// 8-element mode, so A goes to L1 NN and B to L1 ZZ (catlass's float `nN` / `zZ`;
+    /// docs/ascendc-derivation.md §6.1). B packed NZ stays NZ: no GM → L1 copy reorders it.
+    pub fn l1_patterns(&self) -> (FramePattern, FramePattern) {
+        let (a, b) = (self.a.l1_pattern(), self.b.l1_pattern());
+        if self.target != Target::A2 || self.input != ElementType::F32 {
+            return (a, b);
+        }
+        let a = if self.a == GmLayout::Dn { FramePattern::NN } else { a };
+        let b = if self.b == GmLayout::Nd { FramePattern::ZZ } else { b };
+        (a, b)
+    }
+
     /// The cube's accumulator type for the inputs (f32, or i32 for i8).
     pub fn accumulator(&self) -> Result<ElementType> {
         Ok(matmul_accumulator(self.input, self.input, self.target)?)
