@@ -394,8 +394,8 @@ fn transpose_b8_a2<V: IndexValue>(
 /// * **along qm** (L0B, catlass `zZ → nZ`): one call per square row p (destination step
 ///   `2·D_pm`, source step `S_pm`), `repeatTimes = Q`, `srcStride = 2·S_qm/(2F)` squares,
 ///   `dstGap = D_qm/F − 1`, `dstFracGap = D_pm/F − 1`;
-/// * **along pm** (L0A ZZ, whose fractals are contiguous along pm, `D_pm = F`; catlass
-///   `nN → zZ`): one call per square column q (destination step `D_qm`, source step `2·S_qm`),
+/// * **along pm** (L0A ZZ, whose fractals are contiguous along pm, `D_pm = F`, and not along
+///   qm as well with an even `c`; catlass `nN → zZ`): one call per square column q (destination step `D_qm`, source step `2·S_qm`),
 ///   `repeatTimes = P`, `srcStride = S_pm/(2F)` squares, `dstGap = 2·D_pm/F − 1`,
 ///   `dstFracGap = D_pm/F − 1`.
 ///
@@ -483,7 +483,10 @@ fn transpose_b32_a2<V: IndexValue>(
     let one = V::constant(1);
     let dst_frac_gap = ck.exact_div("dstFracGap", &d.stride[spo], frac, "fractal (512 B)")?.sub(&one)?;
     let (src_off, dst_off) = (src.offset()?, dst.offset()?);
-    if d.stride[spo].is_constant(frac) {
+    // Along pm where the destination's fractals are contiguous along pm (L0A ZZ), unless they
+    // are along qm too and every square lands inside the tile (then the catlass order below).
+    let even = c.as_constant().is_some_and(|v| v % 2 == 0);
+    if d.stride[spo].is_constant(frac) && !(d.stride[sqo].is_constant(frac) && even) {
         // Along pm: one call per square column q, the squares of the column as repeats.
         let src_stride = ck.exact_div("srcStride", &s.stride[spo], 2 * frac, "square (1024 B)")?;
         let dst_gap = dst_frac_gap.add(&one)?.mul(&two)?.sub(&one)?;
