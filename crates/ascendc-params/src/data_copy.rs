@@ -162,12 +162,7 @@ pub fn gm_nd_to_l1_nz<V: IndexValue>(
             }
             let dst_at = dst_off.add(&iv.mul(&dst_row_step)?)?;
             let src_at = src_off.add(&iv.mul(&src_d_value)?)?;
-            instrs.push(copy(
-                p.clone(),
-                (dst_at, nz.stride[1].clone()),
-                (src_at, band.mul(&src_d_value)?),
-                count,
-            ));
+            instrs.push(copy(p.clone(), (dst_at, nz.stride[1].clone()), (src_at, band.mul(&src_d_value)?), count));
         }
     } else if banded {
         let full = rows.floor_div(&band)?;
@@ -175,7 +170,12 @@ pub fn gm_nd_to_l1_nz<V: IndexValue>(
         let src_band = band.mul(&src_d_value)?;
         if !full.is_constant(0) {
             let p = make(&mut ck, band.clone(), src_d_value.clone())?;
-            instrs.push(copy(p, (dst_off.clone(), nz.stride[1].clone()), (src_off.clone(), src_band.clone()), full.clone()));
+            instrs.push(copy(
+                p,
+                (dst_off.clone(), nz.stride[1].clone()),
+                (src_off.clone(), src_band.clone()),
+                full.clone(),
+            ));
         }
         if !tail.is_constant(0) {
             // Issued once when the row count has a tail, never otherwise.

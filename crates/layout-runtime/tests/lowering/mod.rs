@@ -480,10 +480,7 @@ fn every_legal_copy_pair_places_every_element_and_fills_padding_as_the_hardware(
     // pairs GM ND -> ZZ, DN -> NN, L1 NN -> L0A ZZ and ZZ -> L0B ZN run above with f32.)
     assert_eq!(
         illegal_types,
-        [
-            "a2 l1->l0a_scale ZZ->ZZ (f8E8M0FNU -> f8E8M0FNU)",
-            "a2 l1->l0b_scale NN->NN (f8E8M0FNU -> f8E8M0FNU)"
-        ],
+        ["a2 l1->l0a_scale ZZ->ZZ (f8E8M0FNU -> f8E8M0FNU)", "a2 l1->l0b_scale NN->NN (f8E8M0FNU -> f8E8M0FNU)"],
         "legal pairs whose types layout-verify rejects"
     );
     assert!(pairs >= 60, "{pairs} pairs");
