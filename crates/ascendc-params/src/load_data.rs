@@ -455,7 +455,8 @@ fn transpose_b32_a2<V: IndexValue>(
     }
     ck.equal("source pair stride", &s.stride[sqo], &V::constant(frac), pair_detail)?;
     let c = d.shape[spo].clone();
-    if !c.as_constant().is_some_and(|v| v % 2 == 0) {
+    let even = c.as_constant().is_some_and(|v| v % 2 == 0);
+    if !even {
         spare_row(&mut ck, dst, d, (spo, sqo), || {
             format!("{} → {} for {dtype}: each 16×16 square writes two 8-element destination fractals along {}, and {} has {c} of them (an odd count or a dynamic one: the last square's second half needs a spare fractal row, so the tile must start a buffer whose fractal count along {} is even, or pad the L0 tile to a multiple of 16 {})", s.pattern, d.pattern, along(pm), dst.layout, along(pm), along(pm))
         })?;
@@ -485,7 +486,6 @@ fn transpose_b32_a2<V: IndexValue>(
     let (src_off, dst_off) = (src.offset()?, dst.offset()?);
     // Along pm where the destination's fractals are contiguous along pm (L0A ZZ), unless they
     // are along qm too and every square lands inside the tile (then the catlass order below).
-    let even = c.as_constant().is_some_and(|v| v % 2 == 0);
     if d.stride[spo].is_constant(frac) && !(d.stride[sqo].is_constant(frac) && even) {
         // Along pm: one call per square column q, the squares of the column as repeats.
         let src_stride = ck.exact_div("srcStride", &s.stride[spo], 2 * frac, "square (1024 B)")?;
