@@ -95,7 +95,7 @@ pub fn gm_nd_to_l1_nz<V: IndexValue>(
     if nz.c0 != c0 {
         return Err(ParamError::Layout {
             instr: ND2NZ,
-            detail: format!("destination C0 is {} but {dtype} needs C0 = {c0}: {}", nz.c0, dst.layout),
+            detail: format!("destination C0 is {} but {dtype} needs C0 = {c0}, got {}", nz.c0, dst.layout),
         });
     }
     let src_d_value =
