@@ -189,6 +189,16 @@ module attributes {layout.target = #layout.target<"a5">} {
 }
 
 // -----
+// T4: a2 L1 holds ZZ/NN for f32 only (the 32-bit transposing L1 -> L0 loads).
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @f() {
+    // expected-error@+1 {{layout NN is not legal for f16 in l1 on target "a2"; legal: NZ, ZN, NC1HWC0}}
+    %0 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NN", "(16,16)">
+    return
+  }
+}
+
+// -----
 // T4: GM holds ND/DN/NZ..., not the L0A order on a2.
 module attributes {layout.target = #layout.target<"a2">} {
   func.func @f(%m: memref<256xf16>) {

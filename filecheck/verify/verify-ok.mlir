@@ -72,6 +72,26 @@ module attributes {layout.target = #layout.target<"a5">} {
 }
 
 // -----
+// a2 f32: L1 holds NN / ZZ, the layouts the 32-bit LoadDataWithTranspose reads (GM DN -> NN,
+// ND -> ZZ; NN -> L0A ZZ, ZZ -> L0B ZN).
+// CHECK-LABEL: func.func @a2_f32_nn_zz
+module attributes {layout.target = #layout.target<"a2">} {
+  func.func @a2_f32_nn_zz(%ma: memref<1024xf32>, %mb: memref<1024xf32>) {
+    %ga = "layout.view"(%ma) : (memref<1024xf32>) -> !layout.tensor<f32, "gm", "DN", "(32,32)">
+    %gb = "layout.view"(%mb) : (memref<1024xf32>) -> !layout.tensor<f32, "gm", "ND", "(32,32)">
+    %a1 = "layout.alloc"() : () -> !layout.tensor<f32, "l1", "NN", "(32,32)">
+    %b1 = "layout.alloc"() : () -> !layout.tensor<f32, "l1", "ZZ", "(32,32)">
+    "layout.load"(%ga, %a1) : (!layout.tensor<f32, "gm", "DN", "(32,32)">, !layout.tensor<f32, "l1", "NN", "(32,32)">) -> ()
+    "layout.load"(%gb, %b1) : (!layout.tensor<f32, "gm", "ND", "(32,32)">, !layout.tensor<f32, "l1", "ZZ", "(32,32)">) -> ()
+    %a0 = "layout.alloc"() : () -> !layout.tensor<f32, "l0a", "ZZ", "(32,32)">
+    %b0 = "layout.alloc"() : () -> !layout.tensor<f32, "l0b", "ZN", "(32,32)">
+    "layout.load"(%a1, %a0) : (!layout.tensor<f32, "l1", "NN", "(32,32)">, !layout.tensor<f32, "l0a", "ZZ", "(32,32)">) -> ()
+    "layout.load"(%b1, %b0) : (!layout.tensor<f32, "l1", "ZZ", "(32,32)">, !layout.tensor<f32, "l0b", "ZN", "(32,32)">) -> ()
+    return
+  }
+}
+
+// -----
 
 // Explicit layouts equal to patterns, aligned constant tiles with the algebra's type, tails.
 // CHECK-LABEL: func.func @explicit

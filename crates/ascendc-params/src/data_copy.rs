@@ -58,16 +58,29 @@ const ND2NZ: &str = "DataCopy(Nd2NzParams)";
 ///
 /// Example (docs/layout-spec.md §D.4): m = 40, k = 56 fp16 → one call with `ndNum=1, nValue=40, dValue=56,
 /// srcDValue=56, dstNzC0Stride=48, dstNzNStride=1`.
+///
+/// **Banded form** (GM ND → L1 ZZ, and DN → NN as the transposed views; a2 f32, the layouts the
+/// 32-bit `LoadDataWithTranspose` reads): a ZZ tile is a row-major grid of fractals, so one
+/// ND2NZ call cannot place more than one 16-row band (its destination row address is linear in
+/// the row). Each band is one call of `nValue = 16` rows (`dstNzC0Stride = stride(c_out)/C0 = 16`,
+/// `dstNzNStride = 1`), looped over the `rows / 16` full bands (destination step
+/// `stride(r_out)`, source step `16·srcDValue`), plus one call of `nValue = rows mod 16` for the
+/// row tail, issued `ceil((rows mod 16)/16)` times (once or not at all, also for a dynamic row
+/// count). catlass `CopyGmToL1<RowMajor → zZ>` (hicann/catlass
+/// include/catlass/gemm/tile/copy_gm_to_l1.hpp) moves the same bands through `ndNum`, or one
+/// band per call when the band stride leaves `uint16_t`; one band per call has no such limit.
+/// With a GM row stride above 65535 (arch 2201) every row is its own call: 16 loops, row `i` of
+/// every band (`ceil((rows − i)/16)` calls each).
 pub fn gm_nd_to_l1_nz<V: IndexValue>(
     src: &Operand<V>,
     dst: &Operand<V>,
     dtype: ElementType,
     target: Target,
 ) -> Result<Derived<V>> {
+    use FramePattern::{NN, NZ, ZN, ZZ};
     let c0 = frame_c0(FramePattern::NZ, dtype)?;
-    // Either ND -> NZ directly, or DN -> ZN as the transposed views.
-    let dst_is_zn = Fractal::of(ND2NZ, "destination (L1)", dst.layout, &[FramePattern::NZ, FramePattern::ZN])?.pattern
-        == FramePattern::ZN;
+    // Either ND -> NZ / ZZ directly, or DN -> ZN / NN as the transposed views.
+    let dst_is_zn = matches!(Fractal::of(ND2NZ, "destination (L1)", dst.layout, &[NZ, ZN, ZZ, NN])?.pattern, ZN | NN);
     let (src_l, dst_l, src_coord, dst_coord) = if dst_is_zn {
         let [a, b] = src.coord.clone();
         let [c, d] = dst.coord.clone();
@@ -75,13 +88,14 @@ pub fn gm_nd_to_l1_nz<V: IndexValue>(
     } else {
         (src.layout.clone(), dst.layout.clone(), src.coord.clone(), dst.coord.clone())
     };
-    let src_v = Operand { layout: &src_l, coord: src_coord, base_bytes: src.base_bytes.clone() };
-    let dst_v = Operand { layout: &dst_l, coord: dst_coord, base_bytes: dst.base_bytes.clone() };
-    let nz = Fractal::of(ND2NZ, "destination (L1)", &dst_l, &[FramePattern::NZ])?;
+    let src_v = Operand { layout: &src_l, coord: src_coord, base_bytes: src.base_bytes.clone(), buffer_layout: None };
+    let dst_v = Operand { layout: &dst_l, coord: dst_coord, base_bytes: dst.base_bytes.clone(), buffer_layout: None };
+    let nz = Fractal::of(ND2NZ, "destination (L1)", &dst_l, &[NZ, ZZ])?;
+    let banded = nz.pattern == ZZ;
     if nz.c0 != c0 {
         return Err(ParamError::Layout {
             instr: ND2NZ,
-            detail: format!("destination C0 is {} but {dtype} needs C0 = {c0}: {}", nz.c0, dst.layout),
+            detail: format!("destination C0 is {} but {dtype} needs C0 = {c0}, got {}", nz.c0, dst.layout),
         });
     }
     let src_d_value =
@@ -130,7 +144,48 @@ pub fn gm_nd_to_l1_nz<V: IndexValue>(
     };
     // Per-row destination step: one row = dstNzNStride C0 blocks.
     let dst_row_step = n_stride.mul(&V::constant(c0))?;
-    if per_row {
+    let band = V::constant(FRACTAL_ROWS);
+    let copy = |p: Nd2NzParams<V>, (dst_at, dst_step): (V, V), (src_at, src_step): (V, V), repeat: V| Instr {
+        intrinsic: Intrinsic::DataCopyNd2Nz(p),
+        dst: Access { buffer: Buffer::L1, offset: dst_at, step: dst_step },
+        srcs: vec![Access { buffer: Buffer::Gm, offset: src_at, step: src_step }],
+        repeat,
+    };
+    if banded && per_row {
+        // Row i of every band: 16 loops of one-row calls.
+        let p = make(&mut ck, one.clone(), cols.clone())?;
+        for i in 0..FRACTAL_ROWS {
+            let iv = V::constant(i);
+            let count = rows.sub(&iv)?.ceil_div(&band)?;
+            if count.as_constant().is_some_and(|c| c <= 0) {
+                continue;
+            }
+            let dst_at = dst_off.add(&iv.mul(&dst_row_step)?)?;
+            let src_at = src_off.add(&iv.mul(&src_d_value)?)?;
+            instrs.push(copy(p.clone(), (dst_at, nz.stride[1].clone()), (src_at, band.mul(&src_d_value)?), count));
+        }
+    } else if banded {
+        let full = rows.floor_div(&band)?;
+        let tail = rows.floor_mod(&band)?;
+        let src_band = band.mul(&src_d_value)?;
+        if !full.is_constant(0) {
+            let p = make(&mut ck, band.clone(), src_d_value.clone())?;
+            instrs.push(copy(
+                p,
+                (dst_off.clone(), nz.stride[1].clone()),
+                (src_off.clone(), src_band.clone()),
+                full.clone(),
+            ));
+        }
+        if !tail.is_constant(0) {
+            // Issued once when the row count has a tail, never otherwise.
+            let once = tail.ceil_div(&band)?;
+            let p = make(&mut ck, tail, src_d_value.clone())?;
+            let dst_at = dst_off.add(&full.mul(&nz.stride[1])?)?;
+            let src_at = src_off.add(&full.mul(&src_band)?)?;
+            instrs.push(copy(p, (dst_at, zero.clone()), (src_at, zero.clone()), once));
+        }
+    } else if per_row {
         let p = make(&mut ck, one.clone(), cols.clone())?;
         instrs.push(Instr {
             intrinsic: Intrinsic::DataCopyNd2Nz(p),
@@ -187,8 +242,8 @@ pub fn copy_nz_to_nz<V: IndexValue>(
         let (sl, dl) = (transposed(src.layout)?, transposed(dst.layout)?);
         let [a, b] = src.coord.clone();
         let [c, d] = dst.coord.clone();
-        let s = Operand { layout: &sl, coord: [b, a], base_bytes: src.base_bytes.clone() };
-        let d = Operand { layout: &dl, coord: [d, c], base_bytes: dst.base_bytes.clone() };
+        let s = Operand { layout: &sl, coord: [b, a], base_bytes: src.base_bytes.clone(), buffer_layout: None };
+        let d = Operand { layout: &dl, coord: [d, c], base_bytes: dst.base_bytes.clone(), buffer_layout: None };
         return copy_nz_to_nz(&s, &d, src_buffer, dst_buffer, dtype);
     }
     let c0 = frame_c0(FramePattern::NZ, dtype)?;

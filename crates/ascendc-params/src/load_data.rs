@@ -5,7 +5,7 @@ use layout_algebra::ascend::{frame_c0, ElementType, FramePattern};
 use layout_algebra::IndexValue;
 
 use crate::error::{ParamError, Result};
-use crate::field::Checker;
+use crate::field::{Assumption, Checker, Requirement};
 use crate::instr::{Access, Derived, Instr, Intrinsic};
 use crate::operand::{Fractal, Operand};
 use crate::target::{Buffer, Target};
@@ -386,12 +386,28 @@ fn transpose_b8_a2<V: IndexValue>(
 /// along qm). So the source's fractals along `qm` must be contiguous (outer stride F): L1 ZZ
 /// for B (K,N) → L0B ZN and L1 NN for A (M,K) → L0A ZZ (catlass `zZ → nZ` / `nN → zZ` for
 /// float), or an NZ / ZN tile with a single 16-element fractal along pm. NZ / ZN tiles with more
-/// put the pair along pm instead, which is the wrong pair (typed error). Fields, with `D_*` /
-/// `S_*` the outer strides: `repeatTimes` = destination fractals along qm (one square each),
-/// `srcStride = 2·S_qm/(2F)` squares, `dstGap = D_qm/F − 1`, `dstFracGap = D_pm/F − 1`, one call
-/// per source fractal along pm (destination step `2·D_pm`, source step `S_pm`). The destination
-/// needs an even number of fractals along pm (both halves of every square land inside it) and
-/// the source twice the destination's fractal count along qm.
+/// put the pair along pm instead, which is the wrong pair (typed error).
+///
+/// With `c` destination fractals along pm, `P = ceil(c/2)` squares along pm and `Q` along qm
+/// (`D_*` / `S_*` the outer strides), two arrangements, as catlass issues them:
+///
+/// * **along qm** (L0B, catlass `zZ → nZ`): one call per square row p (destination step
+///   `2·D_pm`, source step `S_pm`), `repeatTimes = Q`, `srcStride = 2·S_qm/(2F)` squares,
+///   `dstGap = D_qm/F − 1`, `dstFracGap = D_pm/F − 1`;
+/// * **along pm** (L0A ZZ, whose fractals are contiguous along pm, `D_pm = F`, and not along
+///   qm as well with an even `c`; catlass `nN → zZ`): one call per square column q (destination step `D_qm`, source step `2·S_qm`),
+///   `repeatTimes = P`, `srcStride = S_pm/(2F)` squares, `dstGap = 2·D_pm/F − 1`,
+///   `dstFracGap = D_pm/F − 1`.
+///
+/// **Odd `c`** (a K tail of 8, 24, … elements: `c = ceil(k/8)`): the last square of every q
+/// writes its second half one fractal past the tile along pm, at `c·D_pm + q·D_qm`. In L0B ZN
+/// that is outside the tile (row c); in L0A ZZ it is fractal (q + 1, 0), which the *next* call
+/// of the along-pm arrangement writes afterwards (calls on one pipe run in order), so only the
+/// last one lands outside. Both need the spare fractal row inside the buffer: the operand must
+/// be written from the start of a buffer (`Operand::in_buffer`) of the same pattern whose
+/// fractal count along pm is even and at least `c` (an odd `c` is then below it) with the same
+/// grid along qm; else a `Layout` error says to pad the L0 tile. Mmad reads only the first
+/// `c` fractals (its k is real), so the spare row is never read.
 fn transpose_b32_a2<V: IndexValue>(
     src: &Operand<V>,
     dst: &Operand<V>,
@@ -438,18 +454,20 @@ fn transpose_b32_a2<V: IndexValue>(
         return Err(ParamError::Unsupported { instr: INSTR, detail: pair_detail() });
     }
     ck.equal("source pair stride", &s.stride[sqo], &V::constant(frac), pair_detail)?;
-    if let Some(v) = d.shape[spo].as_constant().filter(|v| v % 2 != 0) {
-        return Err(ParamError::Layout {
-            instr: INSTR,
-            detail: format!("{} → {} for {dtype}: each 16×16 square writes two 8-element destination fractals along {}, {} has {v} (an odd count: pad the L0 tile to a multiple of 16 {})", s.pattern, d.pattern, along(pm), dst.layout, along(pm)),
-        });
+    let c = d.shape[spo].clone();
+    let even = c.as_constant().is_some_and(|v| v % 2 == 0);
+    if !even {
+        spare_row(&mut ck, dst, d, (spo, sqo), || {
+            format!("{} → {} for {dtype}: each 16×16 square writes two 8-element destination fractals along {}, and {} has {c} of them (an odd count or a dynamic one: the last square's second half needs a spare fractal row, so the tile must start a buffer whose fractal count along {} is even, or pad the L0 tile to a multiple of 16 {})", s.pattern, d.pattern, along(pm), dst.layout, along(pm), along(pm))
+        })?;
     }
-    let calls = ck.exact_div("destination fractals along the pair mode", &d.shape[spo], 2, "square (two fractals)")?;
+    let two = V::constant(2);
+    let pairs = c.ceil_div(&two)?;
     let squares = d.shape[sqo].clone();
-    if let (Some(sp), Some(c), Some(sq), Some(q)) =
-        (s.shape[spo].as_constant(), calls.as_constant(), s.shape[sqo].as_constant(), squares.as_constant())
+    if let (Some(sp), Some(p), Some(sq), Some(q)) =
+        (s.shape[spo].as_constant(), pairs.as_constant(), s.shape[sqo].as_constant(), squares.as_constant())
     {
-        if sp < c || sq < 2 * q {
+        if sp < p || sq < 2 * q {
             return Err(ParamError::Layout {
                 instr: INSTR,
                 detail: format!(
@@ -464,11 +482,33 @@ fn transpose_b32_a2<V: IndexValue>(
     ck.exact_div("src coordinate (pair mode)", &src.coord[pm], 16, "square (16 elements)")?;
     ck.exact_div("src coordinate", &src.coord[qm], 16, "square (16 elements)")?;
     let one = V::constant(1);
-    let two = V::constant(2);
-    let src_stride = ck.exact_div("srcStride", &s.stride[sqo].mul(&two)?, 2 * frac, "square (1024 B)")?;
-    let dst_gap = ck.exact_div("dstGap", &d.stride[sqo], frac, "fractal (512 B)")?.sub(&one)?;
     let dst_frac_gap = ck.exact_div("dstFracGap", &d.stride[spo], frac, "fractal (512 B)")?.sub(&one)?;
     let (src_off, dst_off) = (src.offset()?, dst.offset()?);
+    // Along pm where the destination's fractals are contiguous along pm (L0A ZZ), unless they
+    // are along qm too and every square lands inside the tile (then the catlass order below).
+    if d.stride[spo].is_constant(frac) && !(d.stride[sqo].is_constant(frac) && even) {
+        // Along pm: one call per square column q, the squares of the column as repeats.
+        let src_stride = ck.exact_div("srcStride", &s.stride[spo], 2 * frac, "square (1024 B)")?;
+        let dst_gap = dst_frac_gap.add(&one)?.mul(&two)?.sub(&one)?;
+        let place = |start: &V| {
+            let dst_at = Access {
+                buffer,
+                offset: dst_off.add(&start.mul(&two)?.mul(&d.stride[spo])?)?,
+                step: d.stride[sqo].clone(),
+            };
+            let src_at = Access {
+                buffer: Buffer::L1,
+                offset: src_off.add(&start.mul(&s.stride[spo])?)?,
+                step: s.stride[sqo].mul(&two)?,
+            };
+            Ok((dst_at, src_at))
+        };
+        let gaps = TransposeGaps { src_stride, dst_gap, dst_frac_gap };
+        return transpose_calls(ck, &pairs, gaps, &squares, (dst, src), 4, place);
+    }
+    // Along qm: one call per square row p, the squares of the row as repeats.
+    let src_stride = ck.exact_div("srcStride", &s.stride[sqo].mul(&two)?, 2 * frac, "square (1024 B)")?;
+    let dst_gap = ck.exact_div("dstGap", &d.stride[sqo], frac, "fractal (512 B)")?.sub(&one)?;
     // `start` squares along qm: `start` destination fractals, 2·start source fractals.
     let place = |start: &V| {
         let dst_at =
@@ -481,7 +521,44 @@ fn transpose_b32_a2<V: IndexValue>(
         Ok((dst_at, src_at))
     };
     let gaps = TransposeGaps { src_stride, dst_gap, dst_frac_gap };
-    transpose_calls(ck, &squares, gaps, &calls, (dst, src), 4, place)
+    transpose_calls(ck, &squares, gaps, &pairs, (dst, src), 4, place)
+}
+
+/// The spare destination fractal row an odd (or dynamic) count `c` of 8-element fractals along
+/// pm needs (see [`transpose_b32_a2`]): `dst` is written from offset 0 of a buffer of the same
+/// pattern with an even, static fractal count `cb` along pm, at least `c` (so an odd `c` is at
+/// most `cb − 1`), and the same fractal grid along qm. Then the fractals one row past the tile
+/// lie inside the frame of `c + 1 ≤ cb` rows, i.e. inside the buffer.
+fn spare_row<V: IndexValue>(
+    ck: &mut Checker<V>,
+    dst: &Operand<V>,
+    d: &Fractal<V>,
+    (spo, sqo): (usize, usize),
+    detail: impl Fn() -> String,
+) -> Result<()> {
+    let instr = ck.instr;
+    let bad = || ParamError::Layout { instr, detail: detail() };
+    let whole = dst.buffer_layout.ok_or_else(bad)?;
+    let b = Fractal::of(instr, "destination buffer", whole, &[d.pattern]).map_err(|_| bad())?;
+    let cb = b.shape[spo].as_constant().filter(|v| v % 2 == 0).ok_or_else(bad)?;
+    let at_start = dst.offset()?.is_constant(0) && dst.coord.iter().all(|x| x.is_constant(0));
+    let same_inner = (0..2).all(|m| b.shape[2 * m] == d.shape[2 * m]);
+    if !at_start || !same_inner || b.shape[sqo] != d.shape[sqo] {
+        return Err(bad());
+    }
+    match d.shape[spo].as_constant() {
+        Some(c) if c > cb => Err(bad()),
+        Some(_) => Ok(()),
+        None => {
+            ck.assumptions.push(Assumption {
+                instr,
+                field: "destination fractals along the pair mode",
+                value: d.shape[spo].clone(),
+                requirement: Requirement::InRange { min: 0, max: cb },
+            });
+            Ok(())
+        }
+    }
 }
 
 /// `(start, count)` chunks of at most `MAX_REPEAT` repeats covering `n`; one chunk `(0, n)`

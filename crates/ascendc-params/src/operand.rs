@@ -20,12 +20,22 @@ pub struct Operand<'a, V = i64> {
     pub coord: [V; 2],
     /// Byte address of the layout's offset 0 inside its buffer (for alignment checks).
     pub base_bytes: V,
+    /// The layout of the whole buffer, when `layout` is a view of it written from its start
+    /// (an L0 operand whose valid K is a tail of the buffer's): what a derivation may write past
+    /// `layout` without leaving the buffer (`None`: nothing past it).
+    pub buffer_layout: Option<&'a Layout<V>>,
 }
 
 impl<'a, V: IndexValue> Operand<'a, V> {
     /// The whole layout at `(0,0)`, at address 0 of its buffer.
     pub fn new(layout: &'a Layout<V>) -> Self {
-        Operand { layout, coord: [V::constant(0), V::constant(0)], base_bytes: V::constant(0) }
+        Operand { layout, coord: [V::constant(0), V::constant(0)], base_bytes: V::constant(0), buffer_layout: None }
+    }
+
+    /// The operand written from the start of a buffer laid out as `buffer`.
+    pub fn in_buffer(mut self, buffer: &'a Layout<V>) -> Self {
+        self.buffer_layout = Some(buffer);
+        self
     }
 
     pub fn at(mut self, row: V, col: V) -> Self {

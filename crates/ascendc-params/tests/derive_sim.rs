@@ -45,7 +45,7 @@ fn check_gm_to_l1(
     // Zero-filled tail of the last C0 block along the ND row (along columns for ND→NZ, along
     // rows for DN→ZN, where the "ND row" is a column of the logical matrix).
     let c0 = t.c0();
-    if dst_pattern == FramePattern::NZ {
+    if matches!(dst_pattern, FramePattern::NZ | FramePattern::ZZ) {
         for r in 0..rows {
             for c in cols..(cols + c0 - 1) / c0 * c0 {
                 assert_eq!(get(&l1, t, off(&dst_l, r, c)), 0, "zero fill ({r},{c})");
@@ -85,6 +85,56 @@ fn spec_worked_example_nd2nz() {
         );
     }
     check_gm_to_l1(&gm, [40, 56], [0, 0], FramePattern::NZ, ElementType::F16, Target::A2);
+}
+
+/// a2 f32, GM ND → L1 ZZ and DN → L1 NN (the L1 layouts of the 32-bit transposing loads):
+/// one ND2NZ call per 16-row band (`nValue = 16`, looped), plus one for the row tail; with a GM
+/// row stride past `uint16_t`, one call per row (16 loops, row i of every band).
+#[test]
+fn gm_to_l1_banded_zz_and_nn() {
+    let t = ElementType::F32;
+    for (m, k) in [(64, 64), (40, 56), (17, 33), (1, 1), (16, 8), (96, 100)] {
+        let gm = frame(FramePattern::ND, t, &[m, k]).unwrap();
+        check_gm_to_l1(&gm, [m, k], [0, 0], FramePattern::ZZ, t, Target::A2);
+        let dn = frame(FramePattern::DN, t, &[m, k]).unwrap();
+        check_gm_to_l1(&dn, [m, k], [0, 0], FramePattern::NN, t, Target::A2);
+        // the calls: full bands of 16 rows (columns for DN → NN), then the tail
+        let zz = frame(FramePattern::ZZ, t, &[m, k]).unwrap();
+        let d = gm_nd_to_l1_nz(&Operand::new(&gm), &Operand::new(&zz), t, Target::A2).unwrap();
+        let calls: Vec<(i64, i64)> = d
+            .instrs
+            .iter()
+            .map(|i| match &i.intrinsic {
+                Intrinsic::DataCopyNd2Nz(p) => (p.n_value, i.repeat),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        let mut want = vec![];
+        if m / 16 > 0 {
+            want.push((16, m / 16));
+        }
+        if m % 16 > 0 {
+            want.push((m % 16, 1));
+        }
+        assert_eq!(calls, want, "{m}x{k}");
+        let Intrinsic::DataCopyNd2Nz(p) = &d.instrs[0].intrinsic else { panic!() };
+        assert_eq!((p.nd_num, p.dst_nz_c0_stride, p.dst_nz_n_stride, p.src_d_value), (1, 16, 1, k));
+    }
+    // tiles of a larger matrix, interior and clipped at the tail
+    let gm = frame(FramePattern::ND, t, &[100, 70]).unwrap();
+    for at in [[0, 0], [32, 16], [64, 48], [96, 64]] {
+        check_gm_to_l1(&gm, [32, 32], at, FramePattern::ZZ, t, Target::A2);
+    }
+    let dn = frame(FramePattern::DN, t, &[70, 100]).unwrap();
+    check_gm_to_l1(&dn, [32, 48], [64, 96], FramePattern::NN, t, Target::A2);
+    // a GM row stride of 70000 elements (> 65535): one call per row, 16 loops
+    let wide = frame(FramePattern::ND, t, &[20, 70000]).unwrap();
+    let src_l = tile_layout(&wide, &[20, 24], &[0, 0]).unwrap();
+    let zz = frame(FramePattern::ZZ, t, &[20, 24]).unwrap();
+    let d = gm_nd_to_l1_nz(&Operand::new(&src_l), &Operand::new(&zz), t, Target::A2).unwrap();
+    let repeats: Vec<i64> = d.instrs.iter().map(|i| i.repeat).collect();
+    assert_eq!(repeats, [2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    check_gm_to_l1(&wide, [20, 24], [0, 0], FramePattern::ZZ, t, Target::A2);
 }
 
 #[test]
@@ -720,12 +770,73 @@ fn a2_load_data_with_transpose_32bit() {
         let zz = frame(FramePattern::ZZ, t, &[m, k]).unwrap();
         let d = check_l1_to_l0(&nn, [0, 0], &zz, t, Target::A2, Buffer::L0A);
         let Intrinsic::LoadDataWithTranspose(p) = &d.instrs[0].intrinsic else { panic!() };
-        assert_eq!((p.repeat_times, p.dst_gap, p.dst_frac_gap), (m / 16, k / 8 - 1, 0), "{m}x{k}");
+        // the catlass float nN → zZ values: one call per 16-row band, the squares along K
+        // (repeatTimes K/16, srcStride M/16, dstGap 1, dstFracGap 0)
+        assert_eq!((p.repeat_times, p.src_stride, p.dst_gap, p.dst_frac_gap), (k / 16, m / 16, 1, 0), "{m}x{k}");
+        assert_eq!(d.instrs[0].repeat, m / 16, "{m}x{k}");
     }
     // a square-aligned sub-tile of a bigger L1 ZZ buffer
     let big = frame(FramePattern::ZZ, t, &[64, 64]).unwrap();
     let zn = frame(FramePattern::ZN, t, &[32, 32]).unwrap();
     check_l1_to_l0(&big, [16, 32], &zn, t, Target::A2, Buffer::L0B);
+}
+
+/// A K tail with an odd number of 8-element fractals (k = 1..8, 17..24: the last L0 slice of
+/// a dynamic K), written from the start of an L0 buffer of 32 K. The last square of every
+/// 16-row band writes its second half one fractal past the tile along K: in L0A ZZ onto the
+/// next band's first fractal, which the next band's call rewrites (so the calls must run band
+/// by band), in L0B ZN one fractal row below the tile, inside the buffer. Every element of the
+/// tile is compared with L1; the L0 memory is exactly the buffer (a write past it panics).
+#[test]
+fn a2_load_data_with_transpose_32bit_odd_k_fractal_counts() {
+    let t = ElementType::F32;
+    let fill = |l: &Layout| {
+        let mut v = vec![0u8; l.cosize().unwrap() as usize * eb(t)];
+        for i in 0..l.cosize().unwrap() as usize {
+            set(&mut v, t, i, pattern(t, i));
+        }
+        v
+    };
+    for k in [1, 8, 17, 24, 32] {
+        for (m, n) in [(16, 16), (48, 32)] {
+            // A: L1 NN(m, 32) → L0A ZZ(m, k) in a ZZ(m, 32) buffer
+            let nn = frame(FramePattern::NN, t, &[m, 32]).unwrap();
+            let buf = frame(FramePattern::ZZ, t, &[m, 32]).unwrap();
+            let zz = frame(FramePattern::ZZ, t, &[m, k]).unwrap();
+            // B: L1 ZZ(32, n) → L0B ZN(k, n) in a ZN(32, n) buffer
+            let zzb = frame(FramePattern::ZZ, t, &[32, n]).unwrap();
+            let bufb = frame(FramePattern::ZN, t, &[32, n]).unwrap();
+            let zn = frame(FramePattern::ZN, t, &[k, n]).unwrap();
+            for (src_l, buf_l, dst_l, buffer) in [(&nn, &buf, &zz, Buffer::L0A), (&zzb, &bufb, &zn, Buffer::L0B)] {
+                let l1 = fill(src_l);
+                let dst = Operand::new(dst_l).in_buffer(buf_l);
+                let d = l1_to_l0(&Operand::new(src_l), &dst, t, Target::A2, buffer).unwrap_or_else(|e| panic!("{e}"));
+                let mut l0 = vec![POISON; buf_l.cosize().unwrap() as usize * eb(t)];
+                run1(&d, &mut l0, &l1, t, Target::A2);
+                for r in 0..dst_l.mode(0).unwrap().size().unwrap() {
+                    for c in 0..dst_l.mode(1).unwrap().size().unwrap() {
+                        let (want, got) = (get(&l1, t, off(src_l, r, c)), get(&l0, t, off(dst_l, r, c)));
+                        assert_eq!(got, want, "k={k} {buffer:?} ({r},{c}) {src_l} -> {dst_l}");
+                    }
+                }
+                // Without the buffer there is no room for the spare half: a clear error.
+                if (k + 7) / 8 % 2 == 1 {
+                    match l1_to_l0(&Operand::new(src_l), &Operand::new(dst_l), t, Target::A2, buffer) {
+                        Err(ParamError::Layout { detail, .. }) => assert!(detail.contains("odd count"), "{detail}"),
+                        other => panic!("{other:?}"),
+                    }
+                }
+            }
+        }
+    }
+    // A buffer with an odd fractal count along K (24) has no spare row either.
+    let nn = frame(FramePattern::NN, t, &[16, 32]).unwrap();
+    let zz = frame(FramePattern::ZZ, t, &[16, 24]).unwrap();
+    let dst = Operand::new(&zz).in_buffer(&zz);
+    match l1_to_l0(&Operand::new(&nn), &dst, t, Target::A2, Buffer::L0A) {
+        Err(ParamError::Layout { detail, .. }) => assert!(detail.contains("even"), "{detail}"),
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]

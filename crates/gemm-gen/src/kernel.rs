@@ -30,6 +30,7 @@ pub fn generate(spec: &GemmSpec) -> Result<String> {
     let t = spec.tiles;
     let (inp, out, accn) = (spec.input.name(), spec.output.name(), acc.name());
     let l0a = spec.target.l0a_pattern().name();
+    let (l1a, l1b) = spec.l1_patterns();
     let gm_tile = |l: GmLayout| if l == GmLayout::Nz { NESTED } else { FLAT };
     let tensor = |ty: &str, space: &str, layout: &str, dims: String| {
         format!("!layout.tensor<{ty}, \"{space}\", \"{layout}\", \"{dims}\">")
@@ -39,8 +40,8 @@ pub fn generate(spec: &GemmSpec) -> Result<String> {
         ("gmA", tensor(inp, "gm", spec.a.pattern().name(), d2(spec.m, spec.k))),
         ("gmB", tensor(inp, "gm", spec.b.pattern().name(), d2(spec.k, spec.n))),
         ("gmC", tensor(out, "gm", "ND", d2(spec.m, spec.n))),
-        ("l1A", tensor(inp, "l1", spec.a.l1_pattern().name(), format!("({},{})", t.m1, t.k1))),
-        ("l1B", tensor(inp, "l1", spec.b.l1_pattern().name(), format!("({},{})", t.k1, t.n1))),
+        ("l1A", tensor(inp, "l1", l1a.name(), format!("({},{})", t.m1, t.k1))),
+        ("l1B", tensor(inp, "l1", l1b.name(), format!("({},{})", t.k1, t.n1))),
         ("l0A", tensor(inp, "l0a", l0a, format!("({},{})", t.m1, t.k0))),
         ("l0B", tensor(inp, "l0b", "ZN", format!("({},{})", t.k0, t.n1))),
         ("l0C", tensor(accn, "l0c", "NZ", format!("({},{})", t.m1, t.n1))),

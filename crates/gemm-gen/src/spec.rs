@@ -124,6 +124,21 @@ pub struct GemmSpec {
 }
 
 impl GemmSpec {
+    /// The L1 layouts of A (M × K) and B (K × N): [`GmLayout::l1_pattern`], except for f32 on
+    /// a2 where the L1 → L0 load transposes (A DN → L0A ZZ, B ND → L0B ZN): the 32-bit
+    /// `LoadDataWithTranspose` pairs two 16 × 8 fractals that are neighbours along the
+    /// 8-element mode, so A goes to L1 NN and B to L1 ZZ (catlass's float `nN` / `zZ`;
+    /// docs/ascendc-derivation.md §6.1). B packed NZ stays NZ: no GM → L1 copy reorders it.
+    pub fn l1_patterns(&self) -> (FramePattern, FramePattern) {
+        let (a, b) = (self.a.l1_pattern(), self.b.l1_pattern());
+        if self.target != Target::A2 || self.input != ElementType::F32 {
+            return (a, b);
+        }
+        let a = if self.a == GmLayout::Dn { FramePattern::NN } else { a };
+        let b = if self.b == GmLayout::Nd { FramePattern::ZZ } else { b };
+        (a, b)
+    }
+
     /// The cube's accumulator type for the inputs (f32, or i32 for i8).
     pub fn accumulator(&self) -> Result<ElementType> {
         Ok(matmul_accumulator(self.input, self.input, self.target)?)
@@ -170,5 +185,51 @@ impl GemmSpec {
             return Err(spec("name", format!("`{}` is not a C identifier", self.name)));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(input: ElementType, target: Target, a: GmLayout, b: GmLayout) -> GemmSpec {
+        GemmSpec {
+            name: "g".into(),
+            m: Dim::Dynamic,
+            n: Dim::Dynamic,
+            k: Dim::Dynamic,
+            input,
+            output: ElementType::F32,
+            a,
+            b,
+            epilogue: Epilogue::default(),
+            target,
+            tiles: Tiles { m1: 32, n1: 32, k1: 64, k0: 32, stages: 1 },
+            order: TileOrder::Linear,
+            split_k: 1,
+        }
+    }
+
+    /// The L1 layouts are the ones whose L1 -> L0 load the back ends emit: a2 f32 puts the
+    /// operands that transpose on that load (A DN, B ND) in NN / ZZ, every other case keeps the
+    /// ND2NZ layouts; the generated kernel declares them.
+    #[test]
+    fn a2_f32_operands_that_transpose_go_to_l1_nn_and_zz() {
+        use FramePattern::*;
+        use GmLayout::*;
+        let cases = [
+            (ElementType::F32, Target::A2, (Dn, Nd), (NN, ZZ)),
+            (ElementType::F32, Target::A2, (Nd, Dn), (NZ, ZN)),
+            (ElementType::F32, Target::A2, (Nz, Nz), (NZ, NZ)),
+            (ElementType::F32, Target::A5, (Dn, Nd), (ZN, NZ)),
+            (ElementType::F16, Target::A2, (Dn, Nd), (ZN, NZ)),
+        ];
+        for (input, target, (a, b), want) in cases {
+            let s = spec(input, target, a, b);
+            assert_eq!(s.l1_patterns(), want, "{input:?} {target:?} {a:?} {b:?}");
+        }
+        let text = crate::generate(&spec(ElementType::F32, Target::A2, Dn, Nd)).unwrap();
+        assert!(text.contains(r#"!layout.tensor<f32, "l1", "NN", "(32,64)">"#), "{text}");
+        assert!(text.contains(r#"!layout.tensor<f32, "l1", "ZZ", "(64,32)">"#), "{text}");
     }
 }

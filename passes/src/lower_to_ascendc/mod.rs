@@ -152,7 +152,7 @@ impl<'c, 'a> Tensor<'c, 'a> {
         let base = layout_algebra::IndexValue::mul(&self.base, &eb)
             .and_then(|b| layout_algebra::IndexValue::add(&SymExpr::Const(self.base_bytes), &b))
             .map_err(LoweringError::from)?;
-        Ok(Operand { layout: &self.layout, coord: self.coord.clone(), base_bytes: base })
+        Ok(Operand { layout: &self.layout, coord: self.coord.clone(), base_bytes: base, buffer_layout: None })
     }
 
     /// The operand as the side table records it ([`table::OperandSpec`]).
@@ -558,12 +558,17 @@ impl<'c> Lowering<'c> {
                     }
                     _ => (ascendc_params::Epilogue::NONE, false),
                 };
-                // L0A/L0B hold what Mmad reads: the layout it infers from m, n and the valid k.
-                let dst = match dst.space {
-                    MemorySpace::L0a | MemorySpace::L0b => self.cube_operand(&src, &dst)?,
-                    _ => dst,
+                // L0A/L0B hold what Mmad reads: the layout it infers from m, n and the valid k,
+                // written from the start of the buffer (whose layout says what lies past it).
+                let (dst, buffer_layout) = match dst.space {
+                    MemorySpace::L0a | MemorySpace::L0b => {
+                        let at_start = dst.coord.iter().all(|c| layout_algebra::IndexValue::is_constant(c, 0));
+                        let whole = at_start.then(|| dst.layout.clone());
+                        (self.cube_operand(&src, &dst)?, whole)
+                    }
+                    _ => (dst, None),
                 };
-                let derived = self.derive_copy(&src, &dst, epilogue)?;
+                let derived = self.derive_copy(&src, &dst, epilogue, buffer_layout.as_ref())?;
                 // GM DN -> L1 ZN runs ND2NZ on the transposed views: say so next to the call.
                 let column_major = src.space == MemorySpace::Gm
                     && dst.space == MemorySpace::L1
@@ -575,7 +580,7 @@ impl<'c> Lowering<'c> {
                         .first()
                         .is_some_and(|s| layout_algebra::IndexValue::as_constant(s) == Some(1));
                 let extra = if column_major {
-                    vec![("transposed", "GM DN -> L1 ZN, issued as ND -> NZ of the transposed views (DN(K,N) = ND(N,K), ZN(K,N) = NZ(N,K)): nValue counts columns, dValue rows".to_string())]
+                    vec![("transposed", "GM DN -> L1 ZN / NN, issued as ND -> NZ / ZZ of the transposed views (DN(K,N) = ND(N,K), ZN(K,N) = NZ(N,K), NN(K,N) = ZZ(N,K)): nValue counts columns, dValue rows".to_string())]
                 } else {
                     vec![]
                 };
@@ -696,6 +701,7 @@ impl<'c> Lowering<'c> {
         src: &Tensor,
         dst: &Tensor,
         epilogue: ascendc_params::Epilogue,
+        buffer_layout: Option<&Layout<SymExpr>>,
     ) -> Result<ascendc_params::Derived<SymExpr>> {
         use MemorySpace as S;
         let t = self.target;
@@ -708,8 +714,17 @@ impl<'c> Lowering<'c> {
                     ascendc_params::copy_nz_to_nz(&src.operand()?, &dst.operand()?, Buffer::Gm, Buffer::L1, src.elem)
                 }
             }
-            (S::L1, S::L0a) => ascendc_params::l1_to_l0a(&src.operand()?, &dst.operand()?, src.elem, t),
-            (S::L1, S::L0b) => ascendc_params::l1_to_l0b(&src.operand()?, &dst.operand()?, src.elem, t),
+            (S::L1, S::L0a | S::L0b) => {
+                let d = dst.operand()?;
+                let d = match buffer_layout {
+                    Some(whole) => d.in_buffer(whole),
+                    None => d,
+                };
+                match dst.space {
+                    S::L0a => ascendc_params::l1_to_l0a(&src.operand()?, &d, src.elem, t),
+                    _ => ascendc_params::l1_to_l0b(&src.operand()?, &d, src.elem, t),
+                }
+            }
             (S::L0c, S::Gm) => {
                 // Flat (ND) GM destination → NZ2ND (CFG_ROW_MAJOR); a fractal one → NZ2NZ (CFG_NZ).
                 let types = (src.elem, dst.elem);

@@ -81,6 +81,13 @@ fn matrix() -> Vec<(GemmSpec, [usize; 3])> {
     let mut s = spec("gg_a2_f32_nd_dn", Target::A2, E::F32, E::F32, (Nd, Dn));
     s.tiles = Tiles { m1: 32, n1: 32, k1: 64, k0: 32, stages: 1 };
     out.push((s, [50, 40, 70]));
+    // a2 f32 with both L1 -> L0 loads transposing (A DN in L1 NN, B ND in L1 ZZ:
+    // GemmSpec::l1_patterns), double-buffered; K = 100 ends in an L0 slice of 4 (one 8-element
+    // fractal: the odd count of the 32-bit LoadDataWithTranspose).
+    let mut s = spec("gg_a2_f32_dn_nd_double", Target::A2, E::F32, E::F32, (Dn, Nd));
+    s.tiles = Tiles { m1: 32, n1: 32, k1: 64, k0: 32, stages: 2 };
+    s.order = zn(2);
+    out.push((s, [70, 50, 100]));
     // Software-pipelined K streams (static K of whole slice pairs, two stages; gemm_gen::
     // pipeline), tails in M and N. K = 768 in slices of 128: the peeled two and two looped
     // pairs, the L0 pairs alternating across L1 slices.

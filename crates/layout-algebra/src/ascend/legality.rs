@@ -20,7 +20,7 @@ use MemorySpace as S;
 /// | space | a2 (Atlas A2/A3) | a5 (Ascend 950) |
 /// |---|---|---|
 /// | gm | ND DN NDExt DNExt NZ ZN NCHW NHWC NC1HWC0 | same + ZZ NN ScaleAND ScaleADN ScaleBND ScaleBDN (MX) |
-/// | l1 | NZ ZN NC1HWC0 (+ ND DN for 64-bit types) | same + ZZ NN for `f8E8M0FNU` (MX scales) |
+/// | l1 | NZ ZN NC1HWC0 (+ ND DN for 64-bit types; + ZZ NN for f32) | same + ZZ NN for `f8E8M0FNU` (MX scales) |
 /// | l0a | **ZZ** | **NZ** |
 /// | l0b | ZN | ZN |
 /// | l0c | NZ with 16×16 fractal (L0C) | same |
@@ -44,6 +44,10 @@ pub fn legal_patterns(space: MemorySpace, target: Target, elem: ElementType) -> 
         S::Gm if a5 => out.extend([ZZ, NN, ScaleAND, ScaleADN, ScaleBND, ScaleBDN]),
         S::L1 if elem.bits() == 64 => out.extend([ND, DN]),
         S::L1 if a5 && mx => out.extend([ZZ, NN]),
+        // a2 f32 operands whose L1 → L0 load transposes: `LoadDataWithTranspose` pairs two
+        // 16×8 fractals by address, so they must be contiguous along the 8-element mode
+        // (catlass zZ for B, nN for A: docs/ascendc-derivation.md §6.1).
+        S::L1 if !a5 && elem == E::F32 => out.extend([ZZ, NN]),
         _ => {}
     }
     out
@@ -98,6 +102,9 @@ pub fn direction(src: MemorySpace, dst: MemorySpace, target: Target) -> Result<D
 ///   Not ND/NDExt → ZN: it transposes each matrix, which ND2NZ cannot (it moves rows, C0
 ///   elements at a time) and no public AscendC/catlass GM → L1 copy does (catlass pairs
 ///   RowMajor with zN and ColumnMajor with nZ); load ND → NZ and transpose on the L1 → L0 load;
+///   a2 also ND → ZZ and DN → NN (f32 only, `legal_patterns`: ND2NZ one 16-row band at a time,
+///   catlass `CopyGmToL1<RowMajor → zZ>` / `<ColumnMajor → nN>`), the L1 layouts a 32-bit
+///   transposing L1 → L0 load reads;
 /// * gm → l0b (a2 only): ZN → ZN;
 /// * gm → ub: same layout (ND, DN, NDExt, DNExt, NZ);
 /// * l1 → l0a: a2 NZ/ZN/NN → ZZ (zN→zZ, transposed nZ→zZ, nN→zZ); a5 NZ/ZN/NN/NC1HWC0 → NZ;
@@ -128,6 +135,9 @@ pub fn legal_pairs(src: MemorySpace, dst: MemorySpace, target: Target) -> Vec<(F
                 (NHWC, NC1HWC0),
                 (NCHW, NC1HWC0),
             ]);
+            if !a5 {
+                out.extend([(ND, ZZ), (DN, NN)]);
+            }
             if a5 {
                 out.extend([
                     (DN, NZ),
@@ -238,6 +248,13 @@ mod tests {
         assert_eq!(none.to_string(), "there is no data path l0a -> l0b");
         assert!(legal_pairs(S::Gm, S::L1, Target::A5).contains(&(DN, NZ)));
         assert!(!legal_pairs(S::Gm, S::L1, Target::A2).contains(&(DN, NZ)));
+        // a2 f32: banded ND2NZ into the L1 layouts of the 32-bit transposing loads.
+        assert!(legal_pairs(S::Gm, S::L1, Target::A2).contains(&(ND, ZZ)));
+        assert!(legal_pairs(S::Gm, S::L1, Target::A2).contains(&(DN, NN)));
+        assert!(legal_patterns(S::L1, Target::A2, E::F32).contains(&ZZ));
+        assert!(legal_patterns(S::L1, Target::A2, E::F32).contains(&NN));
+        assert!(!legal_patterns(S::L1, Target::A2, E::F16).contains(&ZZ));
+        assert!(!legal_patterns(S::L1, Target::A5, E::F32).contains(&ZZ));
         // A transposing GM -> L1 copy exists on neither target (no ND2ZN).
         for t in Target::ALL {
             assert!(!legal_pairs(S::Gm, S::L1, t).contains(&(ND, ZN)));

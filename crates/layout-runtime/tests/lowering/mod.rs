@@ -217,6 +217,9 @@ fn pattern_ok(p: FramePattern) -> bool {
 /// The 64-bit element type of ND/DN tensors in L1.
 const F64: (&str, ElemType) = ("f64", ElemType::F64);
 
+/// The 32-bit operands of a2 L1 ZZ / NN (`legality::legal_patterns`).
+const F32: (&str, ElemType) = ("f32", ElemType::F32);
+
 /// MX scales (`f8E8M0FNU`, C0 = 2) travel as their bit pattern: u8 arrays.
 const E8M0: (&str, ElemType) = ("f8E8M0FNU", ElemType::U8);
 
@@ -402,10 +405,14 @@ fn every_legal_copy_pair_places_every_element_and_fills_padding_as_the_hardware(
                     // pairs list ND -> ND and DN -> DN for those).
                     let l1_plain =
                         (s == MemorySpace::L1 && !p.is_fractal()) || (d == MemorySpace::L1 && !q.is_fractal());
+                    // a2 L1 ZZ/NN hold f32 operands (the 32-bit transposing L1 -> L0 loads).
+                    let f32_only = !mx && !pair_ok(plain) && pair_ok((F32.0, F32.0));
                     let ((se, st), (de, dt)) = if mx {
                         (E8M0, E8M0)
                     } else if l1_plain {
                         (F64, F64)
+                    } else if f32_only {
+                        (F32, F32)
                     } else {
                         (elem_for(s, p), elem_for(d, q))
                     };
@@ -468,16 +475,12 @@ fn every_legal_copy_pair_places_every_element_and_fills_padding_as_the_hardware(
             &mut rng,
         );
     }
-    // `legal_pairs` lists these a2 pairs, but their L1 layouts (NN, ZZ: MX scales, a5 only) and
-    // the scale buffers do not exist on a2 (`legal_patterns`, T4/T1), so no verified kernel has them.
+    // `legal_pairs` lists these a2 pairs, but the scale buffers do not exist on a2
+    // (`legal_patterns`, T1), so no verified kernel has them. (a2 L1 ZZ / NN hold f32: the
+    // pairs GM ND -> ZZ, DN -> NN, L1 NN -> L0A ZZ and ZZ -> L0B ZN run above with f32.)
     assert_eq!(
         illegal_types,
-        [
-            "a2 l1->l0a NN->ZZ (f16 -> f16)",
-            "a2 l1->l0b ZZ->ZN (f16 -> f16)",
-            "a2 l1->l0a_scale ZZ->ZZ (f8E8M0FNU -> f8E8M0FNU)",
-            "a2 l1->l0b_scale NN->NN (f8E8M0FNU -> f8E8M0FNU)"
-        ],
+        ["a2 l1->l0a_scale ZZ->ZZ (f8E8M0FNU -> f8E8M0FNU)", "a2 l1->l0b_scale NN->NN (f8E8M0FNU -> f8E8M0FNU)"],
         "legal pairs whose types layout-verify rejects"
     );
     assert!(pairs >= 60, "{pairs} pairs");
