@@ -26,8 +26,8 @@
 // CHECK: AscendC::DataCopy(a1[0], arg0Gm[0], p0);
 
 // B: GM DN -> L1 ZN, the ND2NZ of the transposed views (nValue = n = 24, dValue = k = 56).
-// CHECK: // Nd2NzParams GM DN -> L1 ZN (MTE2)
-// CHECK: //   transposed: GM DN -> L1 ZN, issued as ND -> NZ of the transposed views
+// CHECK: // Nd2NzParams GM DN -> L1 ZN / NN (MTE2)
+// CHECK: //   transposed: GM DN -> L1 ZN / NN, issued as ND -> NZ / ZZ of the transposed views (DN(K,N) = ND(N,K), ZN(K,N) = NZ(N,K), NN(K,N) = ZZ(N,K))
 // CHECK: AscendC::Nd2NzParams p1;
 // CHECK-NEXT: p1.ndNum = 1;
 // CHECK-NEXT: p1.nValue = 24;  // columns to copy (rows of the transposed view)

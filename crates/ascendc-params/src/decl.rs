@@ -99,7 +99,7 @@ pub enum Source {
 pub enum When {
     /// This boolean field is true.
     True,
-    /// The call carries the `transposed` note (GM DN → L1 ZN through the transposed views).
+    /// The call carries the `transposed` note (GM DN → L1 ZN or NN through the transposed views).
     Transposed,
     /// The call's `ifTranspose` is true.
     IfTranspose,
@@ -248,7 +248,7 @@ pub struct IntrinsicDecl {
     pub function: &'static str,
     /// The pipe it runs on (`MTE2`, `MTE1`, `M`, `FIX`).
     pub pipe: &'static str,
-    /// What the call does, for the C++ comment (`Transposed`: GM DN -> L1 ZN).
+    /// What the call does, for the C++ comment (`Transposed`: GM DN -> L1 ZN or NN).
     pub summary: &'static str,
     pub summary_transposed: Option<&'static str>,
     /// The `CFG_*` template argument (`Fixpipe<Dst, Src, CFG>`), after the destination and
@@ -718,7 +718,7 @@ intrinsics! {
         function: "DataCopy",
         pipe: "MTE2",
         summary: "GM ND -> L1 NZ (MTE2)",
-        summary_transposed: Some("GM DN -> L1 ZN (MTE2)"),
+        summary_transposed: Some("GM DN -> L1 ZN / NN (MTE2)"),
         cpp_config: None,
         params: &ND2NZ_PARAMS,
         omit: &[],
