@@ -10,7 +10,12 @@
 //! source address likewise, and no intermediate of the ops' index code leaves `i64`. For a
 //! Mmad, for every product `(i, j, kk)` inside the valid regions of A `(i, kk)`, B `(kk, j)`
 //! and C `(i, j)`: the call computes it, and the L0A, L0B and L0C elements its mapping reads
-//! and writes are the algebra's. The queries are presolved (`Query::presolve`).
+//! and writes are the algebra's. The queries are presolved (`Query::presolve`). Each call is
+//! first proven under weaker facts, as the loop path's accesses are ([`super::accesses`]):
+//! every symbol value the user's code computed (a swizzled tile corner) is a free constant,
+//! in `[0, size_limit)` when a lemma over its own code proves that ([`range_lemma`]), and the
+//! path's quotients by non-constants are fresh; a counterexample there is asked again exactly
+//! (`accesses::decide_weakened`).
 
 use std::time::Instant;
 
@@ -27,7 +32,9 @@ use layout_passes::lower_to_ascendc::{
     self,
     table::{CopySpec, OperandSpec},
 };
-use melior::ir::{operation::OperationLike, AttributeLike, Module, OperationRef, Value, ValueLike};
+use melior::ir::{
+    operation::OperationLike, AttributeLike, BlockLike, Module, OperationRef, RegionLike, Value, ValueLike,
+};
 use mlir_sys::MlirValue;
 
 use super::accesses::{argument_facts, decide_weakened, entry_block, lowering_leaf};
@@ -69,7 +76,9 @@ pub fn prove_intrinsics_edited(
         subject: ProofSubject::IntrinsicCalls,
         ..Default::default()
     };
-    let users = user_values(&table);
+    let lemmas = Instant::now();
+    let users = in_range(user_values(&table), opts);
+    report.lemma_time = lemmas.elapsed();
     for spec in &table {
         let chunks = chunks(spec);
         for (&call, &chunk) in spec.calls.iter().zip(&chunks) {
@@ -107,6 +116,61 @@ type Res<T> = std::result::Result<T, String>;
 /// A value the user's code computed that some call's layouts read (a tile corner from a
 /// swizzle), and the name of the free constant it is in a weakened obligation.
 type UserValue = (MlirValue, String);
+
+/// Each user value with whether it is proven to lie in `[0, size_limit)` wherever it is
+/// computed ([`range_lemma`]): a fact of the exact obligations (the value's code and path are
+/// part of every call's facts that reads it), kept in the weakened ones.
+fn in_range(users: Vec<UserValue>, opts: &AddressProofOptions) -> Vec<FreeValue> {
+    users
+        .into_iter()
+        .map(|(raw, name)| {
+            // Safety: a live value of the lowered copy.
+            let value = unsafe { Value::from_raw(raw) };
+            let proven = range_lemma(value, opts.size_limit, opts) == Ok(true);
+            (raw, name, proven)
+        })
+        .collect()
+}
+
+/// Whether `value` lies in `[0, size_limit)` wherever it is computed: two queries (the lower
+/// and the upper bound), each `facts ∧ ¬bound`, where the facts are the user's code of `value`
+/// (assumed defined, as in [`Goal::new`]), `lo ≤ iv < hi` of each enclosing loop and the
+/// arguments' ranges — all of them among the exact facts of a call that reads `value` (its
+/// definition dominates the call). A loop's step is left out (fewer facts: still sound).
+fn range_lemma(value: Value, size_limit: i64, opts: &AddressProofOptions) -> Res<bool> {
+    let def = layout_passes::ir::defining_op(value).ok_or("a user value without a definition")?;
+    let entry = entry_block(&def).ok_or("a value outside a function")?;
+    let mut t = Translator::new(entry);
+    let term = t.int(value)?;
+    let mut facts = Vec::new();
+    let mut parent = def.parent_operation();
+    while let Some(p) = parent {
+        if op_name(&p) == "scf.for" {
+            let block = p.region(0).ok().and_then(|r| r.first_block()).ok_or("a loop without a body")?;
+            let iv = t.int(block.argument(0).map_err(|e| e.to_string())?.into())?;
+            let (lo, hi) =
+                (t.int(p.operand(0).map_err(|e| e.to_string())?)?, t.int(p.operand(1).map_err(|e| e.to_string())?)?);
+            facts.push(format!("(<= {lo} {iv})"));
+            facts.push(format!("(< {iv} {hi})"));
+        }
+        parent = p.parent_operation();
+    }
+    facts.append(&mut t.defined);
+    facts.extend(argument_facts(&mut t, size_limit));
+    for bound in [format!("(<= 0 {term})"), format!("(< {term} {size_limit})")] {
+        let mut negated = facts.clone();
+        negated.push(format!("(not {bound})"));
+        let answers = index_simplify::smt::check(&[t.query(negated)], opts.timeout).map_err(|e| e.to_string())?;
+        if !matches!(answers.as_slice(), [index_simplify::smt::Answer::Unsat]) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// A user value in a weakened obligation: its free constant's name, and whether the value is
+/// proven to lie in `[0, size_limit)` (then so does the constant).
+type FreeValue = (MlirValue, String, bool);
 
 /// Every symbol value of the side table that the user's code computed (an op the lowering
 /// does not emit as a leaf, [`lowering_leaf`]), once, each named `user.SYMBOL` (primed when
@@ -264,8 +328,9 @@ struct Goal {
     facts: Vec<String>,
     claims: Vec<String>,
     used: std::cell::RefCell<Vec<&'static str>>,
-    /// Weakened ([`Goal::new`]): the path's divisions by non-constants are fresh constants.
-    weakened: bool,
+    /// Weakened ([`Goal::new`]): the path's divisions by non-constants are fresh constants,
+    /// and these user values free constants (the range facts of those proven in range).
+    weakened: Option<Vec<FreeValue>>,
 }
 
 impl Goal {
@@ -288,11 +353,11 @@ impl Goal {
         spec: &CopySpec,
         size_limit: i64,
         coords: &[&str],
-        weakened: Option<&[UserValue]>,
+        weakened: Option<&[FreeValue]>,
     ) -> Res<Self> {
         let entry = entry_block(&call).ok_or("a call outside a function")?;
         let mut t = Translator::new(entry);
-        for (raw, name) in weakened.unwrap_or_default() {
+        for (raw, name, _) in weakened.unwrap_or_default() {
             // Safety: a live value of the lowered copy.
             t.abstract_if_read(unsafe { Value::from_raw(*raw) }, name);
         }
@@ -322,7 +387,7 @@ impl Goal {
         for c in coords {
             t.declare(c);
         }
-        Ok(Goal { t, facts, claims: Vec::new(), used: Default::default(), weakened: weakened.is_some() })
+        Ok(Goal { t, facts, claims: Vec::new(), used: Default::default(), weakened: weakened.map(<[_]>::to_vec) })
     }
 
     /// `0 ≤ coord < extent` for each pair, as facts.
@@ -403,8 +468,16 @@ impl Goal {
                 Requirement::Equals(other) => format!("(= {value} {})", int_term(other)?),
             });
         }
-        facts.extend(if self.weakened { t.path_weakened(&call)? } else { t.path_assumed(&call)? });
+        facts.extend(if self.weakened.is_some() { t.path_weakened(&call)? } else { t.path_assumed(&call)? });
         facts.extend(argument_facts(t, size_limit));
+        // A free constant the query reads stands for a value proven in range.
+        for (_, name, in_range) in self.weakened.iter().flatten() {
+            if *in_range && t.reads(name) {
+                let c = encode::symbol(name);
+                facts.push(format!("(<= 0 {c})"));
+                facts.push(format!("(< {c} {size_limit})"));
+            }
+        }
         // The fields, the layout symbols and the mapping's names are defined by equations:
         // z3's `solve-eqs` eliminates them first (`Query::presolve`).
         let presolved = |mut q: Query| {
@@ -425,7 +498,7 @@ fn obligation(
     kind: IntrinsicKind,
     (spec, chunk): (&CopySpec, Option<(i64, Option<i64>)>),
     size_limit: i64,
-    weakened: Option<&[UserValue]>,
+    weakened: Option<&[FreeValue]>,
 ) -> Res<(Query, Query)> {
     if kind == IntrinsicKind::Mmad {
         return mmad_obligation(call, spec, size_limit, weakened);
@@ -495,7 +568,7 @@ fn mmad_obligation(
     call: OperationRef,
     spec: &CopySpec,
     size_limit: i64,
-    weakened: Option<&[UserValue]>,
+    weakened: Option<&[FreeValue]>,
 ) -> Res<(Query, Query)> {
     let mut g = Goal::new(call, spec, size_limit, &["x.i", "x.j", "x.k"], weakened)?;
     let op_fields = fields(call, IntrinsicKind::Mmad)?;
