@@ -191,9 +191,13 @@ pub(super) fn entry_block<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<melior::i
 }
 
 /// What the lowering itself defines as a symbol's value: a constant, the clamp `maxsi(%n, 0)`
-/// of a size, a block query.
+/// of a size, a block query (a runtime call on the loop path, an `ascendc` op on the AscendC
+/// path).
 pub(super) fn lowering_leaf(op: &OperationRef) -> bool {
-    matches!(op_name(op).as_str(), "arith.constant" | "arith.maxsi" | "func.call")
+    matches!(
+        op_name(op).as_str(),
+        "arith.constant" | "arith.maxsi" | "func.call" | "ascendc.get_block_idx" | "ascendc.get_block_num"
+    )
 }
 
 /// Whether the user's code computed `value`: an op the lowering does not emit as a leaf

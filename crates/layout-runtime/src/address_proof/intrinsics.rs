@@ -10,7 +10,12 @@
 //! source address likewise, and no intermediate of the ops' index code leaves `i64`. For a
 //! Mmad, for every product `(i, j, kk)` inside the valid regions of A `(i, kk)`, B `(kk, j)`
 //! and C `(i, j)`: the call computes it, and the L0A, L0B and L0C elements its mapping reads
-//! and writes are the algebra's. The queries are presolved (`Query::presolve`).
+//! and writes are the algebra's. The queries are presolved (`Query::presolve`). Each call is
+//! first proven under weaker facts, as the loop path's accesses are ([`super::accesses`]):
+//! every symbol value the user's code computed (a swizzled tile corner) is a free constant,
+//! in `[0, size_limit)` when a lemma over its own code proves that ([`range_lemma`]), and the
+//! path's quotients by non-constants are fresh; a counterexample there is asked again exactly
+//! (`accesses::decide_weakened`).
 
 use std::time::Instant;
 
@@ -27,11 +32,14 @@ use layout_passes::lower_to_ascendc::{
     self,
     table::{CopySpec, OperandSpec},
 };
-use melior::ir::{operation::OperationLike, AttributeLike, Module, OperationRef, Value};
+use melior::ir::{
+    operation::OperationLike, AttributeLike, BlockLike, Module, OperationRef, RegionLike, Value, ValueLike,
+};
+use mlir_sys::MlirValue;
 
-use super::accesses::{argument_facts, entry_block};
+use super::accesses::{argument_facts, decide_weakened, entry_block, lowering_leaf};
 use super::translate::Translator;
-use super::{algebra_address, decide, AddressProofOptions, AddressProofReport, ProofSubject, TensorProof};
+use super::{algebra_address, AddressProofOptions, AddressProofReport, ProofSubject, TensorProof};
 use crate::{Capture, Error, Result};
 
 /// Proves every mapped intrinsic call of `module`'s AscendC lowering.
@@ -68,6 +76,9 @@ pub fn prove_intrinsics_edited(
         subject: ProofSubject::IntrinsicCalls,
         ..Default::default()
     };
+    let lemmas = Instant::now();
+    let users = in_range(user_values(&table), opts);
+    report.lemma_time = lemmas.elapsed();
     for spec in &table {
         let chunks = chunks(spec);
         for (&call, &chunk) in spec.calls.iter().zip(&chunks) {
@@ -83,8 +94,11 @@ pub fn prove_intrinsics_edited(
                 continue;
             }
             let start = Instant::now();
-            let queries = obligation(call, kind, (spec, chunk), opts.size_limit);
-            let verdict = decide(queries, opts);
+            // First under weaker facts (the user's values free, the path's divisions by
+            // non-constants fresh); a counterexample there is asked again exactly.
+            let weak = obligation(call, kind, (spec, chunk), opts.size_limit, Some(&users));
+            let exact = || obligation(call, kind, (spec, chunk), opts.size_limit, None);
+            let verdict = decide_weakened(weak, exact, opts);
             report.tensors.push(TensorProof {
                 tensor: what,
                 side_function: name,
@@ -98,6 +112,89 @@ pub fn prove_intrinsics_edited(
 }
 
 type Res<T> = std::result::Result<T, String>;
+
+/// A value the user's code computed that some call's layouts read (a tile corner from a
+/// swizzle), and the name of the free constant it is in a weakened obligation.
+type UserValue = (MlirValue, String);
+
+/// Each user value with whether it is proven to lie in `[0, size_limit)` wherever it is
+/// computed ([`range_lemma`]): a fact of the exact obligations (the value's code and path are
+/// part of every call's facts that reads it), kept in the weakened ones.
+fn in_range(users: Vec<UserValue>, opts: &AddressProofOptions) -> Vec<FreeValue> {
+    users
+        .into_iter()
+        .map(|(raw, name)| {
+            // Safety: a live value of the lowered copy.
+            let value = unsafe { Value::from_raw(raw) };
+            let proven = range_lemma(value, opts.size_limit, opts) == Ok(true);
+            (raw, name, proven)
+        })
+        .collect()
+}
+
+/// Whether `value` lies in `[0, size_limit)` wherever it is computed: two queries (the lower
+/// and the upper bound), each `facts ∧ ¬bound`, where the facts are the user's code of `value`
+/// (assumed defined, as in [`Goal::new`]), `lo ≤ iv < hi` of each enclosing loop and the
+/// arguments' ranges — all of them among the exact facts of a call that reads `value` (its
+/// definition dominates the call). A loop's step is left out (fewer facts: still sound).
+fn range_lemma(value: Value, size_limit: i64, opts: &AddressProofOptions) -> Res<bool> {
+    let def = layout_passes::ir::defining_op(value).ok_or("a user value without a definition")?;
+    let entry = entry_block(&def).ok_or("a value outside a function")?;
+    let mut t = Translator::new(entry);
+    let term = t.int(value)?;
+    let mut facts = Vec::new();
+    let mut parent = def.parent_operation();
+    while let Some(p) = parent {
+        if op_name(&p) == "scf.for" {
+            let block = p.region(0).ok().and_then(|r| r.first_block()).ok_or("a loop without a body")?;
+            let iv = t.int(block.argument(0).map_err(|e| e.to_string())?.into())?;
+            let (lo, hi) =
+                (t.int(p.operand(0).map_err(|e| e.to_string())?)?, t.int(p.operand(1).map_err(|e| e.to_string())?)?);
+            facts.push(format!("(<= {lo} {iv})"));
+            facts.push(format!("(< {iv} {hi})"));
+        }
+        parent = p.parent_operation();
+    }
+    facts.append(&mut t.defined);
+    facts.extend(argument_facts(&mut t, size_limit));
+    for bound in [format!("(<= 0 {term})"), format!("(< {term} {size_limit})")] {
+        let mut negated = facts.clone();
+        negated.push(format!("(not {bound})"));
+        let answers = index_simplify::smt::check(&[t.query(negated)], opts.timeout).map_err(|e| e.to_string())?;
+        if !matches!(answers.as_slice(), [index_simplify::smt::Answer::Unsat]) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// A user value in a weakened obligation: its free constant's name, and whether the value is
+/// proven to lie in `[0, size_limit)` (then so does the constant).
+type FreeValue = (MlirValue, String, bool);
+
+/// Every symbol value of the side table that the user's code computed (an op the lowering
+/// does not emit as a leaf, [`lowering_leaf`]), once, each named `user.SYMBOL` (primed when
+/// two values share a symbol name). An `scf.for` iter_arg is not among them: the translation
+/// does not read it, and [`Goal::new`] already makes it a free constant in its range.
+fn user_values(table: &[CopySpec]) -> Vec<UserValue> {
+    let mut users: Vec<UserValue> = Vec::new();
+    for spec in table {
+        for (symbol, raw) in &spec.symbols {
+            // Safety: the table's values are alive in the lowered copy.
+            let value = unsafe { Value::from_raw(*raw) };
+            let computed = layout_passes::ir::defining_op(value).is_some_and(|op| !lowering_leaf(&op));
+            if !computed || users.iter().any(|(v, _)| v.ptr == raw.ptr) {
+                continue;
+            }
+            let mut name = format!("user.{symbol}");
+            while users.iter().any(|(_, n)| *n == name) {
+                name.push('\'');
+            }
+            users.push((value.to_raw(), name));
+        }
+    }
+    users
+}
 
 /// The call columns `[start, end)` each call of `spec` covers when the copy is split into
 /// several calls of the same kind along them (`element_map::columns_per_call`, static counts):
@@ -231,6 +328,9 @@ struct Goal {
     facts: Vec<String>,
     claims: Vec<String>,
     used: std::cell::RefCell<Vec<&'static str>>,
+    /// Weakened ([`Goal::new`]): the path's divisions by non-constants are fresh constants,
+    /// and these user values free constants (the range facts of those proven in range).
+    weakened: Option<Vec<FreeValue>>,
 }
 
 impl Goal {
@@ -243,9 +343,24 @@ impl Goal {
     }
 
     /// The symbols of the layouts bound to the user's values, and the coordinate symbols.
-    fn new(call: OperationRef, spec: &CopySpec, size_limit: i64, coords: &[&str]) -> Res<Self> {
+    /// With `weakened` (every user value of the table, [`user_values`]) the facts are weaker,
+    /// so a proof still holds but a model may be no run: each of those values is a free
+    /// constant wherever the query reads it (its own layouts, the fields' code, the path), and
+    /// a quotient or remainder by a non-constant that only the path reads is a fresh constant
+    /// ([`Translator::path_weakened`]).
+    fn new(
+        call: OperationRef,
+        spec: &CopySpec,
+        size_limit: i64,
+        coords: &[&str],
+        weakened: Option<&[FreeValue]>,
+    ) -> Res<Self> {
         let entry = entry_block(&call).ok_or("a call outside a function")?;
         let mut t = Translator::new(entry);
+        for (raw, name, _) in weakened.unwrap_or_default() {
+            // Safety: a live value of the lowered copy.
+            t.abstract_if_read(unsafe { Value::from_raw(*raw) }, name);
+        }
         let mut facts = Vec::new();
         // The layouts' symbols are the values the user's code gave the layout ops (sizes, tile
         // coordinates): read as that code computes them, assumed defined (only the lowering's
@@ -272,7 +387,7 @@ impl Goal {
         for c in coords {
             t.declare(c);
         }
-        Ok(Goal { t, facts, claims: Vec::new(), used: Default::default() })
+        Ok(Goal { t, facts, claims: Vec::new(), used: Default::default(), weakened: weakened.map(<[_]>::to_vec) })
     }
 
     /// `0 ≤ coord < extent` for each pair, as facts.
@@ -353,8 +468,16 @@ impl Goal {
                 Requirement::Equals(other) => format!("(= {value} {})", int_term(other)?),
             });
         }
-        facts.extend(t.path_assumed(&call)?);
+        facts.extend(if self.weakened.is_some() { t.path_weakened(&call)? } else { t.path_assumed(&call)? });
         facts.extend(argument_facts(t, size_limit));
+        // A free constant the query reads stands for a value proven in range.
+        for (_, name, in_range) in self.weakened.iter().flatten() {
+            if *in_range && t.reads(name) {
+                let c = encode::symbol(name);
+                facts.push(format!("(<= 0 {c})"));
+                facts.push(format!("(< {c} {size_limit})"));
+            }
+        }
         // The fields, the layout symbols and the mapping's names are defined by equations:
         // z3's `solve-eqs` eliminates them first (`Query::presolve`).
         let presolved = |mut q: Query| {
@@ -375,11 +498,12 @@ fn obligation(
     kind: IntrinsicKind,
     (spec, chunk): (&CopySpec, Option<(i64, Option<i64>)>),
     size_limit: i64,
+    weakened: Option<&[FreeValue]>,
 ) -> Res<(Query, Query)> {
     if kind == IntrinsicKind::Mmad {
-        return mmad_obligation(call, spec, size_limit);
+        return mmad_obligation(call, spec, size_limit, weakened);
     }
-    let mut g = Goal::new(call, spec, size_limit, &["x.row", "x.col"])?;
+    let mut g = Goal::new(call, spec, size_limit, &["x.row", "x.col"], weakened)?;
     let op_fields = fields(call, kind)?;
     let src = spec.srcs.first().ok_or("a copy without a source")?;
     // The coordinate inside both valid regions, and the call's (row, col) of it.
@@ -440,8 +564,13 @@ fn obligation(
 /// A's valid columns and B's valid rows, the product `(i, j, kk)` is one the call computes
 /// (`i < m`, `j < n`, `kk < k`), and the C, A and B elements its mapping reads and writes are
 /// the algebra's `(i, j)` of C, `(i, kk)` of A and `(kk, j)` of B.
-fn mmad_obligation(call: OperationRef, spec: &CopySpec, size_limit: i64) -> Res<(Query, Query)> {
-    let mut g = Goal::new(call, spec, size_limit, &["x.i", "x.j", "x.k"])?;
+fn mmad_obligation(
+    call: OperationRef,
+    spec: &CopySpec,
+    size_limit: i64,
+    weakened: Option<&[FreeValue]>,
+) -> Res<(Query, Query)> {
+    let mut g = Goal::new(call, spec, size_limit, &["x.i", "x.j", "x.k"], weakened)?;
     let op_fields = fields(call, IntrinsicKind::Mmad)?;
     let [a, b] = spec.srcs.as_slice() else { return Err("a matmul without A and B".into()) };
     let (i, j, kk) = (SymExpr::sym("x.i"), SymExpr::sym("x.j"), SymExpr::sym("x.k"));
