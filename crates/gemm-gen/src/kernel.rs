@@ -238,6 +238,7 @@ fn l1_slice(
 const L0: (&str, &str) = ("%a0", "%b0");
 
 /// L1 → L0A/L0B buffers `l0` at L1 column/row `at` (the whole panel when `None`) and the Mmad.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn l0_slice(
     body: &mut Body,
     spec: &GemmSpec,
