@@ -8,6 +8,7 @@
 // RUN: mlir-opt --irdl-file=%layout_irdl %S/ops/load.mlir | layout-opt | FileCheck %S/ops/load.mlir
 // RUN: mlir-opt --irdl-file=%layout_irdl %S/ops/store.mlir | layout-opt | FileCheck %S/ops/store.mlir
 // RUN: mlir-opt --irdl-file=%layout_irdl %S/ops/matmul.mlir | layout-opt | FileCheck %S/ops/matmul.mlir
+// RUN: mlir-opt --irdl-file=%layout_irdl %S/ops/matmul-unit-flag.mlir | layout-opt | FileCheck %S/ops/matmul-unit-flag.mlir
 // RUN: mlir-opt --irdl-file=%layout_irdl %S/ops/offset.mlir | layout-opt | FileCheck %S/ops/offset.mlir
 // RUN: mlir-opt --irdl-file=%layout_irdl %S/ops/structure-errors.mlir --split-input-file --verify-diagnostics
 // RUN: mlir-opt --irdl-file=%layout_irdl %S/verify/verify-errors.mlir --split-input-file > /dev/null

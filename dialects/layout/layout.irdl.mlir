@@ -108,7 +108,8 @@ irdl.dialect @layout {
   // Data movement out of the cube (l0c -> gm/l1/ub, ub -> gm, ...), with layout conversion.
   // Optional attributes (the Fixpipe epilogue of an l0c store; IRDL has no optional attributes,
   // so they are declared in LayoutOpKind::attributes, dialects/layout/src/ops.rs, and checked by
-  // layout-verify rules A1 and L5): `relu = true|false`, `scale = S : f32` (i32 -> f16 DEQF16).
+  // layout-verify rules A1 and L5): `relu = true|false`, `scale = S : f32` (i32 -> f16 DEQF16),
+  // `unit_flag = true|false` (the Fixpipe takes the Mmad/Fixpipe unitFlag handshake, unitFlag 3).
   // Every other attribute on a layout op is an error.
   irdl.operation @store {
     %src = irdl.base @layout::@tensor
@@ -118,15 +119,20 @@ irdl.dialect @layout {
 
   // C (l0c) = A (l0a) * B (l0b), accumulating into C when `accumulate` is true, over the m, n, k
   // of the operands' origins. The optional result `written` is C viewed with the m x n written.
+  // The optional index operand `unit_flag` is the Mmad's unitFlag (asc-devkit UnitFlag.md):
+  // 2 while more matmuls of the accumulation follow, 3 on the last (a value computed in a loop
+  // when the last one is in it); the store of C then has `unit_flag = true`. The Rust verifier
+  // (layout-verify rule X5) rejects a constant other than 2 or 3.
   irdl.operation @matmul {
     %a = irdl.base @layout::@tensor
     %b = irdl.base @layout::@tensor
     %c = irdl.base @layout::@tensor
     %written = irdl.base @layout::@tensor
+    %index = irdl.is index
     %true = irdl.is true
     %false = irdl.is false
     %acc = irdl.any_of(%true, %false)
-    irdl.operands(a: %a, b: %b, c: %c)
+    irdl.operands(a: %a, b: %b, c: %c, unit_flag: optional %index)
     irdl.attributes { "accumulate" = %acc }
     irdl.results(written: optional %written)
   }

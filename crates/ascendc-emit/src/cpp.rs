@@ -215,7 +215,15 @@ impl Printer<'_> {
                 When::UnitKeep => c.field(f.name) == Val::Const(UnitFlag::Keep.value()),
                 When::UnitRelease => c.field(f.name) == Val::Const(UnitFlag::Release.value()),
             };
-            let why = f.variants.iter().find(|(w, _)| holds(w)).map_or(decl.meaning(f, self.target), |(_, text)| text);
+            // A unitFlag computed at run time: 2, or 3 on the accumulation's last Mmad (not the
+            // static default's "0: no unit flag").
+            let computed_unit_flag =
+                f.variants.iter().any(|(w, _)| *w == When::UnitKeep) && !matches!(c.field(f.name), Val::Const(_));
+            let why = if computed_unit_flag {
+                "2, or 3 on the accumulation's last Mmad (computed; asc-devkit UnitFlag)"
+            } else {
+                f.variants.iter().find(|(w, _)| holds(w)).map_or(decl.meaning(f, self.target), |(_, text)| text)
+            };
             let comment = if why.is_empty() { String::new() } else { format!("  // {why}") };
             self.line(depth, &format!("{p}.{} = {value};{comment}", decl.member(f, self.target)));
         }

@@ -155,7 +155,10 @@ pub fn generate(spec: &GemmSpec) -> Result<String> {
         "{tile_c} = \"layout.tile\"(%gc, {m0}, {n0}) {{shape = array<i64: {}, {}>}} : (!gmC, index, index) -> !tC",
         t.m1, t.n1
     ));
-    body.line(format!("\"layout.store\"(%acc, {tile_c}){} : (!l0C, !tC) -> ()", epilogue(spec)));
+    body.line(format!(
+        "\"layout.store\"(%acc, {tile_c}){} : (!l0C, !tC) -> ()",
+        epilogue(spec, pipeline::unit_flag_handshake(spec))
+    ));
     body.close();
     body.line("return");
 
@@ -211,7 +214,7 @@ fn l1_slice(
     let t = spec.tiles;
     let (a1v, b1v) = load_l1_slice(body, spec, k, (m0, n0), ("%a1", "%b1"));
     if t.k0 == t.k1 {
-        l0_slice(body, spec, &a1v, &b1v, None, !first, L0);
+        l0_slice(body, spec, &a1v, &b1v, None, !first, L0, None);
         return Ok(());
     }
     // The valid K of this slice: min(k1, K - k).
@@ -219,7 +222,7 @@ fn l1_slice(
     let k0 = body.constant(t.k0);
     let from = if first {
         let zero = body.constant(0);
-        l0_slice(body, spec, &a1v, &b1v, Some(&zero), false, L0);
+        l0_slice(body, spec, &a1v, &b1v, Some(&zero), false, L0, None);
         k0.clone()
     } else {
         body.constant(0)
@@ -227,7 +230,7 @@ fn l1_slice(
     let hi = body.expr(&valid, "kv");
     let iv = body.fresh("kk");
     body.open(format!("scf.for {iv} = {from} to {hi} step {k0}"));
-    l0_slice(body, spec, &a1v, &b1v, Some(&iv), true, L0);
+    l0_slice(body, spec, &a1v, &b1v, Some(&iv), true, L0, None);
     body.close();
     Ok(())
 }
@@ -236,6 +239,7 @@ fn l1_slice(
 const L0: (&str, &str) = ("%a0", "%b0");
 
 /// L1 → L0A/L0B buffers `l0` at L1 column/row `at` (the whole panel when `None`) and the Mmad.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn l0_slice(
     body: &mut Body,
     spec: &GemmSpec,
@@ -244,6 +248,7 @@ pub(crate) fn l0_slice(
     at: Option<&str>,
     accumulate: bool,
     (a0, b0): (&str, &str),
+    unit_flag: Option<&str>,
 ) {
     let t = spec.tiles;
     let (a_src, b_src) = match at {
@@ -265,12 +270,15 @@ pub(crate) fn l0_slice(
     let (a0v, b0v) = (body.fresh("a0v"), body.fresh("b0v"));
     body.line(format!("{a0v} = \"layout.load\"({a_src}, {a0}) : (!l1T, !l0A) -> !l0aT"));
     body.line(format!("{b0v} = \"layout.load\"({b_src}, {b0}) : (!l1T, !l0B) -> !l0bT"));
+    let (flag, flag_ty) = unit_flag.map_or((String::new(), ""), |u| (format!(", {u}"), ", index"));
     body.line(format!(
-        "\"layout.matmul\"({a0v}, {b0v}, %acc) {{accumulate = {accumulate}}} : (!l0aT, !l0bT, !l0C) -> ()"
+        "\"layout.matmul\"({a0v}, {b0v}, %acc{flag}) {{accumulate = {accumulate}}} : (!l0aT, !l0bT, !l0C{flag_ty}) -> ()"
     ));
 }
 
-fn epilogue(spec: &GemmSpec) -> String {
+/// The store's attributes; `unit_flag`: the Fixpipe side of the unitFlag handshake (the
+/// pipelined kernels, [`crate::pipeline`]).
+fn epilogue(spec: &GemmSpec, unit_flag: bool) -> String {
     let mut attrs = Vec::new();
     if spec.epilogue.relu {
         attrs.push("relu = true".to_string());
@@ -281,6 +289,9 @@ fn epilogue(spec: &GemmSpec) -> String {
     }
     if spec.split_k > 1 {
         attrs.push("atomic = \"add\"".to_string());
+    }
+    if unit_flag {
+        attrs.push("unit_flag = true".to_string());
     }
     if attrs.is_empty() {
         String::new()

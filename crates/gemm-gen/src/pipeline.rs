@@ -11,11 +11,23 @@
 //! uses L0 pair g mod 2. Slices 0 and 1 are peeled (slice 0's first `Mmad` overwrites L0C), the
 //! loop takes the following pairs. `layout-multi-buffer` is not run on such a kernel
 //! ([`needs_multi_buffer`]): its buffers are already doubled.
+//!
+//! The cube and the Fixpipe meet through the unitFlag handshake (asc-devkit
+//! `mmad_compute_key_features/UnitFlag.md`, docs/cost-model.md §7.3): every `layout.matmul` of
+//! a C tile has unit flag 2 but the last, which has 3, and the store has `unit_flag = true`, so
+//! the sync insertion places no `M_FIX`/`FIX_M` events between them. The last matmul is the
+//! loop's last L0 slice: its flag is `2 + k floordiv k_last` (k_last = K − 2·k1, the last
+//! iteration's `%k`; on the loop's range 2·k1 ≤ k ≤ k_last it is 3 only there), or the constant
+//! 3 in slice 1 when there is no loop. Only where every C tile is whole (M and N static
+//! multiples of m1 and n1, [`unit_flag_handshake`]): a tail tile's Fixpipe reads fewer rows or
+//! columns than the Mmad wrote, and the blocks it leaves unread keep their flag at 1, on which
+//! the next tile's first Mmad would wait forever. Other kernels keep the events.
 
 use crate::error::Result;
 use crate::kernel::{l0_slice, load_l1_slice};
 use crate::spec::{Dim, GemmSpec};
 use crate::text::Body;
+use ascendc_params::decl::UnitFlag;
 use layout_algebra::{IndexValue, SymExpr};
 
 /// The buffers of one stage: (A, B) in L1 and (A, B) in L0.
@@ -36,6 +48,13 @@ pub fn pipelined_k(spec: &GemmSpec) -> Option<i64> {
     }
 }
 
+/// Whether the pipelined kernel orders its Mmads and Fixpipe by the unitFlag handshake (module
+/// doc): pipelined, and every C tile whole.
+pub fn unit_flag_handshake(spec: &GemmSpec) -> bool {
+    let whole = |d: Dim, tile: i64| matches!(d, Dim::Static(v) if v > 0 && v % tile == 0);
+    pipelined_k(spec).is_some() && whole(spec.m, spec.tiles.m1) && whole(spec.n, spec.tiles.n1)
+}
+
 /// Whether `layout-multi-buffer` must run on the generated kernel (two stages it did not
 /// already double itself).
 pub fn needs_multi_buffer(spec: &GemmSpec) -> bool {
@@ -53,22 +72,40 @@ pub(crate) fn k_stream(
 ) -> Result<()> {
     let t = spec.tiles;
     let per = t.k1 / t.k0;
+    let handshake = unit_flag_handshake(spec);
+    let keep = body.constant(UnitFlag::Keep.value());
+    let looped = k > 2 * t.k1;
     // Slices 0 and 1, peeled: L0 slices 0 .. 2·per, the very first overwriting.
     for i in 0..2 {
         let at = body.constant(i * t.k1);
-        slice(body, spec, &at, (m0, n0), &stages[i as usize], &stages, i * per, per, i == 0);
+        let last = if i == 1 && !looped { body.constant(UnitFlag::Release.value()) } else { keep.clone() };
+        let flags = Flags { keep: &keep, last: &last };
+        slice(body, spec, &at, (m0, n0), &stages[i as usize], &stages, i * per, per, i == 0, flags);
     }
-    if k > 2 * t.k1 {
+    if looped {
         let (lo, hi, step) = (body.constant(2 * t.k1), body.constant(k), body.constant(2 * t.k1));
         body.open(format!("scf.for %k = {lo} to {hi} step {step}"));
         body.symbols.insert("k".into(), "%k".into());
         let second = body.expr(&SymExpr::sym("k").add(&SymExpr::Const(t.k1))?, "k_next");
+        // 3 on the last iteration (k = K - 2·k1) only (module doc).
+        let k_last = SymExpr::Const(k - 2 * t.k1);
+        let release = SymExpr::Const(UnitFlag::Keep.value()).add(&SymExpr::sym("k").floor_div(&k_last)?)?;
+        let last = if handshake { body.expr(&release, "unit_flag") } else { keep.clone() };
         // Every pair starts at an even L0 slice (2·per per pair).
-        slice(body, spec, "%k", (m0, n0), &stages[0], &stages, 0, per, false);
-        slice(body, spec, &second, (m0, n0), &stages[1], &stages, per, per, false);
+        let only_keep = Flags { keep: &keep, last: &keep };
+        slice(body, spec, "%k", (m0, n0), &stages[0], &stages, 0, per, false, only_keep);
+        slice(body, spec, &second, (m0, n0), &stages[1], &stages, per, per, false, Flags { keep: &keep, last: &last });
         body.close();
     }
     Ok(())
+}
+
+/// The unit flags of a slice's matmuls (SSA values): `last` for its last L0 slice, `keep` for
+/// the others.
+#[derive(Clone, Copy)]
+struct Flags<'a> {
+    keep: &'a str,
+    last: &'a str,
 }
 
 /// L1 slice at GM column `k` into `into`'s L1 pair, then its `count` L0 slices, the first on L0
@@ -84,13 +121,16 @@ fn slice(
     g: i64,
     count: i64,
     first: bool,
+    flags: Flags,
 ) {
     let t = spec.tiles;
     let (a1v, b1v) = load_l1_slice(body, spec, k, (m0, n0), into.l1);
     for j in 0..count {
         let at = (t.k0 != t.k1).then(|| body.constant(j * t.k0));
         let l0 = stages[((g + j) % 2) as usize].l0;
-        l0_slice(body, spec, &a1v, &b1v, at.as_deref(), !(first && j == 0), l0);
+        let flag = if j + 1 == count { flags.last } else { flags.keep };
+        let flag = unit_flag_handshake(spec).then_some(flag);
+        l0_slice(body, spec, &a1v, &b1v, at.as_deref(), !(first && j == 0), l0, flag);
     }
 }
 

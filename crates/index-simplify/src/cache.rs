@@ -1,10 +1,8 @@
 //! A cache of simplifications for queries that are equal up to a renaming of their symbols.
 //!
-//! The passes ask the same question many times with different symbol names: every copy of a
-//! lowering reads its loop variables as fresh symbols (`i3`, `i7`, ...), so an exact memo of
-//! `(expr, facts)` rarely hits (issue 14). [`SimplifyCache::simplify`] answers what
-//! [`crate::simplify_without_rules`] (or else [`crate::simplify`]) would answer, computed once per
-//! class of queries that differ only in the names, and renamed back.
+//! Every copy of a lowering reads its loop variables as fresh symbols (`i3`, `i7`, ...), so an
+//! exact memo rarely hits. [`SimplifyCache::simplify`] answers what [`crate::simplify_without_rules`]
+//! (else [`crate::simplify`]) would, once per class of queries differing only in the names.
 //!
 //! The key, in the numbering of the symbols by first occurrence in the input (pre-order, left
 //! to right), holds everything the computation reads about a symbol (docs/index-simplification.md
@@ -16,20 +14,14 @@
 //!   orders the operands of commutative atoms by their trees.
 //!
 //! With these equal, the two computations are the same run up to the renaming, so the result
-//! of one, renamed, is the result of the other. egg's order of interned symbols (which depends
-//! on a hash of the name and on what was interned before) is not in the key because no step
-//! reads it: it orders the nodes of an e-class, but no pattern has a symbol leaf (so the search
-//! never visits a symbol node), and two symbol nodes share a class only when the rules proved
-//! them equal at every admitted point, that is when the facts pin both to one value; then the
-//! class also holds that constant, which sorts before any symbol and costs as little, so the
-//! extractor takes it. The tests rename to names of random interning order and compare every
-//! hit with a new search. Facts of symbols the expression does not have are not read (the
-//! query bypasses the renaming part when any fact is inconsistent or the input is too deep:
-//! then the simplifier returns it unchanged without a search).
+//! of one, renamed, is the result of the other. Why egg's interned-symbol order can stay out of
+//! the key (no pattern has a symbol leaf; two symbols share an e-class only when the facts pin
+//! both to a constant, which the extractor takes) is argued in docs/index-simplification.md §7;
+//! the tests rename to names of random interning order and compare every hit with a new search.
+//! A query with inconsistent facts or too deep an input bypasses the renaming part.
 //!
-//! The result keeps the sharing (`Rc`) structure the computation gave it: the index emitter
-//! emits a shared sub-tree once, so a renamed copy must share exactly where a fresh result would.
-//! An unimproved result is the input itself, as [`crate::simplify`] returns it.
+//! A renamed result shares (`Rc`) exactly where a fresh one would (the index emitter writes a
+//! shared sub-tree once); an unimproved result is the input itself, as in [`crate::simplify`].
 
 use std::collections::HashMap;
 use std::rc::Rc;

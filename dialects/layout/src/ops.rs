@@ -88,6 +88,11 @@ impl LayoutOpKind {
                     value: "\"add\" (the store adds into GM: SetAtomicAdd, L0C -> GM stores only)",
                     required: false,
                 },
+                AttributeDecl {
+                    name: "unit_flag",
+                    value: "true or false (the Fixpipe takes the Mmad/Fixpipe unitFlag handshake, L0C stores only)",
+                    required: false,
+                },
             ],
             Self::View | Self::Alloc | Self::Load | Self::Offset | Self::BlockIdx | Self::BlockNum => &[],
         }
@@ -115,6 +120,11 @@ pub struct StoreEpilogue {
     /// `atomic = "add"`: the store adds its (converted) values into GM instead of overwriting
     /// them, atomically per element (`SetAtomicAdd<T>()` around the Fixpipe).
     pub atomic_add: bool,
+    /// `unit_flag = true`: the Fixpipe reads each 512 B L0C block only once the accumulation's
+    /// last `layout.matmul` (unit flag `release`) finished it, and frees it for the next
+    /// accumulation (`unitFlag = 3`, asc-devkit UnitFlag.md): the handshake replaces the
+    /// `M_FIX`/`FIX_M` events of these two ops.
+    pub unit_flag: bool,
 }
 
 /// A decoded `layout` op. Every variant keeps the op itself (`op`) for locations and rewrites.
@@ -137,13 +147,16 @@ pub enum LayoutOp<'c, 'a> {
     Load { op: OperationRef<'c, 'a>, src: Value<'c, 'a>, dst: Value<'c, 'a>, written: Option<Value<'c, 'a>> },
     /// `layout.store(%src, %dst) {relu, scale, atomic}` (all optional: the Fixpipe epilogue).
     Store { op: OperationRef<'c, 'a>, src: Value<'c, 'a>, dst: Value<'c, 'a>, epilogue: StoreEpilogue },
-    /// `[%written =] layout.matmul(%a, %b, %c) {accumulate}`: `written` is C viewed with the
-    /// `m × n` the matmul wrote as its origin.
+    /// `[%written =] layout.matmul(%a, %b, %c[, %unit_flag]) {accumulate}`: `written` is C
+    /// viewed with the `m × n` the matmul wrote as its origin. `unit_flag` (index): the
+    /// Mmad/Fixpipe handshake, `ascendc_params::decl::UnitFlag` 2 (another matmul of this
+    /// accumulation follows) or 3 (the last one), possibly a value computed in a loop.
     Matmul {
         op: OperationRef<'c, 'a>,
         a: Value<'c, 'a>,
         b: Value<'c, 'a>,
         c: Value<'c, 'a>,
+        unit_flag: Option<Value<'c, 'a>>,
         accumulate: bool,
         written: Option<Value<'c, 'a>>,
     },
@@ -246,7 +259,13 @@ fn store_epilogue(op: &OperationRef) -> Result<StoreEpilogue, DecodeError> {
             }
         },
     };
-    Ok(StoreEpilogue { relu, scale, atomic_add })
+    let unit_flag = match op.attribute("unit_flag") {
+        Err(_) => false,
+        Ok(attr) => bool_attribute(attr).ok_or_else(|| {
+            DecodeError(format!("'layout.store' op attribute 'unit_flag' must be {}, got {attr}", decl("unit_flag")))
+        })?,
+    };
+    Ok(StoreEpilogue { relu, scale, atomic_add, unit_flag })
 }
 
 /// The value of a string attribute; `None` for any other attribute.
@@ -304,8 +323,23 @@ fn decode_layout<'c, 'a>(kind: LayoutOpKind, op: OperationRef<'c, 'a>) -> Result
                 op.attribute("accumulate").ok().and_then(bool_attribute).ok_or_else(|| {
                     DecodeError("layout.matmul needs the `accumulate` attribute (true or false)".into())
                 })?;
+            if operands.len() > 4 {
+                return Err(DecodeError(format!(
+                    "{name}: takes A, B, C and an optional unit flag, got {} operands",
+                    operands.len()
+                )));
+            }
+            let unit_flag = operands.get(3).copied();
+            if let Some(u) = unit_flag {
+                if !melior::ir::TypeLike::is_index(&melior::ir::ValueLike::r#type(&u)) {
+                    return Err(DecodeError(format!(
+                        "{name}: the unit flag operand must be an index, got {}",
+                        melior::ir::ValueLike::r#type(&u)
+                    )));
+                }
+            }
             let written = first_result(&op);
-            LayoutOp::Matmul { op, a: operands[0], b: operands[1], c: operands[2], accumulate, written }
+            LayoutOp::Matmul { op, a: operands[0], b: operands[1], c: operands[2], unit_flag, accumulate, written }
         }
         LayoutOpKind::Offset => {
             need(1)?;
@@ -521,18 +555,26 @@ mod tests {
  "layout.store"(%c, %m) {scale = 0.5} : (T, G) -> ()
  "layout.store"(%c, %m) {relu = 1 : i32} : (T, G) -> ()
  "layout.store"(%c, %m) {atomic = "add"} : (T, G) -> ()
- "layout.store"(%c, %m) {atomic = "max"} : (T, G) -> ()"#,
+ "layout.store"(%c, %m) {atomic = "max"} : (T, G) -> ()
+ "layout.store"(%c, %m) {unit_flag = true} : (T, G) -> ()
+ "layout.store"(%c, %m) {unit_flag = 3 : i32} : (T, G) -> ()"#,
         );
-        assert_eq!(got[0], Ok(StoreEpilogue { relu: false, scale: None, atomic_add: false }));
-        assert_eq!(got[1], Ok(StoreEpilogue { relu: true, scale: Some(0.5), atomic_add: false }));
-        assert_eq!(got[2], Err("'layout.store' op unknown attribute 'relux'; known: relu, scale, atomic".to_string()));
+        assert_eq!(got[0], Ok(StoreEpilogue { relu: false, scale: None, atomic_add: false, unit_flag: false }));
+        assert_eq!(got[1], Ok(StoreEpilogue { relu: true, scale: Some(0.5), atomic_add: false, unit_flag: false }));
+        assert_eq!(
+            got[2],
+            Err("'layout.store' op unknown attribute 'relux'; known: relu, scale, atomic, unit_flag".to_string())
+        );
         let f64_scale = got[3].clone().expect_err("f64 scale");
         assert!(f64_scale.contains("attribute 'scale' must be an f32 float"), "{f64_scale}");
         let int_relu = got[4].clone().expect_err("i32 relu");
         assert!(int_relu.contains("attribute 'relu' must be true or false"), "{int_relu}");
-        assert_eq!(got[5], Ok(StoreEpilogue { relu: false, scale: None, atomic_add: true }));
+        assert_eq!(got[5], Ok(StoreEpilogue { relu: false, scale: None, atomic_add: true, unit_flag: false }));
         let max = got[6].clone().expect_err("atomic max");
         assert!(max.contains("attribute 'atomic' must be \"add\""), "{max}");
+        assert_eq!(got[7], Ok(StoreEpilogue { relu: false, scale: None, atomic_add: false, unit_flag: true }));
+        let int_flag = got[8].clone().expect_err("i32 unit_flag");
+        assert!(int_flag.contains("attribute 'unit_flag' must be true or false"), "{int_flag}");
     }
 
     #[test]

@@ -123,7 +123,13 @@ fn memory_of(ty: &str) -> &'static str {
 }
 
 /// Pipe and accesses of an intrinsic call.
-fn access(intrinsic: Intrinsic, buffers: &[Value], params: Attribute, resources: &mut Resources) -> sync::Access {
+fn access(
+    intrinsic: Intrinsic,
+    buffers: &[Value],
+    params: Attribute,
+    dyn_fields: Option<Attribute>,
+    resources: &mut Resources,
+) -> sync::Access {
     let ids: Vec<Vec<u32>> = buffers.iter().map(|v| resources.ids(*v)).collect();
     let (dst, src) = (ids[0].clone(), ids[1].clone());
     let short = intrinsic.name().trim_start_matches("ascendc.").to_string();
@@ -145,7 +151,17 @@ fn access(intrinsic: Intrinsic, buffers: &[Value], params: Attribute, resources:
         }
         I::FixpipeNz2Nd | I::FixpipeNz2Nz => (sync::Pipe::Fix, src, dst),
     };
-    sync::Access { pipe, reads, writes, label: short }
+    // The unitFlag handshake: a static unitFlag other than 0 (`UnitFlag::Off`), or a dynamic
+    // one (the lowering computes it as 2 or 3, layout.matmul's operand).
+    let unit_flag = matches!(intrinsic, I::Mmad | I::FixpipeNz2Nd | I::FixpipeNz2Nz)
+        && (dyn_fields.is_some_and(|d| d.to_string().contains("\"unitFlag\""))
+            || params.to_string().split(", ").any(|f| {
+                f.trim_start_matches('{').trim().strip_prefix("unitFlag = ").is_some_and(|v| {
+                    v.split([' ', '}']).next().and_then(|v| v.parse::<i64>().ok())
+                        != Some(ascendc_params::decl::UnitFlag::Off.value())
+                })
+            }));
+    sync::Access { pipe, reads, writes, label: short, unit_flag }
 }
 
 /// The program tree of `block`. An op with regions other than `scf.for` / `scf.if` that holds
@@ -159,7 +175,8 @@ fn tree<'c, 'a>(
     while let Some(op) = next {
         next = op.next_in_block();
         if let Some(Ok(AscendcOp::Call { intrinsic, buffers, params, .. })) = AscendcOp::decode(op) {
-            t.items.push(sync::Item::Op(access(intrinsic, &buffers, params, resources)));
+            let dyn_fields = op.attribute("dyn_fields").ok();
+            t.items.push(sync::Item::Op(access(intrinsic, &buffers, params, dyn_fields, resources)));
             t.ops.push((op.to_raw(), Nested::None));
             continue;
         }

@@ -568,7 +568,11 @@ impl<'c> Lowering<'c> {
                     }
                     _ => (dst, None),
                 };
-                let derived = self.derive_copy(&src, &dst, epilogue, buffer_layout.as_ref())?;
+                let mut derived = self.derive_copy(&src, &dst, epilogue, buffer_layout.as_ref())?;
+                if matches!(decoded, LayoutOp::Store { epilogue: e, .. } if e.unit_flag) {
+                    // The Fixpipe side of the handshake (asc-devkit UnitFlag.md): always 3.
+                    set_unit_flag(&mut derived, SymExpr::Const(ascendc_params::decl::UnitFlag::Release.value()))?;
+                }
                 // GM DN -> L1 ZN runs ND2NZ on the transposed views: say so next to the call.
                 let column_major = src.space == MemorySpace::Gm
                     && dst.space == MemorySpace::L1
@@ -607,11 +611,11 @@ impl<'c> Lowering<'c> {
                 }
                 Ok(())
             }
-            LayoutOp::Matmul { accumulate, .. } => {
+            LayoutOp::Matmul { accumulate, unit_flag, .. } => {
                 let a = self.tensor(operand(op, 0)?)?;
                 let b = self.tensor(operand(op, 1)?)?;
-                let c = self.tensor(operand(op, 2)?)?;
-                let derived = ascendc_params::mmad(
+                let mut c = self.tensor(operand(op, 2)?)?;
+                let mut derived = ascendc_params::mmad(
                     &c.operand()?,
                     &a.operand()?,
                     &b.operand()?,
@@ -620,6 +624,20 @@ impl<'c> Lowering<'c> {
                     self.target,
                     accumulate,
                 )?;
+                if let Some(flag) = unit_flag {
+                    // The Mmad's unitFlag: the constant, or the operand's value under a symbol
+                    // bound with C's (the emitted `dyn` field computes it in the loop).
+                    let value = match crate::ir::constant_int(flag) {
+                        Some(v) => SymExpr::Const(v),
+                        None => {
+                            let name = "unit_flag";
+                            c.binds =
+                                Rc::new(Binds { own: vec![(name.to_string(), flag)], parent: Some(c.binds.clone()) });
+                            SymExpr::sym(name)
+                        }
+                    };
+                    set_unit_flag(&mut derived, value)?;
+                }
                 let calls = build::emit(self.context, op, &derived, &c, &[&a, &b], self.target, (&[], &[]))?;
                 self.table.push(table::CopySpec {
                     op: op.name().as_string_ref().as_str().unwrap_or_default().to_string(),
@@ -747,4 +765,27 @@ impl<'c> Lowering<'c> {
         };
         Ok(r?)
     }
+}
+
+/// Sets the `unitFlag` of the one `Mmad` or `Fixpipe` of `derived` (the unitFlag handshake,
+/// asc-devkit UnitFlag.md); any other intrinsic has no such field.
+fn set_unit_flag(derived: &mut ascendc_params::Derived<SymExpr>, value: SymExpr) -> Result<()> {
+    use ascendc_params::Intrinsic as I;
+    let [instr] = derived.instrs.as_mut_slice() else {
+        return Err(AscendcError::Unsupported(format!(
+            "the unit flag needs one Mmad or Fixpipe call, this op lowers to {}",
+            derived.instrs.len()
+        )));
+    };
+    match &mut instr.intrinsic {
+        I::Mmad(p) => p.unit_flag = value,
+        I::FixpipeNz2Nd(p) | I::FixpipeNz2Nz(p) => p.unit_flag = value,
+        other => {
+            return Err(AscendcError::Unsupported(format!(
+                "{} has no unitFlag (only Mmad and Fixpipe take the handshake)",
+                other.kind().name()
+            )))
+        }
+    }
+    Ok(())
 }

@@ -51,6 +51,10 @@ pub struct Access {
     pub writes: Vec<u32>,
     /// For the graph printout.
     pub label: String,
+    /// An `Mmad` or `Fixpipe` with a unitFlag (2 or 3, asc-devkit UnitFlag.md): the hardware
+    /// orders it against the other side of the handshake per 512 B L0C block, so an M -> FIX or
+    /// FIX -> M dependence between two such ops needs no event.
+    pub unit_flag: bool,
 }
 
 /// A program: ops, loops and branches, in order.
@@ -96,6 +100,8 @@ pub struct Dep {
     pub to: (usize, Pipe),
     pub carried: bool,
     pub redundant: bool,
+    /// Ordered by the Mmad/Fixpipe unitFlag handshake ([`Access::unit_flag`]), so not flagged.
+    pub handshake: bool,
     pub why: &'static str,
 }
 
@@ -107,6 +113,7 @@ struct Found {
     from: (usize, Pipe),
     to: (usize, Pipe),
     carried: bool,
+    handshake: bool,
     why: &'static str,
 }
 
@@ -150,6 +157,27 @@ fn merge_summaries(out: &mut BTreeMap<Pipe, (BTreeSet<u32>, BTreeSet<u32>)>, bod
             e.1.extend(w);
         }
     }
+}
+
+/// The pipes on which every op of `item` takes the unitFlag handshake (M, FIX, or none).
+fn unit_pipes(item: &Item) -> BTreeSet<Pipe> {
+    fn walk(item: &Item, all: &mut BTreeMap<Pipe, bool>) {
+        match item {
+            Item::Op(a) => *all.entry(a.pipe).or_insert(true) &= a.unit_flag,
+            Item::Loop(body) => body.iter().for_each(|it| walk(it, all)),
+            Item::If(regions) => regions.iter().flatten().for_each(|it| walk(it, all)),
+        }
+    }
+    let mut all = BTreeMap::new();
+    walk(item, &mut all);
+    all.into_iter().filter(|&(p, u)| u && matches!(p, Pipe::M | Pipe::Fix)).map(|(p, _)| p).collect()
+}
+
+/// Whether the dependence `p` (of an item whose unit-flag pipes are `up`) -> `q` (`uq`) is
+/// the Mmad/Fixpipe handshake: one side on M, the other on FIX, every op of both with a
+/// unitFlag. The cube and Fixpipe share only L0C, which the handshake orders block by block.
+fn handshake(p: Pipe, up: &BTreeSet<Pipe>, q: Pipe, uq: &BTreeSet<Pipe>) -> bool {
+    matches!((p, q), (Pipe::M, Pipe::Fix) | (Pipe::Fix, Pipe::M)) && up.contains(&p) && uq.contains(&q)
 }
 
 fn label(item: &Item) -> String {
@@ -226,6 +254,7 @@ fn block(
     dot: &mut String,
 ) {
     let sums: Vec<_> = items.iter().map(summary).collect();
+    let units: Vec<_> = items.iter().map(unit_pipes).collect();
     let at = |i: usize| -> Vec<usize> {
         let mut p = path.to_vec();
         p.push(i);
@@ -271,18 +300,21 @@ fn block(
                         continue;
                     }
                     let Some(why) = conflict(a, b) else { continue };
+                    // A handshake edge orders as an event would (later edges it implies are
+                    // dropped), but it gets no flag.
+                    let handshake = handshake(p, &units[i], q, &units[j]);
                     if i < j {
                         for c in 0..copies {
                             let (u, v) = (node[&(c, i, p)], node[&(c, j, q)]);
                             g.add_edge(u, v, why);
                             if c == 0 {
-                                found.push(Found { u, v, from: (i, p), to: (j, q), carried: false, why });
+                                found.push(Found { u, v, from: (i, p), to: (j, q), carried: false, handshake, why });
                             }
                         }
                     } else if copies == 2 {
                         let (u, v) = (node[&(0, i, p)], node[&(1, j, q)]);
                         g.add_edge(u, v, why);
-                        found.push(Found { u, v, from: (i, p), to: (j, q), carried: true, why });
+                        found.push(Found { u, v, from: (i, p), to: (j, q), carried: true, handshake, why });
                     }
                 }
             }
@@ -305,7 +337,7 @@ fn block(
             let _ = writeln!(dot, "    {} -> {} [style=dotted, label=\"pipe order\"];", id(e.source()), id(e.target()));
         }
     }
-    for &Found { u, v, from: (i, p), to: (j, q), carried, why } in &found {
+    for &Found { u, v, from: (i, p), to: (j, q), carried, handshake, why } in &found {
         let redundant = implied(&g, u, v);
         let _ = writeln!(
             dot,
@@ -314,11 +346,17 @@ fn block(
             id(v),
             why,
             if carried { " carried" } else { "" },
-            if redundant { "implied".to_string() } else { format!("{}_{}", p.name(), q.name()) },
-            if redundant { ", style=dashed, color=gray" } else { ", color=red" }
+            if redundant {
+                "implied".to_string()
+            } else if handshake {
+                "unitFlag".to_string()
+            } else {
+                format!("{}_{}", p.name(), q.name())
+            },
+            if redundant || handshake { ", style=dashed, color=gray" } else { ", color=red" }
         );
-        deps.push(Dep { block: path.to_vec(), from: (i, p), to: (j, q), carried, redundant, why });
-        if redundant {
+        deps.push(Dep { block: path.to_vec(), from: (i, p), to: (j, q), carried, redundant, handshake, why });
+        if redundant || handshake {
             continue;
         }
         let flag = |set: bool, at: At| Flag { set, src: p, dst: q, id: 0, at };
@@ -407,7 +445,14 @@ mod tests {
     use super::*;
 
     fn op(pipe: Pipe, reads: &[u32], writes: &[u32], label: &str) -> Item {
-        Item::Op(Access { pipe, reads: reads.to_vec(), writes: writes.to_vec(), label: label.into() })
+        Item::Op(Access { pipe, reads: reads.to_vec(), writes: writes.to_vec(), label: label.into(), unit_flag: false })
+    }
+
+    fn unit(item: Item) -> Item {
+        match item {
+            Item::Op(a) => Item::Op(Access { unit_flag: true, ..a }),
+            other => other,
+        }
     }
 
     fn events(s: &Sync) -> Vec<(bool, String, At)> {
@@ -518,6 +563,42 @@ mod tests {
                 (false, "M_FIX".into(), At::Before(vec![3])),
             ]
         );
+    }
+
+    /// Tiles in a loop, each a K loop of Mmads and a Fixpipe on one L0C: with the unitFlag on
+    /// every Mmad and the Fixpipe the M -> FIX and carried FIX -> M dependences are the
+    /// handshake's (no event), the others keep theirs; with the flag on one side only, or on
+    /// one Mmad of several, the events stay.
+    #[test]
+    fn the_unit_flag_handshake_replaces_only_the_m_fix_and_fix_m_events() {
+        let tiles = |mmad: &dyn Fn(Item) -> Item, fix: &dyn Fn(Item) -> Item| {
+            vec![Item::Loop(vec![
+                op(Pipe::Mte1, &[1], &[2], "load A"),
+                mmad(op(Pipe::M, &[2, 3], &[4], "mmad")),
+                Item::Loop(vec![op(Pipe::Mte1, &[1], &[2], "load A"), mmad(op(Pipe::M, &[2, 3, 4], &[4], "mmad acc"))]),
+                fix(op(Pipe::Fix, &[4], &[5], "fixpipe")),
+            ])]
+        };
+        let names = |s: &Sync| -> BTreeSet<String> { s.flags.iter().map(Flag::event).collect() };
+        let both = synchronize(&tiles(&unit, &unit)).unwrap();
+        assert_eq!(names(&both), ["M_MTE1", "MTE1_M"].map(String::from).into());
+        let handshakes: Vec<_> =
+            both.deps.iter().filter(|d| d.handshake).map(|d| (d.from.1, d.to.1, d.carried)).collect();
+        assert!(handshakes.contains(&(Pipe::M, Pipe::Fix, false)), "{handshakes:?}");
+        assert!(handshakes.contains(&(Pipe::Fix, Pipe::M, true)), "{handshakes:?}");
+        assert!(both.dot.contains("unitFlag"));
+        let none = synchronize(&tiles(&|i| i, &|i| i)).unwrap();
+        assert!(names(&none).is_superset(&["M_FIX", "FIX_M"].map(String::from).into()), "{:?}", names(&none));
+        for one_sided in [synchronize(&tiles(&unit, &|i| i)).unwrap(), synchronize(&tiles(&|i| i, &unit)).unwrap()] {
+            assert_eq!(names(&one_sided), names(&none));
+            assert!(!one_sided.deps.iter().any(|d| d.handshake));
+        }
+        // The loop's Mmads without the flag: the loop is not all handshake on M.
+        let mut mixed = tiles(&unit, &unit);
+        if let Item::Loop(body) = &mut mixed[0] {
+            body[2] = Item::Loop(vec![op(Pipe::Mte1, &[1], &[2], "load A"), op(Pipe::M, &[2, 3, 4], &[4], "mmad acc")]);
+        }
+        assert!(names(&synchronize(&mixed).unwrap()).contains("M_FIX"));
     }
 
     /// Dependences inside one region get their pair inside that region; the two regions are

@@ -32,7 +32,7 @@ use crate::external::{self, PassId};
 /// docs/dialect.md and a case in `filecheck/verify/verify-errors.mlir`; `layout_dialect::doc_sync`
 /// reads this table (one `("ID", ...)` line per rule). M is checked in `mod.rs`, T in `types.rs`,
 /// R in `valid.rs`, the others in `ops.rs`.
-pub const ALL_RULES: [(&str, &str); 26] = [
+pub const ALL_RULES: [(&str, &str); 27] = [
     ("M1", "target attribute"),
     ("T1", "memory space"),
     ("T2", "element type"),
@@ -53,6 +53,7 @@ pub const ALL_RULES: [(&str, &str); 26] = [
     ("X1", "matmul operand spaces"),
     ("X2", "matmul element types"),
     ("X3", "matmul extents"),
+    ("X5", "matmul unit flag (2 or 3) and its store"),
     ("G1", "tile operands and attribute"),
     ("G2", "tile result type agrees with the algebra"),
     ("G3", "fractal-aligned tiles"),

@@ -412,6 +412,13 @@ fn check_epilogue(op: &OperationRef, epilogue: StoreEpilogue, location: Location
         check_atomic_add(&path, (&src, &dst), location, c);
     }
     if src.space != MemorySpace::L0c {
+        // X5: only a Fixpipe (a store out of l0c) takes part in the unitFlag handshake.
+        if epilogue.unit_flag {
+            c.error(
+                location,
+                &format!("layout.store: `unit_flag` is the Fixpipe's side of the Mmad handshake, for stores out of l0c; this store is {path}"),
+            );
+        }
         if epilogue.relu || epilogue.scale.is_some() {
             c.error(
                 location,
@@ -483,6 +490,21 @@ fn dims(t: &TensorLayout) -> Option<[Option<i64>; 2]> {
 }
 
 fn check_matmul(op: &OperationRef, location: Location, c: &mut Checker) {
+    // X5: a constant unit flag is one the handshake defines for an Mmad (asc-devkit UnitFlag.md:
+    // 2 before the accumulation's last Mmad, 3 on it; 0, "off", is the op without the operand).
+    if let Some(flag) = op.operand(3).ok().and_then(constant_int) {
+        use ascendc_params::decl::UnitFlag;
+        if !matches!(UnitFlag::of(flag), Some(UnitFlag::Keep | UnitFlag::Release)) {
+            c.error(
+                location,
+                &format!(
+                    "layout.matmul: the unit flag must be {} (more matmuls of the accumulation follow) or {} (the last one), got {flag}",
+                    UnitFlag::Keep.value(),
+                    UnitFlag::Release.value()
+                ),
+            );
+        }
+    }
     let (Some((_, a)), Some((_, b)), Some((_, acc))) =
         (operand_layout(op, 0, c), operand_layout(op, 1, c), operand_layout(op, 2, c))
     else {

@@ -101,6 +101,17 @@ fn matrix() -> Vec<(GemmSpec, [usize; 3])> {
     s.k = Dim::Static(192);
     s.tiles = Tiles { m1: 32, n1: 32, k1: 32, k0: 32, stages: 2 };
     out.push((s, [70, 50, 192]));
+    // Whole C tiles (M, N static multiples of the tile): the Mmad/Fixpipe unitFlag handshake
+    // instead of the M_FIX/FIX_M events (gemm_gen::pipeline), the last Mmad's flag computed in
+    // the K loop (K = 768) or static in the peeled slice (K = 256, no loop); four tiles, so a
+    // core runs several accumulations on the one L0C under the handshake.
+    for (name, k) in [("gg_a2_f16_nd_nd_unit_flag", 768), ("gg_a2_f16_nd_nd_unit_flag_no_loop", 256)] {
+        let mut s = spec(name, Target::A2, E::F16, E::F32, (Nd, Nd));
+        (s.m, s.n, s.k) = (Dim::Static(128), Dim::Static(128), Dim::Static(k));
+        s.tiles.stages = 2;
+        assert!(gemm_gen::pipeline::unit_flag_handshake(&s), "{name}");
+        out.push((s, [128, 128, k as usize]));
+    }
     out
 }
 
@@ -281,7 +292,9 @@ fn run_everywhere(context: &melior::Context, s: &GemmSpec, [m, n, k]: [usize; 3]
             };
             let shape = ["l1A", "l1B", "l0A", "l0B", "l0C"].map(allocs);
             assert_eq!(shape, [2, 2, 2, 2, 1], "{name}: the generator's two stages");
-            assert_eq!((count(&text, "scf.for"), count(&text, "scf.if")), (2, 0), "{name}: straight-line K loop");
+            // No K loop when K is the two peeled slices.
+            let loops = if gemm_gen::pipeline::pipelined_k(s) > Some(2 * s.tiles.k1) { 2 } else { 1 };
+            assert_eq!((count(&text, "scf.for"), count(&text, "scf.if")), (loops, 0), "{name}: straight-line K loop");
         }
         if gemm_gen::needs_multi_buffer(s) {
             // What layout-gemm does for 2 stages.
@@ -301,6 +314,7 @@ fn run_everywhere(context: &melior::Context, s: &GemmSpec, [m, n, k]: [usize; 3]
     };
     let mut lowered = parse();
     run::lower_to_ascendc(&mut lowered).unwrap_or_else(|e| panic!("{name}: layout-lower-to-ascendc: {e}\n{text}"));
+    unit_flags_in_the_cpp(s, &ascendc_emit::emit_cpp(&lowered).unwrap_or_else(|e| panic!("{name}: C++: {e}")));
     let cpp = run::CppKernel::build(&lowered, &name, Some(&scratch(&name)), checks::ALL)
         .unwrap_or_else(|e| panic!("{name}: C++ + model: {e}"));
     let llvm = run::LlvmKernel::build(context, &lowered, &name).unwrap_or_else(|e| panic!("{name}: LLVM form: {e}"));
@@ -322,4 +336,32 @@ fn run_everywhere(context: &melior::Context, s: &GemmSpec, [m, n, k]: [usize; 3]
             .unwrap_or_else(|e| panic!("{name}, blockDim {block_dim}: loops: {e}"));
         check(&format!("{name}, blockDim {block_dim}, loop lowering"), n, &arrays[2], want);
     }
+}
+
+/// The emitted C++ of `s`: with the unitFlag handshake (gemm_gen::pipeline) every Mmad has
+/// unitFlag 2 but the last of the K stream, which has 3 (static without a K loop) or a value
+/// computed in the loop, the Fixpipe 3, and no M_FIX / FIX_M event; without it no unitFlag
+/// but 0 and the M_FIX events.
+fn unit_flags_in_the_cpp(s: &GemmSpec, cpp: &str) {
+    let name = &s.name;
+    let flags: Vec<&str> = cpp.lines().filter_map(|l| l.split(".unitFlag = ").nth(1)?.split(';').next()).collect();
+    let calls = |f: &str| cpp.lines().filter(|l| l.contains(&format!("AscendC::{f}"))).count();
+    let (mmads, fixpipes) = (calls("Mmad("), calls("Fixpipe<"));
+    assert_eq!(flags.len(), mmads + fixpipes, "{name}: a unitFlag per Mmad and Fixpipe");
+    let count = |v: &str| flags.iter().filter(|f| **f == v).count();
+    if !gemm_gen::pipeline::unit_flag_handshake(s) {
+        assert_eq!(count("0"), flags.len(), "{name}: {flags:?}");
+        assert!(cpp.contains("HardEvent::M_FIX"), "{name}");
+        return;
+    }
+    assert!(
+        !cpp.contains("HardEvent::M_FIX") && !cpp.contains("HardEvent::FIX_M"),
+        "{name}: an event the handshake covers"
+    );
+    let looped = gemm_gen::pipeline::pipelined_k(s) > Some(2 * s.tiles.k1);
+    let dynamic = flags.iter().filter(|f| f.parse::<i64>().is_err()).count();
+    assert_eq!(fixpipes, 1, "{name}");
+    assert_eq!(count("0"), 0, "{name}: {flags:?}");
+    assert_eq!((count("3"), dynamic), if looped { (1, 1) } else { (2, 0) }, "{name}: {flags:?}");
+    assert_eq!(count("2"), mmads - 1, "{name}: {flags:?}");
 }
