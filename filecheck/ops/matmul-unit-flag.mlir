@@ -36,11 +36,11 @@ module attributes {layout.target = #layout.target<"a5">} {
     %c3 = arith.constant 3 : index
     %g = "layout.view"(%m) : (memref<32768xf32>) -> !gm
     %ga = "layout.view"(%ma) : (memref<2048xf16>) -> !layout.tensor<f16, "gm", "NZ", "(128,16)">
-    %gb = "layout.view"(%mb) : (memref<4096xf16>) -> !layout.tensor<f16, "gm", "ZN", "(16,256)">
+    %gb = "layout.view"(%mb) : (memref<4096xf16>) -> !layout.tensor<f16, "gm", "DN", "(16,256)">
     %a1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "NZ", "(128,16)">
     %b1 = "layout.alloc"() : () -> !layout.tensor<f16, "l1", "ZN", "(16,256)">
     "layout.load"(%ga, %a1) : (!layout.tensor<f16, "gm", "NZ", "(128,16)">, !layout.tensor<f16, "l1", "NZ", "(128,16)">) -> ()
-    "layout.load"(%gb, %b1) : (!layout.tensor<f16, "gm", "ZN", "(16,256)">, !layout.tensor<f16, "l1", "ZN", "(16,256)">) -> ()
+    "layout.load"(%gb, %b1) : (!layout.tensor<f16, "gm", "DN", "(16,256)">, !layout.tensor<f16, "l1", "ZN", "(16,256)">) -> ()
     %a = "layout.alloc"() : () -> !a0
     %b = "layout.alloc"() : () -> !b0
     "layout.load"(%a1, %a) : (!layout.tensor<f16, "l1", "NZ", "(128,16)">, !a0) -> ()
